@@ -1,0 +1,164 @@
+"""The game registry: ``games()``, ``new_game()`` and ``replay()``.
+
+Each game package under ``meeple.games`` exposes ``GAME``, a :class:`GameInfo`. The registry
+imports the packages listed in ``meeple.games.GAME_PACKAGES`` on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from meeple.core.errors import BadRecord, BadVariant, IllegalMove, MeepleError, UnknownGame
+from meeple.core.state import RECORD_FORMAT, State
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the registry knows of a game.
+
+    ``options`` maps each variant option to the values it offers (e.g. ``{"level": (1, 2, 3)}``);
+    ``variants`` lists every standard variant as a dict of options, which is what the conformance
+    suite and ``meeple games`` walk through. ``factory(players=, seed=, sheet=, **options)`` makes
+    the initial state and raises :class:`BadVariant` for anything it does not accept.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    factory: Callable[..., State[Any]]
+    options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    variants: tuple[Mapping[str, Any], ...] = ({},)
+    summary: str = ""
+    default_players: int = 2
+    #: Some variants only exist for some player counts (Pergola's solo challenges): this maps
+    #: a variant to its (min, max) players; ``None`` means the game's own range.
+    variant_players: Callable[[Mapping[str, Any]], tuple[int, int]] | None = None
+
+    def player_range(self, variant: Mapping[str, Any]) -> range:
+        lo, hi = (self.min_players, self.max_players)
+        if self.variant_players is not None:
+            lo, hi = self.variant_players(variant)
+        return range(lo, hi + 1)
+
+    def describe_variant(self, variant: Mapping[str, Any]) -> str:
+        return ", ".join(f"{k}={v}" for k, v in variant.items()) or "standard"
+
+
+_REGISTRY: dict[str, GameInfo] = {}
+_LOADED = False
+
+
+def register(info: GameInfo) -> GameInfo:
+    _REGISTRY[info.name] = info
+    return info
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    from meeple.games import GAME_PACKAGES
+
+    for package in GAME_PACKAGES:
+        module = importlib.import_module(f"meeple.games.{package}")
+        register(module.GAME)
+
+
+def games() -> list[GameInfo]:
+    """Every registered game, in registry order."""
+    _load()
+    return list(_REGISTRY.values())
+
+
+def game_info(name: str) -> GameInfo:
+    _load()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(_REGISTRY) or "none"
+        raise UnknownGame(f"unknown game {name!r}; known games: {known}") from None
+
+
+def new_game(
+    name: str,
+    players: int | None = None,
+    seed: int = 0,
+    sheet: str | Path | Mapping[str, Any] | None = None,
+    **options: Any,
+) -> State[Any]:
+    """A new game. ``sheet`` is a shipped sheet name, a TOML path, or sheet data from a record."""
+    info = game_info(name)
+    if players is None:
+        players = info.default_players
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise BadVariant(f"players must be a whole number, got {players!r}")
+    if not info.min_players <= players <= info.max_players:
+        raise BadVariant(
+            f"{info.title} takes {info.min_players} to {info.max_players} players, not {players}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadVariant(f"seed must be a whole number, got {seed!r}")
+    for key, value in options.items():
+        if key not in info.options:
+            allowed = ", ".join(sorted(info.options)) or "none"
+            raise BadVariant(f"{info.title} has no option {key!r}; options: {allowed}")
+        allowed_values = info.options[key]
+        if allowed_values and value is not None and value not in allowed_values:
+            shown = ", ".join(repr(v) for v in allowed_values)
+            raise BadVariant(f"{key}={value!r} is not offered by {info.title}; choose from {shown}")
+    merged = {**info.defaults, **{k: v for k, v in options.items() if v is not None}}
+    return info.factory(players=players, seed=seed, sheet=sheet, **merged)
+
+
+def replay(record: Mapping[str, Any] | str | Path, upto: int | None = None) -> State[Any]:
+    """Rebuild the state a record describes (its first ``upto`` moves, default all)."""
+    rec = load_record(record) if isinstance(record, (str, Path)) else record
+    if rec.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        raise BadRecord(f"unknown record format {rec.get('format')!r}; expected {RECORD_FORMAT}")
+    for key in ("game", "players", "moves"):
+        if key not in rec:
+            raise BadRecord(f"record has no {key!r} entry")
+    try:
+        state = new_game(
+            rec["game"], players=rec["players"], seed=rec.get("seed", 0),
+            sheet=rec.get("sheet"), **rec.get("variant", {}),
+        )
+    except MeepleError as exc:
+        raise BadRecord(f"record cannot start its game: {exc}") from exc
+    if "seats" in rec:
+        state.seats = list(rec["seats"])
+    moves = rec["moves"] if upto is None else rec["moves"][:upto]
+    for i, text in enumerate(moves):
+        try:
+            state.play(text)
+        except IllegalMove as exc:
+            raise BadRecord(f"move {i + 1} ({text!r}) cannot be replayed: {exc.reason}") from exc
+    return state
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record from a JSON file (or the first record of a JSONL file)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadRecord(f"cannot read record {p}: {exc.strerror or exc}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        try:
+            data = json.loads(first)
+        except json.JSONDecodeError as exc:
+            raise BadRecord(f"{p} is not a JSON game record: {exc}") from exc
+    if not isinstance(data, dict):
+        raise BadRecord(f"{p} does not hold a game record (a JSON object)")
+    return data

@@ -1,0 +1,124 @@
+"""Sheet and board files: TOML validated by pydantic models, with line-precise errors.
+
+Every game keeps its printed (or reconstructed) layouts in TOML files under
+``meeple/games/<game>/sheets``. :func:`load_sheet` accepts a shipped sheet name, a path to a
+user's file, or the plain data stored in a game record, and always returns a validated model.
+Errors name the file, the line and the field, and say what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from meeple.core.errors import SheetError
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class SheetModel(BaseModel):
+    """Base for sheet models: unknown keys are errors (a typo must not pass silently)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
+    """Best-effort 1-based line of a pydantic error location inside TOML ``text``."""
+    lines = text.splitlines()
+    pos = 0  # line index to search from
+    table: str | None = None
+    i = 0
+    found: int | None = None
+    while i < len(loc):
+        part = loc[i]
+        nxt = loc[i + 1] if i + 1 < len(loc) else None
+        if isinstance(part, str):
+            key = re.escape(part)
+            header_path = f"{table}.{part}" if table else part
+            hdr = re.compile(
+                r"^\s*\[\[?\s*(?:" + re.escape(header_path) + "|" + key + r")\s*\]\]?\s*(#.*)?$"
+            )
+            assign = re.compile(r"^\s*(?:" + key + r'|"' + key + r'")\s*=')
+            hit = None
+            if isinstance(nxt, int):
+                count = -1
+                for j in range(pos, len(lines)):
+                    if hdr.match(lines[j]):
+                        count += 1
+                        if count == nxt:
+                            hit = j
+                            break
+                if hit is not None:
+                    pos, found, table, i = hit, hit + 1, header_path, i + 2
+                    continue
+            for j in range(pos, len(lines)):
+                if assign.match(lines[j]) or hdr.match(lines[j]):
+                    hit = j
+                    break
+            if hit is None:
+                return found
+            pos, found = hit, hit + 1
+            if hdr.match(lines[hit]):
+                table = header_path
+        i += 1
+    return found
+
+
+def _format_loc(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def validate_data(model: type[T], data: Mapping[str, Any], path: str | None = None,
+                  text: str | None = None) -> T:
+    """Validate ``data`` against ``model``; raise :class:`SheetError` naming line and field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err.get("loc", ()))
+        line = _locate(text, loc) if text is not None else None
+        more = f" (and {len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
+        msg = err.get("msg", "invalid value")
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        raise SheetError(f"{_format_loc(loc)}: {msg}{more}", path=path, line=line) from None
+
+
+def load_sheet(model: type[T], source: str | Path | Mapping[str, Any],
+               shipped_dir: Path, kind: str = "sheet") -> T:
+    """A validated sheet from a shipped name, a TOML file path, or plain data."""
+    if isinstance(source, Mapping):
+        return validate_data(model, source, path=f"<{kind} data>")
+    src = str(source)
+    candidate = shipped_dir / f"{src}.toml"
+    if "/" not in src and "\\" not in src and not src.endswith(".toml"):
+        if not candidate.exists():
+            names = ", ".join(sorted(p.stem for p in shipped_dir.glob("*.toml")))
+            raise SheetError(f"no shipped {kind} named {src!r}; shipped: {names}; "
+                             f"or give the path of a .toml file")
+        path = candidate
+    else:
+        path = Path(src)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SheetError(f"cannot read {kind} file: {exc.strerror or exc}", path=str(path)) from None
+    return parse_sheet_text(model, text, str(path))
+
+
+def parse_sheet_text(model: type[T], text: str, path: str) -> T:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise SheetError(f"not valid TOML: {exc}", path=path,
+                         line=int(m.group(1)) if m else None) from None
+    return validate_data(model, data, path=path, text=text)

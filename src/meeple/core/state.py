@@ -1,0 +1,265 @@
+"""The engine contract: one :class:`State` base class that every game fills in.
+
+A game subclasses :class:`State` and implements the abstract hooks (``to_move``,
+``legal_moves``, ``chance_outcomes``, ``parse_move``, ``_apply``, ``clone``, ``scores``,
+``key``, ``variant``, ``render_text``). The base class gives every game the same
+``play`` (with move text, a reason on refusal and the state untouched), ``sample_chance``,
+``undo`` inside an unfinished turn, ``record``/``replay``, ``winners`` and the whole-turn
+helper bots use.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Generic, TypeVar
+
+from meeple.core.errors import IllegalMove
+from meeple.core.rng import Rng
+
+#: ``State.to_move`` when the next event is a roll, a draw or a shuffle (A1).
+CHANCE: Final = -1
+
+RECORD_FORMAT: Final = "meeple-record/1"
+
+M = TypeVar("M", bound=Hashable)
+S = TypeVar("S", bound="State[Any]")
+
+
+@dataclass(frozen=True)
+class Score:
+    """One seat's score: the total and the rows of the printed score pad, in pad order."""
+
+    total: int
+    breakdown: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "breakdown": dict(self.breakdown)}
+
+
+class State(ABC, Generic[M]):
+    """A game in progress. Subclasses set ``game_name`` and implement the abstract hooks.
+
+    Attributes every game keeps: ``players`` (seat count), ``seed`` (for ``sample_chance``),
+    ``turn`` (number of seat turns completed: a turn may span several decisions), ``seats``
+    (display names) and the move history.
+    """
+
+    game_name: ClassVar[str] = ""
+
+    players: int
+    seed: int
+    turn: int
+    seats: list[str]
+    _history: list[M]
+    _movers: list[tuple[int, int]]  # (seat or CHANCE, turn) at the time of each move
+    _chance_count: int
+
+    def _init_base(self, players: int, seed: int) -> None:
+        self.players = players
+        self.seed = seed
+        self.turn = 0
+        self.seats = [f"seat {i}" for i in range(players)]
+        self._history = []
+        self._movers = []
+        self._chance_count = 0
+
+    def _copy_base(self, other: State[M]) -> None:
+        """Copy the base bookkeeping into a fresh clone (lists copied, moves shared)."""
+        self.players = other.players
+        self.seed = other.seed
+        self.turn = other.turn
+        self.seats = other.seats
+        self._history = other._history.copy()
+        self._movers = other._movers.copy()
+        self._chance_count = other._chance_count
+
+    # ------------------------------------------------------------------ game hooks
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """A seat index, :data:`CHANCE`, or ``None`` once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[M]:
+        """The moves of the seat to move, or the chance outcomes when ``to_move is CHANCE``."""
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[M, float]]:
+        """``[(move, probability)]`` when ``to_move == CHANCE``, else ``[]``."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> M:
+        """The move written ``text`` (its canonical form); raises :class:`IllegalMove`."""
+
+    @abstractmethod
+    def _apply(self, move: M) -> None:
+        """Apply a move already known to be legal."""
+
+    @abstractmethod
+    def clone(self: S) -> S:
+        """An independent copy; cheap (no deep copies of immutable sheet data)."""
+
+    @abstractmethod
+    def scores(self) -> list[Score]:
+        """Per seat: total and score-pad breakdown, as the pad would read now."""
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """Everything that defines the position (not the history): equal keys, equal states."""
+
+    @abstractmethod
+    def variant(self) -> dict[str, Any]:
+        """The options that recreate this game with ``new_game`` (level, sheet name, ...)."""
+
+    @abstractmethod
+    def sheet_data(self) -> dict[str, Any]:
+        """The sheet/board definitions in use, as plain data (kept in the record)."""
+
+    @abstractmethod
+    def render_text(self, seat: int | None = None, colourblind: bool = True) -> str:
+        """The position for a terminal, as Rich markup; ``seat`` picks the viewer."""
+
+    def illegal_reason(self, move: M) -> str | None:
+        """Why ``move`` is illegal now, or ``None``. Games may override with sharper reasons."""
+        if move in self.legal_moves():
+            return None
+        return f"{move} is not a legal move now; legal: {self._legal_summary()}"
+
+    def _legal_summary(self, limit: int = 12) -> str:
+        moves = [str(m) for m in self.legal_moves()]
+        shown = ", ".join(moves[:limit])
+        if len(moves) > limit:
+            shown += f", ... ({len(moves)} in all)"
+        return shown or "none"
+
+    # ------------------------------------------------------------------ provided
+    @property
+    def is_over(self) -> bool:
+        return self.to_move is None
+
+    @property
+    def history(self) -> list[M]:
+        """Every move played so far, chance included (A1)."""
+        return list(self._history)
+
+    def play(self, move: M | str, *, check: bool = True) -> None:
+        """Play a move or its text. Raises :class:`IllegalMove` and changes nothing if refused.
+
+        ``check=False`` skips the legality test for moves taken from ``legal_moves()`` in hot
+        loops (playouts, search); never use it for input from outside.
+        """
+        if self.to_move is None:
+            raise IllegalMove("the game is over; no more moves can be played", move)
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if check:
+            reason = self.illegal_reason(move)
+            if reason is not None:
+                raise IllegalMove(reason, move)
+        mover = self.to_move
+        self._movers.append((mover, self.turn))
+        if mover == CHANCE:
+            self._chance_count += 1
+        self._history.append(move)
+        self._apply(move)
+
+    def sample_chance(self, rng: Rng | None = None) -> M:
+        """Play one chance outcome drawn from ``rng`` (default: the game's own seeded stream).
+
+        The default stream is keyed by (seed, number of chance events so far), so a seed means
+        the same rolls whatever the players do, and undo/replay never desynchronise it.
+        """
+        if self.to_move != CHANCE:
+            raise IllegalMove("no chance event is pending; a seat is to move", None)
+        outcomes = self.chance_outcomes()
+        gen = rng if rng is not None else Rng.derive(self.seed, self._chance_count)
+        move = outcomes[gen.weighted_index([p for _, p in outcomes])][0]
+        self.play(move, check=False)
+        return move
+
+    def can_undo(self) -> bool:
+        """Undo is allowed inside the current, unfinished turn of the seat that moved last."""
+        if not self._movers or self.to_move is None:
+            return False
+        mover, turn = self._movers[-1]
+        return mover != CHANCE and turn == self.turn and mover == self.to_move
+
+    def undo(self) -> M:
+        """Take back the last decision of an unfinished turn; returns the move taken back."""
+        if not self.can_undo():
+            raise IllegalMove(
+                "nothing to undo: undo only works inside your own unfinished turn, "
+                "never across a roll, a draw or another seat's decision",
+                None,
+            )
+        last = self._history[-1]
+        rebuilt = self.replay_moves(self._history[:-1])
+        self.__dict__.update(rebuilt.__dict__)
+        return last
+
+    def replay_moves(self: S, moves: Sequence[M]) -> S:
+        """A fresh game with the same variant, sheets and seed, with ``moves`` played."""
+        from meeple.core.registry import new_game
+
+        fresh = new_game(
+            self.game_name, players=self.players, seed=self.seed,
+            sheet=self.sheet_data(), **self.variant(),
+        )
+        fresh.seats = list(self.seats)
+        for m in moves:
+            fresh.play(m)
+        assert isinstance(fresh, type(self))
+        return fresh
+
+    def winners(self) -> list[int]:
+        """Seats with the highest total once the game is over (ties win together, A4)."""
+        if self.to_move is not None:
+            return []
+        totals = [s.total for s in self.scores()]
+        best = max(totals)
+        return [i for i, t in enumerate(totals) if t == best]
+
+    def view(self: S, seat: int) -> S:
+        """What ``seat`` may see. Perfect-information games return a copy of the state."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} does not exist; seats are 0..{self.players - 1}")
+        return self.clone()
+
+    def sample_hidden(self: S, seat: int, rng: Rng) -> S:
+        """A full state consistent with ``view(seat)``; games with hidden parts override."""
+        return self.view(seat)
+
+    def whole_turns(self) -> list[tuple[tuple[M, ...], State[M]]]:
+        """Every distinct whole turn from here: (moves, resulting state), duplicates merged.
+
+        A whole turn runs from now until the turn counter advances, another seat or chance is
+        to move, or the game ends. Games may override with a faster enumeration.
+        """
+        from meeple.core.turns import expand_turns
+
+        return expand_turns(self)
+
+    def record(self) -> dict[str, Any]:
+        """The game as JSON-able data: enough for :func:`meeple.replay` to rebuild every state."""
+        rec: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": self.game_name,
+            "variant": self.variant(),
+            "players": self.players,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "sheet": self.sheet_data(),
+            "moves": [str(m) for m in self._history],
+        }
+        if self.is_over:
+            rec["scores"] = [s.as_dict() for s in self.scores()]
+            rec["winners"] = self.winners()
+        return rec
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.game_name} players={self.players} "
+            f"moves={len(self._history)} to_move={self.to_move}>"
+        )
