@@ -39,9 +39,9 @@ def expand_turns(state: State[Any], limit: int | None = None) -> list[tuple[tupl
                 continue
             seen.add(k)
             if turn_ended(turn, seat, child):
-                out.append((path + (move,), child))
+                out.append(((*path, move), child))
                 if limit is not None and len(out) >= limit:
                     return out
             else:
-                stack.append((path + (move,), child))
+                stack.append(((*path, move), child))
     return out
