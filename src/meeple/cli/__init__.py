@@ -1,0 +1,25 @@
+"""The ``meeple`` command (Typer + Rich).
+
+Sub-commands live in modules of this package, each adding itself to ``app``:
+``play`` (play, replay, games, sheets) and ``sim`` (simulate, report, tournament).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from meeple.cli.common import app
+
+for _module in ("play", "sim"):
+    try:
+        importlib.import_module(f"meeple.cli.{_module}")
+    except ModuleNotFoundError as exc:  # a sub-command module not written yet
+        if exc.name != f"meeple.cli.{_module}":
+            raise
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]
