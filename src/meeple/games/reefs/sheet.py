@@ -1,0 +1,264 @@
+"""Reefs sheets: the TOML model (validated) and the compiled, immutable board the engine plays.
+
+A sheet is a graph (R2): spaces with integer coordinates and ids, connections between two
+spaces (each has a direction given by the coordinates), entry points, treasures (a colour or
+neutral, with a value), coins, whirlpools (level 2), propellers (level 3), one treasure row per
+colour (values printed above the boxes, how many boxes are grey-shaded) and the coin row.
+Nothing about a layout lives in code: any valid sheet a user writes can be played.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from math import gcd
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from meeple.core.sheets import SheetModel, load_sheet
+
+#: R1: the five pencils, in the order they are rolled and shown on the score pad.
+COLOURS: tuple[str, ...] = ("orange", "red", "blue", "green", "purple")
+LETTERS: tuple[str, ...] = ("O", "R", "B", "G", "P")
+NEUTRAL = 5
+
+SHIPPED_DIR = Path(__file__).parent / "sheets"
+#: The shipped sheet of each level.
+LEVEL_SHEETS: dict[int, str] = {1: "small-ocean", 2: "the-whirlpools", 3: "the-propellers"}
+
+_ID = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+class SpaceModel(SheetModel):
+    """A space (dot) of the sheet: ``id`` used in move notation, ``x``/``y`` grid position
+    (x grows to the right, y grows downwards)."""
+
+    id: str
+    x: int
+    y: int
+
+
+class TreasureModel(SheetModel):
+    """A treasure on a space: its colour (or ``neutral``) and its number (boxes to colour)."""
+
+    space: str
+    colour: Literal["orange", "red", "blue", "green", "purple", "neutral"]
+    value: int = Field(ge=1)
+
+
+class RowModel(SheetModel):
+    """A score row: ``values`` printed above each box, left to right; ``grey`` = how many boxes
+    from the left are grey-shaded (treasure rows only; R11)."""
+
+    values: list[int] = Field(min_length=1)
+    grey: int = 0
+
+
+class TreasureRowsModel(SheetModel):
+    orange: RowModel
+    red: RowModel
+    blue: RowModel
+    green: RowModel
+    purple: RowModel
+
+
+class BonusModel(SheetModel):
+    """R10 bonus stars (5 each by default)."""
+
+    two_each: int = Field(default=5, ge=0)
+    full_row: int = Field(default=5, ge=0)
+    end_grey: int = Field(default=5, ge=0)
+    end_coins: int = Field(default=5, ge=0)
+
+
+class ReefsSheet(SheetModel):
+    name: str
+    title: str = ""
+    reconstructed: bool = False
+    note: str = ""
+    spaces: list[SpaceModel] = Field(min_length=2)
+    connections: list[tuple[str, str]] = Field(min_length=1)
+    entry_points: list[str] = Field(min_length=1)
+    treasures: list[TreasureModel] = Field(default_factory=list)
+    coins: list[str] = Field(default_factory=list)
+    whirlpools: list[str] = Field(default_factory=list)
+    propellers: list[str] = Field(default_factory=list)
+    treasure_rows: TreasureRowsModel
+    coin_row: RowModel
+    bonus: BonusModel = Field(default_factory=BonusModel)
+
+    @model_validator(mode="after")
+    def _check_graph(self) -> ReefsSheet:
+        ids: dict[str, tuple[int, int]] = {}
+        where: dict[tuple[int, int], str] = {}
+        for sp in self.spaces:
+            if not _ID.match(sp.id):
+                raise ValueError(
+                    f"space id {sp.id!r} is not allowed: use letters, digits and '_' only"
+                )
+            if sp.id in ids:
+                raise ValueError(f"space id {sp.id!r} is used twice; ids must be unique")
+            if (sp.x, sp.y) in where:
+                raise ValueError(
+                    f"spaces {where[(sp.x, sp.y)]!r} and {sp.id!r} share the position "
+                    f"({sp.x}, {sp.y}); every space needs its own coordinates"
+                )
+            ids[sp.id] = (sp.x, sp.y)
+            where[(sp.x, sp.y)] = sp.id
+
+        def known(sid: str, what: str) -> None:
+            if sid not in ids:
+                raise ValueError(f"{what} names space {sid!r}, which is not in spaces")
+
+        seen_pairs: set[frozenset[str]] = set()
+        dirs_at: dict[tuple[str, tuple[int, int]], str] = {}
+        for a, b in self.connections:
+            known(a, "a connection")
+            known(b, "a connection")
+            if a == b:
+                raise ValueError(f"connection [{a!r}, {b!r}] joins a space to itself")
+            pair = frozenset((a, b))
+            if pair in seen_pairs:
+                raise ValueError(f"connection [{a!r}, {b!r}] is listed twice")
+            seen_pairs.add(pair)
+            d = direction(ids[a], ids[b])
+            for s, t, dd in ((a, b, d), (b, a, (-d[0], -d[1]))):
+                other = dirs_at.get((s, dd))
+                if other is not None:
+                    raise ValueError(
+                        f"space {s!r} has two connections in the same direction {dd} "
+                        f"(to {other!r} and {t!r}); straight steps would be ambiguous"
+                    )
+                dirs_at[(s, dd)] = t
+        touched = {s for pair in seen_pairs for s in pair}
+        items: dict[str, str] = {}
+
+        def place(sid: str, what: str) -> None:
+            known(sid, what)
+            if sid in items:
+                raise ValueError(
+                    f"space {sid!r} holds both a {items[sid]} and a {what}; one item per space"
+                )
+            items[sid] = what
+
+        for tr in self.treasures:
+            place(tr.space, "treasure")
+        for c in self.coins:
+            place(c, "coin")
+        for w in self.whirlpools:
+            place(w, "whirlpool")
+        for p in self.propellers:
+            place(p, "propeller")
+        entries: set[str] = set()
+        for e in self.entry_points:
+            known(e, "entry_points")
+            if e in entries:
+                raise ValueError(f"entry point {e!r} is listed twice")
+            if e in items:
+                raise ValueError(
+                    f"entry point {e!r} holds a {items[e]}; entry points hold no items"
+                )
+            if e not in touched:
+                raise ValueError(f"entry point {e!r} has no connection; a route could not start")
+            entries.add(e)
+        for colour in COLOURS:
+            row: RowModel = getattr(self.treasure_rows, colour)
+            if not 0 <= row.grey <= len(row.values):
+                raise ValueError(
+                    f"treasure_rows.{colour}.grey is {row.grey}; allowed 0..{len(row.values)} "
+                    "(the number of grey-shaded boxes from the left)"
+                )
+            if any(v < 0 for v in row.values):
+                raise ValueError(f"treasure_rows.{colour}.values must not be negative")
+        if any(v < 0 for v in self.coin_row.values):
+            raise ValueError("coin_row.values must not be negative")
+        return self
+
+
+def direction(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """R2: the direction of the connection a->b, as the coordinate step divided by its gcd."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    g = gcd(dx, dy) or 1
+    return (dx // g, dy // g)
+
+
+class Board:
+    """A compiled sheet: everything the engine needs as tuples and bit masks. Immutable and
+    shared by every clone of a game."""
+
+    def __init__(self, sheet: ReefsSheet) -> None:
+        self.sheet = sheet
+        self.data: dict[str, Any] = sheet.model_dump(mode="json")
+        self.ids: tuple[str, ...] = tuple(sp.id for sp in sheet.spaces)
+        self.index: dict[str, int] = {sid: i for i, sid in enumerate(self.ids)}
+        self.xy: tuple[tuple[int, int], ...] = tuple((sp.x, sp.y) for sp in sheet.spaces)
+        n = len(self.ids)
+        self.n = n
+        dir_index: dict[tuple[int, int], int] = {}
+        self.conns: list[tuple[int, int]] = []
+        adj: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+        link: list[dict[int, tuple[int, int, int]]] = [{} for _ in range(n)]
+        straight: list[dict[int, tuple[int, int]]] = [{} for _ in range(n)]
+        for ci, (a_id, b_id) in enumerate(sheet.connections):
+            a, b = self.index[a_id], self.index[b_id]
+            self.conns.append((a, b))
+            bit = 1 << ci
+            for s, t in ((a, b), (b, a)):
+                d = direction(self.xy[s], self.xy[t])
+                di = dir_index.setdefault(d, len(dir_index))
+                adj[s].append((bit, t, di))
+                link[s][t] = (bit, di, ci)
+                straight[s][di] = (bit, t)
+        self.directions = tuple(dir_index)
+        self.adj: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(tuple(x) for x in adj)
+        self.link = tuple(link)
+        self.straight = tuple(straight)
+        self.entries: tuple[int, ...] = tuple(self.index[e] for e in sheet.entry_points)
+        self.entry_mask = sum(1 << e for e in self.entries)
+        self.coin_mask = sum(1 << self.index[c] for c in sheet.coins)
+        self.whirl_mask = sum(1 << self.index[w] for w in sheet.whirlpools)
+        self.prop_mask = sum(1 << self.index[p] for p in sheet.propellers)
+        tr_at = [-1] * n
+        tcol: list[int] = []
+        tval: list[int] = []
+        for ti, tr in enumerate(sheet.treasures):
+            tr_at[self.index[tr.space]] = ti
+            tcol.append(NEUTRAL if tr.colour == "neutral" else COLOURS.index(tr.colour))
+            tval.append(tr.value)
+        self.treasure_at = tuple(tr_at)
+        self.treasure_colour = tuple(tcol)
+        self.treasure_value = tuple(tval)
+        self.n_treasures = len(tcol)
+        rows = [getattr(sheet.treasure_rows, c) for c in COLOURS]
+        self.row_values: tuple[tuple[int, ...], ...] = tuple(tuple(r.values) for r in rows)
+        self.row_len: tuple[int, ...] = tuple(len(r.values) for r in rows)
+        self.row_grey: tuple[int, ...] = tuple(r.grey for r in rows)
+        self.two_each_need: tuple[int, ...] = tuple(min(2, n_) for n_ in self.row_len)
+        self.coin_values: tuple[int, ...] = tuple(sheet.coin_row.values)
+        self.coin_len = len(self.coin_values)
+        self.bonus = sheet.bonus
+        self.n_props = len(sheet.propellers)
+
+
+_CACHE: dict[str, Board] = {}
+
+
+def load_board(source: str | Path | Mapping[str, Any]) -> Board:
+    """A compiled board from a shipped sheet name, a TOML path or sheet data (cached)."""
+    if isinstance(source, Mapping):
+        key = "data:" + json.dumps(source, sort_keys=True)
+    else:
+        key = "src:" + str(source)
+        if ("/" in str(source) or str(source).endswith(".toml")):
+            key = ""  # user files may change between games: never cache them
+    if key and key in _CACHE:
+        return _CACHE[key]
+    board = Board(load_sheet(ReefsSheet, source, SHIPPED_DIR, kind="reefs sheet"))
+    if key:
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        _CACHE[key] = board
+    return board
