@@ -19,7 +19,15 @@ for _module in ("play", "sim"):
 
 
 def main() -> None:
-    app()
+    """Entry point: a MeepleError that escapes a command is shown as a clear message, exit 2."""
+    from meeple.cli.common import err_console
+    from meeple.core.errors import MeepleError
+
+    try:
+        app()
+    except MeepleError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}")
+        raise SystemExit(2) from None
 
 
 __all__ = ["app", "main"]

@@ -1,0 +1,197 @@
+"""``meeple simulate``, ``meeple tournament`` and ``meeple report``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from meeple.cli.common import app, check_game, console, fail, variant_options
+from meeple.core.errors import MeepleError
+from meeple.sim.runner import JobSpec, pending_seeds, read_records, run_job, validate_job
+from meeple.sim.stats import bot_summary
+
+LevelOpt = Annotated[int | None, typer.Option("--level", help="Game level (Gardens, Reefs, ...).")]
+SheetOpt = Annotated[str | None, typer.Option("--sheet", help="A shipped sheet name or a TOML path.")]
+ChallengeOpt = Annotated[int | None, typer.Option("--challenge", help="Solo challenge (Pergola).")]
+OptionOpt = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Any other game option, key=value.")
+]
+BotsOpt = Annotated[
+    str, typer.Option("--bots", "-b", help="One bot spec per seat, comma separated: "
+                      "random,greedy,mcts:iterations=200 (options after ':' joined by ';' or ',').")
+]
+
+
+class RateColumn(ProgressColumn):
+    """Games per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- games/s" if not speed else f"{speed:.1f} games/s", style="cyan")
+
+
+def progress_bar() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
+        transient=False,
+    )
+
+
+def split_bots(text: str) -> list[str]:
+    """Split ``--bots``: commas separate seats, except inside a spec's ``:`` options, where the
+    options are joined by ``;`` (``mcts:iterations=200;rollout=random``). A comma followed by
+    ``key=value`` (no ``:``) continues the previous spec's options."""
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if out and "=" in part and ":" not in part and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part.replace(";", ","))
+    return out
+
+
+def _options(game: str, level: int | None, sheet: str | None, challenge: int | None,
+             option: list[str] | None) -> dict[str, Any]:
+    check_game(game)
+    try:
+        return variant_options(game, level=level, sheet=sheet, challenge=challenge, option=option)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+
+
+def summary_table(records: list[dict[str, Any]], title: str) -> Table:
+    table = Table(title=title)
+    for col in ("bot", "seat-games", "wins", "win %", "mean score"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for spec, row in bot_summary(records).items():
+        table.add_row(spec, str(int(row["games"])), str(int(row["wins"])),
+                      f"{100 * row['wins'] / row['games']:.1f}", f"{row['mean_score']:.2f}")
+    return table
+
+
+@app.command("simulate")
+def simulate_cmd(
+    game: Annotated[str, typer.Argument(help="Game name (meeple games lists them).")],
+    n: Annotated[int, typer.Option("-n", "--games", help="Number of games.")] = 100,
+    bots: BotsOpt = "random,random",
+    seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i.")] = 0,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Local worker processes.")] = 1,
+    cluster: Annotated[str | None, typer.Option(
+        "--cluster", help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="JSONL file; records are appended, seeds already there are skipped.")] = None,
+    level: LevelOpt = None,
+    sheet: SheetOpt = None,
+    challenge: ChallengeOpt = None,
+    option: OptionOpt = None,
+) -> None:
+    """Play N games between bots (one per seat) and write one JSON record per game."""
+    options = _options(game, level, sheet, challenge, option)
+    job = JobSpec(game=game, bots=tuple(split_bots(bots)), n=n, seed=seed, options=options)
+    if workers < 1:
+        raise fail(f"--workers must be at least 1, not {workers}")
+    try:
+        validate_job(job)
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
+    existing = read_records(out) if out is not None else []
+    todo = len(pending_seeds(job, existing))
+    if out is not None and todo < n:
+        console.print(f"{out}: {n - todo} of {n} games already there; playing the other {todo}")
+    with progress_bar() as progress:
+        task = progress.add_task(f"{game} {' v '.join(job.bots)}", total=todo)
+        try:
+            records = run_job(job, out=out, workers=workers, cluster=cluster,
+                              on_record=lambda _rec: progress.advance(task))
+        except MeepleError as exc:
+            raise fail(str(exc)) from None
+    console.print(summary_table(records, f"{game}: {len(records)} games"))
+    if out is not None:
+        console.print(f"records in {out}")
+
+
+@app.command("tournament")
+def tournament_cmd(
+    game: Annotated[str, typer.Argument(help="Game name.")],
+    bots: BotsOpt = "greedy,random",
+    n: Annotated[int, typer.Option("-n", "--games", help="Games per seat rotation.")] = 20,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    workers: Annotated[int, typer.Option("--workers", "-w")] = 1,
+    cluster: Annotated[str | None, typer.Option("--cluster")] = None,
+    level: LevelOpt = None,
+    sheet: SheetOpt = None,
+    challenge: ChallengeOpt = None,
+    option: OptionOpt = None,
+    all_variants: Annotated[bool, typer.Option(
+        "--all-variants", help="Every standard variant of the game (ignores --level etc.).")] = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the results as JSON.")] = None,
+    records: Annotated[Path | None, typer.Option(
+        "--records", help="Also append every game record to this JSONL file.")] = None,
+) -> None:
+    """Bots against each other over fixed seeds with seats rotated: win rates (95 % Wilson
+    intervals) and mean scores, per variant."""
+    from meeple.sim.tournament import run_tournament, tournament_table
+
+    import meeple
+
+    check_game(game)
+    specs = split_bots(bots)
+    if all_variants:
+        variants = [dict(v) for v in meeple.game_info(game).variants]
+    else:
+        variants = [_options(game, level, sheet, challenge, option)]
+    if workers < 1:
+        raise fail(f"--workers must be at least 1, not {workers}")
+    results = []
+    for variant in variants:
+        try:
+            with progress_bar() as progress:
+                task = progress.add_task(f"{game} {variant}", total=n * len(specs))
+                res = run_tournament(game, variant, specs, n, seed=seed, workers=workers,
+                                     cluster=cluster, records=records,
+                                     on_record=lambda _r, t=task, p=progress: p.advance(t))
+        except MeepleError as exc:
+            raise fail(str(exc)) from None
+        console.print(tournament_table(res))
+        results.append(res)
+    if out is not None:
+        out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        console.print(f"results in {out}")
+
+
+@app.command("report")
+def report_cmd(
+    file: Annotated[Path, typer.Argument(help="A JSONL file written by meeple simulate.")],
+    out: Annotated[Path | None, typer.Option("--out", help="Directory for report.md and PNG plots.")] = None,
+    plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw PNG plots.")] = True,
+) -> None:
+    """Tables (scores, score-pad rows, game length, first-player advantage) and plots."""
+    from meeple.sim.report import build_report
+
+    if not file.exists():
+        raise fail(f"no such file: {file}")
+    recs = [r for r in read_records(file) if "scores" in r]
+    if not recs:
+        raise fail(f"{file} holds no finished game records")
+    try:
+        build_report(recs, out, console=console, plots=plots, source=str(file))
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
