@@ -1,0 +1,28 @@
+"""Takenokolor (Bombyx): colour your garden with the rolled markers; four garden sheets."""
+
+from __future__ import annotations
+
+from meeple.core.registry import GameInfo
+from meeple.games.takenokolor.state import TakenokolorState, factory
+
+GAME = GameInfo(
+    name="takenokolor",
+    title="Takenokolor",
+    min_players=1,
+    max_players=4,
+    factory=factory,
+    options={},
+    defaults={},
+    variants=(
+        {"sheet": "2-pandas"},
+        {"sheet": "3-pandas"},
+        {"sheet": "4-pandas-river"},
+        {"sheet": "4-pandas-dragon"},
+    ),
+    summary="Roll four markers, take one a round and colour a matching item of your garden; "
+            "the game ends after the round of a third ladybug. Sheets: 2-pandas, 3-pandas, "
+            "4-pandas-river, 4-pandas-dragon (sheet=...).",
+    default_players=3,
+)
+
+__all__ = ["GAME", "TakenokolorState"]

@@ -1,0 +1,272 @@
+"""Takenokolor garden sheets as data: the pydantic model of a sheet file and its validation.
+
+A sheet is a list of *areas* (a bamboo, a cloud, a sun, a river, a lantern, ...). Each area holds
+*items* (the sections a player colours), each with a colour, a symbol, printed points and a grid
+position for drawing. How an area may be coloured (any order, or in steps with side-by-side
+alternatives), what completing it grants (free colourings, T3), which ladybugs it circles (T4),
+the shared races (sun lock-out T6, lanterns T7, dragon feet) and the score pad rows are all data,
+so a user who owns a printed sheet can type in its real values and play it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from meeple.core.sheets import SheetModel, load_sheet
+
+SHIPPED_DIR = Path(__file__).parent / "sheets"
+
+#: The four markers (T1), in rolling order.
+COLOURS: tuple[str, ...] = ("B", "Y", "P", "G")
+COLOUR_NAMES: dict[str, str] = {"B": "blue", "Y": "yellow", "P": "pink", "G": "green"}
+SYMBOLS: tuple[str, ...] = ("circle", "square", "triangle")
+
+Colour = Literal["B", "Y", "P", "G"]
+ItemColour = Literal["B", "Y", "P", "G", "any"]
+Symbol = Literal["circle", "square", "triangle"]
+Kind = Literal[
+    "bamboo", "cloud", "sun", "pond", "river", "fish", "lantern", "shoot", "favour", "dragon",
+    "trail", "burst",
+]
+ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
+
+
+class Grant(SheetModel):
+    """A free colouring (T3): ``count`` items of areas of kind ``target``, colour and symbol
+    ignored, order rules kept. ``spread``: ``any`` (anywhere), ``same`` (all in one area, the
+    first pick chooses it), ``different`` (each in another area), ``group`` (one item in each area
+    of one group, e.g. "one section on each of the three bamboos of that colour"; ``count`` is
+    then ignored)."""
+
+    target: Kind
+    count: int = Field(default=1, ge=1, le=20)
+    spread: Literal["any", "same", "different", "group"] = "any"
+    label: str = ""
+
+
+class Item(SheetModel):
+    id: str = Field(pattern=ID_PATTERN)
+    colour: ItemColour
+    symbol: Symbol
+    points: int = Field(default=0, ge=0, le=99)
+    #: In a ``sequence`` area: items sharing a step are side-by-side alternatives (one of them
+    #: may be coloured); steps are coloured in increasing order. Default: the item's position.
+    step: int | None = None
+    #: The id of an item that must be coloured first (a fish on its river section).
+    requires: str | None = None
+    #: Free colourings earned when this item is coloured (river symbols, party favours, ...).
+    grants: list[Grant] = Field(default_factory=list)
+    col: int = Field(ge=0, le=60)
+    row: int = Field(ge=0, le=60)
+    label: str = ""
+
+
+class Area(SheetModel):
+    id: str = Field(pattern=ID_PATTERN)
+    kind: Kind
+    title: str = ""
+    #: Bamboo groups (same colour bamboos): group bonus, "group" free colourings.
+    group: str | None = None
+    #: ``any``: any order; ``sequence``: step by step (bamboo bottom to top, river left to right).
+    order: Literal["any", "sequence"] = "any"
+    #: Dragon: items in consecutive steps must be coloured with different colours.
+    adjacent_different: bool = False
+    #: Sun of the 3-panda sheet (T6): once a player completes it, no one else may colour theirs.
+    lockout: bool = False
+    #: Free colourings earned by completing the area (cloud, river of the 3-panda sheet).
+    on_complete: list[Grant] = Field(default_factory=list)
+    items: list[Item] = Field(min_length=1)
+
+
+class Ladybug(SheetModel):
+    """Circled when every listed area is complete and every listed item coloured (T4)."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    areas: list[str] = Field(default_factory=list)
+    items: list[str] = Field(default_factory=list)
+    label: str = ""
+
+
+class Race(SheetModel):
+    """A shared first-player box: the first player to meet it keeps ``first``, later ones keep
+    ``later`` (lanterns T7: all items, 4/2; dragon feet: any touching section)."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    items: list[str] = Field(min_length=1)
+    when: Literal["all", "any"] = "all"
+    first: int = Field(ge=0, le=99)
+    later: int = Field(ge=0, le=99)
+    label: str = ""
+
+
+class Measure(SheetModel):
+    """``sum``: points of coloured items; ``last``: per area, points of the furthest coloured step
+    (the highest bamboo leaf, the last burst); ``count``: number of coloured items."""
+
+    op: Literal["sum", "last", "count"]
+    areas: list[str] = Field(default_factory=list)
+    kinds: list[Kind] = Field(default_factory=list)
+
+
+class Row(SheetModel):
+    """One row of the score pad.
+
+    ``sum``: points of coloured items of the areas; ``complete``: ``points`` per complete area;
+    ``groups``: ``points`` per group whose areas are all complete; ``majority``: ``places``
+    (6, 4, 2) by number of coloured items, ties share the place; ``races``: the kept numbers of
+    the races (all when ``races`` is empty); ``product``: ``left`` times ``right``;
+    ``ladybugs``: ``points`` per circled ladybug."""
+
+    row: str = Field(min_length=1)
+    rule: Literal["sum", "complete", "groups", "majority", "races", "product", "ladybugs"]
+    areas: list[str] = Field(default_factory=list)
+    kinds: list[Kind] = Field(default_factory=list)
+    points: int = Field(default=0, ge=0, le=99)
+    places: list[int] = Field(default_factory=list)
+    races: list[str] = Field(default_factory=list)
+    left: Measure | None = None
+    right: Measure | None = None
+
+
+class Sheet(SheetModel):
+    name: str = Field(min_length=1)
+    title: str = ""
+    pandas: int = Field(default=2, ge=1, le=5)
+    reconstructed: bool = False
+    note: str = ""
+    #: A roll of a marker shows one of these faces, equally likely (T1, reconstructed).
+    faces: list[Symbol] = Field(
+        default_factory=lambda: ["circle", "circle", "square", "square", "triangle", "triangle"],
+        min_length=1,
+    )
+    #: The game ends after the round in which a player circles this many ladybugs (T4).
+    ladybugs_to_end: int = Field(default=3, ge=1)
+    areas: list[Area] = Field(min_length=1)
+    ladybugs: list[Ladybug] = Field(default_factory=list)
+    races: list[Race] = Field(default_factory=list)
+    scoring: list[Row] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> Sheet:
+        _validate(self)
+        return self
+
+
+def _selector(sheet: Sheet, areas: list[str], kinds: list[str], where: str) -> None:
+    known = {a.id for a in sheet.areas}
+    for a in areas:
+        if a not in known:
+            raise ValueError(f"{where}: unknown area {a!r}; areas are {', '.join(sorted(known))}")
+    present = {a.kind for a in sheet.areas}
+    for k in kinds:
+        if k not in present:
+            raise ValueError(f"{where}: no area of kind {k!r} on this sheet; kinds present: "
+                             f"{', '.join(sorted(present))}")
+    if not areas and not kinds:
+        raise ValueError(f"{where}: name the areas it counts with 'areas' or 'kinds'")
+
+
+def _validate(sheet: Sheet) -> None:  # noqa: C901 - one place that lists every check
+    ids: dict[str, str] = {}
+    for area in sheet.areas:
+        if area.id in ids:
+            raise ValueError(f"id {area.id!r} is used twice; every area and item needs its own id")
+        ids[area.id] = "area"
+        for it in area.items:
+            if it.id in ids:
+                raise ValueError(
+                    f"id {it.id!r} is used twice; every area and item needs its own id")
+            ids[it.id] = "item"
+    item_area = {it.id: a for a in sheet.areas for it in a.items}
+    cells: dict[tuple[int, int], str] = {}
+    kinds = {a.kind for a in sheet.areas}
+    for area in sheet.areas:
+        where = f"area {area.id!r}"
+        if area.order == "any" and any(it.step is not None for it in area.items):
+            raise ValueError(f"{where}: 'step' is only allowed in areas with order = 'sequence'")
+        if area.order == "sequence":
+            steps = [it.step if it.step is not None else k for k, it in enumerate(area.items)]
+            if any(b < a for a, b in zip(steps, steps[1:], strict=False)):
+                raise ValueError(f"{where}: list the items in step order (steps must not go down)")
+        if area.adjacent_different and area.order != "sequence":
+            raise ValueError(f"{where}: adjacent_different needs order = 'sequence'")
+        if any(it.colour == "any" for it in area.items) and not area.adjacent_different:
+            raise ValueError(f"{where}: items of colour 'any' are only allowed in an area with "
+                             "adjacent_different = true (the dragon)")
+        for it in area.items:
+            if (it.col, it.row) in cells:
+                raise ValueError(f"item {it.id!r} is drawn on the same cell (col {it.col}, row "
+                                 f"{it.row}) as {cells[(it.col, it.row)]!r}")
+            cells[(it.col, it.row)] = it.id
+            if it.requires is not None:
+                if it.requires not in item_area:
+                    raise ValueError(f"item {it.id!r} requires unknown item {it.requires!r}")
+                if it.requires == it.id:
+                    raise ValueError(f"item {it.id!r} cannot require itself")
+        for g in [*area.on_complete, *(g for it in area.items for g in it.grants)]:
+            if g.target not in kinds:
+                raise ValueError(f"{where}: a free colouring targets kind {g.target!r}, but "
+                                 f"no area has that kind; kinds present: {', '.join(sorted(kinds))}")
+            if g.spread == "group" and not any(
+                a.group for a in sheet.areas if a.kind == g.target
+            ):
+                raise ValueError(f"{where}: spread = 'group' needs {g.target} areas with a group")
+    # requires must not form a cycle
+    for it_id in item_area:
+        seen = {it_id}
+        cur = next(it for it in item_area[it_id].items if it.id == it_id).requires
+        while cur is not None:
+            if cur in seen:
+                raise ValueError(f"item {it_id!r}: 'requires' forms a cycle")
+            seen.add(cur)
+            cur = next(it for it in item_area[cur].items if it.id == cur).requires
+    for lb in sheet.ladybugs:
+        if not lb.areas and not lb.items:
+            raise ValueError(f"ladybug {lb.id!r}: name the areas or items that circle it")
+        for a in lb.areas:
+            if ids.get(a) != "area":
+                raise ValueError(f"ladybug {lb.id!r}: unknown area {a!r}")
+        for i in lb.items:
+            if ids.get(i) != "item":
+                raise ValueError(f"ladybug {lb.id!r}: unknown item {i!r}")
+    if len(sheet.ladybugs) < sheet.ladybugs_to_end:
+        raise ValueError(f"the sheet has {len(sheet.ladybugs)} ladybugs but ladybugs_to_end is "
+                         f"{sheet.ladybugs_to_end}; the game could never end by ladybugs")
+    race_ids = set()
+    for r in sheet.races:
+        if r.id in race_ids or r.id in ids:
+            raise ValueError(f"race id {r.id!r} is used twice")
+        race_ids.add(r.id)
+        for i in r.items:
+            if ids.get(i) != "item":
+                raise ValueError(f"race {r.id!r}: unknown item {i!r}")
+    rows = set()
+    for row in sheet.scoring:
+        where = f"score row {row.row!r}"
+        if row.row in rows:
+            raise ValueError(f"{where} appears twice; row names must differ")
+        rows.add(row.row)
+        if row.rule in ("sum", "complete", "groups", "majority"):
+            _selector(sheet, row.areas, list(row.kinds), where)
+        if row.rule == "majority" and not row.places:
+            raise ValueError(f"{where}: rule 'majority' needs places, e.g. [6, 4, 2]")
+        if row.rule == "product":
+            if row.left is None or row.right is None:
+                raise ValueError(f"{where}: rule 'product' needs both left and right measures")
+            _selector(sheet, row.left.areas, list(row.left.kinds), where + " left")
+            _selector(sheet, row.right.areas, list(row.right.kinds), where + " right")
+        for r_id in row.races:
+            if r_id not in race_ids:
+                raise ValueError(f"{where}: unknown race {r_id!r}")
+
+
+def shipped_names() -> list[str]:
+    return sorted(p.stem for p in SHIPPED_DIR.glob("*.toml"))
+
+
+def load(source: Any) -> Sheet:
+    """A validated sheet from a shipped name, a TOML path or sheet data (raises SheetError)."""
+    return load_sheet(Sheet, source, SHIPPED_DIR, kind="Takenokolor sheet")
