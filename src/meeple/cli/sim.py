@@ -148,9 +148,8 @@ def tournament_cmd(
 ) -> None:
     """Bots against each other over fixed seeds with seats rotated: win rates (95 % Wilson
     intervals) and mean scores, per variant."""
-    from meeple.sim.tournament import run_tournament, tournament_table
-
     import meeple
+    from meeple.sim.tournament import run_tournament, tournament_table
 
     check_game(game)
     specs = split_bots(bots)

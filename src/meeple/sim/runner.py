@@ -1,0 +1,218 @@
+"""Play games between bots: one game (:func:`play_game`), or a job of many seeds
+(:func:`run_job`) on this process, a local process pool, or a Dask cluster.
+
+Game ``i`` of a job uses seed ``base_seed + i``; the bot in seat ``s`` gets the seed
+:func:`bot_seed` ``(game_seed, s)``. Every result is a pure function of (game, variant, bots,
+seed), so a job gives the same records on 1 worker, 8 workers or a cluster.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import meeple
+from meeple.bots import make_bot
+from meeple.core.errors import MeepleError
+from meeple.core.rng import Rng
+from meeple.core.state import CHANCE
+
+#: Record keys that depend on the machine, not on the game (left out when comparing runs).
+TIMING_KEYS = ("timings",)
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for the game seeded ``game_seed`` (deterministic)."""
+    return Rng.derive(game_seed, seat, 0xB07).next_u64() >> 1
+
+
+def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int) -> dict[str, Any]:
+    """Play one game between ``bots`` (one spec per seat) and return its record.
+
+    The record is the engine's ``state.record()`` plus ``bots`` (the specs, by seat) and
+    ``timings`` (per seat: decisions, total and longest seconds spent choosing).
+    """
+    state = meeple.new_game(game, players=len(bots), seed=seed, **options)
+    players = [make_bot(spec, seed=bot_seed(seed, s)) for s, spec in enumerate(bots)]
+    decisions = [0] * len(bots)
+    spent = [0.0] * len(bots)
+    longest = [0.0] * len(bots)
+    clock = time.perf_counter
+    while True:
+        seat = state.to_move
+        if seat is None:
+            break
+        if seat == CHANCE:
+            state.sample_chance()
+            continue
+        legal = state.legal_moves()
+        view = state.view(seat)
+        t0 = clock()
+        move = players[seat].choose(view, legal)
+        dt = clock() - t0
+        decisions[seat] += 1
+        spent[seat] += dt
+        if dt > longest[seat]:
+            longest[seat] = dt
+        if move not in legal:
+            raise MeepleError(f"bot {bots[seat]!r} in seat {seat} chose {move}, which is not legal")
+        state.play(move, check=False)
+    rec = state.record()
+    rec["bots"] = list(bots)
+    rec["timings"] = [
+        {"decisions": decisions[s], "seconds": round(spent[s], 6), "longest": round(longest[s], 6)}
+        for s in range(len(bots))
+    ]
+    return rec
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """A simulation job: ``n`` games of ``game`` (with ``options``) between ``bots``."""
+
+    game: str
+    bots: tuple[str, ...]
+    n: int
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def seeds(self) -> list[int]:
+        return [self.seed + i for i in range(self.n)]
+
+    def task(self, seed: int) -> tuple[str, dict[str, Any], tuple[str, ...], int]:
+        return (self.game, dict(self.options), self.bots, seed)
+
+
+def validate_job(job: JobSpec) -> None:
+    """Raise :class:`MeepleError` with a clear message if the job cannot run."""
+    info = meeple.game_info(job.game)
+    if job.n < 1:
+        raise MeepleError(f"the number of games must be at least 1, not {job.n}")
+    if not job.bots:
+        raise MeepleError("give at least one bot, e.g. --bots random,greedy")
+    for spec in job.bots:
+        make_bot(spec, seed=0)
+    variant = {k: v for k, v in job.options.items() if k != "sheet"}
+    seats = info.player_range(variant)
+    if len(job.bots) not in seats:
+        raise MeepleError(
+            f"{info.title} ({info.describe_variant(variant)}) takes {seats.start} to "
+            f"{seats.stop - 1} players, but {len(job.bots)} bots were given "
+            f"({', '.join(job.bots)}); one bot per seat"
+        )
+    meeple.new_game(job.game, players=len(job.bots), seed=job.seed, **job.options)
+
+
+def _run_task(task: tuple[str, dict[str, Any], tuple[str, ...], int]) -> dict[str, Any]:
+    game, options, bots, seed = task
+    return play_game(game, options, bots, seed)
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """Every record of a JSONL file (a missing file is empty; a torn last line is skipped)."""
+    if not path.exists():
+        return []
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # an interrupted write; that seed is simply played again
+    return out
+
+
+def _done_key(rec: dict[str, Any]) -> tuple[Any, ...]:
+    return (rec.get("game"), tuple(rec.get("bots", ())), rec.get("seed"))
+
+
+def pending_seeds(job: JobSpec, existing: Iterable[dict[str, Any]]) -> list[int]:
+    """The job's seeds not yet present (same game and bots) among ``existing`` records."""
+    done = {_done_key(r) for r in existing}
+    return [s for s in job.seeds() if (job.game, job.bots, s) not in done]
+
+
+def iter_results(
+    job: JobSpec, seeds: Sequence[int], workers: int = 1, cluster: str | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Records of ``seeds``, in seed order, from this process, a pool or a Dask cluster."""
+    tasks = [job.task(s) for s in seeds]
+    if cluster is not None:
+        yield from _iter_dask(tasks, cluster)
+    elif workers <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield _run_task(t)
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn") if _forking_unsafe() else mp.get_context()
+        with ctx.Pool(processes=workers) as pool:
+            yield from pool.imap(_run_task, tasks, chunksize=1)
+
+
+def _forking_unsafe() -> bool:
+    import sys
+
+    return sys.platform == "darwin"
+
+
+def _iter_dask(tasks: list[Any], address: str) -> Iterator[dict[str, Any]]:
+    try:
+        from distributed import Client
+    except ImportError as exc:  # pragma: no cover - dask[distributed] is a dependency
+        raise MeepleError("--cluster needs dask[distributed]: pip install 'dask[distributed]'") from exc
+    try:
+        client = Client(address, timeout="10s")
+    except OSError as exc:
+        raise MeepleError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
+    try:
+        futures = client.map(_run_task, tasks, pure=False)
+        for fut in futures:  # in seed order, like the local pool
+            yield fut.result()
+    finally:
+        client.close()
+
+
+def run_job(
+    job: JobSpec,
+    out: Path | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Run ``job``, appending each new record to ``out`` (skipping seeds already there).
+
+    Returns the job's records in seed order (those found in ``out`` included).
+    """
+    existing = read_records(out) if out is not None else []
+    todo = pending_seeds(job, existing)
+    fresh: dict[int, dict[str, Any]] = {}
+    fh = out.open("a", encoding="utf-8") if out is not None else None
+    try:
+        for rec in iter_results(job, todo, workers=workers, cluster=cluster):
+            fresh[rec["seed"]] = rec
+            if fh is not None:
+                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                fh.flush()
+            if on_record is not None:
+                on_record(rec)
+    finally:
+        if fh is not None:
+            fh.close()
+    wanted = set(job.seeds())
+    by_seed = {r["seed"]: r for r in existing if _done_key(r)[:2] == (job.game, job.bots)
+               and r.get("seed") in wanted}
+    by_seed.update(fresh)
+    return [by_seed[s] for s in job.seeds() if s in by_seed]
+
+
+def strip_timings(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record without machine-dependent entries, for comparing runs."""
+    return {k: v for k, v in rec.items() if k not in TIMING_KEYS}
