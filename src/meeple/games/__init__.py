@@ -1,3 +1,3 @@
 """The games. Each package exposes ``GAME`` (a :class:`meeple.core.registry.GameInfo`)."""
 
-GAME_PACKAGES: tuple[str, ...] = ("gardens", "reefs", "takenokolor")
+GAME_PACKAGES: tuple[str, ...] = ("gardens", "reefs", "takenokolor", "pergola")

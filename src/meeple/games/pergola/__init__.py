@@ -1,0 +1,23 @@
+"""Pergola (Rebel, 2023): pick tools, grow a garden, attract insects. 1-4 players (1 = solo)."""
+
+from meeple.core.registry import GameInfo
+from meeple.games.pergola.rules import PergolaState, new_pergola
+from meeple.games.pergola.solo import CHALLENGES, challenge_report, thousand_club
+
+GAME = GameInfo(
+    name="pergola",
+    title="Pergola",
+    min_players=1,
+    max_players=4,
+    factory=new_pergola,
+    options={"challenge": (None, *range(1, 11))},
+    defaults={},
+    variants=({}, *({"challenge": n} for n in range(1, 11))),
+    summary="Pick tools, plant hollyhocks, magnolias, buttercups and lavender, attract insects; "
+    "15 turns each. Solo: one of ten challenges.",
+    default_players=2,
+    variant_players=lambda v: (1, 1) if v.get("challenge") else (1, 4),
+)
+
+__all__ = ["CHALLENGES", "GAME", "PergolaState", "challenge_report", "new_pergola",
+           "thousand_club"]

@@ -1,0 +1,325 @@
+"""Pergola data files: tools and supply, pond, cascade, leaves, pergola (TOML, validated).
+
+A data *bundle* is the five files together. ``sheet`` may be the shipped bundle name
+(``"standard"``), a directory holding ``tools.toml``, ``pond.toml``, ``cascade.toml``,
+``leaves.toml`` and ``pergola.toml``, one TOML file holding the five tables ``[tools]``,
+``[pond]``, ``[cascade]``, ``[leaves]``, ``[pergola]``, or the dict from ``sheet_data()``.
+Everything not printed in the rulebook is reconstructed (P2) and each file says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from meeple.core.errors import SheetError
+from meeple.core.sheets import SheetModel, load_sheet, parse_sheet_text, validate_data
+
+SHEETS_DIR = Path(__file__).parent / "sheets"
+PARTS = ("tools", "pond", "cascade", "leaves", "pergola")
+
+ACTIONS = ("flutter", "bird", "drip", "frog")
+INSECTS = ("butterfly", "ladybug", "bee")
+HOLLYHOCK_COLOURS = ("blue", "yellow", "red")
+LANTERNS = ("drip", "jump", "insect", "action")
+REQUIREMENTS = ("magnolia", "hollyhock", "buttercup", "lavender")
+TOOL_COMPONENTS = (
+    "hollyhock-blue", "hollyhock-yellow", "hollyhock-red", "magnolia-single", "magnolia-double",
+    "buttercup-small", "buttercup-large", "lavender-leaf", "butterfly", "ladybug", "bee",
+    "lantern-drip", "lantern-jump", "lantern-insect", "lantern-action",
+)
+SUPPLY_ITEMS = (*TOOL_COMPONENTS, "lavender-flower", "dragonfly-small", "dragonfly-medium",
+                "dragonfly-large")
+PLAYER_COUNTS = ("1", "2", "3", "4")
+
+
+def _allowed(values: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(values)
+
+
+class Tool(SheetModel):
+    id: str = Field(min_length=1)
+    type: str = Field(min_length=1)
+    components: list[str] = Field(min_length=1, max_length=4)
+
+    @model_validator(mode="after")
+    def _known(self) -> Tool:
+        for c in self.components:
+            if c not in TOOL_COMPONENTS:
+                raise ValueError(f"tool {self.id}: unknown component {c!r}; allowed: "
+                                 f"{_allowed(TOOL_COMPONENTS)}")
+        return self
+
+
+class ToolsFile(SheetModel):
+    reconstructed: bool = False
+    note: str = ""
+    turns: int = Field(ge=1, le=40)
+    board: list[str]
+    types: dict[str, list[str]]
+    supply: dict[str, int]
+    tool: list[Tool] = Field(min_length=4)
+
+    @model_validator(mode="after")
+    def _check(self) -> ToolsFile:
+        if sorted(self.board) != sorted(ACTIONS) or self.board[0] != "flutter":
+            raise ValueError(f"board must list the four actions once each, insect flutter first "
+                             f"(P9): {_allowed(ACTIONS)}; got {self.board}")
+        ids = [t.id for t in self.tool]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            raise ValueError(f"tool ids must be unique; repeated: {sorted(dup)}")
+        known_types = {t.type for t in self.tool}
+        for n in PLAYER_COUNTS:
+            if n not in self.types:
+                raise ValueError(f"types must give the tool types for each player count "
+                                 f"{_allowed(PLAYER_COUNTS)}; missing {n!r}")
+            for ty in self.types[n]:
+                if ty not in known_types:
+                    raise ValueError(f"types.{n}: no tool has type {ty!r}; "
+                                     f"types: {_allowed(sorted(known_types))}")
+            have = sum(1 for t in self.tool if t.type in self.types[n])
+            need = self.turns * int(n) * (2 if n == "1" else 1) + (1 if n == "1" else 3)
+            if have < need:
+                raise ValueError(f"types.{n}: {have} tools, but {n} player(s) need {need} "
+                                 f"for {self.turns} turns each")
+        for n in self.types:
+            if n not in PLAYER_COUNTS:
+                raise ValueError(f"types: unknown player count {n!r}; allowed: "
+                                 f"{_allowed(PLAYER_COUNTS)}")
+        for k, v in self.supply.items():
+            if k not in SUPPLY_ITEMS:
+                raise ValueError(f"supply: unknown item {k!r}; allowed: {_allowed(SUPPLY_ITEMS)}")
+            if v < 0:
+                raise ValueError(f"supply.{k} must be 0 or more, got {v}")
+        for k in SUPPLY_ITEMS:
+            if k not in self.supply:
+                raise ValueError(f"supply: missing {k!r} (every item needs a count)")
+        return self
+
+
+class Lily(SheetModel):
+    id: str = Field(min_length=1)
+    x: float = 0
+    y: float = 0
+    insect: Literal["butterfly", "ladybug", "bee"] | None = None
+    dragonfly: Literal["magnolia", "hollyhock", "buttercup", "lavender"] | None = None
+    adjacent: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one(self) -> Lily:
+        if (self.insect is None) == (self.dragonfly is None):
+            raise ValueError(f"lily {self.id}: give exactly one of insect (butterfly, ladybug, "
+                             f"bee) or dragonfly (magnolia, hollyhock, buttercup, lavender)")
+        return self
+
+
+class PondFile(SheetModel):
+    reconstructed: bool = False
+    note: str = ""
+    lily: list[Lily] = Field(min_length=2)
+    stacks: dict[str, list[list[Literal["medium", "large"]]]]
+
+    @model_validator(mode="after")
+    def _check(self) -> PondFile:
+        ids = [x.id for x in self.lily]
+        if len(set(ids)) != len(ids):
+            raise ValueError("lily ids must be unique")
+        by = {x.id: x for x in self.lily}
+        for x in self.lily:
+            for a in x.adjacent:
+                if a not in by:
+                    raise ValueError(f"lily {x.id}: adjacent lily {a!r} does not exist; "
+                                     f"lilies: {_allowed(ids)}")
+                if x.id not in by[a].adjacent:
+                    raise ValueError(f"lily {x.id} lists {a} as adjacent but lily {a} does not "
+                                     f"list {x.id} (adjacency must be symmetric)")
+                if a == x.id:
+                    raise ValueError(f"lily {x.id} cannot be adjacent to itself")
+        dls = [x.dragonfly for x in self.lily if x.dragonfly]
+        if len(dls) != len(set(dls)):
+            raise ValueError("each dragonfly requirement may appear on one lily only")
+        for n in PLAYER_COUNTS:
+            if n not in self.stacks:
+                raise ValueError(f"stacks: missing player count {n!r}")
+            if len(self.stacks[n]) != len(dls):
+                raise ValueError(f"stacks.{n}: give one stack per dragonfly lily "
+                                 f"({len(dls)}), got {len(self.stacks[n])}")
+        return self
+
+
+class Stone(SheetModel):
+    id: str = Field(min_length=1)
+    insect: Literal["butterfly", "ladybug", "bee"] | None = None
+    to: list[str] = Field(min_length=1)
+    x: float = 0
+    y: float = 0
+
+
+class CascadeFile(SheetModel):
+    reconstructed: bool = False
+    note: str = ""
+    starts: list[str] = Field(min_length=2, max_length=2)
+    stone: list[Stone] = Field(min_length=2)
+
+    @model_validator(mode="after")
+    def _check(self) -> CascadeFile:
+        ids = [s.id for s in self.stone]
+        if len(set(ids)) != len(ids) or "bottom" in ids:
+            raise ValueError("stone ids must be unique and not 'bottom'")
+        if self.starts[0] == self.starts[1]:
+            raise ValueError("the two start spots must differ")
+        for st in self.starts:
+            if st not in ids:
+                raise ValueError(f"start {st!r} is not a stone; stones: {_allowed(ids)}")
+        for s in self.stone:
+            for t in s.to:
+                if t != "bottom" and t not in ids:
+                    raise ValueError(f"stone {s.id}: stream to {t!r}, which is neither a stone "
+                                     f"nor 'bottom'; stones: {_allowed(ids)}")
+                if t in self.starts:
+                    raise ValueError(f"stone {s.id}: a stream cannot lead back to a start spot")
+        # every stone must reach the bottom, with no loop (streams run downhill)
+        by = {s.id: s for s in self.stone}
+        state: dict[str, int] = {}
+
+        def visit(i: str) -> None:
+            if state.get(i) == 2:
+                return
+            if state.get(i) == 1:
+                raise ValueError(f"streams form a loop through stone {i}; they must run downhill")
+            state[i] = 1
+            for t in by[i].to:
+                if t != "bottom":
+                    visit(t)
+            state[i] = 2
+
+        for i in ids:
+            visit(i)
+        return self
+
+
+class Leaf(SheetModel):
+    id: str = Field(min_length=1)
+    colour: str = Field(min_length=1)
+    insect: Literal["butterfly", "ladybug", "bee"]
+    flutter: bool = False
+
+
+class LeavesFile(SheetModel):
+    reconstructed: bool = False
+    note: str = ""
+    piles: int = Field(ge=1, le=6)
+    leaf: list[Leaf] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> LeavesFile:
+        ids = [x.id for x in self.leaf]
+        if len(set(ids)) != len(ids):
+            raise ValueError("leaf ids must be unique")
+        if len(self.leaf) % self.piles:
+            raise ValueError(f"{len(self.leaf)} leaves cannot make {self.piles} equal piles")
+        return self
+
+
+class Space(SheetModel):
+    accepts: list[Literal["small", "large"]] = Field(min_length=1)
+
+
+class PergolaFile(SheetModel):
+    reconstructed: bool = False
+    note: str = ""
+    honey_thresholds: list[int] = Field(min_length=1, max_length=4)
+    space: list[Space] = Field(min_length=1, max_length=30)
+
+    @model_validator(mode="after")
+    def _check(self) -> PergolaFile:
+        t = self.honey_thresholds
+        if any(b <= a for a, b in itertools.pairwise(t)) or t[0] < 1:
+            raise ValueError(f"honey_thresholds must be positive and increasing, got {t}")
+        return self
+
+
+MODELS: dict[str, type[SheetModel]] = {
+    "tools": ToolsFile, "pond": PondFile, "cascade": CascadeFile, "leaves": LeavesFile,
+    "pergola": PergolaFile,
+}
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """The five validated data files of one game."""
+
+    name: str
+    tools: ToolsFile
+    pond: PondFile
+    cascade: CascadeFile
+    leaves: LeavesFile
+    pergola: PergolaFile
+
+    def as_data(self) -> dict[str, Any]:
+        return {p: getattr(self, p).model_dump(mode="json") for p in PARTS}
+
+
+_CACHE: dict[str, Bundle] = {}
+
+
+def load_bundle(source: str | Path | Mapping[str, Any] | None) -> Bundle:
+    """Load and validate a data bundle (see the module docstring for what ``source`` may be)."""
+    if source is None or source == "standard":
+        if "standard" not in _CACHE:
+            parts = {p: load_sheet(MODELS[p], p, SHEETS_DIR, kind=f"pergola {p} file")
+                     for p in PARTS}
+            _CACHE["standard"] = Bundle("standard", **parts)  # type: ignore[arg-type]
+        return _CACHE["standard"]
+    if isinstance(source, Mapping):
+        missing = [p for p in PARTS if p not in source]
+        if missing:
+            raise SheetError(f"pergola data needs the tables {', '.join(PARTS)}; "
+                             f"missing: {', '.join(missing)}", path="<pergola data>")
+        extra = [k for k in source if k not in PARTS]
+        if extra:
+            raise SheetError(f"unknown pergola data tables {extra}; allowed: {', '.join(PARTS)}",
+                             path="<pergola data>")
+        parts = {p: validate_data(MODELS[p], source[p], path=f"<pergola {p} data>")
+                 for p in PARTS}
+        return Bundle("custom", **parts)  # type: ignore[arg-type]
+    path = Path(str(source))
+    if path.is_dir():
+        parts = {}
+        for p in PARTS:
+            f = path / f"{p}.toml"
+            if not f.exists():
+                raise SheetError(f"the data directory has no {p}.toml; it needs "
+                                 f"{', '.join(f'{q}.toml' for q in PARTS)}", path=str(path))
+            parts[p] = load_sheet(MODELS[p], str(f), SHEETS_DIR)
+        return Bundle(path.name, **parts)  # type: ignore[arg-type]
+    if str(source).endswith(".toml") or "/" in str(source):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SheetError(f"cannot read pergola data file: {exc.strerror or exc}",
+                             path=str(path)) from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise SheetError(f"not valid TOML: {exc}", path=str(path)) from None
+        missing = [p for p in PARTS if p not in data]
+        if missing:
+            raise SheetError(f"a one-file pergola bundle needs the tables "
+                             f"{', '.join(f'[{p}]' for p in PARTS)}; missing: "
+                             f"{', '.join(missing)}", path=str(path))
+        parts = {p: validate_data(MODELS[p], data[p], path=f"{path} [{p}]") for p in PARTS}
+        return Bundle(path.stem, **parts)  # type: ignore[arg-type]
+    raise SheetError(f"no shipped pergola data named {source!r}; shipped: standard; or give a "
+                     f"directory with {', '.join(f'{p}.toml' for p in PARTS)}, or one .toml file "
+                     f"with the tables {', '.join(f'[{p}]' for p in PARTS)}")
+
+
+__all__ = ["Bundle", "load_bundle", "parse_sheet_text"]
