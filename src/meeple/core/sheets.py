@@ -65,8 +65,28 @@ def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
             pos, found = hit, hit + 1
             if hdr.match(lines[hit]):
                 table = header_path
+            elif isinstance(nxt, int):
+                return _inline_element(lines, hit, nxt)
         i += 1
     return found
+
+
+def _inline_element(lines: list[str], start: int, index: int) -> int:
+    """The line of element ``index`` of an array assigned at line ``start`` (one per line)."""
+    head = lines[start].split("=", 1)[1]
+    if head.count("[") <= head.count("]"):  # the whole array is on one line
+        return start + 1
+    count = -1
+    for j in range(start + 1, len(lines)):
+        text = lines[j].strip()
+        if not text or text.startswith("#"):
+            continue
+        if text.startswith("]"):
+            break
+        count += 1
+        if count == index:
+            return j + 1
+    return start + 1
 
 
 def _format_loc(loc: tuple[int | str, ...]) -> str:
