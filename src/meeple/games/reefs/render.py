@@ -3,8 +3,9 @@ letter per colour (always shown, colour-blind friendly), ids on spaces, and the 
 
 Spaces are drawn at their coordinates; a connection is drawn between its two spaces (as a run of
 its colour's letter when it carries a line, dots when free). Legend: ``>`` entry point, ``$`` coin,
-``@`` whirlpool, ``%`` propeller, ``2o`` a treasure worth 2 for orange (``2n`` neutral); an item
-already collected is shown in upper case / with ``*``.
+``@`` whirlpool, ``%`` propeller, ``c2:3o`` a treasure worth 3 for orange on c2 (``n`` neutral);
+an item already collected gets a ``*`` (a recovered treasure shows the letter of the colour that
+recovered it in upper case).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from meeple.games.reefs.state import ReefsState
 
 STYLE = ("dark_orange", "red", "blue", "green", "magenta")
-CELL_W = 7  # characters per lattice column
+CELL_W = 8  # characters per lattice column
 CELL_H = 2  # lines per lattice row
 
 
@@ -35,7 +36,7 @@ def _space_label(state: ReefsState, seat: int, s: int) -> str:
         owner = next((c for c in range(5) if sh.entry[c] == s), -1)
         return f">{sid}" + (LETTERS[owner] if used and owner >= 0 else "")
     if b.coin_mask & bit:
-        return sid + ("*" if sh.coins_taken & bit else "$")
+        return sid + ("$*" if sh.coins_taken & bit else "$")
     if b.whirl_mask & bit:
         return sid + ("@*" if sh.whirls & bit else "@")
     if b.prop_mask & bit:
@@ -46,8 +47,8 @@ def _space_label(state: ReefsState, seat: int, s: int) -> str:
         letter = "n" if tc == NEUTRAL else LETTERS[tc].lower()
         got = sh.treasure[t]
         if got >= 0:
-            return f"{sid}{b.treasure_value[t]}{LETTERS[got]}*"
-        return f"{sid}{b.treasure_value[t]}{letter}"
+            return f"{sid}:{b.treasure_value[t]}{LETTERS[got]}*"
+        return f"{sid}:{b.treasure_value[t]}{letter}"
     return sid
 
 
@@ -67,27 +68,6 @@ def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list
         x, y = b.xy[s]
         return (y - y0) * CELL_H, (x - x0) * CELL_W
 
-    for ci, (a, c) in enumerate(b.conns):
-        owner = sh.owner[ci] - 1
-        (ra, ca), (rc, cc) = pos(a), pos(c)
-        if ra == rc:  # horizontal
-            lo, hi = sorted((ca, cc))
-            for col in range(lo + 4, hi):
-                grid[ra][col] = LETTERS[owner] if owner >= 0 else "·"
-                style[ra][col] = owner
-        elif ca == cc:  # vertical
-            lo, hi = sorted((ra, rc))
-            for row in range(lo + 1, hi):
-                grid[row][ca + 1] = LETTERS[owner] if owner >= 0 else ":"
-                style[row][ca + 1] = owner
-        else:  # diagonal: one mark at the midpoint
-            row, col = (ra + rc) // 2, (ca + cc) // 2 + 2
-            slope = (rc - ra) * (cc - ca) > 0
-            if owner >= 0:
-                grid[row][col] = LETTERS[owner]
-            else:
-                grid[row][col] = "\\" if slope else "/"
-            style[row][col] = owner
     for s in range(b.n):
         row, col = pos(s)
         label = _space_label(state, seat, s)[: CELL_W - 1]
@@ -95,6 +75,28 @@ def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list
             if col + i < width:
                 grid[row][col + i] = ch
                 style[row][col + i] = -2
+    for ci, (a, c) in enumerate(b.conns):
+        owner = sh.owner[ci] - 1
+        (ra, ca), (rc, cc) = pos(a), pos(c)
+        if ra == rc:  # horizontal: fill the blanks between the two labels
+            lo, hi = sorted((ca, cc))
+            for col in range(lo + 1, hi):
+                if style[ra][col] == -1:
+                    grid[ra][col] = LETTERS[owner] if owner >= 0 else "·"
+                    style[ra][col] = owner
+        elif ca == cc:  # vertical
+            lo, hi = sorted((ra, rc))
+            for row in range(lo + 1, hi):
+                grid[row][ca + 1] = LETTERS[owner] if owner >= 0 else ":"
+                style[row][ca + 1] = owner
+        else:  # diagonal: one mark at the midpoint
+            row, col = (ra + rc) // 2, (ca + cc) // 2 + 1
+            slope = (rc - ra) * (cc - ca) > 0
+            if owner >= 0:
+                grid[row][col] = LETTERS[owner]
+            else:
+                grid[row][col] = "╲" if slope else "╱"
+            style[row][col] = owner
     lines = []
     for r in range(height):
         out = []
@@ -105,7 +107,7 @@ def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list
             elif st == -2:
                 out.append(f"[bold]{e}[/]")
             else:
-                out.append(f"[dim]{e}[/]" if ch in "·:/\\" else e)
+                out.append(f"[dim]{e}[/]" if ch in "·:╱╲" else e)
         lines.append("".join(out).rstrip())
     return lines
 
@@ -182,7 +184,11 @@ def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str
         out.append(f"[bold]{_esc(state.seats[s])}[/]")
         out.extend(render_sheet(state, s, colourblind))
         out.extend(render_pad(state, s))
+    if seat is not None and state.players > 1:
+        others = state.scores()
+        out.append("Others: " + ", ".join(
+            f"{_esc(state.seats[i])} {others[i].total}" for i in range(state.players) if i != seat))
     out.append("")
-    out.append("[dim]> entry  $ coin  @ whirlpool  % propeller  2o treasure (value, colour; "
+    out.append("[dim]> entry  $ coin  @ whirlpool  % propeller  :3o treasure (value, colour; "
                "n neutral)  * collected  O R B G P route letters[/]")
     return "\n".join(out)

@@ -30,6 +30,7 @@ SHIPPED_DIR = Path(__file__).parent / "sheets"
 LEVEL_SHEETS: dict[int, str] = {1: "small-ocean", 2: "the-whirlpools", 3: "the-propellers"}
 
 _ID = re.compile(r"^[A-Za-z0-9_]+$")
+_RESERVED = frozenset({"stop", "forfeit", "roll", "take", "enter", "step", "propeller"})
 
 
 class SpaceModel(SheetModel):
@@ -98,6 +99,11 @@ class ReefsSheet(SheetModel):
             if not _ID.match(sp.id):
                 raise ValueError(
                     f"space id {sp.id!r} is not allowed: use letters, digits and '_' only"
+                )
+            if sp.id.lower() in _RESERVED:
+                raise ValueError(
+                    f"space id {sp.id!r} is reserved for a move; choose another id "
+                    f"(not one of {', '.join(sorted(_RESERVED))})"
                 )
             if sp.id in ids:
                 raise ValueError(f"space id {sp.id!r} is used twice; ids must be unique")

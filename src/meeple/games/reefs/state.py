@@ -51,8 +51,9 @@ P_DRAW: Final = 2
 
 FORMS = (
     "'roll <colour> <face>' (chance; faces: 1any 2any 3any 2straight 3straight 4+straight), "
-    "'take <colour>', 'take <colour> propeller', 'enter <entry point id>', "
-    "'step <space id>', 'stop', 'forfeit'; colours: " + ", ".join(COLOURS)
+    "'take <colour>', 'take <colour> propeller', '<entry point id>' to start a route, "
+    "'<space id>' for a step, 'stop', 'forfeit'; colours: O orange, R red, B blue, G green, "
+    "P purple"
 )
 
 
@@ -68,33 +69,45 @@ class ReefsMove:
     def __str__(self) -> str:
         return self.text
 
+    def __repr__(self) -> str:
+        return f"ReefsMove({self.text!r})"
+
 
 class MoveTable:
-    """Every move of a board, prebuilt once, with the text index used by ``parse_move``."""
+    """Every move of a board, prebuilt once, with the text index used by ``parse_move``.
+
+    Canonical texts (colour letters as in Gardens): ``roll O 2any``, ``take O``,
+    ``take O propeller``, ``in1`` (start at entry point in1), ``c3`` (step to space c3),
+    ``stop``, ``forfeit``. ``parse_move`` also accepts colour names (``take orange``) and the
+    long forms ``enter in1`` / ``step c3``.
+    """
 
     def __init__(self, board: Board) -> None:
         self.roll = tuple(
-            tuple(ReefsMove(ROLL, c, f, f"roll {COLOURS[c]} {FACES[f][0]}") for f in range(6))
+            tuple(ReefsMove(ROLL, c, f, f"roll {LETTERS[c]} {FACES[f][0]}") for f in range(6))
             for c in range(5)
         )
         self.take = tuple(
-            (ReefsMove(TAKE, c, 0, f"take {COLOURS[c]}"),
-             ReefsMove(TAKE, c, 1, f"take {COLOURS[c]} propeller"))
+            (ReefsMove(TAKE, c, 0, f"take {LETTERS[c]}"),
+             ReefsMove(TAKE, c, 1, f"take {LETTERS[c]} propeller"))
             for c in range(5)
         )
-        self.enter = tuple(ReefsMove(ENTER, s, 0, f"enter {board.ids[s]}") for s in range(board.n))
-        self.step = tuple(ReefsMove(STEP, s, 0, f"step {board.ids[s]}") for s in range(board.n))
+        self.enter = tuple(ReefsMove(ENTER, s, 0, board.ids[s]) for s in range(board.n))
+        self.step = tuple(ReefsMove(STEP, s, 0, board.ids[s]) for s in range(board.n))
         self.stop = ReefsMove(STOP, 0, 0, "stop")
         self.forfeit = ReefsMove(FORFEIT, 0, 0, "forfeit")
         by_text: dict[str, ReefsMove] = {}
-        for group in (*self.roll, *self.take):
-            for m in group:
-                by_text[m.text] = m
-        for s in board.entries:
-            by_text[self.enter[s].text] = self.enter[s]
-        for m in self.step:
-            if not (board.entry_mask >> m.a) & 1:
-                by_text[m.text] = m
+        for c in range(5):
+            for names in (LETTERS[c], COLOURS[c], LETTERS[c].lower()):
+                for f in range(6):
+                    by_text[f"roll {names} {FACES[f][0]}"] = self.roll[c][f]
+                by_text[f"take {names}"] = self.take[c][0]
+                by_text[f"take {names} propeller"] = self.take[c][1]
+        for s in range(board.n):
+            if (board.entry_mask >> s) & 1:
+                by_text[board.ids[s]] = by_text["enter " + board.ids[s]] = self.enter[s]
+            else:
+                by_text[board.ids[s]] = by_text["step " + board.ids[s]] = self.step[s]
         by_text["stop"] = self.stop
         by_text["forfeit"] = self.forfeit
         self.by_text = by_text
@@ -259,24 +272,10 @@ class ReefsState(State[ReefsMove]):
             raise IllegalMove(f"a move must be text or a move object; accepted forms: {FORMS}")
         norm = " ".join(text.split())
         m = self.moves.by_text.get(norm)
+        if m is None and norm.lower() in ("stop", "forfeit"):
+            m = self.moves.by_text[norm.lower()]
         if m is None:
-            parts = norm.split(" ", 1)
-            if len(parts) == 2 and parts[0].lower() in ("roll", "take", "stop", "forfeit"):
-                m = self.moves.by_text.get(parts[0].lower() + " " + parts[1].lower())
-            elif norm.lower() in ("stop", "forfeit"):
-                m = self.moves.by_text[norm.lower()]
-        if m is None:
-            hint = ""
-            if norm.startswith("step "):
-                sid = norm[5:]
-                if sid in self.board.index:
-                    hint = f" ({sid} is an entry point: routes never step onto one, R3)"
-                else:
-                    hint = f" ({sid!r} is not a space of this sheet)"
-            elif norm.startswith("enter "):
-                hint = f" ({norm[6:]!r} is not an entry point; entry points: " + ", ".join(
-                    self.board.ids[e] for e in self.board.entries) + ")"
-            raise IllegalMove(f"cannot read move {text!r}{hint}; accepted forms: {FORMS}", text)
+            raise IllegalMove(f"cannot read move {text!r}; accepted forms: {FORMS}", text)
         return m
 
     def illegal_reason(self, move: ReefsMove) -> str | None:
