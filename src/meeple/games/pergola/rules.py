@@ -860,17 +860,16 @@ class PergolaState(State[PergolaMove]):
         self._legal = None
         left = [t for t in self.board if t >= 0]
         self.board = [-1] * (4 - len(left)) + left
-        if self.turn >= self.players * self.c.turns:
-            return
+        over = self.turn >= self.players * self.c.turns
         for p in range(self.c.piles):
-            if self.tops[p] < 0 and self.pile_left[p] > 0:
+            if self.tops[p] < 0 and self.pile_left[p] > 0 and not over:
                 self.chance.append(("reveal", p))
         remaining = sum(len(h) for h in self.holder)
         for s in range(3 - len(left), -1, -1):
             if remaining:
                 self.chance.append(("draw", s))
                 remaining -= 1
-        if not self.chance:
+        if not self.chance and not over:
             self.tasks = [(PICK, 0)]
 
     # ------------------------------------------------------------------ hidden info
