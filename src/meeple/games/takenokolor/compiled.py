@@ -162,7 +162,7 @@ class Compiled:
         self.race_first = [r.first for r in sheet.races]
         self.race_later = [r.later for r in sheet.races]
         # the faces of a marker (T1)
-        counts = [sheet.faces.count(s) for s in SYMBOLS]
+        counts = [sum(1 for f in sheet.faces if f == s) for s in SYMBOLS]
         total = len(sheet.faces)
         self.faces = [(s, counts[s] / total) for s in range(3) if counts[s]]
         # prebuilt moves

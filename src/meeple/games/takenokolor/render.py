@@ -28,7 +28,8 @@ def _cell(st: TakenokolorState, p: int, i: int, legal: set[int], colourblind: bo
         letter = COLOURS[(st.colcode[p] >> (2 * i)) & 3]
     glyph = FULL[sym] if done else OPEN[sym]
     mark = ">" if i in legal else ("#" if done else ("." if st.avail[p] >> i & 1 else " "))
-    text = f"{mark}{cs.item_ids[i]} {letter}{glyph}{pts if pts else ''}"
+    extra = "+" if cs.item_grants[i] else ""
+    text = f"{mark}{cs.item_ids[i]} {letter}{glyph}{pts if pts else ''}{extra}"
     width = len(text)
     if done:
         style = STYLE.get(letter, "bold")
@@ -68,17 +69,18 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
     for i, it in enumerate(it for a in cs.sheet.areas for it in a.items):
         grid[(it.row, it.col)] = i
     cells = {k: _cell(st, p, i, legal, colourblind) for k, i in grid.items()}
-    width = max(w for _, w in cells.values()) + 1
-    rows = sorted({r for r, _ in grid})
     ncols = max(c for _, c in grid) + 1
-    for r in rows:
+    widths = [0] * ncols
+    for (_, c), (_, w) in cells.items():
+        widths[c] = max(widths[c], w + 1)
+    for r in sorted({r for r, _ in grid}):
         out = ""
         for c in range(ncols):
             if (r, c) in cells:
                 text, w = cells[(r, c)]
-                out += text + " " * (width - w)
+                out += text + " " * (widths[c] - w)
             else:
-                out += " " * width
+                out += " " * widths[c]
         lines.append(out.rstrip())
     lines.append("")
     for area in cs.sheet.areas:
@@ -95,9 +97,8 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
     lines.append("\n[bold]Score pad[/]")
     scores = st.scores()
     rows_ = [r.row for r in cs.sheet.scoring]
-    head = "  " + "".join(f"{s[:10]:>11}" for s in st.seats)
-    lines.append(head)
+    lines.append(f"  {'':<24}" + "".join(f"{s[:9]:>10}" for s in st.seats))
     for name in rows_:
-        lines.append(f"  {name:<24}" + "".join(f"{sc.breakdown[name]:>6}" for sc in scores))
-    lines.append(f"  {'Total':<24}" + "".join(f"{sc.total:>6}" for sc in scores))
+        lines.append(f"  {name[:24]:<24}" + "".join(f"{sc.breakdown[name]:>10}" for sc in scores))
+    lines.append(f"  {'Total':<24}" + "".join(f"{sc.total:>10}" for sc in scores))
     return "\n".join(lines)

@@ -10,6 +10,7 @@ so a user who owns a printed sheet can type in its real values and play it.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +32,7 @@ Kind = Literal[
     "bamboo", "cloud", "sun", "pond", "river", "fish", "lantern", "shoot", "favour", "dragon",
     "trail", "burst",
 ]
+DEFAULT_FACES: tuple[Symbol, ...] = ("circle", "circle", "square", "square", "triangle", "triangle")
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 
 
@@ -139,7 +141,7 @@ class Sheet(SheetModel):
     note: str = ""
     #: A roll of a marker shows one of these faces, equally likely (T1, reconstructed).
     faces: list[Symbol] = Field(
-        default_factory=lambda: ["circle", "circle", "square", "square", "triangle", "triangle"],
+        default_factory=lambda: list(DEFAULT_FACES),
         min_length=1,
     )
     #: The game ends after the round in which a player circles this many ladybugs (T4).
@@ -169,7 +171,7 @@ def _selector(sheet: Sheet, areas: list[str], kinds: list[str], where: str) -> N
         raise ValueError(f"{where}: name the areas it counts with 'areas' or 'kinds'")
 
 
-def _validate(sheet: Sheet) -> None:  # noqa: C901 - one place that lists every check
+def _validate(sheet: Sheet) -> None:
     ids: dict[str, str] = {}
     for area in sheet.areas:
         if area.id in ids:
@@ -188,8 +190,11 @@ def _validate(sheet: Sheet) -> None:  # noqa: C901 - one place that lists every 
         if area.order == "any" and any(it.step is not None for it in area.items):
             raise ValueError(f"{where}: 'step' is only allowed in areas with order = 'sequence'")
         if area.order == "sequence":
+            given = [it.step is not None for it in area.items]
+            if any(given) and not all(given):
+                raise ValueError(f"{where}: give 'step' to every item of the area or to none")
             steps = [it.step if it.step is not None else k for k, it in enumerate(area.items)]
-            if any(b < a for a, b in zip(steps, steps[1:], strict=False)):
+            if any(b < a for a, b in pairwise(steps)):
                 raise ValueError(f"{where}: list the items in step order (steps must not go down)")
         if area.adjacent_different and area.order != "sequence":
             raise ValueError(f"{where}: adjacent_different needs order = 'sequence'")

@@ -258,10 +258,8 @@ class TakenokolorState(State[Move]):
 
     def _can_take(self, p: int) -> bool:
         left = self.left
-        for k in range(4):
-            if left >> k & 1 and self._colourable(p, k, self.rolled[k]):
-                return True
-        return False
+        rolled = self.rolled
+        return any(left >> k & 1 and self._colourable(p, k, rolled[k]) for k in range(4))
 
     def _colour(self, p: int, i: int, k: int) -> None:
         """Colour item ``i`` for seat ``p`` with colour ``k`` and apply what follows from it."""
@@ -503,16 +501,20 @@ class TakenokolorState(State[Move]):
         if col >> i & 1:
             return f"{iid} is already coloured"
         if self.blocked[p] >> i & 1:
-            return f"{iid}: another player has completed their {area.kind} first, so no one else may colour it (T6)"
+            return (f"{iid}: another player has completed their {area.kind} first, so no one "
+                    "else may colour it (T6)")
         if col & cs.peers[i]:
-            return f"{iid}: a section beside it at the same step of {area.id} is already coloured; only one of them may be"
+            return (f"{iid}: a section beside it at the same step of {area.id} is already "
+                    "coloured; only one of them may be")
         if cs.prev_step[i] and not col & cs.prev_step[i]:
-            return f"{iid}: {area.id} is coloured in order ({area.kind}); colour its previous step first"
+            return (f"{iid}: {area.id} is coloured in order ({area.kind}); colour its previous "
+                    "step first")
         if cs.requires[i] and not col & cs.requires[i]:
             req = cs.item_ids[cs.requires[i].bit_length() - 1]
             return f"{iid} can only be coloured once {req} is coloured"
         if cs.adjacent >> i & 1:
-            return f"{iid}: sections next to each other must have different colours ({COLOURS[k]} is beside {COLOURS[k]})"
+            return (f"{iid}: sections next to each other must have different colours "
+                    f"({COLOURS[k]} is beside {COLOURS[k]})")
         return f"{iid} is past: {area.id} cannot go back"
 
 
