@@ -118,10 +118,10 @@ def render_status(state: GardensState) -> str:
     parts.append("middle: " + (" ".join(middle) if middle else "(empty)"))
     if state.phase == COLOURING:
         left = state.need - state.group.bit_count()
-        parts.append(f"{state.seats[state.seat]} holds [{STYLE[COLOURS[state.hand]]}]"
+        parts.append(f"{state.seats[state.seat]} hold(s) [{STYLE[COLOURS[state.hand]]}]"
                      f"{LETTERS[state.hand]}{state.need}[/]: {left} field(s) to colour")
     else:
-        parts.append(f"{state.seats[state.seat]} takes a pencil")
+        parts.append(f"{state.seats[state.seat]} to take a pencil")
     crossed = state.crossed[state.seat]
     total = len(state.pad.pencil_penalties)
     parts.append(f"pencil symbols crossed: {crossed}/{total}")
