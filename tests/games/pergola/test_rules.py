@@ -430,7 +430,7 @@ def test_p10_neighbour_discards_the_other_tool_of_the_same_half() -> None:
         s.play(legal(s)[0])
     assert s.discards == [t[3]]
     assert s.board == [-1, -1, t[0], t[1]]  # the rest slide away from flutter
-    assert [str(m) for m, _ in s.chance_outcomes()][0].startswith("draw ")
+    assert next(str(m) for m, _ in s.chance_outcomes()).startswith("draw ")
     chance(s, "draw S09", "draw S10")
     assert s.board == [s.c.tool_index["S10"], s.c.tool_index["S09"], t[0], t[1]]
 

@@ -872,6 +872,15 @@ class PergolaState(State[PergolaMove]):
         if not self.chance and not over:
             self.tasks = [(PICK, 0)]
 
+    def record(self) -> dict[str, Any]:
+        """The game record; a finished solo game also carries its challenge report (P10)."""
+        rec = super().record()
+        if self.solo and self.is_over:
+            from meeple.games.pergola.solo import challenge_report
+
+            rec["challenge"] = challenge_report(self)
+        return rec
+
     # ------------------------------------------------------------------ hidden info
     def view(self, seat: int) -> PergolaState:
         """P4: the holder order and the leaves under the tops are never decided before they are

@@ -135,6 +135,8 @@ def thousand_club(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """
     best: dict[int, int] = {}
     for r in results:
+        if isinstance(r.get("challenge"), Mapping):  # a finished solo record
+            r = r["challenge"]
         if "recorded_as" in r:
             space, score = int(r["recorded_as"]), int(r["score"])
         else:
