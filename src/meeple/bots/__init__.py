@@ -4,6 +4,8 @@
 """
 
 from meeple.bots.base import BOTS, Bot, make_bot, register_bot
+from meeple.bots.greedy import GreedyBot
+from meeple.bots.mcts import MctsBot
 from meeple.bots.random_bot import RandomBot
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "register_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "MctsBot", "RandomBot", "make_bot", "register_bot"]

@@ -41,14 +41,14 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     if name not in BOTS:
         raise MeepleError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
     options: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    for part in filter(None, (p.strip() for p in rest.replace(";", ",").split(","))):
         key, eq, value = part.partition("=")
         if not eq:
             raise MeepleError(f"bot option {part!r} must be written key=value, e.g. iterations=200")
         options[key.strip()] = _number(value.strip())
     try:
         return BOTS[name](seed=seed, **options)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise MeepleError(f"bad options for bot {name!r}: {exc}") from None
 
 

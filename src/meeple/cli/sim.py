@@ -87,6 +87,13 @@ def summary_table(records: list[dict[str, Any]], title: str) -> Table:
     return table
 
 
+def _advancer(progress: Progress, task: Any) -> Any:
+    def advance(_rec: dict[str, Any]) -> None:
+        progress.advance(task)
+
+    return advance
+
+
 @app.command("simulate")
 def simulate_cmd(
     game: Annotated[str, typer.Argument(help="Game name (meeple games lists them).")],
@@ -166,7 +173,7 @@ def tournament_cmd(
                 task = progress.add_task(f"{game} {variant}", total=n * len(specs))
                 res = run_tournament(game, variant, specs, n, seed=seed, workers=workers,
                                      cluster=cluster, records=records,
-                                     on_record=lambda _r, t=task, p=progress: p.advance(t))
+                                     on_record=_advancer(progress, task))
         except MeepleError as exc:
             raise fail(str(exc)) from None
         console.print(tournament_table(res))

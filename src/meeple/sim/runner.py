@@ -169,7 +169,7 @@ def _iter_dask(tasks: list[Any], address: str) -> Iterator[dict[str, Any]]:
     except ImportError as exc:  # pragma: no cover - dask[distributed] is a dependency
         raise MeepleError("--cluster needs dask[distributed]: pip install 'dask[distributed]'") from exc
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout="10s")  # type: ignore[no-untyped-call]
     except OSError as exc:
         raise MeepleError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
     try:
@@ -177,7 +177,7 @@ def _iter_dask(tasks: list[Any], address: str) -> Iterator[dict[str, Any]]:
         for fut in futures:  # in seed order, like the local pool
             yield fut.result()
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]
 
 
 def run_job(

@@ -1,0 +1,98 @@
+"""The greedy bot: the whole turn with the best immediate evaluation.
+
+It enumerates every complete turn of its seat from the view (``view.whole_turns()``),
+evaluates the position after each with the game's evaluation (see
+:mod:`meeple.bots.evaluation`), and plays the best, ties broken by its seeded generator.
+The engine asks one decision at a time, so the chosen turn is kept as a plan and replayed
+move by move while the view is the one the plan expects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from meeple.bots.base import Bot, register_bot
+from meeple.bots.evaluation import evaluation_for
+from meeple.core.rng import Rng
+from meeple.core.state import State
+
+
+class Planner:
+    """A planned sequence of moves, with the position key expected before each one."""
+
+    def __init__(self) -> None:
+        self.moves: list[Any] = []
+        self.keys: list[Hashable] = []
+
+    def next_move(self, view: State[Any], legal: Sequence[Any]) -> Any | None:
+        if not self.moves:
+            return None
+        if view.key() == self.keys[0] and self.moves[0] in legal:
+            self.keys.pop(0)
+            return self.moves.pop(0)
+        self.moves.clear()
+        self.keys.clear()
+        return None
+
+    def set(self, view: State[Any], moves: Sequence[Any]) -> Any:
+        """Remember ``moves`` from ``view`` and return the first one."""
+        self.moves = list(moves)
+        self.keys = []
+        node = view.clone()
+        for m in self.moves:
+            self.keys.append(node.key())
+            node.play(m, check=False)
+        self.keys.pop(0)
+        return self.moves.pop(0)
+
+
+def best_turns(view: State[Any], seat: int, limit: int | None = None) -> list[tuple[float, tuple[Any, ...]]]:
+    """Every whole turn of ``seat`` from ``view`` with its evaluation, best first (stable)."""
+    evaluate = evaluation_for(view.game_name)
+    scored = [(evaluate(after, seat), moves) for moves, after in view.whole_turns()]
+    scored.sort(key=lambda t: -t[0])
+    return scored if limit is None else scored[:limit]
+
+
+class GreedyBot(Bot):
+    """Best immediate gain of a whole turn. Option ``epsilon``: chance of a random turn."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, epsilon: float = 0.0, **options: Any) -> None:
+        super().__init__(seed, **options)
+        if not 0.0 <= float(epsilon) <= 1.0:
+            raise ValueError(f"epsilon must be between 0 and 1, not {epsilon}")
+        self.epsilon = float(epsilon)
+        self.rng = Rng(seed)
+        self.plan = Planner()
+
+    def choose(self, view: State[Any], legal_moves: Sequence[Any]) -> Any:
+        if not legal_moves:
+            raise ValueError("no legal move to choose from")
+        planned = self.plan.next_move(view, legal_moves)
+        if planned is not None:
+            return planned
+        seat = view.to_move
+        if seat is None or seat < 0 or (len(legal_moves) == 1 and not _turn_continues(view, legal_moves[0])):
+            return legal_moves[0]
+        scored = best_turns(view, seat)
+        if not scored:
+            return self.rng.choice(legal_moves)
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return self.plan.set(view, self.rng.choice(scored)[1])
+        top = scored[0][0]
+        ties = [moves for value, moves in scored if value >= top - 1e-9]
+        return self.plan.set(view, self.rng.choice(ties))
+
+
+def _turn_continues(view: State[Any], move: Any) -> bool:
+    """Whether the seat still decides after ``move`` in the same turn (then plan the turn)."""
+    node = view.clone()
+    seat, turn = node.to_move, node.turn
+    node.play(move, check=False)
+    return node.to_move == seat and node.turn == turn
+
+
+register_bot("greedy", GreedyBot)

@@ -1,0 +1,296 @@
+"""The ``mcts`` bot: information-set Monte Carlo tree search over whole turns.
+
+Each iteration
+
+1. **determinises** the seat's view: ``view.sample_hidden(seat, rng)`` gives a full state
+   consistent with what the seat sees (perfect-information games return a copy), so the bot
+   never reads the true hidden state;
+2. **descends** an open-loop tree whose edges are whole turns (the moves of one seat's turn).
+   At each node the game's evaluation (:mod:`meeple.bots.evaluation`) ranks the turns of the
+   seat to move and the best ``top`` become the candidate edges; edges are chosen by UCB1, an
+   unvisited edge in rank order first. Chance (rolls, draws) is sampled from
+   ``chance_outcomes()`` with the bot's own generator and is not part of the tree, so a node
+   stands for "this sequence of decisions, whatever the dice said": a cached candidate that is
+   not legal in this determinisation is skipped for this iteration, and new candidates are
+   added when none is legal (the availability idea of SO-ISMCTS);
+3. **rolls out** from the leaf: random atomic decisions for ``horizon`` more seat turns
+   (``horizon=-1``: to the end of the game), chance sampled the same way;
+4. **scores** the result for every seat: a finished game gives half the win share (ties share,
+   A4) plus half a logistic of the score margin over the best other seat; an unfinished one
+   the logistic of the evaluation margin (``scale`` points per unit). Solo games use the margin
+   over the evaluation at the root.
+
+The move played is the most visited root turn (ties: the better mean, then the better
+rank). The whole turn is then kept as a plan and replayed decision by decision.
+
+Budget: ``iterations`` (default 200) and/or ``seconds``; with an iteration budget only, a
+seed gives the same decisions on every machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from meeple.bots.base import Bot, register_bot
+from meeple.bots.evaluation import evaluation_for
+from meeple.bots.greedy import Planner
+from meeple.core.errors import IllegalMove
+from meeple.core.rng import Rng
+from meeple.core.state import CHANCE, State
+
+
+class _Edge:
+    __slots__ = ("child", "moves", "n", "rank", "w")
+
+    def __init__(self, moves: tuple[Any, ...], rank: int, players: int) -> None:
+        self.moves = moves
+        self.rank = rank
+        self.n = 0
+        self.w = [0.0] * players
+        self.child: _Node | None = None
+
+
+class _Node:
+    __slots__ = ("edges", "keys", "visits")
+
+    def __init__(self) -> None:
+        self.edges: list[_Edge] = []
+        self.keys: set[tuple[str, ...]] = set()
+        self.visits = 0
+
+
+class MctsBot(Bot):
+    """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
+    ``horizon``, ``expand``, ``scale``."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = 200,
+        seconds: float = 0.0,
+        top: int = 8,
+        c: float = 0.7,
+        horizon: int = 2,
+        expand: int = 10,
+        scale: float = 4.0,
+        **options: Any,
+    ) -> None:
+        super().__init__(seed, **options)
+        if options:
+            raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
+                            "seconds, top, c, horizon, expand, scale")
+        if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
+            raise ValueError("give a positive budget: iterations=N and/or seconds=S")
+        if int(top) < 1:
+            raise ValueError(f"top must be at least 1, not {top}")
+        self.iterations = int(iterations)
+        self.seconds = float(seconds)
+        self.top = int(top)
+        self.c = float(c)
+        self.horizon = int(horizon)
+        self.expand = max(1, int(expand))
+        self.scale = float(scale) if float(scale) > 0 else 1.0
+        self.rng = Rng(seed)
+        self.plan = Planner()
+        self.last_iterations = 0
+
+    # ------------------------------------------------------------------ interface
+    def choose(self, view: State[Any], legal_moves: Sequence[Any]) -> Any:
+        if not legal_moves:
+            raise ValueError("no legal move to choose from")
+        planned = self.plan.next_move(view, legal_moves)
+        if planned is not None:
+            return planned
+        seat = view.to_move
+        if seat is None or seat < 0:
+            return legal_moves[0]
+        moves = self.search(view, seat)
+        if not moves or moves[0] not in legal_moves:
+            return self.rng.choice(legal_moves)
+        return self.plan.set(view, moves)
+
+    # ------------------------------------------------------------------ search
+    def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
+        """The best whole turn for ``seat`` from ``view`` within the budget."""
+        evaluate = evaluation_for(view.game_name)
+        players = view.players
+        root = _Node()
+        first = view.sample_hidden(seat, self.rng)
+        self._add_candidates(root, first, evaluate)
+        if len(root.edges) == 1:
+            self.last_iterations = 0
+            return root.edges[0].moves
+        baseline = evaluate(first, seat)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        while True:
+            if self.iterations and done >= self.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            state = first if done == 0 else view.sample_hidden(seat, self.rng)
+            state = state.clone()
+            self._iterate(root, state, evaluate, players, seat, baseline)
+            done += 1
+        self.last_iterations = done
+        best = max(root.edges, key=lambda e: (e.n, e.w[seat] / e.n if e.n else 0.0, -e.rank))
+        return best.moves
+
+    def _iterate(self, root: _Node, state: State[Any], evaluate: Any, players: int, me: int,
+                 baseline: float) -> None:
+        path: list[tuple[_Node, _Edge]] = []
+        node: _Node | None = root
+        while node is not None:
+            self._resolve_chance(state)
+            mover = state.to_move
+            if mover is None:
+                break
+            picked = self._select(node, state, mover, evaluate)
+            if picked is None:
+                break
+            edge, state = picked
+            path.append((node, edge))
+            if edge.child is None and edge.n + 1 >= self.expand:
+                edge.child = _Node()
+                node = edge.child
+                continue
+            node = edge.child
+            if node is None:
+                break
+        reward = self._rollout(state, evaluate, players, me, baseline)
+        for nd, edge in path:
+            nd.visits += 1
+            edge.n += 1
+            w = edge.w
+            for s in range(players):
+                w[s] += reward[s]
+
+    def _select(self, node: _Node, state: State[Any], mover: int,
+                evaluate: Any) -> tuple[_Edge, State[Any]] | None:
+        """UCB1 over the node's candidate turns legal here: the edge and the state after it."""
+        if not node.edges:
+            self._add_candidates(node, state, evaluate)
+        tried: set[int] = set()
+        refreshed = False
+        while True:
+            best: _Edge | None = None
+            best_value = -math.inf
+            log_n = math.log(node.visits + 1)
+            for i, edge in enumerate(node.edges):
+                if i in tried:
+                    continue
+                if edge.n == 0:
+                    value = 1e9 - edge.rank
+                else:
+                    value = edge.w[mover] / edge.n + self.c * math.sqrt(log_n / edge.n)
+                if value > best_value:
+                    best, best_value = edge, value
+            if best is None:
+                if refreshed:
+                    return None
+                refreshed = True
+                self._add_candidates(node, state, evaluate)
+                continue
+            tried.add(node.edges.index(best))
+            after = _try_play(state, best.moves)
+            if after is not None:
+                return best, after
+
+    def _add_candidates(self, node: _Node, state: State[Any], evaluate: Any) -> None:
+        mover = state.to_move
+        if mover is None or mover < 0:
+            return
+        scored = [(evaluate(after, mover), moves) for moves, after in state.whole_turns()]
+        scored.sort(key=lambda t: -t[0])
+        if len(scored) > self.top:
+            # keep ties with the last kept turn out of the cut deterministically by rank only
+            scored = scored[: self.top]
+        rank = len(node.edges)
+        for _value, moves in scored:
+            key = tuple(str(m) for m in moves)
+            if key in node.keys:
+                continue
+            node.keys.add(key)
+            node.edges.append(_Edge(moves, rank, state.players))
+            rank += 1
+
+    def _resolve_chance(self, state: State[Any]) -> None:
+        rng = self.rng
+        while state.to_move == CHANCE:
+            outcomes = state.chance_outcomes()
+            move = outcomes[rng.weighted_index([p for _, p in outcomes])][0]
+            state.play(move, check=False)
+
+    def _rollout(self, state: State[Any], evaluate: Any, players: int, me: int,
+                 baseline: float) -> list[float]:
+        rng = self.rng
+        turns_left = self.horizon
+        start_turn = state.turn
+        while True:
+            mover = state.to_move
+            if mover is None:
+                break
+            if turns_left >= 0 and state.turn - start_turn >= turns_left:
+                break
+            if mover == CHANCE:
+                outcomes = state.chance_outcomes()
+                move = outcomes[rng.weighted_index([p for _, p in outcomes])][0]
+            else:
+                move = rng.choice(state.legal_moves())
+            state.play(move, check=False)
+        return self._reward(state, evaluate, players, me, baseline)
+
+    def _reward(self, state: State[Any], evaluate: Any, players: int, me: int,
+                baseline: float) -> list[float]:
+        over = state.is_over
+        if over:
+            values = [float(s.total) for s in state.scores()]
+            winners = state.winners()
+        else:
+            values = [evaluate(state, s) for s in range(players)]
+            winners = []
+        scale = self.scale
+        if players == 1:
+            return [_logistic((values[0] - baseline) / scale)]
+        out = []
+        for s in range(players):
+            other = max(values[o] for o in range(players) if o != s)
+            r = _logistic((values[s] - other) / scale)
+            if over:
+                r = 0.5 * r + (0.5 / len(winners) if s in winners else 0.0)
+            out.append(r)
+        return out
+
+
+def _logistic(x: float) -> float:
+    if x < -30:
+        return 0.0
+    if x > 30:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _try_play(state: State[Any], moves: Sequence[Any]) -> State[Any] | None:
+    """``state`` after ``moves`` if each is legal in turn (in this determinisation), else None.
+    The first turn tried is played on ``state`` itself when it is the only move."""
+    if state.illegal_reason(moves[0]) is not None:
+        return None
+    if len(moves) == 1:
+        state.play(moves[0], check=False)
+        return state
+    node = state.clone()
+    try:
+        node.play(moves[0], check=False)
+        for m in moves[1:]:
+            node.play(m)
+    except IllegalMove:
+        return None
+    return node
+
+
+register_bot("mcts", MctsBot)
