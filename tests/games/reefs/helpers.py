@@ -65,8 +65,14 @@ def new(sheet: dict[str, Any] | None = None, players: int = 1, level: int = 1) -
     return s
 
 
-def roll(s: ReefsState, O: str = "1any", R: str = "1any", B: str = "1any",  # noqa: N803
-         G: str = "1any", P: str = "1any") -> None:  # noqa: N803
+def roll(
+    s: ReefsState,
+    O: str = "1any",  # noqa: E741
+    R: str = "1any",
+    B: str = "1any",
+    G: str = "1any",
+    P: str = "1any",
+) -> None:
     """Force the five pencils of a roll (rolled in the order O R B G P, R1)."""
     for letter, face in (("O", O), ("R", R), ("B", B), ("G", G), ("P", P)):
         s.play(f"roll {letter} {face}")

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 
 import meeple
-from meeple.games.reefs.state import ANY, P_TAKE
+from meeple.games.reefs.state import ANY, P_TAKE, ReefsState
 from tests.games.reefs.helpers import forfeit_rest, lattice_sheet, legal, new, roll, turn
 
 
-def idx(s: meeple.State, sid: str) -> int:
-    return s.board.index[sid]  # type: ignore[attr-defined, no-any-return]
+def idx(s: ReefsState, sid: str) -> int:
+    return s.board.index[sid]
 
 
 # ---------------------------------------------------------------- R3 starting and continuing
@@ -92,7 +92,7 @@ def test_r4_route_may_cross_itself_on_a_space_but_never_reuse_a_connection() -> 
 
 
 # ---------------------------------------------------------------- R5 any / straight / 4+
-def _blocked_setup() -> meeple.State:
+def _blocked_setup() -> ReefsState:
     """Orange ends at a3; red uses c3-d3. From a3 every straight line is 2 steps long."""
     s = new()
     roll(s, O="1any", R="3any")
@@ -189,7 +189,7 @@ def test_r6_forfeit_is_refused_once_something_is_drawn() -> None:
 
 
 # ---------------------------------------------------------------- completability
-def _no_dead_end(state: meeple.State, depth: int = 0) -> None:
+def _no_dead_end(state: ReefsState, depth: int = 0) -> None:
     seat, turn_no = state.to_move, state.turn
     moves = state.legal_moves()
     assert moves, "a decision with no legal move inside a turn"
@@ -205,6 +205,7 @@ def test_every_partial_route_offered_can_be_completed(level: int) -> None:
     rng = meeple.Rng(level)
     for seed in range(4):
         s = meeple.new_game("reefs", players=2, seed=seed, level=level)
+        assert isinstance(s, ReefsState)
         n = 0
         while not s.is_over:
             if s.to_move == meeple.CHANCE:

@@ -100,16 +100,29 @@ def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list
     lines = []
     for r in range(height):
         out = []
-        for ch, st in zip(grid[r], style[r], strict=True):
-            e = _esc(ch)
-            if st >= 0:
-                out.append(f"[bold {STYLE[st]}]{e}[/]")
-            elif st == -2:
-                out.append(f"[bold]{e}[/]")
-            else:
-                out.append(f"[dim]{e}[/]" if ch in "·:╱╲" else e)
+        run = ""
+        run_style = -1
+        for ch, st in [*zip(grid[r], style[r], strict=True), ("", -3)]:
+            if ch in "·:╱╲" and st == -1:
+                st = -4  # free connection
+            if st != run_style and run:
+                out.append(_span(run, run_style))
+                run = ""
+            run_style = st
+            run += ch
         lines.append("".join(out).rstrip())
     return lines
+
+
+def _span(text: str, st: int) -> str:
+    e = _esc(text)
+    if st >= 0:
+        return f"[bold {STYLE[st]}]{e}[/]"
+    if st == -2:
+        return f"[bold]{e}[/]"
+    if st == -4:
+        return f"[dim]{e}[/]"
+    return e
 
 
 def render_pad(state: ReefsState, seat: int) -> list[str]:
