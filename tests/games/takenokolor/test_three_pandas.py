@@ -28,7 +28,8 @@ def test_T6_sun_lockout_applies_within_the_same_round() -> None:
 
 
 def test_T6_locked_out_player_is_skipped_in_the_same_round() -> None:
-    sheet = mini([{"id": "sun", "kind": "sun", "lockout": True,
+    sheet = mini([{"id": "b", "kind": "bamboo", "items": [it("b1", "G", "square", 0, 1)]},
+                  {"id": "sun", "kind": "sun", "lockout": True,
                    "items": [it("s1", "Y", "circle", 0, 0), it("s2", "B", "circle", 1, 0)]}])
     s = new(sheet, 2)
     paint(s, 0, "s1")
