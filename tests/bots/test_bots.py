@@ -1,0 +1,145 @@
+"""Bots: specs, greedy (best immediate whole turn, planned turns), IS-MCTS (determinised from
+the view, budgets, determinism). Tiny budgets: behaviour, not strength or speed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.bots import BOTS, make_bot
+from meeple.bots.evaluation import evaluate, evaluation_for, register_evaluation, score_total
+from meeple.bots.greedy import GreedyBot
+from meeple.bots.mcts import MctsBot
+from meeple.core.errors import MeepleError
+from meeple.core.state import CHANCE, State
+from meeple.sim.runner import play_game, strip_timings
+
+
+def _to_decision(state: State[Any]) -> State[Any]:
+    while state.to_move == CHANCE:
+        state.sample_chance()
+    return state
+
+
+def _play_turn(bot: Any, state: State[Any]) -> list[Any]:
+    """Let ``bot`` play the whole turn of the seat to move; the moves it made."""
+    seat, turn = state.to_move, state.turn
+    made = []
+    while state.to_move == seat and state.turn == turn:
+        move = bot.choose(state.view(seat), state.legal_moves())
+        made.append(move)
+        state.play(move)
+    return made
+
+
+def test_bot_registry_and_specs() -> None:
+    assert {"random", "greedy", "mcts"} <= set(BOTS)
+    bot = make_bot("mcts:iterations=7,top=3", seed=5)
+    assert isinstance(bot, MctsBot) and bot.iterations == 7 and bot.top == 3 and bot.seed == 5
+    assert make_bot("mcts:iterations=7;horizon=-1").horizon == -1
+    assert isinstance(make_bot("Greedy"), GreedyBot)
+
+
+@pytest.mark.parametrize("spec", ["mcts:wizard=1", "mcts:iterations=0", "greedy:epsilon=2",
+                                  "mcts:top=0", "nobot"])
+def test_bad_bot_specs_are_refused_clearly(spec: str) -> None:
+    with pytest.raises(MeepleError):
+        make_bot(spec)
+
+
+def test_default_evaluation_is_the_seat_score_total() -> None:
+    state = meeple.new_game("gardens", players=2, seed=1)
+    assert score_total(state, 1) == state.scores()[1].total
+    assert evaluation_for("no-such-game") is score_total
+    register_evaluation("test-dummy", lambda s, seat: 42.0)
+    assert evaluation_for("test-dummy")(state, 0) == 42.0
+
+
+def test_greedy_plays_a_whole_turn_of_best_evaluation() -> None:
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=3, level=2))
+    # advance a few turns so that the evaluation differs between turns
+    bots = [GreedyBot(seed=1), GreedyBot(seed=2)]
+    for _ in range(4):
+        _play_turn(bots[state.to_move], _to_decision(state))
+    state = _to_decision(state)
+    seat = state.to_move
+    best = max(evaluate(after, seat) for _moves, after in state.whole_turns())
+    before = state.clone()
+    made = _play_turn(GreedyBot(seed=9), state)
+    assert len(made) >= 2  # take a pencil, then fields (or waste): one decision at a time
+    after = before.clone()
+    for m in made:
+        after.play(m)
+    assert evaluate(after, seat) == pytest.approx(best)
+
+
+def test_greedy_drops_its_plan_when_the_view_is_not_the_expected_one() -> None:
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=4))
+    bot = GreedyBot(seed=0)
+    first = bot.choose(state.view(state.to_move), state.legal_moves())
+    assert bot.plan.moves  # the rest of the turn is planned
+    other = _to_decision(meeple.new_game("gardens", players=2, seed=99))
+    move = bot.choose(other.view(other.to_move), other.legal_moves())
+    assert move in other.legal_moves()
+    assert first in state.legal_moves()
+
+
+def test_greedy_beats_random_on_gardens() -> None:
+    greedy, rand = 0.0, 0.0
+    for seed in range(3):
+        for order in (["greedy", "random"], ["random", "greedy"]):
+            rec = play_game("gardens", {"level": 1}, order, seed)
+            g = order.index("greedy")
+            greedy += rec["scores"][g]["total"]
+            rand += rec["scores"][1 - g]["total"]
+    assert greedy > rand
+
+
+def test_greedy_and_mcts_are_deterministic_for_a_seed() -> None:
+    bots = ["mcts:iterations=8", "greedy"]
+    a = play_game("gardens", {"level": 1}, bots, seed=2)
+    b = play_game("gardens", {"level": 1}, bots, seed=2)
+    assert strip_timings(a) == strip_timings(b)
+
+
+def test_mcts_determinises_the_view_every_iteration(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=5, level=3))
+    view = state.view(state.to_move)
+    calls: list[int] = []
+    original = type(view).sample_hidden
+
+    def spy(self: Any, seat: int, rng: Any) -> Any:
+        calls.append(seat)
+        return original(self, seat, rng)
+
+    monkeypatch.setattr(type(view), "sample_hidden", spy)
+    bot = MctsBot(seed=1, iterations=12)
+    move = bot.choose(view, state.legal_moves())
+    assert move in state.legal_moves()
+    assert bot.last_iterations == 12
+    # one determinisation per iteration (the first one is reused for the root's candidates)
+    assert len(calls) == 12 and set(calls) == {state.to_move}
+
+
+def test_mcts_time_budget_returns_a_legal_move() -> None:
+    state = _to_decision(meeple.new_game("gardens", players=3, seed=6))
+    bot = MctsBot(seed=1, iterations=0, seconds=0.05)
+    made = _play_turn(bot, state)
+    assert made and bot.last_iterations >= 1
+
+
+def test_mcts_plays_to_the_end_with_rollouts_to_the_end() -> None:
+    rec = play_game("gardens", {"level": 1}, ["mcts:iterations=4;horizon=-1;top=3", "random"], seed=8)
+    assert meeple.replay(rec).is_over
+
+
+@pytest.mark.parametrize("info", meeple.games(), ids=lambda i: i.name)
+def test_every_registered_game_plays_with_greedy_and_mcts(info: meeple.GameInfo) -> None:
+    variant = dict(info.variants[0])
+    seats = info.player_range(variant)
+    n = 2 if 2 in seats else seats.start
+    bots = ["mcts:iterations=3;top=2", "greedy"][:n]
+    rec = play_game(info.name, variant, bots, seed=1)
+    assert meeple.replay(rec).is_over

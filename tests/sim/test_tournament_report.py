@@ -1,0 +1,83 @@
+"""``meeple tournament`` and ``meeple report``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.cli import app
+from meeple.sim.report import build_report, group_records
+from meeple.sim.runner import JobSpec, read_records, run_job
+from meeple.sim.stats import quantiles, wilson
+from meeple.sim.tournament import run_tournament
+
+runner = CliRunner()
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo < 0.5 < hi
+    assert round(lo, 3) == 0.404 and round(hi, 3) == 0.596
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == pytest.approx(1.0)
+    assert quantiles([1, 2, 3, 4, 5], (0.5, 0.25)) == [3, 2]
+
+
+def test_tournament_rotates_seats_over_the_same_seeds() -> None:
+    res = run_tournament("gardens", {"level": 1}, ["greedy", "random"], n=2, seed=10)
+    rows = {r["bot"]: r for r in res["results"]}
+    assert rows["greedy"]["games"] == rows["random"]["games"] == 4
+    assert abs(rows["greedy"]["win_rate"] + rows["random"]["win_rate"] - 1) < 1e-9
+    lo, hi = rows["greedy"]["ci95"]
+    assert 0 <= lo <= rows["greedy"]["win_rate"] <= hi <= 1
+
+
+def test_tournament_labels_a_bot_entered_twice() -> None:
+    res = run_tournament("gardens", {"level": 1}, ["random", "random"], n=1, seed=0)
+    assert [r["bot"] for r in res["results"]] == ["random#1", "random#2"]
+
+
+def test_tournament_cli_writes_json(tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    recs = tmp_path / "t.jsonl"
+    res = runner.invoke(app, ["tournament", "gardens", "--bots", "greedy,random", "-n", "1",
+                              "--level", "2", "--out", str(out), "--records", str(recs)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    assert data[0]["variant"] == {"level": 2}
+    assert len(read_records(recs)) == 2
+    assert "95% CI" in res.output
+
+
+def test_tournament_cli_refuses_bad_bots() -> None:
+    res = runner.invoke(app, ["tournament", "gardens", "--bots", "greedy,ghost", "-n", "1"])
+    assert res.exit_code == 2
+    assert "unknown bot" in res.output
+
+
+def test_report_tables_and_plots(tmp_path: Path) -> None:
+    recs = run_job(JobSpec("gardens", ("greedy", "random"), n=3, seed=0, options={"level": 1}))
+    recs += run_job(JobSpec("gardens", ("random", "random", "random"), n=2, seed=0))
+    assert len(group_records(recs)) == 2
+    md = build_report(recs, tmp_path)
+    assert "Total score per bot and seat" in md
+    assert "first-player advantage" in md
+    assert "Mean points per score-pad row" in md
+    assert (tmp_path / "report.md").exists()
+    pngs = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert len(pngs) == 6
+    assert all(p.startswith("gardens-level1-") for p in pngs)
+
+
+def test_report_cli(tmp_path: Path) -> None:
+    data = tmp_path / "r.jsonl"
+    assert runner.invoke(app, ["simulate", "gardens", "-n", "2", "--out", str(data)]).exit_code == 0
+    res = runner.invoke(app, ["report", str(data), "--out", str(tmp_path / "rep"), "--no-plots"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "rep" / "report.md").exists()
+    missing = runner.invoke(app, ["report", str(tmp_path / "nothing.jsonl")])
+    assert missing.exit_code == 2
+    assert "no such file" in missing.output
