@@ -115,7 +115,7 @@ def level1() -> dict[str, Any]:
     coins = ["c1", "f1", "a3", "e3", "b4", "d4", "f3", "a6", "e6", "c5"]
     return {"name": "small-ocean", "title": "Level 1: Small Ocean", "spaces": spaces,
             "connections": conns, "entry_points": entries, "treasures": treasures,
-            "coins": coins, "row": [1, 2, 4, 6, 8], "grey": 4,
+            "coins": coins, "row": [1, 3, 6, 8, 10], "grey": 3,
             "coin_row": [1, 2, 3, 5, 7, 9, 12, 15]}
 
 
@@ -133,7 +133,7 @@ def level2() -> dict[str, Any]:
     whirlpools = ["c3", "e3", "d4", "c5", "e5"]
     return {"name": "the-whirlpools", "title": "Level 2: The Whirlpools", "spaces": spaces,
             "connections": conns, "entry_points": entries, "treasures": treasures,
-            "coins": coins, "whirlpools": whirlpools, "row": [1, 2, 4, 6, 8, 10], "grey": 4,
+            "coins": coins, "whirlpools": whirlpools, "row": [1, 3, 6, 8, 10, 12], "grey": 3,
             "coin_row": [1, 2, 3, 4, 6, 8, 10, 12, 15, 18]}
 
 
@@ -154,7 +154,7 @@ def level3() -> dict[str, Any]:
     propellers = ["c3", "e3", "c5", "e5", "d6"]
     return {"name": "the-propellers", "title": "Level 3: The Propellers", "spaces": spaces,
             "connections": conns, "entry_points": entries, "treasures": treasures,
-            "coins": coins, "propellers": propellers, "row": [1, 2, 4, 6, 8, 10], "grey": 4,
+            "coins": coins, "propellers": propellers, "row": [1, 3, 6, 8, 10, 12], "grey": 3,
             "coin_row": [1, 2, 3, 4, 6, 8, 10, 12, 15, 18]}
 
 

@@ -189,9 +189,9 @@ def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str
     else:
         who = state.seats[state.seat]
         if state.phase == P_DRAW:
-            out.append(f"{who} draws {_esc(state.pencil_text())}")
+            out.append(f"To move: {who}, drawing {_esc(state.pencil_text())}")
         else:
-            out.append(f"{who} takes a pencil")
+            out.append(f"To move: {who}, take a pencil")
     for s in seats:
         out.append("")
         out.append(f"[bold]{_esc(state.seats[s])}[/]")

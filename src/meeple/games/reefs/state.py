@@ -111,6 +111,12 @@ class MoveTable:
         by_text["stop"] = self.stop
         by_text["forfeit"] = self.forfeit
         self.by_text = by_text
+        # forgiving about case ("TAKE o", "C3"), unless two ids differ only in case
+        folded: dict[str, ReefsMove | None] = {}
+        for text, m in by_text.items():
+            k = text.lower()
+            folded[k] = m if folded.get(k, m) == m else None
+        self.folded = {k: m for k, m in folded.items() if m is not None}
 
 
 _TABLES: dict[int, MoveTable] = {}
@@ -272,8 +278,8 @@ class ReefsState(State[ReefsMove]):
             raise IllegalMove(f"a move must be text or a move object; accepted forms: {FORMS}")
         norm = " ".join(text.split())
         m = self.moves.by_text.get(norm)
-        if m is None and norm.lower() in ("stop", "forfeit"):
-            m = self.moves.by_text[norm.lower()]
+        if m is None:
+            m = self.moves.folded.get(norm.lower())
         if m is None:
             raise IllegalMove(f"cannot read move {text!r}; accepted forms: {FORMS}", text)
         return m
