@@ -351,6 +351,12 @@ class PergolaState(State[PergolaMove]):
         return [score_garden(g, self.c.leaf_colour) for g in self.gardens]
 
     def parse_move(self, text: str) -> PergolaMove:
+        """Canonical text; case and extra spaces are forgiven for the moves legal now."""
+        if isinstance(text, str) and self.to_move is not None:
+            t = " ".join(text.split()).lower()
+            for m in self.legal_moves():
+                if m.text.lower() == t:
+                    return m
         return parse(text)
 
     def render_text(self, seat: int | None = None, colourblind: bool = True) -> str:
