@@ -321,12 +321,44 @@ def test_frog_dragonfly_lily_requirement_one_per_requirement_and_empty_stack() -
 
 
 def test_frog_with_no_legal_lily_does_nothing() -> None:
-    s = start(sheet=data(S04=["hollyhock-red", "hollyhock-blue"]))
+    d = data(S04=["hollyhock-red", "hollyhock-blue"])
+    lilies = {x["id"]: x for x in d["pond"]["lily"]}
+    lilies["2"]["adjacent"] = ["1", "3"]  # lily 2 touches only two dragonfly lilies
+    for other in ("5", "6"):
+        lilies[other]["adjacent"].remove("2")
+    s = start(sheet=d)
     g = garden(s)
-    g.frog = s.c.lily_index["1"]
-    s.c = s.c  # lily 1 (magnolia) neighbours 2, 4, 5: always reachable in the standard pond
+    g.frog = s.c.lily_index["2"]
+    s.play("pick 4")  # 2 hollyhocks only: neither dragonfly lily may be reached
+    assert s.to_move == meeple.CHANCE and g.frog == s.c.lily_index["2"]
+
+
+def test_first_jump_straight_to_a_dragonfly_lily_then_lantern_jump() -> None:
+    # the rulebook's lantern example: a large dragonfly, then another jump to a butterfly lily
+    s = start(players=2, sheet=data(S04=["lantern-jump", "magnolia-single"]))
+    g = garden(s)
+    g.mag[:3] = [1, 1, 1]
+    g.mag_buds[:3] = [0, 0, 1]
     s.play("pick 4")
+    assert "jump 1" in legal(s)  # 4 magnolias with the new one
+    s.play("jump 1")
+    assert g.df_large == 1
+    s.play("lantern jump")
     assert legal(s) == ["jump 2", "jump 4", "jump 5"]
+    s.play("jump 2")
+    assert g.bfly_fly == 1 and g.lanterns_used == 1
+
+
+def test_ladybugs_on_magnolias_by_level() -> None:
+    s = start(sheet=data(S01=["magnolia-double", "ladybug"]))
+    g = garden(s)
+    g.mag[:2] = [1, 1]
+    g.mag_buds[:2] = [0, 1]
+    g.lady[:2] = [1, 0]
+    s.play("pick 1")  # the magnolia goes to level 3 (only free bud)
+    assert legal(s) == ["ladybug fly", "ladybug m2", "ladybug m3"]  # level 1 is taken
+    s.play("ladybug m3")
+    assert g.lady[:3] == [1, 0, 1]
 
 
 # ---------------------------------------------------------------- lanterns
