@@ -43,9 +43,11 @@ def compiled_sheet(source: Any) -> Compiled:
     if cs is None:
         sheet = source if isinstance(source, Sheet) else load(source)
         cs = Compiled(sheet)
-        if len(_CACHE) > 64:
-            _CACHE.clear()
-        _CACHE[key] = cs
+        is_file = key.startswith("src:") and ("/" in key or "\\" in key or key.endswith(".toml"))
+        if not is_file:  # a user's file may change between games: read it again each time
+            if len(_CACHE) > 64:
+                _CACHE.clear()
+            _CACHE[key] = cs
     return cs
 
 
