@@ -10,6 +10,7 @@ Everything not printed in the rulebook is reconstructed (P2) and each file says 
 from __future__ import annotations
 
 import itertools
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -268,6 +269,7 @@ class Bundle:
 
 
 _CACHE: dict[str, Bundle] = {}
+_DICT_CACHE: dict[str, Bundle] = {}
 
 
 def load_bundle(source: str | Path | Mapping[str, Any] | None) -> Bundle:
@@ -279,17 +281,32 @@ def load_bundle(source: str | Path | Mapping[str, Any] | None) -> Bundle:
             _CACHE["standard"] = Bundle("standard", **parts)  # type: ignore[arg-type]
         return _CACHE["standard"]
     if isinstance(source, Mapping):
-        missing = [p for p in PARTS if p not in source]
-        if missing:
-            raise SheetError(f"pergola data needs the tables {', '.join(PARTS)}; "
-                             f"missing: {', '.join(missing)}", path="<pergola data>")
-        extra = [k for k in source if k not in PARTS]
-        if extra:
-            raise SheetError(f"unknown pergola data tables {extra}; allowed: {', '.join(PARTS)}",
-                             path="<pergola data>")
-        parts = {p: validate_data(MODELS[p], source[p], path=f"<pergola {p} data>")
-                 for p in PARTS}
-        return Bundle("custom", **parts)  # type: ignore[arg-type]
+        key = json.dumps(source, sort_keys=True, default=str)
+        if key in _DICT_CACHE:
+            return _DICT_CACHE[key]
+        bundle = _bundle_from_dict(source)
+        if len(_DICT_CACHE) >= 32:
+            _DICT_CACHE.pop(next(iter(_DICT_CACHE)))
+        _DICT_CACHE[key] = bundle
+        return bundle
+    return _bundle_from_path(source)
+
+
+def _bundle_from_dict(source: Mapping[str, Any]) -> Bundle:
+    missing = [p for p in PARTS if p not in source]
+    if missing:
+        raise SheetError(f"pergola data needs the tables {', '.join(PARTS)}; "
+                         f"missing: {', '.join(missing)}", path="<pergola data>")
+    extra = [k for k in source if k not in PARTS]
+    if extra:
+        raise SheetError(f"unknown pergola data tables {extra}; allowed: {', '.join(PARTS)}",
+                         path="<pergola data>")
+    parts = {p: validate_data(MODELS[p], source[p], path=f"<pergola {p} data>")
+             for p in PARTS}
+    return Bundle("custom", **parts)  # type: ignore[arg-type]
+
+
+def _bundle_from_path(source: str | Path) -> Bundle:
     path = Path(str(source))
     if path.is_dir():
         parts = {}

@@ -92,13 +92,13 @@ class Compiled:
                 for s in self.bundle.pond.stacks[str(players)]]
 
 
-_COMPILED: dict[int, Compiled] = {}
-
-
 def compiled(b: Bundle) -> Compiled:
-    c = _COMPILED.get(id(b))
-    if c is None or c.bundle is not b:
-        c = _COMPILED[id(b)] = Compiled(b)
+    """The compiled form of a bundle, built once and kept on the bundle."""
+    c = b.__dict__.get("_compiled")
+    if c is None:
+        c = Compiled(b)
+        object.__setattr__(b, "_compiled", c)
+    assert isinstance(c, Compiled)
     return c
 
 
