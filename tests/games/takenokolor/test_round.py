@@ -155,3 +155,31 @@ def test_parse_move_errors_name_the_forms_and_accept_color() -> None:
     assert "no item 'zz9'" in exc.value.reason
     assert str(s.parse_move("color B1.1")) == "colour b1.1"
     assert str(s.parse_move("ROLL b Circle")) == "roll B circle"
+
+
+def test_undo_inside_a_turn_with_free_colourings_and_replay() -> None:
+    s = new("2-pandas", 2)
+    roll(s, "circle square triangle square")
+    turn(s, "Y", "c2")  # seat 0
+    turn(s, "P", "c3")  # seat 1
+    roll(s, "circle square triangle square")
+    turn(s, "B", "c1")  # seat 1 holds the panda now
+    turn(s, "G", "c4")  # seat 0
+    roll(s, "circle square triangle square")
+    turn(s, "P", "c3")  # seat 0
+    turn(s, "Y", "c2")  # seat 1
+    roll(s, "circle square triangle square")
+    turn(s, "G", "c4")  # seat 1 holds the panda and completes its cloud
+    assert s.to_move == 1 and s.phase == 3
+    s.play("free b2.1")
+    before = s.key()
+    assert s.can_undo()
+    s.undo()
+    assert texts(s)[0] == "free b1.1" and len(texts(s)) == 8
+    s.play("free b2.1")
+    assert s.key() == before
+    s.play("free b2.2")
+    assert s.to_move == 0  # seat 1's turn is over: no undo across it
+    assert not s.can_undo()
+    again = meeple.replay(s.record())
+    assert again.key() == s.key()

@@ -97,8 +97,9 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
     lines.append("\n[bold]Score pad[/]")
     scores = st.scores()
     rows_ = [r.row for r in cs.sheet.scoring]
-    lines.append(f"  {'':<24}" + "".join(f"{s[:9]:>10}" for s in st.seats))
+    w = max(8, *(len(name) + 2 for name in st.seats))
+    lines.append(f"  {'':<24}" + "".join(f"{name:>{w}}" for name in st.seats))
     for name in rows_:
-        lines.append(f"  {name[:24]:<24}" + "".join(f"{sc.breakdown[name]:>10}" for sc in scores))
-    lines.append(f"  {'Total':<24}" + "".join(f"{sc.total:>10}" for sc in scores))
+        lines.append(f"  {name[:24]:<24}" + "".join(f"{sc.breakdown[name]:>{w}}" for sc in scores))
+    lines.append(f"  {'Total':<24}" + "".join(f"{sc.total:>{w}}" for sc in scores))
     return "\n".join(lines)
