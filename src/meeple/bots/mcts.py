@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.bots.base import Bot, register_bot
-from meeple.bots.evaluation import evaluation_for
+from meeple.bots.evaluation import evaluation_for, ranked_turns
 from meeple.bots.greedy import Planner
 from meeple.core.errors import IllegalMove
 from meeple.core.rng import Rng
@@ -205,11 +205,7 @@ class MctsBot(Bot):
         mover = state.to_move
         if mover is None or mover < 0:
             return
-        scored = [(evaluate(after, mover), moves) for moves, after in state.whole_turns()]
-        scored.sort(key=lambda t: -t[0])
-        if len(scored) > self.top:
-            # keep ties with the last kept turn out of the cut deterministically by rank only
-            scored = scored[: self.top]
+        scored = ranked_turns(state, mover, self.top)
         rank = len(node.edges)
         for _value, moves in scored:
             key = tuple(str(m) for m in moves)
