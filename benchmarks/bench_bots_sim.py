@@ -45,7 +45,8 @@ def positions(game: str, variant: dict[str, Any], players: int, count: int) -> l
     return out
 
 
-def bench_mcts(game: str, variant: dict[str, Any], players: int, iterations: int, count: int) -> tuple[float, float]:
+def bench_mcts(game: str, variant: dict[str, Any], players: int, iterations: int,
+               count: int) -> tuple[float, float]:
     """(MCTS iterations/s, mean seconds per search of ``iterations``)."""
     total_it = 0
     spent = 0.0

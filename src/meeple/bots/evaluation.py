@@ -46,7 +46,8 @@ def register_turn_ranker(game: str, fn: TurnRanker) -> None:
     TURN_RANKERS[game] = fn
 
 
-def all_turns_ranked(state: State[Any], seat: int, limit: int | None = None) -> list[tuple[float, tuple[Any, ...]]]:
+def all_turns_ranked(state: State[Any], seat: int,
+                     limit: int | None = None) -> list[tuple[float, tuple[Any, ...]]]:
     """Every whole turn of ``seat`` (``state.whole_turns()``) with its evaluation, best first
     (a stable sort: equal values keep the game's order); the first ``limit`` if given."""
     fn = evaluation_for(state.game_name)
@@ -55,7 +56,8 @@ def all_turns_ranked(state: State[Any], seat: int, limit: int | None = None) -> 
     return scored if limit is None else scored[:limit]
 
 
-def ranked_turns(state: State[Any], seat: int, limit: int | None = None) -> list[tuple[float, tuple[Any, ...]]]:
+def ranked_turns(state: State[Any], seat: int,
+                 limit: int | None = None) -> list[tuple[float, tuple[Any, ...]]]:
     """The best whole turns, by the game's ranker if it has one (which may prefilter turns
     with a cheap estimate and evaluate only the most promising exactly), else all turns."""
     ranker = TURN_RANKERS.get(state.game_name)
