@@ -294,6 +294,22 @@ def test_r13_propeller_collected_once_and_used_for_3_any_steps() -> None:
     assert not any("propeller" in m for m in legal(s))  # used up
 
 
+def test_r13_propeller_offered_only_when_3_any_steps_can_be_drawn() -> None:
+    # 2 x 2 lattice, one entry point: after orange takes the propeller, 3 connections are left
+    s = new(lattice_sheet(2, ((0, 1, 1, 1),), propellers=("a1",)), level=3)
+    roll(s, O="1any")
+    turn(s, "O", "in1", "a1")
+    assert s.sheets[0].props == 1
+    # no free entry point is left for the other colours: only orange may use the propeller
+    assert legal(s) == ["take B", "take G", "take P", "take R"]
+    forfeit_rest(s)
+    roll(s)
+    assert legal(s) == ["take B", "take G", "take O", "take O propeller", "take P", "take R"]
+    s.play("take O propeller")
+    assert "forfeit" not in legal(s)  # the propeller is spent: the 3 any steps are drawn
+    assert legal(s) == ["a2", "b1"]
+
+
 def test_r13_crossing_a_collected_propeller_again_does_nothing() -> None:
     s = new(lattice_sheet(propellers=("b3",)), level=3)
     roll(s, O="2any", R="3any")

@@ -201,7 +201,7 @@ class ReefsState(State[ReefsMove]):
         self.pmode = ANY
         self.prem = 0  # steps still to draw (ANY, STRAIGHT); steps drawn so far (PLUS)
         self.pdir = -1  # straight direction once chosen
-        self.pdrawn = False  # something drawn with this pencil (forfeit no longer possible)
+        self.pdrawn = False  # forfeit no longer possible: something drawn, or a propeller used
         # R10 bonuses: seat holding each "first to" star, -1 if nobody yet
         self.two_each_holder = -1
         self.full_row_holder = -1
@@ -329,9 +329,18 @@ class ReefsState(State[ReefsMove]):
         for c in range(5):
             if self.middle[c] >= 0:
                 out.append(take[c][0])
-                if prop:
+                if prop and self._drawable(sh, c, ANY, PROPELLER_STEPS):
                     out.append(take[c][1])
         return out
+
+    def _drawable(self, sh: SeatSheet, c: int, mode: int, rem: int) -> bool:
+        """Can colour ``c`` draw a whole pencil of this kind on this sheet now?"""
+        if sh.entry[c] >= 0:
+            return bool(self._steps(sh, sh.end[c], mode, rem, -1))
+        return any(
+            not (sh.entries_used >> e) & 1 and self._steps(sh, e, mode, rem, -1)
+            for e in self.board.entries
+        )
 
     def _draw_moves(self) -> list[ReefsMove]:
         sh = self.sheets[self.seat]
@@ -437,16 +446,17 @@ class ReefsState(State[ReefsMove]):
         face = self.middle[colour]
         self.middle[colour] = -1
         self.pc = colour
+        self.pdir = -1
         if propeller:
             sh = self.sheets[self.seat]
             sh.props_used += 1
             self.pmode, self.prem = ANY, PROPELLER_STEPS
+            self.pdrawn = True  # the propeller is only offered when it can be used: no forfeit
         else:
             _, mode, steps = FACES[face]
             self.pmode = mode
             self.prem = 0 if mode == PLUS else steps
-        self.pdir = -1
-        self.pdrawn = False
+            self.pdrawn = False
         self.phase = P_DRAW
 
     def _start_route(self, entry: int) -> None:
