@@ -84,3 +84,11 @@ def test_bad_input_exits_2_with_a_clear_message(args: list[str], message: str) -
     res = runner.invoke(app, args)
     assert res.exit_code == 2
     assert message in " ".join(res.output.split())
+
+
+def test_resume_does_not_mix_variants(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    run_job(JobSpec("gardens", ("random", "random"), n=2, seed=0, options={"level": 1}), out=out)
+    recs = run_job(JobSpec("gardens", ("random", "random"), n=2, seed=0, options={"level": 3}), out=out)
+    assert [r["variant"]["level"] for r in recs] == [3, 3]
+    assert len(read_records(out)) == 4

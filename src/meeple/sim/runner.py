@@ -8,6 +8,7 @@ seed), so a job gives the same records on 1 worker, 8 workers or a cluster.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -129,14 +130,34 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def _done_key(rec: dict[str, Any]) -> tuple[Any, ...]:
-    return (rec.get("game"), tuple(rec.get("bots", ())), rec.get("seed"))
+def _signature(game: Any, bots: Any, variant: Any, sheet: Any) -> str:
+    """What must match for a stored record to count as a game of a job (seed aside)."""
+    sheet_hash = hashlib.sha1(json.dumps(sheet, sort_keys=True).encode()).hexdigest()
+    return json.dumps([game, list(bots), variant, sheet_hash], sort_keys=True)
+
+
+def record_signature(rec: dict[str, Any]) -> str:
+    return _signature(rec.get("game"), rec.get("bots", ()), rec.get("variant", {}), rec.get("sheet"))
+
+
+def job_signature(job: JobSpec) -> str:
+    state = meeple.new_game(job.game, players=len(job.bots), seed=job.seed, **job.options)
+    return _signature(job.game, job.bots, state.variant(), state.sheet_data())
+
+
+def _matching(job: JobSpec, existing: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Stored records of ``job`` (same game, bots, variant and sheet), by seed."""
+    sig = job_signature(job)
+    wanted = set(job.seeds())
+    return {r["seed"]: r for r in existing
+            if r.get("seed") in wanted and "scores" in r and record_signature(r) == sig}
 
 
 def pending_seeds(job: JobSpec, existing: Iterable[dict[str, Any]]) -> list[int]:
-    """The job's seeds not yet present (same game and bots) among ``existing`` records."""
-    done = {_done_key(r) for r in existing}
-    return [s for s in job.seeds() if (job.game, job.bots, s) not in done]
+    """The job's seeds not yet present among ``existing`` records (same game, bots, variant
+    and sheet)."""
+    done = _matching(job, existing)
+    return [s for s in job.seeds() if s not in done]
 
 
 def iter_results(
@@ -206,9 +227,7 @@ def run_job(
     finally:
         if fh is not None:
             fh.close()
-    wanted = set(job.seeds())
-    by_seed = {r["seed"]: r for r in existing if _done_key(r)[:2] == (job.game, job.bots)
-               and r.get("seed") in wanted}
+    by_seed = _matching(job, existing)
     by_seed.update(fresh)
     return [by_seed[s] for s in job.seeds() if s in by_seed]
 
