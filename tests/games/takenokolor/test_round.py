@@ -183,3 +183,15 @@ def test_undo_inside_a_turn_with_free_colourings_and_replay() -> None:
     assert not s.can_undo()
     again = meeple.replay(s.record())
     assert again.key() == s.key()
+
+
+def test_A4_ties_win_together() -> None:
+    s = new("2-pandas", 2)
+    for seat in (0, 1):
+        paint(s, seat, "b1.1", "b1.2", "b5.1", "b5.2", "b7.1", "b7.2", "b3.1", "b3.2")
+    roll(s, "triangle circle circle circle")
+    turn(s, "B", "b7.3")
+    turn(s, "Y", "b3.3")
+    assert s.is_over
+    assert [sc.total for sc in s.scores()] == [19, 19]
+    assert s.winners() == [0, 1]
