@@ -167,7 +167,8 @@ def gardens_turn_ranker(state: Any, seat: int, limit: int | None) -> list[tuple[
     groups = state.whole_turn_groups()
     if not groups or limit is None:
         return all_turns_ranked(state, seat, limit)
-    from meeple.games.gardens import rules as gr  # a per-game hook may know its game
+    from meeple.games.gardens import moves as gm  # a per-game hook may know its game
+    from meeple.games.gardens import rules as gr
 
     quick = [(gardens_turn_gain(state, seat, c, g), i) for i, (c, g) in enumerate(groups)]
     quick.sort(key=lambda t: -t[0])
@@ -176,9 +177,9 @@ def gardens_turn_ranker(state: Any, seat: int, limit: int | None) -> list[tuple[
     scored: list[tuple[float, tuple[Any, ...]]] = []
     for _q, i in keep:
         c, g = groups[i]
-        moves: list[Any] = [gr.TAKE_MOVES[c]] if taking else []
+        moves: list[Any] = [gm.TAKE_MOVES[c]] if taking else []
         if g == 0:
-            moves.append(gr.WASTE_MOVE)
+            moves.append(gm.WASTE_MOVE)
         else:
             moves.extend(state.fmoves[j] for j in gr.connected_order(g, state.coloured[seat],
                                                                       state.sheet.neighbours))
