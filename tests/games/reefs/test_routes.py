@@ -320,3 +320,34 @@ def test_r13_crossing_a_collected_propeller_again_does_nothing() -> None:
     roll(s, R="1any")
     turn(s, "R", "b3")
     assert s.sheets[0].props == 1
+
+
+def test_r3_route_never_returns_to_its_own_entry_point() -> None:
+    # in1 is joined to a3 and, by a diagonal, to a2
+    data = lattice_sheet()
+    data["connections"].append(["in1", "a2"])
+    s = new(data)
+    roll(s, O="3any")
+    s.play("take O")
+    s.play("in1")
+    assert legal(s) == ["a2", "a3"]
+    s.play("a3")
+    s.play("a2")
+    assert "in1" not in legal(s)  # a2-in1 is free, but the entry point is never re-entered
+    assert legal(s) == ["a1", "b2"]
+
+
+def test_whole_turns_and_undo_inside_a_turn() -> None:
+    s = new()
+    roll(s, O="2any")
+    turns = s.whole_turns()
+    texts = {" ".join(str(m) for m in moves) for moves, _ in turns}
+    assert "take O forfeit" in texts and "take O in1 a3 b3" in texts
+    assert "take R in1 a3" in texts  # the other pencils show 1 any
+    s.play("take O")
+    s.play("in1")
+    s.play("a3")
+    assert s.can_undo()
+    s.undo()
+    s.undo()
+    assert legal(s)[0] == "forfeit" and s.sheets[0].entries_used == 0

@@ -169,3 +169,10 @@ def test_render_text_shows_routes_letters_ids_and_score_pad() -> None:
     assert "O orange" in text and "@" in text
     s.play("b2")
     assert "O" in s.render_text(0).split("seat 0", 1)[1]
+
+
+@pytest.mark.parametrize("name", ["small-ocean", "the-whirlpools", "the-propellers"])
+def test_r11_grey_boxes_reach_the_box_under_6(name: str) -> None:
+    b = load_board(name)
+    for c in range(5):
+        assert b.row_values[c][b.row_grey[c] - 1] == 6

@@ -247,6 +247,7 @@ class Board:
         self.coin_len = len(self.coin_values)
         self.bonus = sheet.bonus
         self.n_props = len(sheet.propellers)
+        self.move_cache: object = None  # the MoveTable of state.py, built on first use
 
 
 _CACHE: dict[str, Board] = {}

@@ -119,13 +119,11 @@ class MoveTable:
         self.folded = {k: m for k, m in folded.items() if m is not None}
 
 
-_TABLES: dict[int, MoveTable] = {}
-
-
 def move_table(board: Board) -> MoveTable:
-    t = _TABLES.get(id(board))
-    if t is None:
-        t = _TABLES[id(board)] = MoveTable(board)
+    """The board's prebuilt moves, made once and kept on the board itself."""
+    t = board.move_cache
+    if not isinstance(t, MoveTable):
+        t = board.move_cache = MoveTable(board)
     return t
 
 
