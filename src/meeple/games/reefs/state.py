@@ -301,7 +301,8 @@ class ReefsState(State[ReefsMove]):
                 return f"a pencil is already taken and being drawn; legal: {summary}"
             if self.middle[move.a] < 0:
                 return f"the {COLOURS[move.a]} pencil is not in the middle; legal: {summary}"
-            return f"no collected, unused propeller to use (R13); legal: {summary}"
+            return (f"a propeller needs a collected, unused propeller and a colour that can "
+                    f"draw 3 any steps (R13); legal: {summary}")
         if self.phase == P_TAKE:
             return f"take a pencil first (G2); legal: {summary}"
         if move.kind == FORFEIT:
@@ -310,6 +311,14 @@ class ReefsState(State[ReefsMove]):
         if move.kind == STOP:
             return (f"stop is only possible after at least 4 steps of a 4+ straight pencil "
                     f"(R5); legal: {summary}")
+        started = self.sheets[self.seat].entry[self.pc] >= 0
+        colour = COLOURS[self.pc]
+        if move.kind == ENTER and started:
+            return (f"the {colour} route has already started: continue it from its end "
+                    f"(R3); legal: {summary}")
+        if move.kind == STEP and not started:
+            return (f"the {colour} route has not started: choose a free entry point first "
+                    f"(R3); legal: {summary}")
         if move.kind == ENTER:
             return (f"{move} is not possible: the route must start at a free entry point from "
                     f"which the whole pencil can be drawn (R3); legal: {summary}")
