@@ -195,3 +195,16 @@ def test_A4_ties_win_together() -> None:
     assert s.is_over
     assert [sc.total for sc in s.scores()] == [19, 19]
     assert s.winners() == [0, 1]
+
+
+def test_a_move_object_of_another_sheet_is_refused() -> None:
+    from meeple.games.takenokolor.compiled import COLOUR, Move
+
+    s = new("2-pandas", 2)
+    roll(s, "circle circle circle circle")
+    s.play("take G")
+    before = s.key()
+    with pytest.raises(meeple.IllegalMove) as exc:
+        s.play(Move(COLOUR, 999, 0, "colour head"))
+    assert "not a move of sheet" in exc.value.reason
+    assert s.key() == before

@@ -448,6 +448,8 @@ class TakenokolorState(State[Move]):
             return f"{move!r} is not a Takenokolor move"
         if self.phase == OVER:
             return "the game is over; no more moves can be played"
+        if self.cs.by_text.get(move.text) != move:
+            return f"{move} is not a move of sheet {self.cs.sheet.name!r}"
         if move in self.legal_moves():
             return None
         return self._why(move)
