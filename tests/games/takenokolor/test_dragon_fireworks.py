@@ -36,7 +36,7 @@ def test_lanterns_multiply_the_highest_leaves_of_their_bamboo_group() -> None:
     assert s.scores()[0].breakdown["Pink bamboo x lanterns"] == 0
 
 
-def test_party_favours_top_to_bottom_each_with_a_free_bamboo_section() -> None:
+def test_T3_party_favours_top_to_bottom_each_with_a_free_bamboo_section() -> None:
     s = new("4-pandas-dragon", 2)
     fa2 = s.cs.index["fa2"]
     assert not s.avail[0] >> fa2 & 1
@@ -93,7 +93,7 @@ def test_dragon_no_going_back() -> None:
         s.play("colour d2b")
 
 
-def test_dragon_bamboo_bonus_section_gives_one_bamboo_section() -> None:
+def test_T3_dragon_bamboo_bonus_section_gives_one_bamboo_section() -> None:
     s = new("4-pandas-dragon", 2)
     paint(s, 0, "d1", colour="Y")
     paint(s, 0, "d2", colour="P")
@@ -105,7 +105,7 @@ def test_dragon_bamboo_bonus_section_gives_one_bamboo_section() -> None:
     assert "g3.1" in coloured(s, 0)
 
 
-def test_dragon_feet_first_player_numbers_head_and_blue_sections() -> None:
+def test_A3_dragon_feet_first_player_numbers_head_and_blue_sections() -> None:
     s = new("4-pandas-dragon", 2)
     paint(s, 0, "d1", colour="Y")
     paint(s, 0, "d2", colour="P")  # seat 0 is first at the front foot: keeps 3

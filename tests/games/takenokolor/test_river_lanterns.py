@@ -34,7 +34,7 @@ def test_river_top_to_bottom_only_one_of_two_side_by_side_sections() -> None:
     assert "only one of them" in exc.value.reason
 
 
-def test_river_symbol_one_section_each_of_two_different_bamboos() -> None:
+def test_T3_river_symbol_one_section_each_of_two_different_bamboos() -> None:
     s = new("4-pandas-river", 1)
     paint(s, 0, "r1", "r2b")
     roll(s, "circle square circle circle")
@@ -47,7 +47,7 @@ def test_river_symbol_one_section_each_of_two_different_bamboos() -> None:
     assert s.phase != 3
 
 
-def test_river_symbol_one_of_the_ponds() -> None:
+def test_T3_river_symbol_one_of_the_ponds() -> None:
     s = new("4-pandas-river", 1)
     paint(s, 0, "r1", "r2b", "r3")
     roll(s, "triangle square square square")
@@ -58,7 +58,7 @@ def test_river_symbol_one_of_the_ponds() -> None:
     assert "po3" in coloured(s, 0)
 
 
-def test_river_symbol_free_colouring_lost_without_a_target() -> None:
+def test_T3_river_symbol_free_colouring_lost_without_a_target() -> None:
     s = new("4-pandas-river", 2)
     paint(s, 0, "r1", "r2b", "r3", "po1", "po2", "po3")
     roll(s, "triangle square square square")
@@ -67,7 +67,7 @@ def test_river_symbol_free_colouring_lost_without_a_target() -> None:
     assert s.pending == []
 
 
-def test_river_symbol_top_and_bottom_of_the_same_lantern_and_the_T7_race() -> None:
+def test_T3_river_symbol_top_and_bottom_of_the_same_lantern_and_the_T7_race() -> None:
     s = new("4-pandas-river", 2)
     paint(s, 0, "r1", "r2b", "r3", "r4a", "r5")
     roll(s, "square square square square")
@@ -82,7 +82,7 @@ def test_river_symbol_top_and_bottom_of_the_same_lantern_and_the_T7_race() -> No
     assert [sc.breakdown["Lanterns"] for sc in s.scores()] == [4, 2]
 
 
-def test_river_symbol_two_sections_of_the_same_bamboo() -> None:
+def test_T3_river_symbol_two_sections_of_the_same_bamboo() -> None:
     s = new("4-pandas-river", 1)
     paint(s, 0, "r1", "r2b", "r3", "r4a", "r5")
     roll(s, "triangle square square circle")

@@ -157,7 +157,7 @@ def test_parse_move_errors_name_the_forms_and_accept_color() -> None:
     assert str(s.parse_move("ROLL b Circle")) == "roll B circle"
 
 
-def test_undo_inside_a_turn_with_free_colourings_and_replay() -> None:
+def test_A1_undo_inside_a_turn_with_free_colourings_and_replay() -> None:
     s = new("2-pandas", 2)
     roll(s, "circle square triangle square")
     turn(s, "Y", "c2")  # seat 0

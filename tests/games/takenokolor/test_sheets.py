@@ -13,7 +13,7 @@ from tests.games.takenokolor.helpers import it, mini, new
 SHEETS = ["2-pandas", "3-pandas", "4-pandas-dragon", "4-pandas-river"]
 
 
-def test_four_shipped_sheets_are_marked_reconstructed() -> None:
+def test_T5_four_shipped_sheets_are_marked_reconstructed() -> None:
     assert shipped_names() == SHEETS
     for name in SHEETS:
         sh = load(name)
@@ -24,7 +24,7 @@ def test_four_shipped_sheets_are_marked_reconstructed() -> None:
                                     "triangle"]  # T1
 
 
-def test_sheets_match_the_rulebook_counts() -> None:
+def test_T5_sheets_match_the_rulebook_counts() -> None:
     two = load("2-pandas")
     assert [a.kind for a in two.areas].count("cloud") == 1
     cloud = next(a for a in two.areas if a.kind == "cloud")

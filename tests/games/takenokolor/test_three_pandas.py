@@ -74,7 +74,7 @@ def test_river_left_to_right_and_fish_only_on_a_coloured_section() -> None:
     assert "colour f2" in texts(s2)
 
 
-def test_finished_river_gives_one_section_on_each_bamboo_of_one_colour() -> None:
+def test_T3_finished_river_gives_one_section_on_each_bamboo_of_one_colour() -> None:
     s = new("3-pandas", 2)
     paint(s, 0, "r1", "r2", "g1.1")
     roll(s, "square circle circle circle")

@@ -23,7 +23,7 @@ def test_bamboo_is_coloured_bottom_to_top() -> None:
     assert "colour b1.2" in texts(s2)
 
 
-def test_cloud_free_sections_go_bottom_up_on_one_bamboo() -> None:
+def test_T3_cloud_free_sections_go_bottom_up_on_one_bamboo() -> None:
     s = new("2-pandas", 2)
     paint(s, 0, "c1", "c2", "c3")
     roll(s, "circle circle circle square")
@@ -38,7 +38,7 @@ def test_cloud_free_sections_go_bottom_up_on_one_bamboo() -> None:
     assert len(coloured(s, 0)) == 4 + 2  # exactly two free sections
 
 
-def test_cloud_second_section_is_lost_when_the_bamboo_is_full() -> None:
+def test_T3_cloud_second_section_is_lost_when_the_bamboo_is_full() -> None:
     s = new("2-pandas", 2)
     paint(s, 0, "c1", "c2", "c3", "b1.1")
     roll(s, "circle circle circle square")
