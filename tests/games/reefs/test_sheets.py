@@ -176,3 +176,14 @@ def test_r11_grey_boxes_reach_the_box_under_6(name: str) -> None:
     b = load_board(name)
     for c in range(5):
         assert b.row_values[c][b.row_grey[c] - 1] == 6
+
+
+def test_semantic_sheet_errors_point_at_the_key_line(tmp_path: Path) -> None:
+    text = (SHIPPED_DIR / "small-ocean.toml").read_text(encoding="utf-8")
+    bad = text.replace('coins = ["c1"', 'coins = ["in1", "c1"')
+    path = tmp_path / "bad.toml"
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(meeple.SheetError, match="holds a coin") as exc:
+        meeple.new_game("reefs", players=2, sheet=str(path))
+    assert exc.value.line is not None
+    assert bad.splitlines()[exc.value.line - 1].startswith("entry_points")

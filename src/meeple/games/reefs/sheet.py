@@ -16,7 +16,7 @@ from math import gcd
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from meeple.core.sheets import SheetModel, load_sheet
 
@@ -57,6 +57,17 @@ class RowModel(SheetModel):
     values: list[int] = Field(min_length=1)
     grey: int = 0
 
+    @model_validator(mode="after")
+    def _check_row(self) -> RowModel:
+        if any(v < 0 for v in self.values):
+            raise ValueError("values must not be negative")
+        if not 0 <= self.grey <= len(self.values):
+            raise ValueError(
+                f"grey is {self.grey}; allowed 0..{len(self.values)} "
+                "(the number of grey-shaded boxes from the left)"
+            )
+        return self
+
 
 class TreasureRowsModel(SheetModel):
     orange: RowModel
@@ -76,26 +87,30 @@ class BonusModel(SheetModel):
 
 
 class ReefsSheet(SheetModel):
+    """A Reefs sheet. Fields are validated in this order, each against the ones before it, so
+    an error points at the key that is wrong (``connections``, ``coins``, ...)."""
+
     name: str
     title: str = ""
     reconstructed: bool = False
     note: str = ""
     spaces: list[SpaceModel] = Field(min_length=2)
     connections: list[tuple[str, str]] = Field(min_length=1)
-    entry_points: list[str] = Field(min_length=1)
     treasures: list[TreasureModel] = Field(default_factory=list)
     coins: list[str] = Field(default_factory=list)
     whirlpools: list[str] = Field(default_factory=list)
     propellers: list[str] = Field(default_factory=list)
+    entry_points: list[str] = Field(min_length=1)
     treasure_rows: TreasureRowsModel
     coin_row: RowModel
     bonus: BonusModel = Field(default_factory=BonusModel)
 
-    @model_validator(mode="after")
-    def _check_graph(self) -> ReefsSheet:
-        ids: dict[str, tuple[int, int]] = {}
+    @field_validator("spaces")
+    @classmethod
+    def _check_spaces(cls, spaces: list[SpaceModel]) -> list[SpaceModel]:
+        ids: set[str] = set()
         where: dict[tuple[int, int], str] = {}
-        for sp in self.spaces:
+        for sp in spaces:
             if not _ID.match(sp.id):
                 raise ValueError(
                     f"space id {sp.id!r} is not allowed: use letters, digits and '_' only"
@@ -112,76 +127,129 @@ class ReefsSheet(SheetModel):
                     f"spaces {where[(sp.x, sp.y)]!r} and {sp.id!r} share the position "
                     f"({sp.x}, {sp.y}); every space needs its own coordinates"
                 )
-            ids[sp.id] = (sp.x, sp.y)
+            ids.add(sp.id)
             where[(sp.x, sp.y)] = sp.id
+        return spaces
 
-        def known(sid: str, what: str) -> None:
-            if sid not in ids:
-                raise ValueError(f"{what} names space {sid!r}, which is not in spaces")
-
+    @field_validator("connections")
+    @classmethod
+    def _check_connections(
+        cls, conns: list[tuple[str, str]], info: ValidationInfo
+    ) -> list[tuple[str, str]]:
+        xy = _coords(info)
+        if xy is None:
+            return conns
         seen_pairs: set[frozenset[str]] = set()
         dirs_at: dict[tuple[str, tuple[int, int]], str] = {}
-        for a, b in self.connections:
-            known(a, "a connection")
-            known(b, "a connection")
+        for a, b in conns:
+            for sid in (a, b):
+                if sid not in xy:
+                    raise ValueError(f"connection [{a!r}, {b!r}] names space {sid!r}, "
+                                     "which is not in spaces")
             if a == b:
                 raise ValueError(f"connection [{a!r}, {b!r}] joins a space to itself")
             pair = frozenset((a, b))
             if pair in seen_pairs:
                 raise ValueError(f"connection [{a!r}, {b!r}] is listed twice")
             seen_pairs.add(pair)
-            d = direction(ids[a], ids[b])
-            for s, t, dd in ((a, b, d), (b, a, (-d[0], -d[1]))):
-                other = dirs_at.get((s, dd))
+            d = direction(xy[a], xy[b])
+            for src, dst, dd in ((a, b, d), (b, a, (-d[0], -d[1]))):
+                other = dirs_at.get((src, dd))
                 if other is not None:
                     raise ValueError(
-                        f"space {s!r} has two connections in the same direction {dd} "
-                        f"(to {other!r} and {t!r}); straight steps would be ambiguous"
+                        f"space {src!r} has two connections in the same direction {dd} "
+                        f"(to {other!r} and {dst!r}); straight steps would be ambiguous"
                     )
-                dirs_at[(s, dd)] = t
-        touched = {s for pair in seen_pairs for s in pair}
-        items: dict[str, str] = {}
+                dirs_at[(src, dd)] = dst
+        return conns
 
-        def place(sid: str, what: str) -> None:
-            known(sid, what)
-            if sid in items:
-                raise ValueError(
-                    f"space {sid!r} holds both a {items[sid]} and a {what}; one item per space"
-                )
-            items[sid] = what
+    @field_validator("treasures")
+    @classmethod
+    def _check_treasures(
+        cls, treasures: list[TreasureModel], info: ValidationInfo
+    ) -> list[TreasureModel]:
+        _check_items([t.space for t in treasures], "treasure", info)
+        return treasures
 
-        for tr in self.treasures:
-            place(tr.space, "treasure")
-        for c in self.coins:
-            place(c, "coin")
-        for w in self.whirlpools:
-            place(w, "whirlpool")
-        for p in self.propellers:
-            place(p, "propeller")
-        entries: set[str] = set()
-        for e in self.entry_points:
-            known(e, "entry_points")
-            if e in entries:
+    @field_validator("coins")
+    @classmethod
+    def _check_coins(cls, coins: list[str], info: ValidationInfo) -> list[str]:
+        _check_items(coins, "coin", info)
+        return coins
+
+    @field_validator("whirlpools")
+    @classmethod
+    def _check_whirlpools(cls, whirlpools: list[str], info: ValidationInfo) -> list[str]:
+        _check_items(whirlpools, "whirlpool", info)
+        return whirlpools
+
+    @field_validator("propellers")
+    @classmethod
+    def _check_propellers(cls, propellers: list[str], info: ValidationInfo) -> list[str]:
+        _check_items(propellers, "propeller", info)
+        return propellers
+
+    @field_validator("entry_points")
+    @classmethod
+    def _check_entry_points(cls, entries: list[str], info: ValidationInfo) -> list[str]:
+        xy = _coords(info)
+        if xy is None:
+            return entries
+        items = _items_before(info, "entry_points")
+        touched = {sid for pair in info.data.get("connections", []) for sid in pair}
+        seen: set[str] = set()
+        for e in entries:
+            if e not in xy:
+                raise ValueError(f"entry point {e!r} is not in spaces")
+            if e in seen:
                 raise ValueError(f"entry point {e!r} is listed twice")
             if e in items:
                 raise ValueError(
                     f"entry point {e!r} holds a {items[e]}; entry points hold no items"
                 )
-            if e not in touched:
+            if "connections" in info.data and e not in touched:
                 raise ValueError(f"entry point {e!r} has no connection; a route could not start")
-            entries.add(e)
-        for colour in COLOURS:
-            row: RowModel = getattr(self.treasure_rows, colour)
-            if not 0 <= row.grey <= len(row.values):
-                raise ValueError(
-                    f"treasure_rows.{colour}.grey is {row.grey}; allowed 0..{len(row.values)} "
-                    "(the number of grey-shaded boxes from the left)"
-                )
-            if any(v < 0 for v in row.values):
-                raise ValueError(f"treasure_rows.{colour}.values must not be negative")
-        if any(v < 0 for v in self.coin_row.values):
-            raise ValueError("coin_row.values must not be negative")
-        return self
+            seen.add(e)
+        return entries
+
+
+def _coords(info: ValidationInfo) -> dict[str, tuple[int, int]] | None:
+    """Space id -> (x, y) from the already validated spaces (None if they failed)."""
+    spaces = info.data.get("spaces")
+    if spaces is None:
+        return None
+    return {sp.id: (sp.x, sp.y) for sp in spaces}
+
+
+_ITEM_FIELDS = (("treasures", "treasure"), ("coins", "coin"), ("whirlpools", "whirlpool"),
+                ("propellers", "propeller"))
+
+
+def _items_before(info: ValidationInfo, field: str) -> dict[str, str]:
+    """Space id -> item kind for the item lists validated before ``field``."""
+    items: dict[str, str] = {}
+    for key, kind in _ITEM_FIELDS:
+        if key == field:
+            break
+        for entry in info.data.get(key, []):
+            items[entry.space if isinstance(entry, TreasureModel) else entry] = kind
+    return items
+
+
+def _check_items(spaces: list[str], kind: str, info: ValidationInfo) -> None:
+    """Items lie on known spaces, at most one item per space."""
+    xy = _coords(info)
+    if xy is None:
+        return
+    items = _items_before(info, kind + "s" if kind != "treasure" else "treasures")
+    for sid in spaces:
+        if sid not in xy:
+            raise ValueError(f"a {kind} names space {sid!r}, which is not in spaces")
+        if sid in items:
+            raise ValueError(
+                f"space {sid!r} holds both a {items[sid]} and a {kind}; one item per space"
+            )
+        items[sid] = kind
 
 
 def direction(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
