@@ -54,7 +54,9 @@ def recount(state: Any) -> list[int]:
             assert any(b >= len(r.values) for b, r in zip(boxes, rows, strict=True))
             total += bonus.full_row
         if state.is_over and state.ender == seat:
-            if all(min(b, len(r.values)) >= r.grey for b, r in zip(boxes, rows, strict=True)):
+            if any(r.grey for r in rows) and all(
+                min(b, len(r.values)) >= r.grey for b, r in zip(boxes, rows, strict=True)
+            ):
                 total += bonus.end_grey
             if coins >= len(sheet.coin_row.values):
                 total += bonus.end_coins

@@ -251,3 +251,10 @@ def test_refused_move_names_the_problem_and_changes_nothing() -> None:
     s.play("take orange")  # colour names are accepted too
     assert legal(s)[0] == "forfeit"
     assert s.phase != P_TAKE
+
+
+def test_sheet_without_grey_boxes_has_no_grey_end() -> None:
+    s = new(lattice_sheet(grey=0, coins=("a3",)))
+    roll(s)
+    turn(s, "O", "in1", "a3")
+    assert not s.is_over

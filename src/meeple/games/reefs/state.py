@@ -572,7 +572,8 @@ class ReefsState(State[ReefsMove]):
         gets the end bonus of each condition it fulfils (R10). Also (our choice, rules silent):
         the game ends when no seat can draw a single step any more."""
         b = self.board
-        grey = all(sh.boxes[c] >= b.row_grey[c] for c in range(5))
+        # a sheet without any grey box has no grey end condition
+        grey = any(b.row_grey) and all(sh.boxes[c] >= b.row_grey[c] for c in range(5))
         coins = b.coin_len > 0 and sh.coins >= b.coin_len
         if grey or coins:
             self.over = True
