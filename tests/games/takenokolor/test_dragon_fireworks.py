@@ -96,10 +96,11 @@ def test_dragon_no_going_back() -> None:
 def test_T3_dragon_bamboo_bonus_section_gives_one_bamboo_section() -> None:
     s = new("4-pandas-dragon", 2)
     paint(s, 0, "d1", colour="Y")
-    paint(s, 0, "d2", colour="P")
-    paint(s, 0, "d3", colour="G")
+    paint(s, 0, "d2", colour="P")  # the blue 2-point section d2b is passed
     roll(s, "square circle circle circle")
-    turn(s, "B", "d4b")
+    s.play("take B")
+    assert "colour d3b" in texts(s)  # the rulebook's example: the bonus section is next
+    s.play("colour d3b")
     assert set(texts(s)) == BOTTOMS
     s.play("free g3.1")
     assert "g3.1" in coloured(s, 0)
@@ -116,9 +117,9 @@ def test_A3_dragon_feet_first_player_numbers_head_and_blue_sections() -> None:
     assert (b0["Dragon"], b1["Dragon"]) == (0, 2)
     paint(s, 1, "d3", colour="Y")
     paint(s, 1, "d4", colour="P")
-    paint(s, 1, "d5", colour="G")
-    paint(s, 1, "d6b")
-    paint(s, 1, "head", colour="G")
+    paint(s, 1, "d5b")
+    paint(s, 1, "d6", colour="G")
+    paint(s, 1, "head", colour="Y")
     b1 = s.scores()[1].breakdown
     assert b1["Dragon"] == 2 + 2 + 5
     assert b1["Dragon feet"] == 1 + 4 + 5  # first at the middle and back feet
