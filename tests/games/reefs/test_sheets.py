@@ -61,11 +61,8 @@ def test_level_option_picks_the_sheet() -> None:
 
 
 def test_r2_diagonal_connections_are_straight_lines_too() -> None:
-    sheet = lattice_sheet(diagonals=(("a3", "b2"), ("b2", "c1")))
-    s = new(sheet)
-    roll(s, O="2straight")
-    turn(s, "O", "in1", "a3")
     # a3 -> b2 is direction (1, -1); b2 -> c1 goes on in the same direction
+    sheet = lattice_sheet(diagonals=(("a3", "b2"), ("b2", "c1")))
     s2 = new(sheet)
     roll(s2, O="3any", R="2straight")
     turn(s2, "O", "in1", "a3", "a4", "a5")
