@@ -202,6 +202,7 @@ def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str
         out.append("Others: " + ", ".join(
             f"{_esc(state.seats[i])} {others[i].total}" for i in range(state.players) if i != seat))
     out.append("")
-    out.append("[dim]> entry  $ coin  @ whirlpool  % propeller  :3o treasure (value, colour; "
-               "n neutral)  * collected  O R B G P route letters[/]")
+    out.append("[dim]> entry  $ coin  @ whirlpool  % propeller  * collected[/]")
+    out.append("[dim]c2:3o treasure on c2 worth 3 for orange (n neutral); "
+               "routes: O R B G P[/]")
     return "\n".join(out)
