@@ -208,3 +208,29 @@ def test_a_move_object_of_another_sheet_is_refused() -> None:
         s.play(Move(COLOUR, 999, 0, "colour head"))
     assert "not a move of sheet" in exc.value.reason
     assert s.key() == before
+
+
+def test_game_ends_when_no_seat_can_ever_colour_again() -> None:
+    # faces show circles only: the square can never be coloured, and no third ladybug comes
+    sheet = mini([{"id": "b", "kind": "bamboo", "order": "sequence",
+                   "items": [it("b.1", "G", "circle", 0, 1), it("b.2", "G", "square", 0, 0)]}],
+                 faces=["circle"])
+    s = new(sheet, 2)
+    roll(s, "circle circle circle circle")
+    turn(s, "G", "b.1")
+    assert not s.is_over  # seat 1 may still colour b.1 some day
+    roll(s, "circle circle circle circle")
+    turn(s, "G", "b.1")  # seat 1
+    assert s.is_over
+    # a dragon whose last section is blue beside a blue section is stuck as well
+    dragon = mini([{"id": "d", "kind": "dragon", "order": "sequence", "adjacent_different": True,
+                    "items": [it("d.1", "any", "circle", 0, 0), it("d.2", "B", "circle", 1, 0)]}])
+    s2 = new(dragon, 1)
+    roll(s2, "circle circle circle circle")
+    turn(s2, "B", "d.1")
+    assert s2.is_over
+    s3 = new(dragon, 1)
+    roll(s3, "circle circle circle circle")
+    turn(s3, "Y", "d.1")
+    turn(s3, "B", "d.2")
+    assert s3.is_over and s3.ladybugs[0] == 0b111

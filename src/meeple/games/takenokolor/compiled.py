@@ -165,6 +165,11 @@ class Compiled:
         counts = [sum(1 for f in sheet.faces if f == s) for s in SYMBOLS]
         total = len(sheet.faces)
         self.faces = [(s, counts[s] / total) for s in range(3) if counts[s]]
+        #: items whose symbol some face shows (others can never be coloured with a marker)
+        self.rollable = 0
+        for i in range(n):
+            if counts[self.item_symbol[i]]:
+                self.rollable |= 1 << i
         # prebuilt moves
         self.roll_moves = [[Move(ROLL, c, s, f"roll {COLOURS[c]} {SYMBOLS[s]}") for s in range(3)]
                            for c in range(4)]

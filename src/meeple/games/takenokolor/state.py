@@ -432,7 +432,9 @@ class TakenokolorState(State[Move]):
         self.rounds += 1
         self.seat = -1
         need = self.cs.sheet.ladybugs_to_end
-        if any(lb.bit_count() >= need for lb in self.ladybugs) or not any(self.avail):
+        if any(lb.bit_count() >= need for lb in self.ladybugs) or all(
+            self._stuck(p) for p in range(self.players)
+        ):
             self.phase = OVER
             return
         self.holder = (self.holder + 1) % self.players
@@ -441,6 +443,24 @@ class TakenokolorState(State[Move]):
         self.left = 15
         self.pos = -1
         self.phase = ROLL
+
+    def _stuck(self, p: int) -> bool:
+        """Can seat ``p`` never colour anything again, whatever the rolls? (Then, if every
+        seat is stuck, the game ends: our rule where the rulebook is silent.)"""
+        cs = self.cs
+        m = self.avail[p] & cs.rollable
+        if m & ~cs.adjacent:
+            return False
+        col, code = self.coloured[p], self.colcode[p]
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            m ^= low
+            c = cs.item_colour[i]
+            prev = col & cs.prev_step[i]
+            if c == ANY or not prev or (code >> (2 * (prev.bit_length() - 1))) & 3 != c:
+                return False
+        return True
 
     # ------------------------------------------------------------------ reasons
     def illegal_reason(self, move: Move) -> str | None:
