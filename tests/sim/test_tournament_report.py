@@ -81,3 +81,12 @@ def test_report_cli(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["report", str(tmp_path / "nothing.jsonl")])
     assert missing.exit_code == 2
     assert "no such file" in missing.output
+
+
+def test_report_keeps_different_sheets_apart() -> None:
+    recs = run_job(JobSpec("gardens", ("random", "random"), n=1, seed=0, options={"level": 1}))
+    other = json.loads(json.dumps(recs[0]))
+    other["sheet"]["name"] = "my own garden"
+    groups = group_records([recs[0], other])
+    assert len(groups) == 2
+    assert any("my own garden" in g[1] for g in groups)

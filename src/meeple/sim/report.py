@@ -24,11 +24,31 @@ Group = tuple[str, str, int]
 
 
 def group_records(records: list[dict[str, Any]]) -> dict[Group, list[dict[str, Any]]]:
+    """Records by (game, variant, seats). A sheet other than the variant's default one (a
+    user's sheet, or a game whose variants are sheets) adds ``sheet=<its name>`` to the
+    variant, so different boards are never pooled."""
     groups: dict[Group, list[dict[str, Any]]] = defaultdict(list)
+    defaults: dict[tuple[str, str], Any] = {}
     for rec in records:
-        variant = json.dumps(rec.get("variant", {}), sort_keys=True)
-        groups[(rec["game"], variant, int(rec["players"]))].append(rec)
+        variant = dict(rec.get("variant", {}))
+        name = (rec.get("sheet") or {}).get("name") if isinstance(rec.get("sheet"), dict) else None
+        if name is not None and "sheet" not in variant:
+            key = (rec["game"], json.dumps(variant, sort_keys=True))
+            if key not in defaults:
+                defaults[key] = _default_sheet_name(rec["game"], variant, int(rec["players"]))
+            if name != defaults[key]:
+                variant["sheet"] = name
+        groups[(rec["game"], json.dumps(variant, sort_keys=True), int(rec["players"]))].append(rec)
     return dict(groups)
+
+
+def _default_sheet_name(game: str, variant: dict[str, Any], players: int) -> Any:
+    try:
+        import meeple
+
+        return meeple.new_game(game, players=players, **variant).sheet_data().get("name")
+    except Exception:  # an unknown or unregistered game: keep the sheet name in the label
+        return None
 
 
 def _label(group: Group) -> str:
