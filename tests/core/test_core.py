@@ -162,3 +162,45 @@ def test_gardens_invariants_under_any_legal_play(seed: int, picks: list[int]) ->
             if coloured:
                 low = coloured & -coloured
                 assert flood(low, coloured, nb) == coloured
+
+
+def test_sheet_error_lines_for_tables_dotted_tables_and_arrays() -> None:
+    from meeple.core.sheets import SheetModel, parse_sheet_text
+
+    class Row(SheetModel):
+        values: list[int]
+
+    class Item(SheetModel):
+        size: int
+
+    class Doc(SheetModel):
+        name: str
+        rows: dict[str, Row]
+        items: list[Item]
+        inline: tuple[Item, ...] = ()
+
+    text = """name = "x"
+
+[[items]]
+size = 1
+
+[[items]]
+size = "big"
+
+[rows.orange]
+values = [1, 2]
+
+[rows.red]
+values = ["a"]
+"""
+    with pytest.raises(meeple.SheetError) as exc:
+        parse_sheet_text(Doc, text, "doc.toml")
+    assert exc.value.line == 13 and "rows.red.values[0]" in str(exc.value)
+    fixed = text.replace('values = ["a"]', "values = [3]")
+    with pytest.raises(meeple.SheetError) as exc:
+        parse_sheet_text(Doc, fixed, "doc.toml")
+    assert exc.value.line == 7 and "items[1].size" in str(exc.value)
+    inline = 'inline = [\n  { size = 1 },\n  { size = "x" },\n]\n' + fixed.replace('"big"', "2")
+    with pytest.raises(meeple.SheetError) as exc:
+        parse_sheet_text(Doc, inline, "doc.toml")
+    assert exc.value.line == 3 and "inline[1].size" in str(exc.value)

@@ -27,45 +27,55 @@ class SheetModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _is_header(line: str, dotted: str, array: bool) -> bool:
+    text = line.strip()
+    if array:
+        if not (text.startswith("[[") and "]]" in text):
+            return False
+        inner = text[2:text.index("]]")]
+    else:
+        if not text.startswith("[") or text.startswith("[[") or "]" not in text:
+            return False
+        inner = text[1:text.index("]")]
+    return ".".join(p.strip().strip('"') for p in inner.split(".")) == dotted
+
+
 def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
-    """Best-effort 1-based line of a pydantic error location inside TOML ``text``."""
+    """Best-effort 1-based line of a pydantic error location inside TOML ``text``.
+
+    Understands tables (``[a]``, dotted ``[a.b]``), arrays of tables (``[[a]]``), keys and
+    arrays of inline tables written one element per line.
+    """
     lines = text.splitlines()
-    pos = 0  # line index to search from
-    table: str | None = None
-    i = 0
+    pos = 0
     found: int | None = None
+    path: list[str] = []
+    i = 0
     while i < len(loc):
         part = loc[i]
         nxt = loc[i + 1] if i + 1 < len(loc) else None
-        if isinstance(part, str):
-            key = re.escape(part)
-            header_path = f"{table}.{part}" if table else part
-            hdr = re.compile(
-                r"^\s*\[\[?\s*(?:" + re.escape(header_path) + "|" + key + r")\s*\]\]?\s*(#.*)?$"
-            )
-            assign = re.compile(r"^\s*(?:" + key + r'|"' + key + r'")\s*=')
-            hit = None
-            if isinstance(nxt, int):
-                count = -1
-                for j in range(pos, len(lines)):
-                    if hdr.match(lines[j]):
-                        count += 1
-                        if count == nxt:
-                            hit = j
-                            break
-                if hit is not None:
-                    pos, found, table, i = hit, hit + 1, header_path, i + 2
-                    continue
-            for j in range(pos, len(lines)):
-                if assign.match(lines[j]) or hdr.match(lines[j]):
-                    hit = j
-                    break
-            if hit is None:
-                return found
+        if isinstance(part, int):
+            i += 1
+            continue
+        path.append(part)
+        dotted = ".".join(path)
+        if isinstance(nxt, int):
+            hits = [j for j in range(pos, len(lines)) if _is_header(lines[j], dotted, True)]
+            if len(hits) > nxt:
+                pos = hits[nxt]
+                found = pos + 1
+                i += 2
+                continue
+        hit = next((j for j in range(pos, len(lines)) if _is_header(lines[j], dotted, False)), None)
+        if hit is not None:
             pos, found = hit, hit + 1
-            if hdr.match(lines[hit]):
-                table = header_path
-            elif isinstance(nxt, int):
+            i += 1
+            continue
+        assign = re.compile(r"^\s*(?:" + re.escape(part) + r'|"' + re.escape(part) + r'")\s*=')
+        hit = next((j for j in range(pos, len(lines)) if assign.match(lines[j])), None)
+        if hit is not None:
+            pos, found = hit, hit + 1
+            if isinstance(nxt, int):
                 return _inline_element(lines, hit, nxt)
         i += 1
     return found
