@@ -90,3 +90,15 @@ def test_report_keeps_different_sheets_apart() -> None:
     groups = group_records([recs[0], other])
     assert len(groups) == 2
     assert any("my own garden" in g[1] for g in groups)
+
+
+def test_balance_rows_and_figures(tmp_path: Path) -> None:
+    from meeple.sim.balance import BALANCE_HEADERS, balance_figures, balance_rows
+
+    recs = run_job(JobSpec("gardens", ("random", "random"), n=2, seed=0))
+    recs += run_job(JobSpec("gardens", ("random",) * 3, n=2, seed=0))
+    rows = balance_rows(recs)
+    assert len(rows) == 2 and all(len(r) == len(BALANCE_HEADERS) for r in rows)
+    assert rows[1][2] == 3 and rows[1][10].count("/") == 2
+    files = balance_figures(recs, tmp_path)
+    assert {f.name for f in files} == {"gardens-scores.png", "gardens-seats.png", "gardens-rows.png"}

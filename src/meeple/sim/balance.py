@@ -1,0 +1,151 @@
+"""Balance summaries across variants and seat counts (used for docs/balance.md).
+
+``balance_tables(records)`` gives one row per (game, variant, seats, bot) with the score
+distribution, the win share of each seat position and the game length; ``balance_figures``
+draws, per game, score box plots by variant and seat count, seat-position win shares with
+95 % intervals, and mean points per score-pad row by variant.
+
+Records come from self-play runs (every seat the same bot spec), e.g.::
+
+    meeple simulate gardens --level 2 -n 30 --bots greedy,greedy,greedy --out g.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from meeple.sim.report import _label, group_records
+from meeple.sim.stats import mean, quantiles, stdev, wilson, win_share
+
+Key = tuple[str, str, int, str]  # game, variant json, seats, bot
+
+
+def by_setting(records: list[dict[str, Any]]) -> dict[Key, list[dict[str, Any]]]:
+    out: dict[Key, list[dict[str, Any]]] = defaultdict(list)
+    for group, recs in group_records(records).items():
+        for rec in recs:
+            bots = sorted(set(rec.get("bots", ["?"])))
+            out[(*group, "+".join(bots))].append(rec)
+    return dict(out)
+
+
+def balance_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
+    """Per (game, variant, seats, bot): games, mean, sd, q25, median, q75 of the total, each
+    seat position's win share (with its 95 % interval), mean seat decisions per game."""
+    rows = []
+    for (game, variant, seats, bot), recs in sorted(by_setting(records).items()):
+        totals = [float(s["total"]) for r in recs for s in r["scores"]]
+        q25, q50, q75 = quantiles(totals, (0.25, 0.5, 0.75))
+        seat_cells = []
+        for seat in range(seats):
+            shares = [win_share(r, seat) for r in recs]
+            lo, hi = wilson(sum(shares), len(shares))
+            seat_cells.append(f"{sum(shares) / len(shares):.2f} [{lo:.2f}-{hi:.2f}]")
+        length = mean([float(sum(t["decisions"] for t in r["timings"])) for r in recs if "timings" in r])
+        v = ", ".join(f"{k}={x}" for k, x in json.loads(variant).items()) or "standard"
+        rows.append([game, v, seats, bot, len(recs), mean(totals), stdev(totals), q25, q50, q75,
+                     " / ".join(seat_cells), length])
+    return rows
+
+
+BALANCE_HEADERS = ["game", "variant", "seats", "bot", "games", "mean", "sd", "q25", "median", "q75",
+                   "win share by seat (95% CI)", "decisions/game"]
+
+
+def balance_figures(records: list[dict[str, Any]], out: Path) -> list[Path]:
+    """Per game: ``<game>-scores.png``, ``<game>-seats.png``, ``<game>-rows.png``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    settings = by_setting(records)
+    games = sorted({k[0] for k in settings})
+    files = []
+    for game in games:
+        keys = sorted(k for k in settings if k[0] == game)
+        # score box plots
+        fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(keys)), 4))
+        data = [[float(s["total"]) for r in settings[k] for s in r["scores"]] for k in keys]
+        labels = [f"{_short(k)}" for k in keys]
+        ax.boxplot(data, showmeans=True)
+        ax.set_xticks(range(1, len(keys) + 1))
+        ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+        ax.set_ylabel("total score per seat")
+        ax.set_title(f"{game}: scores by variant, seats and bot", fontsize=10)
+        fig.tight_layout()
+        files.append(out / f"{game}-scores.png")
+        fig.savefig(files[-1], dpi=80)
+        plt.close(fig)
+        # seat-position win shares
+        multi = [k for k in keys if k[2] > 1]
+        if multi:
+            fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(multi)), 4))
+            for i, k in enumerate(multi):
+                recs = settings[k]
+                seats = k[2]
+                for seat in range(seats):
+                    shares = [win_share(r, seat) for r in recs]
+                    p = sum(shares) / len(shares)
+                    lo, hi = wilson(sum(shares), len(shares))
+                    x = i + (seat - (seats - 1) / 2) * 0.18
+                    ax.errorbar([x], [p], yerr=[[p - lo], [hi - p]], fmt="o", ms=3,
+                                color=f"C{seat}", label=f"seat {seat}")
+                ax.hlines(1 / seats, i - 0.4, i + 0.4, colors="grey", linestyles="dotted")
+            ax.set_xticks(range(len(multi)))
+            ax.set_xticklabels([_short(k) for k in multi], rotation=60, ha="right", fontsize=7)
+            ax.set_ylabel("win share, 95% CI (dotted: 1/seats)", fontsize=8)
+            ax.set_title(f"{game}: win share by seat position", fontsize=10)
+            handles, names = ax.get_legend_handles_labels()
+            uniq = dict(zip(names, handles, strict=True))
+            ax.legend(uniq.values(), uniq.keys(), fontsize=7)
+            fig.tight_layout()
+            files.append(out / f"{game}-seats.png")
+            fig.savefig(files[-1], dpi=80)
+            plt.close(fig)
+        # mean points per score-pad row, by variant and bot (seat counts pooled)
+        pooled: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for k in keys:
+            v = ", ".join(f"{a}={b}" for a, b in json.loads(k[1]).items()) or "standard"
+            pooled[f"{v} {k[3]}"].extend(settings[k])
+        rows: list[str] = []
+        means: dict[str, dict[str, float]] = {}
+        for name, recs in pooled.items():
+            sums: dict[str, float] = defaultdict(float)
+            n = 0
+            for r in recs:
+                for s in r["scores"]:
+                    n += 1
+                    for row, val in s.get("breakdown", {}).items():
+                        if row not in rows:
+                            rows.append(row)
+                        sums[row] += val
+            means[name] = {row: sums[row] / n for row in rows}
+        fig, ax = plt.subplots(figsize=(max(7, 0.55 * len(rows)), 4))
+        width = 0.8 / max(1, len(means))
+        for i, (name, m) in enumerate(means.items()):
+            ax.bar([x + i * width for x in range(len(rows))], [m.get(r, 0.0) for r in rows], width,
+                   label=name)
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(rows))])
+        ax.set_xticklabels(rows, rotation=45, ha="right", fontsize=7)
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_ylabel("mean points per seat")
+        ax.set_title(f"{game}: score-pad rows by variant and bot", fontsize=10)
+        ax.legend(fontsize=6)
+        fig.tight_layout()
+        files.append(out / f"{game}-rows.png")
+        fig.savefig(files[-1], dpi=80)
+        plt.close(fig)
+    return files
+
+
+def _short(k: Key) -> str:
+    v = ", ".join(f"{a}={b}" for a, b in json.loads(k[1]).items()) or "std"
+    return f"{v} {k[2]}p {k[3]}"
+
+
+__all__ = ["BALANCE_HEADERS", "balance_figures", "balance_rows", "by_setting", "_label"]
