@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from meeple.sim.report import _label, group_records
+from meeple.sim.report import group_records
 from meeple.sim.stats import mean, quantiles, stdev, wilson, win_share
 
 Key = tuple[str, str, int, str]  # game, variant json, seats, bot
@@ -148,4 +148,4 @@ def _short(k: Key) -> str:
     return f"{v} {k[2]}p {k[3]}"
 
 
-__all__ = ["BALANCE_HEADERS", "balance_figures", "balance_rows", "by_setting", "_label"]
+__all__ = ["BALANCE_HEADERS", "balance_figures", "balance_rows", "by_setting"]
