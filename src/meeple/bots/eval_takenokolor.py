@@ -1,0 +1,616 @@
+"""Takenokolor: the score so far plus credit for goals under way, discounted by the time left.
+
+The evaluation is sheet driven (it reads the compiled sheet, so user sheets work too). For the
+seat it values:
+
+* the exact score-pad total (computed from the bit masks, equal to ``state.scores()``);
+* **ladybugs** not yet circled: the ladybug's point plus a bonus (circling ladybugs ends the game,
+  T4, and areas with a ladybug are where the big points are), times the share of the ladybug's
+  areas already coloured;
+* **areas** that score when complete (sun, pond: ``complete`` rows), **bamboo groups** (the group
+  sign), **free colourings** earned by completing an area (cloud, 3-panda river), each times the
+  share coloured;
+* **items** with printed points or free colourings (leaves, fish, river, party favours, dragon)
+  not coloured yet: a fraction of their value, less the further up their area they are;
+* **products** (shoots x ponds, bamboo x lanterns, bursts x trail): the expected final product
+  minus the current one, each factor grown by the items still reachable;
+* **shared races**: the sun majority with its lock-out (T6: a ray is worth something only while
+  the seat can still finish first) and the first-player numbers (lanterns T7, dragon feet): the
+  first number if no one has it and the seat is at least as close as every other seat, the later
+  number otherwise.
+
+Every credit is multiplied by the chance of finishing the goal in time: the rounds left are
+estimated from the ladybug race (the fewest colourings any seat needs for the ladybugs that end
+the game), and the chance that ``c`` more colourings fit in ``R`` rounds is a binomial tail. In
+the last round (a seat has its third ladybug) the evaluation is the score.
+
+It reads only the public state (Takenokolor has no hidden information), and never calls
+``scores()``; about 20-40 µs per call.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.bots.evaluation import register_evaluation
+from meeple.games.takenokolor.compiled import Compiled
+
+INF = 10**6
+
+
+@dataclass(frozen=True)
+class Params:
+    """Weights of :func:`make_evaluation`. The defaults are the best measured against greedy on
+    the plain score (``docs/eval-takenokolor.md``): small credits, so that the printed points
+    lead and the credits mostly decide between turns of (nearly) equal points."""
+
+    ladybug_bonus: float = 1.0  # value of circling a ladybug beyond its printed point
+    free_value: float = 1.5  # one free colouring, in points
+    option: float = 0.05  # share of an item's points credited while it is one step away
+    decay: float = 0.5  # ... times decay ** (steps - 1) further away
+    area_weight: float = 0.1  # weight of area / group / ladybug / race / majority goals
+    product_weight: float = 0.1  # weight of the expected product gain
+    p_round: float = 0.3  # chance per round of advancing a given goal one step
+    rounds_per_step: float = 1.6  # rounds the leader needs per colouring toward their ladybugs
+    self_end: bool = False  # count the seat's own ladybug race when estimating the rounds left
+    rho: float = 0.0  # > 0: areas valued as investments, each colouring costing rho points
+
+
+#: Weights tuned for a shipped sheet (others use ``Params()``).
+SHEET_PARAMS: dict[str, Params] = {
+    # the sun race (6/4/2 with lock-out) and the 7-point pond reward area goals
+    "3-pandas": Params(area_weight=0.5, option=0.1),
+}
+
+
+# ---------------------------------------------------------------- binomial tails
+_MAX_R = 120
+_TAILS: dict[float, list[list[float]]] = {}
+
+
+def _tail_table(p: float) -> list[list[float]]:
+    """``t[r][c]`` = P(Binomial(r, p) >= c) for r <= _MAX_R, c <= r + 1."""
+    t = _TAILS.get(p)
+    if t is not None:
+        return t
+    t = []
+    for r in range(_MAX_R + 1):
+        pmf = [math.comb(r, k) * p**k * (1 - p) ** (r - k) for k in range(r + 1)]
+        row = [0.0] * (r + 2)
+        acc = 0.0
+        for k in range(r, -1, -1):
+            acc += pmf[k]
+            row[k] = min(1.0, acc)
+        t.append(row)
+    _TAILS[p] = t
+    return t
+
+
+# ---------------------------------------------------------------- the sheet model
+class _Model:
+    """What the evaluation needs from a compiled sheet, precomputed once per sheet."""
+
+    def __init__(self, cs: Compiled) -> None:
+        sheet = cs.sheet
+        self.cs = cs
+        na = len(sheet.areas)
+        self.n_areas = na
+        self.area_nsteps = [len(s) for s in cs.area_steps]
+        self.item_step = cs.item_step
+        self.need = sheet.ladybugs_to_end
+        # score rows
+        self.sum_mask = 0  # items whose printed points score as they are (sum rows)
+        self.complete_rows: list[tuple[int, list[int]]] = []
+        self.group_rows: list[tuple[int, list[list[int]]]] = []
+        self.majority_rows: list[tuple[int, list[int], list[int]]] = []  # mask, places, areas
+        self.race_rows: list[int] = []
+        self.product_rows: list[tuple[tuple[str, list[int], int], tuple[str, list[int], int]]] = []
+        self.lb_points = 0
+        for row in sheet.scoring:
+            areas = self._areas(row.areas, row.kinds)
+            if row.rule == "sum":
+                self.sum_mask |= self._mask(areas)
+            elif row.rule == "complete":
+                self.complete_rows.append((row.points, areas))
+            elif row.rule == "groups":
+                groups: dict[tuple[str, str], list[int]] = {}
+                for ai in areas:
+                    key = cs.area_group[ai]
+                    if key is not None:
+                        groups.setdefault(key, []).append(ai)
+                self.group_rows.append((row.points, list(groups.values())))
+            elif row.rule == "majority":
+                self.majority_rows.append((self._mask(areas), list(row.places), areas))
+            elif row.rule == "races":
+                ids = [r.id for r in sheet.races]
+                chosen = [ids.index(r) for r in row.races] if row.races else list(range(len(ids)))
+                self.race_rows.extend(chosen)
+            elif row.rule == "product":
+                assert row.left is not None and row.right is not None
+                sides = []
+                for m in (row.left, row.right):
+                    ar = self._areas(m.areas, m.kinds)
+                    sides.append((m.op, ar, self._mask(ar)))
+                self.product_rows.append((sides[0], sides[1]))
+            else:
+                self.lb_points += row.points
+        # increments of "last" measures: points gained over the item below it in its area
+        self.increment = [0] * cs.n
+        for ai in range(na):
+            prev = 0
+            rest = cs.area_mask[ai]
+            while rest:
+                low = rest & -rest
+                i = low.bit_length() - 1
+                rest ^= low
+                self.increment[i] = max(0, cs.item_points[i] - prev)
+                prev = max(prev, cs.item_points[i])
+        # free colourings: per item and per area, in number of colourings
+        self.item_free = [0] * cs.n
+        for i, gs in enumerate(cs.item_grants):
+            self.item_free[i] = sum(self._grant_count(g) for g in gs)
+        self.area_free = [sum(self._grant_count(g) for g in gs) for gs in cs.area_grants]
+        # item goals: items with points in a sum row or a free colouring
+        self.item_goals = [i for i in range(cs.n)
+                           if (self.sum_mask >> i & 1 and cs.item_points[i]) or self.item_free[i]]
+        # per area: the static part of its completion value (complete rows, single-area
+        # ladybugs) and its free colourings; ladybugs of several areas or items are apart
+        self.area_complete_pts = [0] * na
+        for pts, areas in self.complete_rows:
+            for ai in areas:
+                self.area_complete_pts[ai] += pts
+        self.area_lbs: list[list[int]] = [[] for _ in range(na)]
+        self.multi_lbs: list[int] = []
+        for li in range(len(sheet.ladybugs)):
+            if len(cs.ladybug_areas[li]) == 1 and not cs.ladybug_items[li]:
+                self.area_lbs[cs.ladybug_areas[li][0]].append(li)
+            else:
+                self.multi_lbs.append(li)
+        self.step_items: list[list[list[int]]] = []
+        for ai in range(na):
+            per = []
+            for sm in cs.area_steps[ai]:
+                its = []
+                while sm:
+                    low = sm & -sm
+                    sm ^= low
+                    its.append(low.bit_length() - 1)
+                per.append(its)
+            self.step_items.append(per)
+        self.ladybug_count = len(sheet.ladybugs)
+        self.races = list(range(len(sheet.races)))
+        # costs from an empty sheet (the denominators of shares)
+        self.area_c0 = [self.area_nsteps[ai] for ai in range(na)]
+        self.lb_c0 = [self.ladybug_cost(0, 0, li) for li in range(self.ladybug_count)]
+        self.race_c0 = [self.race_cost(0, 0, ri) for ri in self.races]
+
+    def _areas(self, areas: Sequence[str], kinds: Sequence[str]) -> list[int]:
+        cs = self.cs
+        out = [cs.area_index[a] for a in areas]
+        for ai, area in enumerate(cs.sheet.areas):
+            if area.kind in kinds and ai not in out:
+                out.append(ai)
+        return out
+
+    def _mask(self, areas: list[int]) -> int:
+        m = 0
+        for ai in areas:
+            m |= self.cs.area_mask[ai]
+        return m
+
+    def _grant_count(self, g: int) -> int:
+        grant = self.cs.grants[g]
+        if grant.spread == "group":
+            sizes = [s for (kind, _), s in self.cs.group_size.items() if kind == grant.target]
+            return max(sizes) if sizes else 1
+        return grant.count
+
+    # ---------------------------------------------------------- distances
+    def left(self, col: int, blocked: int, ai: int) -> int:
+        """Colourings still needed to complete area ``ai`` (INF if it is closed to the seat)."""
+        cs = self.cs
+        am = cs.area_mask[ai]
+        m = col & am
+        if not cs.area_sequence[ai]:
+            done = m.bit_count()
+        elif m:
+            done = cs.item_step[m.bit_length() - 1] + 1
+        else:
+            done = 0
+        n = self.area_nsteps[ai]
+        if done < n and blocked & am & ~col:
+            return INF
+        return n - done
+
+    def dist(self, col: int, blocked: int, i: int) -> int:
+        """Colourings needed until item ``i`` is coloured, itself included (0: coloured,
+        INF: it never can be)."""
+        bit = 1 << i
+        if col & bit:
+            return 0
+        if blocked & bit:
+            return INF
+        cs = self.cs
+        d = 1
+        ai = cs.item_area[i]
+        if cs.area_sequence[ai]:
+            m = col & cs.area_mask[ai]
+            done = cs.item_step[m.bit_length() - 1] + 1 if m else 0
+            st = cs.item_step[i]
+            if st < done:
+                return INF
+            d += st - done
+        rq = cs.requires[i]
+        if rq and not col & rq:
+            d += self.dist(col, blocked, rq.bit_length() - 1)
+        return d
+
+    def ladybug_cost(self, col: int, blocked: int, li: int) -> int:
+        cs = self.cs
+        c = 0
+        for ai in cs.ladybug_areas[li]:
+            c += self.left(col, blocked, ai)
+        m = cs.ladybug_items[li]
+        while m:
+            low = m & -m
+            m ^= low
+            c += self.dist(col, blocked, low.bit_length() - 1)
+        return min(c, INF)
+
+    def race_cost(self, col: int, blocked: int, ri: int) -> int:
+        cs = self.cs
+        m = cs.race_mask[ri]
+        ds = []
+        while m:
+            low = m & -m
+            m ^= low
+            ds.append(self.dist(col, blocked, low.bit_length() - 1))
+        if cs.race_all[ri]:
+            return min(sum(ds), INF)
+        return min(ds)
+
+    # ---------------------------------------------------------- the score pad
+    def points(self, mask: int) -> int:
+        pts = self.cs.item_points
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += pts[low.bit_length() - 1]
+            mask ^= low
+        return total
+
+    def measure(self, op: str, areas: list[int], mask: int, col: int) -> int:
+        if op == "count":
+            return (col & mask).bit_count()
+        if op == "sum":
+            return self.points(col & mask)
+        cs = self.cs
+        total = 0
+        for ai in areas:
+            m = col & cs.area_mask[ai]
+            if m:
+                total += cs.item_points[m.bit_length() - 1]
+        return total
+
+    def score(self, st: Any, p: int) -> int:
+        """The seat's score-pad total, as ``scoring.pad`` computes it."""
+        cs = self.cs
+        col = st.coloured[p]
+        total = self.points(col & self.sum_mask)
+        for pts, areas in self.complete_rows:
+            total += pts * sum(1 for ai in areas if cs.complete(col, ai))
+        for pts, groups in self.group_rows:
+            total += pts * sum(1 for g in groups if all(cs.complete(col, ai) for ai in g))
+        for mask, places, _ in self.majority_rows:
+            total += self.majority_points(st.coloured, mask, places, p)
+        first, later = st.first[p], st.later[p]
+        for ri in self.race_rows:
+            if first >> ri & 1:
+                total += cs.race_first[ri]
+            elif later >> ri & 1:
+                total += cs.race_later[ri]
+        for (lop, lar, lm), (rop, rar, rm) in self.product_rows:
+            total += self.measure(lop, lar, lm, col) * self.measure(rop, rar, rm, col)
+        total += self.lb_points * int(st.ladybugs[p].bit_count())
+        return int(total)
+
+    @staticmethod
+    def majority_points(coloured: list[int], mask: int, places: list[int], p: int) -> int:
+        counts = [(c & mask).bit_count() for c in coloured]
+        n = counts[p]
+        if n == 0:
+            return 0
+        place = sum(1 for x in set(counts) if x > n)
+        return places[place] if place < len(places) else 0
+
+
+_MODELS: weakref.WeakKeyDictionary[Compiled, _Model] = weakref.WeakKeyDictionary()
+
+
+def _model(cs: Compiled) -> _Model:
+    m = _MODELS.get(cs)
+    if m is None:
+        m = _Model(cs)
+        _MODELS[cs] = m
+    return m
+
+
+def _p_first(mine: int, others: list[int]) -> float:
+    """Chance of getting somewhere before every other seat, from the colourings each needs."""
+    best = min(others, default=INF)
+    if best >= INF:
+        return 1.0
+    if mine < best:
+        return 0.8
+    if mine == best:
+        return 0.5
+    return 0.2 if mine == best + 1 else 0.05
+
+
+# ---------------------------------------------------------------- the evaluation
+def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]:
+    """A Takenokolor evaluation with the given weights."""
+    prm = params or Params()
+    tails = _tail_table(prm.p_round)
+
+    def chance(c: int, r: float) -> float:
+        """P(at least ``c`` advances in ``r`` rounds), interpolated between whole rounds."""
+        if c <= 0:
+            return 1.0
+        if r <= 0 or c >= INF:
+            return 0.0
+        if r >= _MAX_R:
+            r = float(_MAX_R)
+        lo = int(r)
+        frac = r - lo
+        row = tails[lo]
+        a = row[c] if c < len(row) else 0.0
+        if frac <= 0.0 or lo >= _MAX_R:
+            return a
+        row2 = tails[lo + 1]
+        b = row2[c] if c < len(row2) else 0.0
+        return a + (b - a) * frac
+
+    def evaluate(state: Any, seat: int) -> float:
+        model = _model(state.cs)
+        total = float(model.score(state, seat))
+        if state.phase == 4:  # OVER
+            return total
+        cs = model.cs
+        players = state.players
+        coloured = state.coloured
+        blockeds = state.blocked
+        col = coloured[seat]
+        blocked = blockeds[seat]
+        need = model.need
+        # ---- rounds left: the ladybug race
+        rounds = float(INF)
+        for q in range(players):
+            have = state.ladybugs[q].bit_count()
+            if have >= need:
+                rounds = 0.0
+                break
+            if q == seat and not prm.self_end:
+                continue
+            lbq = state.ladybugs[q]
+            costs = sorted(model.ladybug_cost(coloured[q], blockeds[q], li)
+                           for li in range(model.ladybug_count) if not lbq >> li & 1)
+            c = sum(costs[: need - have])
+            if c < INF:
+                rounds = min(rounds, prm.rounds_per_step * c)
+        if rounds <= 0.0:
+            return total
+        if rounds >= INF:
+            rounds = float(_MAX_R)
+        aw = prm.area_weight
+        # ---- ladybugs: the bonus of those circled, credit for those under way
+        lbs = state.ladybugs[seat]
+        credit = aw * prm.ladybug_bonus * lbs.bit_count()
+        lb_value = model.lb_points + prm.ladybug_bonus
+        if prm.rho > 0:
+            credit += _npv_areas(model, prm, state, seat, rounds, chance)
+        for li in (model.multi_lbs if prm.rho > 0 else range(model.ladybug_count)):
+            if lbs >> li & 1:
+                continue
+            c = model.ladybug_cost(col, blocked, li)
+            if c >= INF:
+                continue
+            c0 = model.lb_c0[li]
+            credit += aw * lb_value * (c0 - c) / c0 * chance(c, rounds)
+        # ---- complete rows and area free colourings
+        for pts, areas in ([] if prm.rho > 0 else model.complete_rows):
+            for ai in areas:
+                c = model.left(col, blocked, ai)
+                if 0 < c < INF:
+                    c0 = model.area_c0[ai]
+                    credit += aw * pts * (c0 - c) / c0 * chance(c, rounds)
+        fv = prm.free_value
+        if fv and prm.rho <= 0:
+            for ai in range(model.n_areas):
+                if model.area_free[ai]:
+                    c = model.left(col, blocked, ai)
+                    if 0 < c < INF:
+                        c0 = model.area_c0[ai]
+                        credit += aw * fv * model.area_free[ai] * (c0 - c) / c0 * chance(c, rounds)
+        # ---- bamboo groups
+        for pts, groups in model.group_rows:
+            for g in groups:
+                c = 0
+                c0 = 0
+                for ai in g:
+                    c += model.left(col, blocked, ai)
+                    c0 += model.area_c0[ai]
+                if 0 < c < INF:
+                    credit += aw * pts * (c0 - c) / c0 * chance(c, rounds)
+        # ---- items (leaves, fish, river, favours, dragon) and their free colourings
+        opt = prm.option
+        if opt and prm.rho <= 0:
+            pts_ = cs.item_points
+            sm = model.sum_mask
+            dec = prm.decay
+            for i in model.item_goals:
+                if col >> i & 1:
+                    continue
+                d = model.dist(col, blocked, i)
+                if d >= INF:
+                    continue
+                v = (pts_[i] if sm >> i & 1 else 0) + fv * model.item_free[i]
+                credit += opt * v * dec ** (d - 1) * chance(d, rounds)
+        # ---- products
+        if model.product_rows and prm.product_weight:
+            dec = prm.decay
+            for (lop, lar, lm), (rop, rar, rm) in model.product_rows:
+                lcur = model.measure(lop, lar, lm, col)
+                rcur = model.measure(rop, rar, rm, col)
+                lexp = lcur + _expected_gain(model, lop, lm, col, blocked, dec, rounds, chance)
+                rexp = rcur + _expected_gain(model, rop, rm, col, blocked, dec, rounds, chance)
+                credit += prm.product_weight * (lexp * rexp - lcur * rcur)
+        # ---- sun majority with lock-out
+        for mask, places, areas in model.majority_rows:
+            for ai in areas:
+                c = model.left(col, blocked, ai)
+                if not 0 < c < INF:
+                    continue
+                others = [model.left(coloured[q], blockeds[q], ai)
+                          for q in range(players) if q != seat]
+                now = model.majority_points(coloured, mask, places, seat)
+                gain = (places[0] - now) * _p_first(c, others)
+                c0 = model.area_c0[ai]
+                credit += aw * gain * (c0 - c) / c0 * chance(c, rounds)
+        # ---- first-player races (lanterns, dragon feet)
+        if model.race_rows:
+            got = state.first[seat] | state.later[seat]
+            for ri in model.race_rows:
+                if got >> ri & 1:
+                    continue
+                c = model.race_cost(col, blocked, ri)
+                if c >= INF:
+                    continue
+                if state.claimed >> ri & 1:
+                    v = float(cs.race_later[ri])
+                else:
+                    others = [model.race_cost(coloured[q], blockeds[q], ri)
+                              for q in range(players) if q != seat]
+                    pf = _p_first(c, others)
+                    v = cs.race_later[ri] + (cs.race_first[ri] - cs.race_later[ri]) * pf
+                c0 = model.race_c0[ri]
+                share = (c0 - c + 1) / c0 if c0 else 1.0
+                credit += aw * v * share * chance(c, rounds)
+        return float(total + credit)
+
+    return evaluate
+
+
+def _npv_areas(model: _Model, prm: Params, state: Any, seat: int, rounds: float,
+               chance: Callable[[int, float], float]) -> float:
+    """Areas as investments: the best stopping point of what the area still pays (its items'
+    points and free colourings, then at completion its ladybug, complete-row points and free
+    colourings) less ``rho`` per colouring, times the chance of getting there in time."""
+    cs = model.cs
+    col = state.coloured[seat]
+    blocked = state.blocked[seat]
+    lbs = state.ladybugs[seat]
+    rho = prm.rho
+    fv = prm.free_value
+    sm = model.sum_mask
+    pts = cs.item_points
+    free = model.item_free
+    lb_value = model.lb_points + prm.ladybug_bonus
+    total = 0.0
+    for ai in range(model.n_areas):
+        am = cs.area_mask[ai]
+        m = col & am
+        if m == am:
+            continue
+        if blocked & am & ~col:
+            continue
+        term = model.area_complete_pts[ai] + fv * model.area_free[ai]
+        for li in model.area_lbs[ai]:
+            if not lbs >> li & 1:
+                term += lb_value
+        if cs.area_sequence[ai]:
+            steps = model.step_items[ai]
+            n = len(steps)
+            done = cs.item_step[m.bit_length() - 1] + 1 if m else 0
+            acc = 0.0
+            best = 0.0
+            for k in range(done, n):
+                u = 0.0
+                for i in steps[k]:
+                    v = (pts[i] if sm >> i & 1 else 0) + fv * free[i]
+                    if v > u:
+                        u = v
+                acc += u - rho
+                if k == n - 1:
+                    acc += term
+                if acc > 0:
+                    val = acc * chance(k - done + 1, rounds)
+                    if val > best:
+                        best = val
+            total += best
+        else:
+            rest = am & ~col
+            single = 0.0
+            whole = term
+            c = 0
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                i = low.bit_length() - 1
+                d = model.dist(col, blocked, i)
+                if d >= INF:
+                    continue
+                v = (pts[i] if sm >> i & 1 else 0) + fv * free[i]
+                if v > rho * d:
+                    single += (v - rho * d) * chance(d, rounds)
+                whole += v
+                c += d
+            if term and whole > rho * c:
+                whole_v = (whole - rho * c) * chance(c, rounds)
+                total += max(single, whole_v)
+            else:
+                total += single
+    return total
+
+
+def _expected_gain(model: _Model, op: str, mask: int, col: int, blocked: int, dec: float,
+                   rounds: float, chance: Callable[[int, float], float]) -> float:
+    """How much a product's factor may still grow: each reachable item weighted by
+    ``dec ** (steps - 1)`` and its chance in time (``last``: the rise over the item below)."""
+    cs = model.cs
+    m = mask & ~col
+    gain = 0.0
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        d = model.dist(col, blocked, i)
+        if d >= INF:
+            continue
+        if op == "count":
+            v = 1.0
+        elif op == "sum":
+            v = float(cs.item_points[i])
+        else:
+            v = float(model.increment[i])
+        if v:
+            gain += v * dec ** (d - 1) * chance(d, rounds)
+    return gain
+
+
+_DEFAULT = make_evaluation()
+_PER_SHEET = {name: make_evaluation(p) for name, p in SHEET_PARAMS.items()}
+
+
+def takenokolor_evaluation(state: Any, seat: int) -> float:
+    """The registered evaluation: the weights of the state's sheet (``SHEET_PARAMS``) or the
+    defaults."""
+    fn = _PER_SHEET.get(state.cs.sheet.name, _DEFAULT)
+    return fn(state, seat)
+
+
+register_evaluation("takenokolor", takenokolor_evaluation)
