@@ -8,6 +8,8 @@ may register a better one (score so far plus progress toward goals not scored ye
 
 from __future__ import annotations
 
+import importlib
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -27,8 +29,35 @@ def score_total(state: State[Any], seat: int) -> float:
     return float(state.scores()[seat].total)
 
 
+_LOADED: set[str] = set()
+
+
+def load_hooks(game: str) -> None:
+    """Import ``meeple.bots.eval_<game>`` once, if it exists: a game's evaluation (and turn
+    ranker) may live in its own module there and registers itself at import."""
+    if game in _LOADED:
+        return
+    _LOADED.add(game)
+    name = f"meeple.bots.eval_{game}"
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            warnings.warn(f"{name} could not be imported ({exc}); using the default evaluation",
+                          stacklevel=2)
+    except Exception as exc:  # a broken hook must not stop the bots
+        warnings.warn(f"{name} could not be imported ({exc!r}); using the default evaluation",
+                      stacklevel=2)
+
+
 def evaluation_for(game: str) -> Evaluation:
+    load_hooks(game)
     return EVALUATIONS.get(game, score_total)
+
+
+def turn_ranker_for(game: str) -> TurnRanker | None:
+    load_hooks(game)
+    return TURN_RANKERS.get(game)
 
 
 def evaluate(state: State[Any], seat: int) -> float:
@@ -60,7 +89,7 @@ def ranked_turns(state: State[Any], seat: int,
                  limit: int | None = None) -> list[tuple[float, tuple[Any, ...]]]:
     """The best whole turns, by the game's ranker if it has one (which may prefilter turns
     with a cheap estimate and evaluate only the most promising exactly), else all turns."""
-    ranker = TURN_RANKERS.get(state.game_name)
+    ranker = turn_ranker_for(state.game_name)
     if ranker is None or limit is None:
         return all_turns_ranked(state, seat, limit)
     return ranker(state, seat, limit)

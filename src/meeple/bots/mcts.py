@@ -5,7 +5,8 @@ Each iteration
 1. **determinises** the seat's view: ``view.sample_hidden(seat, rng)`` gives a full state
    consistent with what the seat sees (perfect-information games return a copy), so the bot
    never reads the true hidden state;
-2. **descends** an open-loop tree whose edges are whole turns (the moves of one seat's turn).
+2. **descends** an open-loop tree whose edges are whole turns (the moves of one seat's turn;
+   where a seat has more than ``turns`` whole turns, one decision at a time instead).
    At each node the game's evaluation (:mod:`meeple.bots.evaluation`) ranks the turns of the
    seat to move and the best ``top`` become the candidate edges; edges are chosen by UCB1, an
    unvisited edge in rank order first. Chance (rolls, draws) is sampled from
@@ -35,11 +36,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.bots.base import Bot, register_bot
-from meeple.bots.evaluation import evaluation_for, ranked_turns
+from meeple.bots.evaluation import evaluation_for, ranked_turns, turn_ranker_for
 from meeple.bots.greedy import Planner
 from meeple.core.errors import IllegalMove
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
+from meeple.core.turns import expand_turns
 
 
 class _Edge:
@@ -64,7 +66,7 @@ class _Node:
 
 class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
-    ``horizon``, ``expand``, ``scale``."""
+    ``horizon``, ``expand``, ``scale``, ``turns``."""
 
     name = "mcts"
 
@@ -78,12 +80,13 @@ class MctsBot(Bot):
         horizon: int = 2,
         expand: int = 10,
         scale: float = 4.0,
+        turns: int = 300,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
-                            "seconds, top, c, horizon, expand, scale")
+                            "seconds, top, c, horizon, expand, scale, turns")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -95,6 +98,7 @@ class MctsBot(Bot):
         self.horizon = int(horizon)
         self.expand = max(1, int(expand))
         self.scale = float(scale) if float(scale) > 0 else 1.0
+        self.turns = int(turns)
         self.rng = Rng(seed)
         self.plan = Planner()
         self.last_iterations = 0
@@ -205,7 +209,7 @@ class MctsBot(Bot):
         mover = state.to_move
         if mover is None or mover < 0:
             return
-        scored = ranked_turns(state, mover, self.top)
+        scored = candidate_turns(state, mover, self.top, self.turns, evaluate)
         rank = len(node.edges)
         for _value, moves in scored:
             key = tuple(str(m) for m in moves)
@@ -261,6 +265,31 @@ class MctsBot(Bot):
                 r = 0.5 * r + (0.5 / len(winners) if s in winners else 0.0)
             out.append(r)
         return out
+
+
+def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int,
+                    evaluate: Any) -> list[tuple[float, tuple[Any, ...]]]:
+    """The best ``top`` whole turns of ``seat``, or single decisions when turns are too many.
+
+    A game's turn ranker is used if it has one. Otherwise up to ``max_turns`` whole turns are
+    enumerated; if there are more, this node searches one decision at a time instead: every
+    legal move (up to ``3 x top``), ranked by the evaluation right after it, and the turn goes
+    on at the next node.
+    """
+    if turn_ranker_for(state.game_name) is not None:
+        return ranked_turns(state, seat, top)
+    turns = expand_turns(state, limit=max_turns + 1) if max_turns > 0 else []
+    if 0 < len(turns) <= max_turns:
+        scored = [(evaluate(after, seat), moves) for moves, after in turns]
+    else:
+        scored = []
+        for move in state.legal_moves():
+            after = state.clone()
+            after.play(move, check=False)
+            scored.append((evaluate(after, seat), (move,)))
+        top = 3 * top
+    scored.sort(key=lambda t: -t[0])
+    return scored[:top]
 
 
 def _logistic(x: float) -> float:
