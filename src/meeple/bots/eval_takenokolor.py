@@ -249,11 +249,29 @@ class _Model:
             d += self.dist(col, blocked, rq.bit_length() - 1)
         return d
 
-    def ladybug_cost(self, col: int, blocked: int, li: int) -> int:
+    def lefts(self, col: int, blocked: int) -> list[int]:
+        """:meth:`left` of every area."""
+        cs = self.cs
+        seq = cs.area_sequence
+        step = cs.item_step
+        out = []
+        for ai, am in enumerate(cs.area_mask):
+            m = col & am
+            if not seq[ai]:
+                done = m.bit_count()
+            elif m:
+                done = step[m.bit_length() - 1] + 1
+            else:
+                done = 0
+            n = self.area_nsteps[ai]
+            out.append(INF if done < n and blocked & am & ~col else n - done)
+        return out
+
+    def ladybug_cost(self, col: int, blocked: int, li: int, lefts: list[int] | None = None) -> int:
         cs = self.cs
         c = 0
         for ai in cs.ladybug_areas[li]:
-            c += self.left(col, blocked, ai)
+            c += lefts[ai] if lefts is not None else self.left(col, blocked, ai)
         m = cs.ladybug_items[li]
         while m:
             low = m & -m
@@ -357,23 +375,32 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
     prm = params or Params()
     tails = _tail_table(prm.p_round)
 
-    def chance(c: int, r: float) -> float:
-        """P(at least ``c`` advances in ``r`` rounds), interpolated between whole rounds."""
-        if c <= 0:
-            return 1.0
-        if r <= 0 or c >= INF:
-            return 0.0
-        if r >= _MAX_R:
-            r = float(_MAX_R)
+    rows: dict[float, list[float]] = {}
+
+    def row_for(r: float) -> list[float]:
+        """P(at least c advances in ``r`` rounds) for every c, interpolated between whole
+        rounds (cached: ``r`` takes few values)."""
+        r = min(max(r, 0.0), float(_MAX_R))
         lo = int(r)
         frac = r - lo
-        row = tails[lo]
-        a = row[c] if c < len(row) else 0.0
+        a = tails[lo]
         if frac <= 0.0 or lo >= _MAX_R:
-            return a
-        row2 = tails[lo + 1]
-        b = row2[c] if c < len(row2) else 0.0
-        return a + (b - a) * frac
+            row = list(a)
+        else:
+            b = tails[lo + 1]
+            row = [(a[c] if c < len(a) else 0.0) * (1 - frac) + b[c] * frac for c in range(len(b))]
+        if len(rows) > 4096:
+            rows.clear()
+        return row
+
+    def chance(c: int, r: float) -> float:
+        """P(at least ``c`` advances in ``r`` rounds)."""
+        if c <= 0:
+            return 1.0
+        row = rows.get(r)
+        if row is None:
+            row = rows[r] = row_for(r)
+        return row[c] if c < len(row) else 0.0
 
     def evaluate(state: Any, seat: int) -> float:
         model = _model(state.cs)
@@ -397,7 +424,8 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
             if q == seat and not prm.self_end:
                 continue
             lbq = state.ladybugs[q]
-            costs = sorted(model.ladybug_cost(coloured[q], blockeds[q], li)
+            lq = model.lefts(coloured[q], blockeds[q])
+            costs = sorted(model.ladybug_cost(coloured[q], blockeds[q], li, lq)
                            for li in range(model.ladybug_count) if not lbq >> li & 1)
             c = sum(costs[: need - have])
             if c < INF:
@@ -410,13 +438,14 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
         # ---- ladybugs: the bonus of those circled, credit for those under way
         lbs = state.ladybugs[seat]
         credit = aw * prm.ladybug_bonus * lbs.bit_count()
+        lefts = model.lefts(col, blocked)
         lb_value = model.lb_points + prm.ladybug_bonus
         if prm.rho > 0:
             credit += _npv_areas(model, prm, state, seat, rounds, chance)
         for li in (model.multi_lbs if prm.rho > 0 else range(model.ladybug_count)):
             if lbs >> li & 1:
                 continue
-            c = model.ladybug_cost(col, blocked, li)
+            c = model.ladybug_cost(col, blocked, li, lefts)
             if c >= INF:
                 continue
             c0 = model.lb_c0[li]
@@ -424,7 +453,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
         # ---- complete rows and area free colourings
         for pts, areas in ([] if prm.rho > 0 else model.complete_rows):
             for ai in areas:
-                c = model.left(col, blocked, ai)
+                c = lefts[ai]
                 if 0 < c < INF:
                     c0 = model.area_c0[ai]
                     credit += aw * pts * (c0 - c) / c0 * chance(c, rounds)
@@ -432,7 +461,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
         if fv and prm.rho <= 0:
             for ai in range(model.n_areas):
                 if model.area_free[ai]:
-                    c = model.left(col, blocked, ai)
+                    c = lefts[ai]
                     if 0 < c < INF:
                         c0 = model.area_c0[ai]
                         credit += aw * fv * model.area_free[ai] * (c0 - c) / c0 * chance(c, rounds)
@@ -442,7 +471,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
                 c = 0
                 c0 = 0
                 for ai in g:
-                    c += model.left(col, blocked, ai)
+                    c += lefts[ai]
                     c0 += model.area_c0[ai]
                 if 0 < c < INF:
                     credit += aw * pts * (c0 - c) / c0 * chance(c, rounds)
@@ -472,7 +501,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
         # ---- sun majority with lock-out
         for mask, places, areas in model.majority_rows:
             for ai in areas:
-                c = model.left(col, blocked, ai)
+                c = lefts[ai]
                 if not 0 < c < INF:
                     continue
                 others = [model.left(coloured[q], blockeds[q], ai)
