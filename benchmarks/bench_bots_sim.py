@@ -25,7 +25,7 @@ from meeple.sim.runner import JobSpec, run_job
 
 
 def positions(game: str, variant: dict[str, Any], players: int, count: int) -> list[State[Any]]:
-    """Decision positions from random games (early, middle and late), deterministic."""
+    """Turn-start positions from random games (early, middle and late), deterministic."""
     out: list[State[Any]] = []
     rng = Rng(12345)
     seed = 0
@@ -33,11 +33,14 @@ def positions(game: str, variant: dict[str, Any], players: int, count: int) -> l
         state = meeple.new_game(game, players=players, seed=seed, **variant)
         seed += 1
         decisions: list[State[Any]] = []
+        last = (-1, -1)
         while not state.is_over:
             if state.to_move == CHANCE:
                 state.sample_chance(rng)
                 continue
-            decisions.append(state.clone())
+            if (state.turn, state.to_move) != last:  # the first decision of a seat's turn
+                last = (state.turn, state.to_move)
+                decisions.append(state.clone())
             state.play(rng.choice(state.legal_moves()), check=False)
         for frac in (0.1, 0.4, 0.7):
             if decisions and len(out) < count:
