@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 
 console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
