@@ -77,7 +77,7 @@ class MctsBot(Bot):
         seconds: float = 0.0,
         top: int = 8,
         c: float = 0.7,
-        horizon: int = 2,
+        horizon: int = 0,
         expand: int = 10,
         scale: float = 4.0,
         turns: int = 300,
