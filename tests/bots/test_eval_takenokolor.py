@@ -135,3 +135,22 @@ def test_greedy_with_it_beats_random() -> None:
                     share += 1 / len(rec["winners"])
                 games += 1
     assert share / games >= 0.75
+
+
+def test_taking_the_marker_the_next_seat_needs() -> None:
+    """The markers left after a turn are a shared race: with equal points for the seat, the
+    evaluation prefers taking the green marker that would give the next seat its 3-point section
+    (b2.3, green circle)."""
+    s = _new("2-pandas")
+    _paint(s, 1, "b2.1", "b2.2")
+    for colour in "BYPG":
+        s.play(f"roll {colour} circle")
+    assert s.to_move == 0
+    values = {" ".join(map(str, moves)): evaluate(after, 0) for moves, after in s.whole_turns()}
+    best = max(values, key=lambda k: values[k])
+    assert best == "take G colour b1.1"
+    no_deny = ev.make_evaluation(ev.Params(deny=0.0))
+    after = {" ".join(map(str, m)): a for m, a in s.whole_turns()}
+    took_g = no_deny(after["take G colour b1.1"], 0) - evaluate(after["take G colour b1.1"], 0)
+    left_g = no_deny(after["take B colour b7.1"], 0) - evaluate(after["take B colour b7.1"], 0)
+    assert left_g > took_g > 0

@@ -58,6 +58,8 @@ class Params:
     rounds_per_step: float = 1.6  # rounds the leader needs per colouring toward their ladybugs
     self_end: bool = False  # count the seat's own ladybug race when estimating the rounds left
     rho: float = 0.0  # > 0: areas valued as investments, each colouring costing rho points
+    lookahead: float = 0.0  # weight of the best immediate gain expected next round
+    deny: float = 0.6  # weight of what the seats still to play this round can gain
 
 
 #: Weights tuned for a shipped sheet (others use ``Params()``).
@@ -170,6 +172,18 @@ class _Model:
                 self.area_lbs[cs.ladybug_areas[li][0]].append(li)
             else:
                 self.multi_lbs.append(li)
+        self.goal_items = [(i, cs.item_area[i], cs.item_step[i], cs.area_sequence[cs.item_area[i]],
+                            bool(cs.requires[i])) for i in self.item_goals]
+        # per item: the product rows it feeds, (row, side 0/1, op)
+        self.item_products: list[list[tuple[int, int, str]]] = [[] for _ in range(cs.n)]
+        for r, pair in enumerate(self.product_rows):
+            for side, (op, _, mask) in enumerate(pair):
+                rest = mask
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    self.item_products[low.bit_length() - 1].append((r, side, op))
+        self.faces = cs.faces
         self.step_items: list[list[list[int]]] = []
         for ai in range(na):
             per = []
@@ -430,6 +444,8 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
             c = sum(costs[: need - have])
             if c < INF:
                 rounds = min(rounds, prm.rounds_per_step * c)
+        if prm.deny:
+            total -= prm.deny * _denial(model, prm, state, seat)
         if rounds <= 0.0:
             return total
         if rounds >= INF:
@@ -438,6 +454,10 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
         # ---- ladybugs: the bonus of those circled, credit for those under way
         lbs = state.ladybugs[seat]
         credit = aw * prm.ladybug_bonus * lbs.bit_count()
+        crow = rows.get(rounds)
+        if crow is None:
+            crow = rows[rounds] = row_for(rounds)
+        nrow = len(crow)
         lefts = model.lefts(col, blocked)
         lb_value = model.lb_points + prm.ladybug_bonus
         if prm.rho > 0:
@@ -449,14 +469,14 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
             if c >= INF:
                 continue
             c0 = model.lb_c0[li]
-            credit += aw * lb_value * (c0 - c) / c0 * chance(c, rounds)
+            credit += aw * lb_value * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
         # ---- complete rows and area free colourings
         for pts, areas in ([] if prm.rho > 0 else model.complete_rows):
             for ai in areas:
                 c = lefts[ai]
                 if 0 < c < INF:
                     c0 = model.area_c0[ai]
-                    credit += aw * pts * (c0 - c) / c0 * chance(c, rounds)
+                    credit += aw * pts * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
         fv = prm.free_value
         if fv and prm.rho <= 0:
             for ai in range(model.n_areas):
@@ -464,7 +484,8 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
                     c = lefts[ai]
                     if 0 < c < INF:
                         c0 = model.area_c0[ai]
-                        credit += aw * fv * model.area_free[ai] * (c0 - c) / c0 * chance(c, rounds)
+                        ch = crow[c] if c < nrow else 0.0
+                        credit += aw * fv * model.area_free[ai] * (c0 - c) / c0 * ch
         # ---- bamboo groups
         for pts, groups in model.group_rows:
             for g in groups:
@@ -474,21 +495,34 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
                     c += lefts[ai]
                     c0 += model.area_c0[ai]
                 if 0 < c < INF:
-                    credit += aw * pts * (c0 - c) / c0 * chance(c, rounds)
+                    credit += aw * pts * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
         # ---- items (leaves, fish, river, favours, dragon) and their free colourings
         opt = prm.option
         if opt and prm.rho <= 0:
             pts_ = cs.item_points
             sm = model.sum_mask
             dec = prm.decay
-            for i in model.item_goals:
+            nsteps = model.area_nsteps
+            for i, ai, step, seq, req in model.goal_items:
                 if col >> i & 1:
                     continue
-                d = model.dist(col, blocked, i)
+                if req:
+                    d = model.dist(col, blocked, i)
+                elif lefts[ai] >= INF:
+                    continue
+                elif seq:
+                    d = step - (nsteps[ai] - lefts[ai]) + 1
+                    if d <= 0:
+                        continue
+                else:
+                    d = 1
                 if d >= INF:
                     continue
                 v = (pts_[i] if sm >> i & 1 else 0) + fv * model.item_free[i]
-                credit += opt * v * dec ** (d - 1) * chance(d, rounds)
+                credit += opt * v * dec ** (d - 1) * (crow[d] if d < nrow else 0.0)
+        if prm.lookahead:
+            credit += prm.lookahead * _next_round(model, prm, state, seat, lefts)
+
         # ---- products
         if model.product_rows and prm.product_weight:
             dec = prm.decay
@@ -509,7 +543,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
                 now = model.majority_points(coloured, mask, places, seat)
                 gain = (places[0] - now) * _p_first(c, others)
                 c0 = model.area_c0[ai]
-                credit += aw * gain * (c0 - c) / c0 * chance(c, rounds)
+                credit += aw * gain * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
         # ---- first-player races (lanterns, dragon feet)
         if model.race_rows:
             got = state.first[seat] | state.later[seat]
@@ -528,10 +562,121 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
                     v = cs.race_later[ri] + (cs.race_first[ri] - cs.race_later[ri]) * pf
                 c0 = model.race_c0[ri]
                 share = (c0 - c + 1) / c0 if c0 else 1.0
-                credit += aw * v * share * chance(c, rounds)
+                credit += aw * v * share * (crow[c] if c < nrow else 0.0)
         return float(total + credit)
 
     return evaluate
+
+
+def _item_values(model: _Model, prm: Params, state: Any, q: int, lefts: list[int],
+                 open_: int) -> list[float]:
+    """The immediate gain of colouring each item of ``open_`` for seat ``q``: printed points,
+    free colourings, completing an area (its points, free colourings, ladybug) and the product
+    rows it raises."""
+    cs = model.cs
+    col = state.coloured[q]
+    lbs = state.ladybugs[q]
+    fv = prm.free_value
+    pts = cs.item_points
+    sm = model.sum_mask
+    cur: list[tuple[int, int]] = []
+    for (lop, lar, lm), (rop, rar, rm) in model.product_rows:
+        cur.append((model.measure(lop, lar, lm, col), model.measure(rop, rar, rm, col)))
+    lb_value = model.lb_points + prm.ladybug_bonus
+    value = [0.0] * cs.n
+    rest = open_
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        i = low.bit_length() - 1
+        v = (pts[i] if sm >> i & 1 else 0) + fv * model.item_free[i]
+        ai = cs.item_area[i]
+        if lefts[ai] == 1:
+            v += model.area_complete_pts[ai] + fv * model.area_free[ai]
+            for li in model.area_lbs[ai]:
+                if not lbs >> li & 1:
+                    v += lb_value
+        for r, side, op in model.item_products[i]:
+            other = cur[r][1 - side]
+            if op == "count":
+                v += other
+            elif op == "sum":
+                v += pts[i] * other
+            else:
+                v += model.increment[i] * other
+        value[i] = v
+    return value
+
+
+def _denial(model: _Model, prm: Params, state: Any, seat: int) -> float:
+    """What the seats still to play this round can gain with the markers left: the best
+    immediate gain of each (the markers the seat leaves behind are a shared race)."""
+    if state.phase != 1 or state.seat == seat:  # not TAKE by another seat in this round
+        return 0.0
+    cs = model.cs
+    players = state.players
+    left = state.left
+    rolled = state.rolled
+    markers = [cs.match[k][rolled[k]] for k in range(4) if left >> k & 1]
+    wanted = 0
+    for m in markers:
+        wanted |= m
+    total = 0.0
+    for pos in range(state.pos, players):
+        q = (state.holder + pos) % players
+        if q == seat:
+            continue
+        open_ = state.avail[q] & wanted
+        if not open_:
+            continue
+        lefts = model.lefts(state.coloured[q], state.blocked[q])
+        value = _item_values(model, prm, state, q, lefts, open_)
+        best = 0.0
+        for mk in markers:
+            m = open_ & mk
+            while m:
+                low = m & -m
+                m ^= low
+                x = value[low.bit_length() - 1]
+                if x > best:
+                    best = x
+        total += best
+    return total
+
+
+def _next_round(model: _Model, prm: Params, state: Any, seat: int, lefts: list[int]) -> float:
+    """A one-round look-ahead: the expected best immediate gain over the four markers next
+    round (each marker's symbol random, T1), from the items open to the seat now."""
+    cs = model.cs
+    open_ = state.avail[seat] & cs.rollable
+    value = _item_values(model, prm, state, seat, lefts, open_)
+    # per marker: its possible gains, one per face
+    dists: list[list[tuple[float, float]]] = []
+    for k in range(4):
+        row = cs.match[k]
+        d = []
+        for s_, pr in model.faces:
+            m = open_ & row[s_]
+            best = 0.0
+            while m:
+                low = m & -m
+                m ^= low
+                x = value[low.bit_length() - 1]
+                if x > best:
+                    best = x
+            d.append((best, pr))
+        dists.append(d)
+    # E[max over markers] from the product of the markers' distribution functions
+    levels = sorted({x for d in dists for x, _ in d})
+    expected = 0.0
+    prev_cdf = 0.0
+    for v in levels:
+        cdf = 1.0
+        for d in dists:
+            cdf *= sum(pr for x, pr in d if x <= v)
+        expected += v * (cdf - prev_cdf)
+        prev_cdf = cdf
+    return expected
 
 
 def _npv_areas(model: _Model, prm: Params, state: Any, seat: int, rounds: float,
