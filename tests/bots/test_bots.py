@@ -43,7 +43,7 @@ def test_bot_registry_and_specs() -> None:
 
 
 @pytest.mark.parametrize("spec", ["mcts:wizard=1", "mcts:iterations=0", "greedy:epsilon=2",
-                                  "mcts:top=0", "nobot"])
+                                  "mcts:top=0", "nobot", "random:depth=3", "greedy:depth=3"])
 def test_bad_bot_specs_are_refused_clearly(spec: str) -> None:
     with pytest.raises(MeepleError):
         make_bot(spec)
@@ -136,10 +136,18 @@ def test_mcts_plays_to_the_end_with_rollouts_to_the_end() -> None:
 
 
 @pytest.mark.parametrize("info", meeple.games(), ids=lambda i: i.name)
-def test_every_registered_game_plays_with_greedy_and_mcts(info: meeple.GameInfo) -> None:
+def test_every_registered_game_plays_turns_with_greedy_and_mcts(info: meeple.GameInfo) -> None:
     variant = dict(info.variants[0])
     seats = info.player_range(variant)
     n = 2 if 2 in seats else seats.start
-    bots = ["mcts:iterations=3;top=2", "greedy"][:n]
-    rec = play_game(info.name, variant, bots, seed=1)
-    assert meeple.replay(rec).is_over
+    state = meeple.new_game(info.name, players=n, seed=1, **variant)
+    bots = [MctsBot(seed=1, iterations=3, top=2), GreedyBot(seed=2)][:n]
+    turns = 0
+    while not state.is_over and turns < 6:
+        if state.to_move == CHANCE:
+            state.sample_chance()
+            continue
+        seat = state.to_move
+        _play_turn(bots[seat], state)  # state.play checks every move's legality
+        turns += 1
+    assert turns == 6 or state.is_over

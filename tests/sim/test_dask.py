@@ -36,7 +36,10 @@ def test_simulate_cli_on_a_cluster(cluster_address: str, tmp_path: object) -> No
     assert [r["seed"] for r in read_records(out)] == [0, 1]
 
 
-def test_unreachable_cluster_is_a_clear_error() -> None:
+def test_unreachable_cluster_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meeple.sim import runner as sim_runner
+
+    monkeypatch.setattr(sim_runner, "CONNECT_TIMEOUT", "1s")
     res = CliRunner().invoke(app, ["simulate", "gardens", "-n", "1",
                                    "--cluster", "tcp://127.0.0.1:9"])
     assert res.exit_code == 2

@@ -59,7 +59,7 @@ def test_tournament_cli_refuses_bad_bots() -> None:
 
 
 def test_report_tables_and_plots(tmp_path: Path) -> None:
-    recs = run_job(JobSpec("gardens", ("greedy", "random"), n=3, seed=0, options={"level": 1}))
+    recs = run_job(JobSpec("gardens", ("random", "random"), n=3, seed=0, options={"level": 1}))
     recs += run_job(JobSpec("gardens", ("random", "random", "random"), n=2, seed=0))
     assert len(group_records(recs)) == 2
     md = build_report(recs, tmp_path)

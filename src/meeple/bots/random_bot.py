@@ -15,6 +15,8 @@ class RandomBot(Bot):
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
         super().__init__(seed, **options)
+        if options:
+            raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; random takes none")
         self.rng = Rng(seed)
 
     def choose(self, view: State[Any], legal_moves: Sequence[Any]) -> Any:

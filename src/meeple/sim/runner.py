@@ -22,6 +22,9 @@ from meeple.core.errors import MeepleError
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 
+#: How long to wait for a Dask scheduler before giving up.
+CONNECT_TIMEOUT = "10s"
+
 #: Record keys that depend on the machine, not on the game (left out when comparing runs).
 TIMING_KEYS = ("timings",)
 
@@ -190,7 +193,7 @@ def _iter_dask(tasks: list[Any], address: str) -> Iterator[dict[str, Any]]:
     except ImportError as exc:  # pragma: no cover - dask[distributed] is a dependency
         raise MeepleError("--cluster needs dask[distributed]: pip install 'dask[distributed]'") from exc
     try:
-        client = Client(address, timeout="10s")  # type: ignore[no-untyped-call]
+        client = Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except OSError as exc:
         raise MeepleError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
     try:
