@@ -74,13 +74,16 @@ def test_equals_the_score_at_the_end_and_is_deterministic(sheet: str) -> None:
     assert [evaluate(mid, p) for p in range(3)] == [evaluate(mid.clone(), p) for p in range(3)]
 
 
-def test_final_round_is_the_score() -> None:
-    """Once a seat has its third ladybug the game ends with the round: nothing else counts."""
+def test_final_round_is_the_score_and_the_lead() -> None:
+    """Once a seat has its third ladybug the game ends with the round: no credit for goals any
+    more, only the score and (``end_weight``) the lead over the best other seat."""
     s = _new("2-pandas")
     _paint(s, 1, "b1.1", "b1.2", "b5.1", "b5.2", "b3.1", "b3.2", "b3.3")
-    _paint(s, 0, "s1", "s2", "s3")
+    _paint(s, 0, "s1", "s2", "s3", "b2.1")
     assert s.ladybugs[1].bit_count() == 3 and not s.is_over
-    assert evaluate(s, 0) == s.scores()[0].total
+    mine, theirs = (x.total for x in s.scores())
+    assert evaluate(s, 0) == mine + ev.Params().end_weight * (mine - theirs)
+    assert ev.make_evaluation(ev.Params(end_weight=0.0))(s, 0) == mine
 
 
 def test_progress_on_a_pond_counts() -> None:

@@ -48,7 +48,7 @@ class Params:
     the plain score (``docs/eval-takenokolor.md``): small credits, so that the printed points
     lead and the credits mostly decide between turns of (nearly) equal points."""
 
-    ladybug_bonus: float = 1.0  # value of circling a ladybug beyond its printed point
+    ladybug_bonus: float = 3.0  # value of circling a ladybug beyond its printed point
     free_value: float = 1.5  # one free colouring, in points
     option: float = 0.05  # share of an item's points credited while it is one step away
     decay: float = 0.5  # ... times decay ** (steps - 1) further away
@@ -60,6 +60,8 @@ class Params:
     rho: float = 0.0  # > 0: areas valued as investments, each colouring costing rho points
     lookahead: float = 0.0  # weight of the best immediate gain expected next round
     deny: float = 0.6  # weight of what the seats still to play this round can gain
+    deny_share: bool = True  # ... divided by the number of other seats (3-4 players)
+    end_weight: float = 1.0  # last round: weight of the lead over the best other seat
 
 
 #: Weights tuned for a shipped sheet (others use ``Params()``).
@@ -447,6 +449,9 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
         if prm.deny:
             total -= prm.deny * _denial(model, prm, state, seat)
         if rounds <= 0.0:
+            if prm.end_weight and players > 1:
+                best = max(model.score(state, q) for q in range(players) if q != seat)
+                total += prm.end_weight * (model.score(state, seat) - best)
             return total
         if rounds >= INF:
             rounds = float(_MAX_R)
@@ -641,6 +646,8 @@ def _denial(model: _Model, prm: Params, state: Any, seat: int) -> float:
                 if x > best:
                     best = x
         total += best
+    if prm.deny_share and players > 2:
+        total /= players - 1
     return total
 
 
