@@ -151,3 +151,19 @@ def test_every_registered_game_plays_turns_with_greedy_and_mcts(info: meeple.Gam
         _play_turn(bots[seat], state)  # state.play checks every move's legality
         turns += 1
     assert turns == 6 or state.is_over
+
+
+def test_eval_option_picks_the_score_total_or_the_game_evaluation() -> None:
+    assert make_bot("greedy:eval=score").which == "score"
+    assert make_bot("mcts:eval=score").which == "score"
+    with pytest.raises(MeepleError, match="eval must be"):
+        make_bot("greedy:eval=magic")
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=3))
+    seat = state.to_move
+    before = state.clone()
+    made = _play_turn(GreedyBot(seed=1, eval="score"), state)
+    after = before.clone()
+    for m in made:
+        after.play(m)
+    best = max(s.scores()[seat].total for _m, s in before.whole_turns())
+    assert after.scores()[seat].total == best

@@ -92,3 +92,10 @@ def test_resume_does_not_mix_variants(tmp_path: Path) -> None:
     recs = run_job(JobSpec("gardens", ("random", "random"), n=2, seed=0, options={"level": 3}), out=out)
     assert [r["variant"]["level"] for r in recs] == [3, 3]
     assert len(read_records(out)) == 4
+
+
+def test_a_game_that_does_not_end_is_stopped_with_a_clear_error() -> None:
+    from meeple.core.errors import MeepleError
+
+    with pytest.raises(MeepleError, match="did not end within 30 moves"):
+        play_game("gardens", {"level": 1}, ["random", "random"], seed=1, max_moves=30)

@@ -60,6 +60,15 @@ def turn_ranker_for(game: str) -> TurnRanker | None:
     return TURN_RANKERS.get(game)
 
 
+def choose_evaluation(game: str, which: str) -> Evaluation:
+    """``which``: ``"game"`` (the game's registered evaluation) or ``"score"`` (the score total)."""
+    if which == "score":
+        return score_total
+    if which == "game":
+        return evaluation_for(game)
+    raise ValueError(f"eval must be 'game' or 'score', not {which!r}")
+
+
 def evaluate(state: State[Any], seat: int) -> float:
     return evaluation_for(state.game_name)(state, seat)
 
@@ -75,11 +84,12 @@ def register_turn_ranker(game: str, fn: TurnRanker) -> None:
     TURN_RANKERS[game] = fn
 
 
-def all_turns_ranked(state: State[Any], seat: int,
-                     limit: int | None = None) -> list[tuple[float, tuple[Any, ...]]]:
-    """Every whole turn of ``seat`` (``state.whole_turns()``) with its evaluation, best first
-    (a stable sort: equal values keep the game's order); the first ``limit`` if given."""
-    fn = evaluation_for(state.game_name)
+def all_turns_ranked(state: State[Any], seat: int, limit: int | None = None,
+                     fn: Evaluation | None = None) -> list[tuple[float, tuple[Any, ...]]]:
+    """Every whole turn of ``seat`` (``state.whole_turns()``) with its evaluation (``fn``,
+    default the game's), best first (a stable sort: equal values keep the game's order); the
+    first ``limit`` if given."""
+    fn = fn or evaluation_for(state.game_name)
     scored = [(fn(after, seat), moves) for moves, after in state.whole_turns()]
     scored.sort(key=lambda t: -t[0])
     return scored if limit is None else scored[:limit]

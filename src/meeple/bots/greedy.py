@@ -13,7 +13,13 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from meeple.bots.base import Bot, register_bot
-from meeple.bots.evaluation import all_turns_ranked, ranked_turns, turn_ranker_for
+from meeple.bots.evaluation import (
+    all_turns_ranked,
+    choose_evaluation,
+    ranked_turns,
+    score_total,
+    turn_ranker_for,
+)
 from meeple.core.rng import Rng
 from meeple.core.state import State
 
@@ -47,12 +53,15 @@ class Planner:
         return self.moves.pop(0)
 
 
-def best_turns(view: State[Any], seat: int, exact: bool = False) -> list[tuple[float, tuple[Any, ...]]]:
+def best_turns(view: State[Any], seat: int, exact: bool = False,
+               which: str = "game") -> list[tuple[float, tuple[Any, ...]]]:
     """Whole turns of ``seat`` from ``view`` with their evaluation, best first (stable sort).
 
     Every turn is evaluated, unless the game registered a turn ranker (Gardens) and ``exact``
     is false: then the ranker's cheap estimate preselects and the best 16 are evaluated.
     """
+    if which == "score":
+        return all_turns_ranked(view, seat, fn=score_total)
     if not exact and turn_ranker_for(view.game_name) is not None:
         return ranked_turns(view, seat, 16)
     return all_turns_ranked(view, seat)
@@ -60,15 +69,20 @@ def best_turns(view: State[Any], seat: int, exact: bool = False) -> list[tuple[f
 
 class GreedyBot(Bot):
     """Best immediate gain of a whole turn. Options: ``epsilon`` (chance of a random turn),
-    ``exact=1`` (evaluate every turn even where the game has a faster turn ranker)."""
+    ``exact=1`` (evaluate every turn even where the game has a faster turn ranker), ``eval``
+    (``game``: the game's evaluation, default; ``score``: the score total only)."""
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, epsilon: float = 0.0, exact: int = 0, **options: Any) -> None:
+    def __init__(self, seed: int = 0, epsilon: float = 0.0, exact: int = 0, eval: str = "game",
+                 **options: Any) -> None:
         super().__init__(seed, **options)
         if options:
-            raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: epsilon, exact")
+            raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; "
+                            "options: epsilon, exact, eval")
+        choose_evaluation("", str(eval))  # validates the name
         self.exact = bool(exact)
+        self.which = str(eval)
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1, not {epsilon}")
         self.epsilon = float(epsilon)
@@ -84,7 +98,7 @@ class GreedyBot(Bot):
         seat = view.to_move
         if seat is None or seat < 0 or (len(legal_moves) == 1 and not _turn_continues(view, legal_moves[0])):
             return legal_moves[0]
-        scored = best_turns(view, seat, self.exact)
+        scored = best_turns(view, seat, self.exact, self.which)
         if not scored:
             return self.rng.choice(legal_moves)
         if self.epsilon and self.rng.random() < self.epsilon:

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.bots.base import Bot, register_bot
-from meeple.bots.evaluation import evaluation_for, ranked_turns, turn_ranker_for
+from meeple.bots.evaluation import choose_evaluation, ranked_turns, turn_ranker_for
 from meeple.bots.greedy import Planner
 from meeple.core.errors import IllegalMove
 from meeple.core.rng import Rng
@@ -66,7 +66,7 @@ class _Node:
 
 class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
-    ``horizon``, ``expand``, ``scale``, ``turns``."""
+    ``horizon``, ``expand``, ``scale``, ``turns``, ``eval`` (``game`` or ``score``)."""
 
     name = "mcts"
 
@@ -81,12 +81,13 @@ class MctsBot(Bot):
         expand: int = 10,
         scale: float = 4.0,
         turns: int = 300,
+        eval: str = "game",
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
-                            "seconds, top, c, horizon, expand, scale, turns")
+                            "seconds, top, c, horizon, expand, scale, turns, eval")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -99,6 +100,8 @@ class MctsBot(Bot):
         self.expand = max(1, int(expand))
         self.scale = float(scale) if float(scale) > 0 else 1.0
         self.turns = int(turns)
+        choose_evaluation("", str(eval))  # validates the name
+        self.which = str(eval)
         self.rng = Rng(seed)
         self.plan = Planner()
         self.last_iterations = 0
@@ -121,7 +124,7 @@ class MctsBot(Bot):
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
         """The best whole turn for ``seat`` from ``view`` within the budget."""
-        evaluate = evaluation_for(view.game_name)
+        evaluate = choose_evaluation(view.game_name, self.which)
         players = view.players
         root = _Node()
         first = view.sample_hidden(seat, self.rng)
@@ -209,7 +212,8 @@ class MctsBot(Bot):
         mover = state.to_move
         if mover is None or mover < 0:
             return
-        scored = candidate_turns(state, mover, self.top, self.turns, evaluate)
+        scored = candidate_turns(state, mover, self.top, self.turns, evaluate,
+                                 use_ranker=self.which == "game")
         rank = len(node.edges)
         for _value, moves in scored:
             key = tuple(str(m) for m in moves)
@@ -267,8 +271,8 @@ class MctsBot(Bot):
         return out
 
 
-def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int,
-                    evaluate: Any) -> list[tuple[float, tuple[Any, ...]]]:
+def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, evaluate: Any,
+                    use_ranker: bool = True) -> list[tuple[float, tuple[Any, ...]]]:
     """The best ``top`` whole turns of ``seat``, or single decisions when turns are too many.
 
     A game's turn ranker is used if it has one. Otherwise up to ``max_turns`` whole turns are
@@ -276,7 +280,7 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int,
     legal move (up to ``3 x top``), ranked by the evaluation right after it, and the turn goes
     on at the next node.
     """
-    if turn_ranker_for(state.game_name) is not None:
+    if use_ranker and turn_ranker_for(state.game_name) is not None:
         return ranked_turns(state, seat, top)
     turns = expand_turns(state, limit=max_turns + 1) if max_turns > 0 else []
     if 0 < len(turns) <= max_turns:

@@ -34,7 +34,12 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return Rng.derive(game_seed, seat, 0xB07).next_u64() >> 1
 
 
-def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int) -> dict[str, Any]:
+#: A game longer than this many moves is stopped with an error (a bot or a rule stalling).
+MAX_MOVES = 20_000
+
+
+def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int,
+              max_moves: int | None = None) -> dict[str, Any]:
     """Play one game between ``bots`` (one spec per seat) and return its record.
 
     The record is the engine's ``state.record()`` plus ``bots`` (the specs, by seat) and
@@ -46,10 +51,17 @@ def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int
     spent = [0.0] * len(bots)
     longest = [0.0] * len(bots)
     clock = time.perf_counter
+    limit = MAX_MOVES if max_moves is None else max_moves
+    moves = 0
     while True:
         seat = state.to_move
         if seat is None:
             break
+        moves += 1
+        if moves > limit:
+            raise MeepleError(
+                f"{game} seed {seed} with bots {', '.join(bots)} did not end within {limit} moves: "
+                "a bot or the rules keep the game from ending (e.g. a seat that always passes)")
         if seat == CHANCE:
             state.sample_chance()
             continue
