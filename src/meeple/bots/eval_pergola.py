@@ -1,0 +1,321 @@
+"""Pergola: the score so far plus credit for progress toward points not scored yet.
+
+``pergola_evaluation(state, seat)`` is registered for ``"pergola"`` at import. It reads the
+seat's garden (public information: Pergola's view hides nothing already decided) and adds, to
+the score-pad total, discounted credit for:
+
+- bee flowers partly or not yet filled (a lavender flower is worth 8 when full, a large buttercup
+  4, a small one 2; only full flowers score), and flying bees that a flutter can still place;
+- free hollyhock flowers, valued by the level a butterfly would sit on (1 / 2 / 3 points), and
+  hollyhock rows one colour short of the next set;
+- free magnolia buds (the next piece scores by its level) and free magnolia spots on levels that
+  already hold ladybugs (ladybugs score by how many share a level);
+- unpaired buttercups, an odd lavender leaf, dragonfly requirements under way, waterdrops on the
+  way down the cascade, the next honey pot, unused lanterns (their option value);
+- in a solo challenge game, progress toward the chosen challenge (and a bonus once it is met).
+
+Credit shrinks with the seat's turns left (``left``); at the end of the game only the score (and
+a met challenge) counts.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from meeple.bots.evaluation import register_evaluation
+from meeple.games.pergola import scoring as sc
+from meeple.games.pergola.data import REQUIREMENTS
+from meeple.games.pergola.rules import (
+    BOTTOM,
+    LARGE,
+    SMALL,
+    Compiled,
+    Garden,
+    PergolaState,
+    score_garden,
+)
+
+__all__ = ["pergola_evaluation", "turns_left"]
+
+BFLY = (1, 2, 2, 3)  # butterfly value by level index 0, 1, 2, 3+
+MAG = (1, 1, 1, 2)  # magnolia piece value by level index 0..3, 3 from index 4 on
+REQ_BITS = (1, 2, 4, 8)  # magnolia, hollyhock, buttercup, lavender (REQUIREMENTS order)
+
+# weights (tuned by measurement, see docs/eval-pergola.md)
+W_BEES = 0.6
+B_EMPTY = 0.1  # share of a flower's value credited while it has no bee yet
+W_FLY_BEE = 0.5
+W_HOLLY_SLOT = 0.35
+W_HOLLY_SET = 0.35
+W_MAG_BUD = 0.5
+W_LADY = 0.4
+W_CUP_PAIR = 0.5
+W_LAV_ODD = 0.5
+W_DRAGON = 0.5
+W_DROP = 0.35
+W_POT = 0.5
+W_LANTERN = 0.8
+W_FLY_OTHER = 0.5
+CHALLENGE_BONUS = 20.0
+CHALLENGE_PROGRESS = 0.5
+
+
+def turns_left(state: PergolaState, seat: int) -> int:
+    """Turns ``seat`` still plays (0 at the end of the game)."""
+    p = state.players
+    done = state.turn // p + (1 if state.turn % p > seat else 0)
+    return max(0, state.c.turns - done)
+
+
+def _lady_gain(n: int) -> int:
+    """What one more ladybug adds on a level holding ``n``."""
+    return (n + 1) * min(n + 1, 3) - n * min(n, 3)
+
+
+def pergola_evaluation(state: Any, seat: int) -> float:
+    """The seat's score plus discounted credit for progress (see the module docstring)."""
+    return _evaluate(state, seat)
+
+
+def _evaluate(state: PergolaState, seat: int) -> float:
+    g = state.gardens[seat]
+    c = state.c
+    total = float(score_garden(g, c.leaf_colour).total)
+    left = turns_left(state, seat)
+    bonus = 0.0
+    if state.challenge and state.solo:
+        bonus = _challenge(state, g, left)
+    if left <= 0:
+        return total + bonus
+    turns = c.turns
+    soon = min(1.0, left / 3.0)  # can it still happen?
+    much = left / turns  # how much of the game is left
+    credit = 0.0
+
+    # --- bees: partly filled flowers, flying bees
+    bees_value = 0.0
+    open_need = 0
+    for size, b in zip(g.cups, g.cup_bees, strict=True):
+        if size == SMALL:
+            if b < 1:
+                bees_value += B_EMPTY * sc.BEES_SMALL
+                open_need += 1
+        elif size == LARGE and b < 2:
+            share = b / 2
+            bees_value += (B_EMPTY + (1.0 - B_EMPTY) * share * share) * sc.BEES_LARGE
+            open_need += 2 - b
+    for b in g.flowers:
+        if b < 3:
+            share = b / 3
+            bees_value += (B_EMPTY + (1.0 - B_EMPTY) * share * share) * sc.BEES_LAVENDER
+            open_need += 3 - b
+    credit += W_BEES * soon * bees_value
+    if g.bees_fly and open_need:
+        credit += W_FLY_BEE * soon * min(g.bees_fly, open_need) * 2.0
+
+    # --- hollyhocks: free flowers for butterflies (by level), rows one colour short
+    holly = g.holly
+    top = max(holly)
+    bfly = g.bfly
+    slot_value = 0.0
+    set_value = 0.0
+    for lv in range(top):
+        have = (holly[0] > lv) + (holly[1] > lv) + (holly[2] > lv)
+        free = have - bfly[lv]
+        if free > 0:
+            slot_value += free * BFLY[min(lv, 3)]
+        if have < 3:
+            set_value += sc.HOLLYHOCK_SET[have + 1] - sc.HOLLYHOCK_SET[have]
+    credit += W_HOLLY_SLOT * much * slot_value + W_HOLLY_SET * much * set_value
+    if g.bfly_fly and slot_value:
+        best = max((BFLY[min(lv, 3)] for lv in range(top)
+                    if (holly[0] > lv) + (holly[1] > lv) + (holly[2] > lv) > bfly[lv]), default=0)
+        credit += W_FLY_OTHER * soon * best * min(g.bfly_fly, 2)
+
+    # --- magnolia: the best free bud; free ladybug spots on levels with ladybugs
+    mag = g.mag
+    buds = g.mag_buds
+    best_bud = 0
+    for lv in range(len(buds) - 1, -1, -1):
+        if buds[lv]:
+            best_bud = MAG[min(lv + 1, 3)] if lv + 1 < 4 else 3
+            break
+    if not mag[0]:
+        best_bud = 1
+    credit += W_MAG_BUD * much * best_bud
+    lady = g.lady
+    best_lady = 0
+    for lv, n in enumerate(mag):
+        if n > lady[lv]:
+            gain = _lady_gain(lady[lv])
+            if gain > best_lady:
+                best_lady = gain
+    credit += W_LADY * much * best_lady
+    if g.lady_fly and best_lady:
+        credit += W_FLY_OTHER * soon * best_lady * min(g.lady_fly, 2)
+
+    # --- buttercups without a partner of the other size (while spaces are free)
+    small = sum(1 for x in g.cups if x == SMALL)
+    large = sum(1 for x in g.cups if x == LARGE)
+    if 0 in g.cups:
+        credit += W_CUP_PAIR * much * sc.BUTTERCUP_PAIR * min(abs(small - large), 1)
+
+    # --- an odd lavender leaf: the next one makes a pair (a flower or a dragonfly)
+    if g.lav_leaves % 2:
+        credit += W_LAV_ODD * much * 3.0
+
+    # --- dragonflies: requirements under way and stacks still holding one
+    counts = (sum(mag), sum(holly), small + large, g.lav_leaves)
+    tables = _tables(c)
+    for k, si, lily in tables.dragons:
+        if g.df_reqs & REQ_BITS[k]:
+            continue
+        stack = state.stacks[si]
+        if not stack:
+            continue
+        prog = min(1.0, counts[k] / 4.0)
+        reach = 1.0 if g.frog < 0 else 1.0 / tables.jumps[g.frog][lily]
+        credit += W_DRAGON * soon * stack[-1] * prog * prog * reach
+
+    # --- waterdrops on the way to the bottom (a bonus and an insect there)
+    dfs = g.df_small + g.df_medium + g.df_large
+    if len(g.bonuses) < 3:
+        bflies = sum(bfly) + g.bfly_fly
+        ladies = sum(lady) + g.lady_fly
+        bees = sum(g.cup_bees) + sum(g.flowers) + g.bees_fly
+        options = []
+        if "sets" not in g.bonuses:
+            options.append(min(bflies, ladies, bees) + 1)
+        if "dragonflies" not in g.bonuses:
+            options.append(dfs + 1)
+        if "honey" not in g.bonuses:
+            options.append(2 * len(g.pots) + 1)
+        best_bonus = max(options) + 1.5  # the insect taken at the bottom
+        for d in g.drops:
+            if d != BOTTOM:
+                credit += W_DROP * soon * best_bonus / (1.0 + tables.drop_steps[d])
+
+    # --- the next honey pot
+    pots = len(g.pots)
+    if pots < min(3, len(c.thresholds)):
+        on_cups = sum(g.cup_bees)
+        need = c.thresholds[pots]
+        lanterns = sum(g.lanterns) + g.lanterns_used
+        values = []
+        if "butterflies" not in g.pots:
+            values.append(sum(bfly) + g.bfly_fly)
+        if "leaves" not in g.pots:
+            values.append(len(g.leaves) // 2)
+        if "ladybugs" not in g.pots:
+            values.append(sum(lady) + g.lady_fly)
+        if "lanterns" not in g.pots:
+            values.append(lanterns)
+        if values:
+            prog = min(1.0, on_cups / need)
+            credit += W_POT * soon * prog * (max(values) + 2.0 * much)
+
+    # --- unused lanterns: each one is an extra insect, drip, jump or action later
+    credit += W_LANTERN * soon * sum(g.lanterns)
+
+    return total + credit + bonus
+
+
+class _Tables:
+    """Per data bundle: drips from each stone to the bottom, the dragonfly lilies and frog
+    distances between lilies."""
+
+    def __init__(self, c: Compiled) -> None:
+        steps: dict[int, int] = {}
+
+        def dist(s: int) -> int:
+            if s == BOTTOM:
+                return 0
+            if s not in steps:
+                steps[s] = 1 + min(dist(t) for t in c.stone_to[s])
+            return steps[s]
+
+        self.drop_steps = tuple(dist(s) for s in range(len(c.stone_to)))
+        self.dragons = tuple((REQUIREMENTS.index(str(c.lily_req[lily])), si, lily)
+                             for si, lily in enumerate(c.dragon_lilies))
+        n = len(c.lily_adj)
+        jumps = []
+        for a in range(n):
+            d = [n + 1] * n
+            d[a] = 0
+            todo = [a]
+            for x in todo:
+                for y in c.lily_adj[x]:
+                    if d[y] > d[x] + 1:
+                        d[y] = d[x] + 1
+                        todo.append(y)
+            jumps.append(tuple(max(1, v) for v in d))
+        self.jumps = tuple(jumps)
+
+
+_TABLES: weakref.WeakKeyDictionary[Compiled, _Tables] = weakref.WeakKeyDictionary()
+
+
+def _tables(c: Compiled) -> _Tables:
+    t = _TABLES.get(c)
+    if t is None:
+        t = _TABLES[c] = _Tables(c)
+    return t
+
+
+def _challenge(state: PergolaState, g: Garden, left: int) -> float:
+    """Solo: ``CHALLENGE_BONUS`` once the chosen challenge is met; before that (while turns are
+    left) a share growing with the square of the progress toward it."""
+    from meeple.games.pergola.solo import challenge_met
+
+    number = state.challenge
+    if number is None or number == 10:
+        return 0.0
+    if challenge_met(state, number):
+        return CHALLENGE_BONUS
+    if left <= 0:
+        return 0.0
+    prog = _challenge_progress(state, g, number)
+    return CHALLENGE_PROGRESS * CHALLENGE_BONUS * prog * prog
+
+
+def _challenge_progress(state: PergolaState, g: Garden, number: int) -> float:
+    """How far the garden is toward solo challenge ``number`` (0 to 1, 1 is not yet met)."""
+    if number == 1:  # a ladybug on each of 3 magnolia levels (levels need magnolias first)
+        with_lady = sum(1 for n in g.lady if n)
+        levels = sum(1 for n in g.mag if n)
+        return min(0.95, (with_lady + 0.5 * min(3, levels)) / 4.5)
+    if number == 2:  # use 4 lanterns
+        return min(0.95, (g.lanterns_used + 0.6 * sum(g.lanterns)) / 4.0)
+    if number == 3:  # 4 butterflies, 4 ladybugs, 4 bees
+        return (min(4, g.butterflies()) + min(4, g.ladybugs()) + min(4, g.bees())) / 12.0
+    if number == 4:  # a drop at the bottom and a bonus worth 5
+        steps = _tables(state.c).drop_steps
+        near = max((1.0 if d == BOTTOM else 1.0 / (1 + steps[d])) for d in g.drops)
+        worth = max(min(g.butterflies(), g.ladybugs(), g.bees()), g.dragonflies(),
+                    2 * len(g.pots))
+        return 0.5 * near + 0.5 * min(1.0, worth / 5.0) - 0.05
+    if number == 5:  # a filled honey pot worth 5
+        lanterns = sum(g.lanterns) + g.lanterns_used
+        worth = max(g.butterflies(), len(g.leaves) // 2, g.ladybugs(), lanterns)
+        ready = 1.0 if g.pots else min(1.0, sum(g.cup_bees) / state.c.thresholds[0])
+        return 0.5 * ready + 0.5 * min(1.0, worth / 5.0) - 0.05
+    if number == 6:  # 4 flowers full of bees
+        full = sum(g.full_flowers())
+        part = float(sum(1 for s, b in zip(g.cups, g.cup_bees, strict=True)
+                         if s == LARGE and b == 1))
+        part += sum(b / 3 for b in g.flowers if b < 3)
+        return min(0.95, (full + 0.5 * part) / 4.0)
+    if number == 7:  # 2 butterflies on level 4+
+        high = sum(g.bfly[3:])
+        tall = min(4, max(g.holly))
+        return (high + 0.4 * tall) / 3.6
+    if number == 8:  # 5 leaf colours
+        colours = len({state.c.leaf_colour[i] for i in g.leaves})
+        return colours / 5.0
+    if number == 9:  # 4 dragonflies
+        return g.dragonflies() / 4.0
+    return 0.0
+
+
+register_evaluation("pergola", pergola_evaluation)
