@@ -8,7 +8,8 @@ Each iteration
 2. **descends** an open-loop tree whose edges are whole turns (the moves of one seat's turn;
    where a seat has more than ``turns`` whole turns, one decision at a time instead).
    At each node the game's evaluation (:mod:`meeple.bots.evaluation`) ranks the turns of the
-   seat to move and the best ``top`` become the candidate edges; edges are chosen by UCB1, an
+   seat to move and the best ``top`` become the candidate edges; edges are chosen by UCB1 plus a
+   progressive bias towards the evaluation's favourites (``bias`` x prior / (visits + 1)), an
    unvisited edge in rank order first. Chance (rolls, draws) is sampled from
    ``chance_outcomes()`` with the bot's own generator and is not part of the tree, so a node
    stands for "this sequence of decisions, whatever the dice said": a cached candidate that is
@@ -45,11 +46,12 @@ from meeple.core.turns import expand_turns
 
 
 class _Edge:
-    __slots__ = ("child", "moves", "n", "rank", "w")
+    __slots__ = ("child", "moves", "n", "prior", "rank", "w")
 
-    def __init__(self, moves: tuple[Any, ...], rank: int, players: int) -> None:
+    def __init__(self, moves: tuple[Any, ...], rank: int, players: int, prior: float = 0.5) -> None:
         self.moves = moves
         self.rank = rank
+        self.prior = prior
         self.n = 0
         self.w = [0.0] * players
         self.child: _Node | None = None
@@ -66,7 +68,7 @@ class _Node:
 
 class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
-    ``horizon``, ``expand``, ``scale``, ``turns``, ``eval`` (``game`` or ``score``)."""
+    ``horizon``, ``expand``, ``scale``, ``turns``, ``bias``, ``eval`` (``game`` or ``score``)."""
 
     name = "mcts"
 
@@ -81,13 +83,14 @@ class MctsBot(Bot):
         expand: int = 10,
         scale: float = 4.0,
         turns: int = 300,
+        bias: float = 1.0,
         eval: str = "game",
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
-                            "seconds, top, c, horizon, expand, scale, turns, eval")
+                            "seconds, top, c, horizon, expand, scale, turns, bias, eval")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -100,6 +103,7 @@ class MctsBot(Bot):
         self.expand = max(1, int(expand))
         self.scale = float(scale) if float(scale) > 0 else 1.0
         self.turns = int(turns)
+        self.bias = float(bias)
         choose_evaluation("", str(eval))  # validates the name
         self.which = str(eval)
         self.rng = Rng(seed)
@@ -194,7 +198,8 @@ class MctsBot(Bot):
                 if edge.n == 0:
                     value = 1e9 - edge.rank
                 else:
-                    value = edge.w[mover] / edge.n + self.c * math.sqrt(log_n / edge.n)
+                    value = (edge.w[mover] / edge.n + self.c * math.sqrt(log_n / edge.n)
+                             + self.bias * edge.prior / (edge.n + 1))
                 if value > best_value:
                     best, best_value = edge, value
             if best is None:
@@ -215,12 +220,15 @@ class MctsBot(Bot):
         scored = candidate_turns(state, mover, self.top, self.turns, evaluate,
                                  use_ranker=self.which == "game")
         rank = len(node.edges)
-        for _value, moves in scored:
+        best = scored[0][0] if scored else 0.0
+        for value, moves in scored:
             key = tuple(str(m) for m in moves)
             if key in node.keys:
                 continue
             node.keys.add(key)
-            node.edges.append(_Edge(moves, rank, state.players))
+            # progressive bias: the evaluation's verdict, fading as visits accumulate
+            prior = 2 * _logistic((value - best) / self.scale)
+            node.edges.append(_Edge(moves, rank, state.players, prior))
             rank += 1
 
     def _resolve_chance(self, state: State[Any]) -> None:
