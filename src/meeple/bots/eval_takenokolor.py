@@ -20,12 +20,22 @@ seat it values:
   number otherwise.
 
 Every credit is multiplied by the chance of finishing the goal in time: the rounds left are
-estimated from the ladybug race (the fewest colourings any seat needs for the ladybugs that end
-the game), and the chance that ``c`` more colourings fit in ``R`` rounds is a binomial tail. In
-the last round (a seat has its third ladybug) the evaluation is the score.
+estimated from the ladybug race (the fewest colourings any other seat needs for the ladybugs
+that end the game), and the chance that ``c`` more colourings fit in ``R`` rounds is a binomial
+tail. Credits are small next to the points (see ``Params``): they mostly decide between turns of
+(nearly) equal points.
 
-It reads only the public state (Takenokolor has no hidden information), and never calls
-``scores()``; about 20-40 µs per call.
+Two terms look at the other seats:
+
+* **the markers left** (a shared race within the round): minus ``deny`` x what the seats still
+  to play this round can gain at best with the markers the seat leaves them (shared among the
+  other seats at 3-4 players);
+* **the last round** (a seat has its third ladybug, T4): no more credits, the score plus
+  ``end_weight`` x the lead over the best other seat, so a seat ahead likes to end the game and
+  one behind does not.
+
+At game end the value is the score. It reads only the public state (Takenokolor has no hidden
+information) and never calls ``scores()``; about as costly as one ``scores()`` call.
 """
 
 from __future__ import annotations
