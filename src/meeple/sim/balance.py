@@ -93,7 +93,7 @@ def balance_figures(records: list[dict[str, Any]], out: Path) -> list[Path]:
                     p = sum(shares) / len(shares)
                     lo, hi = wilson(sum(shares), len(shares))
                     x = i + (seat - (seats - 1) / 2) * 0.18
-                    ax.errorbar([x], [p], yerr=[[p - lo], [hi - p]], fmt="o", ms=3,
+                    ax.errorbar([x], [p], yerr=[[max(0.0, p - lo)], [max(0.0, hi - p)]], fmt="o", ms=3,
                                 color=f"C{seat}", label=f"seat {seat}")
                 ax.hlines(1 / seats, i - 0.4, i + 0.4, colors="grey", linestyles="dotted")
             ax.set_xticks(range(len(multi)))
