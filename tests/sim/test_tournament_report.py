@@ -102,3 +102,15 @@ def test_balance_rows_and_figures(tmp_path: Path) -> None:
     assert rows[1][2] == 3 and rows[1][10].count("/") == 2
     files = balance_figures(recs, tmp_path)
     assert {f.name for f in files} == {"gardens-scores.png", "gardens-seats.png", "gardens-rows.png"}
+
+
+def test_tournament_all_variants_skips_variants_for_other_seat_counts() -> None:
+    import meeple
+
+    info = next((i for i in meeple.games() if any(2 not in i.player_range(v) for v in i.variants)), None)
+    if info is None:
+        pytest.skip("no registered game has variants for other seat counts")
+    res = runner.invoke(app, ["tournament", info.name, "--all-variants", "--bots", "random,random",
+                              "-n", "1"])
+    assert res.exit_code == 0, res.output
+    assert "skipped (not for 2 seats)" in " ".join(res.output.split())

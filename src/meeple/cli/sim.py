@@ -161,7 +161,13 @@ def tournament_cmd(
     check_game(game)
     specs = split_bots(bots)
     if all_variants:
-        variants = [dict(v) for v in meeple.game_info(game).variants]
+        info = meeple.game_info(game)
+        variants = [dict(v) for v in info.variants if len(specs) in info.player_range(v)]
+        skipped = [info.describe_variant(v) for v in info.variants if len(specs) not in info.player_range(v)]
+        if skipped:
+            console.print(f"skipped (not for {len(specs)} seats): {'; '.join(skipped)}")
+        if not variants:
+            raise fail(f"no variant of {info.title} takes {len(specs)} seats")
     else:
         variants = [_options(game, level, sheet, challenge, option)]
     if workers < 1:
