@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from meeple.core.bits import components, neighbourhood
+from meeple.core.bits import bit_list, components, neighbourhood
 from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.state import CHANCE, Score, State
 from meeple.games.gardens import moves as mv
@@ -114,7 +114,7 @@ class GardensState(State[GardensMove]):
     def legal_moves(self) -> list[GardensMove]:
         phase = self.phase
         if phase == COLOURING:
-            out = [self.fmoves[i] for i in _bits(self.g4_colourable_fields())]
+            out = [self.fmoves[i] for i in bit_list(self.g4_colourable_fields())]
             if self.group == 0:
                 out.append(WASTE_MOVE)
             return out
@@ -490,15 +490,6 @@ def connected_order(group: int, coloured: int, neighbours: tuple[int, ...]) -> l
         order.append(low.bit_length() - 1)
         done |= low
     return order
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _colour_of(text: str) -> int | None:

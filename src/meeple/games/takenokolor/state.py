@@ -14,6 +14,7 @@ import json
 from collections.abc import Hashable
 from typing import Any
 
+from meeple.core.bits import bit_list
 from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.state import CHANCE, Score, State
 from meeple.games.takenokolor import scoring
@@ -231,12 +232,7 @@ class TakenokolorState(State[Move]):
         cand = self.avail[p] & self.cs.match[k][s]
         if cand & self.cs.adjacent:
             cand = (cand & ~self.cs.adjacent) | self._adjacent_ok(p, cand & self.cs.adjacent, k)
-        out = []
-        while cand:
-            low = cand & -cand
-            out.append(low.bit_length() - 1)
-            cand ^= low
-        return out
+        return bit_list(cand)
 
     def _adjacent_ok(self, p: int, cand: int, k: int) -> int:
         """Dragon: "sections next to each other must be colored using different colors"."""
@@ -362,12 +358,7 @@ class TakenokolorState(State[Move]):
         cand = self.avail[p] & entry[2]
         if cand & self.cs.adjacent:
             cand = (cand & ~self.cs.adjacent) | self._adjacent_ok(p, cand & self.cs.adjacent, BLUE)
-        out = []
-        while cand:
-            low = cand & -cand
-            out.append(low.bit_length() - 1)
-            cand ^= low
-        return out
+        return bit_list(cand)
 
     def _use_free(self, i: int) -> None:
         cs = self.cs
