@@ -1,0 +1,318 @@
+"""Pick a Pen: Reefs evaluation: the score so far plus discounted credit for what the seat's
+routes can still reach.
+
+See docs/eval-reefs.md for what is valued and the measured win rates.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from meeple.bots.evaluation import register_evaluation
+
+NEUTRAL = 5  # meeple.games.reefs.sheet.NEUTRAL (not imported: bots stay game-agnostic at import)
+
+
+class _Prep:
+    """What the evaluation needs from a board, computed once per board."""
+
+    __slots__ = (
+        "base_nb", "bonus", "coin_len", "coin_mask", "coinv", "conn", "entries", "grey", "n",
+        "need2", "prop_mask", "row_len", "rowv", "tr",
+    )
+
+    def __init__(self, b: Any) -> None:
+        self.n: int = b.n
+        block = b.entry_mask
+        # per space: the neighbours over any connection, entry points left out (R3: a route
+        # never steps onto an entry point); per connection: its ends and their cleared masks
+        self.base_nb: tuple[int, ...] = tuple(
+            sum(1 << w for _bit, w, _d in b.adj[s] if not (block >> w) & 1) for s in range(b.n)
+        )
+        self.conn: tuple[tuple[int, int, int, int], ...] = tuple(
+            (a, ~(1 << c), c, ~(1 << a)) for a, c in b.conns
+        )
+        self.entries: tuple[int, ...] = tuple(b.entries)
+        # treasures: (index, space bit, colour, value)
+        self.tr: tuple[tuple[int, int, int, int], ...] = tuple(
+            (t, 1 << s, b.treasure_colour[t], b.treasure_value[t])
+            for s, t in enumerate(b.treasure_at) if t >= 0
+        )
+        self.rowv: tuple[tuple[int, ...], ...] = tuple((0, *v) for v in b.row_values)
+        self.row_len: tuple[int, ...] = tuple(b.row_len)
+        self.grey: tuple[int, ...] = tuple(b.row_grey) if any(b.row_grey) else (0,) * 5
+        self.need2: tuple[int, ...] = tuple(b.two_each_need)
+        self.coinv: tuple[int, ...] = (0, *b.coin_values)
+        self.coin_len: int = b.coin_len
+        self.coin_mask: int = b.coin_mask
+        self.prop_mask: int = b.prop_mask
+        bo = b.bonus
+        self.bonus: tuple[int, int, int, int] = (bo.two_each, bo.full_row, bo.end_grey, bo.end_coins)
+
+
+_PREP: weakref.WeakKeyDictionary[Any, _Prep] = weakref.WeakKeyDictionary()
+
+
+def _prep(board: Any) -> _Prep:
+    p = _PREP.get(board)
+    if p is None:
+        p = _PREP[board] = _Prep(board)
+    return p
+
+
+def _layers(src: int, nb: list[int], maxd: int) -> list[int]:
+    """Breadth-first layers (bit masks of spaces) from ``src`` over free connections."""
+    out = [src]
+    seen = src
+    f = src
+    for _ in range(maxd):
+        nx = 0
+        while f:
+            low = f & -f
+            f ^= low
+            nx |= nb[low.bit_length() - 1]
+        nx &= ~seen
+        if not nx:
+            break
+        seen |= nx
+        out.append(nx)
+        f = nx
+    return out
+
+
+def _dist(layers: list[int], bit: int) -> int:
+    for i, m in enumerate(layers):
+        if m & bit:
+            return i
+    return -1
+
+
+def _reach_probs(n: int, cand: list[tuple[int, float, int]],
+                 levels: tuple[int, ...]) -> list[float]:
+    """P(the row reaches each of ``levels`` boxes) when each candidate treasure (dist, p, value)
+    is recovered independently with its probability (the three nearest only)."""
+    out = [1.0 if n >= k else 0.0 for k in levels]
+    if all(o == 1.0 for o in out) or not cand:
+        return out
+    outcomes = [(n, 1.0)]
+    for _d, pr, v in cand[:3]:
+        nxt = []
+        for m, q in outcomes:
+            nxt.append((m + v, q * pr))
+            nxt.append((m, q * (1.0 - pr)))
+        outcomes = nxt
+    return [sum(q for m, q in outcomes if m >= k) for k in levels]
+
+
+def own_score(state: Any, seat: int) -> int:
+    """The seat's score-pad total now (rows, coins, the "first to" stars; end stars at the end)."""
+    if state.over:
+        return int(state.scores()[seat].total)
+    p = _prep(state.board)
+    sh = state.sheets[seat]
+    rowv = p.rowv
+    boxes = sh.boxes
+    total: int = (rowv[0][boxes[0]] + rowv[1][boxes[1]] + rowv[2][boxes[2]] + rowv[3][boxes[3]]
+             + rowv[4][boxes[4]] + p.coinv[sh.coins])
+    if state.two_each_holder == seat:
+        total += p.bonus[0]
+    if state.full_row_holder == seat:
+        total += p.bonus[1]
+    return total
+
+
+def make_reefs_evaluation(
+    gamma: float = 0.6,
+    treasure_w: float = 1.0,
+    coin_w: float = 0.5,
+    coin_count: float = 0.3,
+    box_count: float = 0.2,
+    bonus_w: float = 1.0,
+    end_w: float = 1.0,
+    prop_w: float = 1.0,
+    time_w: float = 1.0,
+    maxd: float = 8,
+) -> Callable[[Any, int], float]:
+    """A Reefs evaluation with these weights (the registered one uses the defaults).
+
+    ``gamma``: chance per step of distance that a target is still reached; ``treasure_w``,
+    ``coin_w``: weights of the expected treasure-row and coin-row gains; ``coin_count``,
+    ``box_count``: credit per coin box and treasure box already coloured; ``bonus_w``: weight
+    of the chances of the bonus stars; ``end_w``: weight of the end bonuses; ``prop_w``: value
+    of an unused propeller (half for one in reach); ``time_w``: how fast the credit fades as
+    another seat nears an end condition; ``maxd``: the farthest distance searched.
+    """
+    maxd_i = int(maxd)
+
+    def reefs_evaluation(state: Any, seat: int) -> float:
+        if state.over:
+            return float(state.scores()[seat].total)
+        p = _prep(state.board)
+        sh = state.sheets[seat]
+        boxes = sh.boxes
+        coins = sh.coins
+        value: float = float(own_score(state, seat))
+
+        # how much of the game is left: 1 minus the progress of the seat nearest to an end
+        # condition (coins or grey boxes), this seat included. Everything credited below fades
+        # with it, so at the end the evaluation meets the score (and ending the game, when it
+        # scores, beats waiting)
+        lead = 0.0
+        clen = p.coin_len
+        grey = p.grey
+        gsum = sum(grey)
+        for o in state.sheets:
+            if clen and o.coins > lead * clen:
+                lead = o.coins / clen
+            if gsum:
+                ob = o.boxes
+                x = sum(min(ob[c], grey[c]) for c in range(5)) / gsum
+                if x > lead:
+                    lead = x
+        h = 1.0 - time_w * lead
+        if h <= 0.0:
+            return value
+        # boxes coloured are steps along rows whose values grow; unused propellers are options
+        value += h * (coin_count * coins + box_count * sum(boxes)
+                      + prop_w * (sh.props - sh.props_used))
+        pd = [1.0, h * gamma]
+        for _ in range(maxd_i - 1):
+            pd.append(pd[-1] * gamma)
+
+        # free neighbours of every space: the board's, minus the connections carrying a line
+        nb = list(p.base_nb)
+        conn = p.conn
+        u = sh.used
+        while u:
+            low = u & -u
+            u ^= low
+            a, not_b, c2, not_a = conn[low.bit_length() - 1]
+            nb[a] &= not_b
+            nb[c2] &= not_a
+
+        # distance layers per colour: from its route's end, or, for a colour not started, from
+        # every free entry point (shared: fewer free entry points than colours to start
+        # scale the new routes' chances down)
+        entry = sh.entry
+        end = sh.end
+        used_entries = sh.entries_used
+        free_entries = 0
+        n_free = 0
+        for e in p.entries:
+            if not (used_entries >> e) & 1 and nb[e]:
+                free_entries |= 1 << e
+                n_free += 1
+        unstarted = 0
+        sources = 0
+        for c in range(5):
+            if entry[c] < 0:
+                unstarted += 1
+            elif nb[end[c]]:
+                sources |= 1 << end[c]
+        new_layers: list[int] = []
+        if unstarted and free_entries:
+            new_layers = _layers(free_entries, nb, maxd_i)
+            sources |= free_entries
+        start_share = min(1.0, n_free / unstarted) if unstarted else 1.0
+        per_colour: list[list[int]] = []
+        shares: list[float] = []
+        for c in range(5):
+            if entry[c] >= 0:
+                e = end[c]
+                per_colour.append(_layers(1 << e, nb, maxd_i) if nb[e] else [])
+                shares.append(1.0)
+            else:
+                per_colour.append(new_layers)
+                shares.append(start_share)
+
+        # treasures: per colour, the reachable ones nearest first, each with its chance and its
+        # marginal row value (a neutral one counts for the colour nearest to it)
+        tr_state = sh.treasure
+        cand: list[list[tuple[int, float, int]]] = [[], [], [], [], []]  # (dist, chance, value)
+        for t, bit, col, v in p.tr:
+            if tr_state[t] >= 0:
+                continue
+            if col == NEUTRAL:
+                best = -1
+                bestd = 99
+                for c in range(5):
+                    d = _dist(per_colour[c], bit)
+                    if 0 <= d < bestd:
+                        bestd, best = d, c
+                if best >= 0:
+                    cand[best].append((bestd, pd[bestd] * shares[best], v))
+            else:
+                d = _dist(per_colour[col], bit)
+                if d >= 0:
+                    cand[col].append((d, pd[d] * shares[col], v))
+        gain = 0.0
+        rowv = p.rowv
+        row_len = p.row_len
+        for c in range(5):
+            lst = cand[c]
+            if not lst:
+                continue
+            lst.sort()
+            rv = rowv[c]
+            n = boxes[c]
+            ln = row_len[c]
+            for _d, pr, v in lst:
+                m = min(ln, n + v)
+                gain += pr * (rv[m] - rv[n])
+                n = m
+        value += treasure_w * gain
+
+        # coins and propellers: distance from the nearest route end or free entry point
+        if sources and ((clen and coins < clen) or p.prop_mask):
+            near = _layers(sources, nb, maxd_i)
+            if clen and coins < clen:
+                free_coins = p.coin_mask & ~sh.coins_taken
+                cv = p.coinv
+                n = coins
+                cg = 0.0
+                for d, layer in enumerate(near):
+                    k = (layer & free_coins).bit_count()
+                    while k and n < clen:
+                        cg += pd[d] * (cv[n + 1] - cv[n])
+                        n += 1
+                        k -= 1
+                        if n == clen:
+                            cg += pd[d] * end_w * p.bonus[3]
+                value += coin_w * cg
+            if prop_w and p.prop_mask:
+                free_props = p.prop_mask & ~sh.props_taken
+                for d, layer in enumerate(near):
+                    k = (layer & free_props).bit_count()
+                    if k:
+                        value += prop_w * 0.5 * pd[d] * k
+
+        # bonus stars still free: the chance of reaching 2 boxes in every row, a full row, and
+        # (the end bonus) the grey boxes of every row
+        if bonus_w:
+            bo = p.bonus
+            need2 = p.need2
+            p2 = 1.0
+            pg = 1.0
+            pnf = 1.0
+            for c in range(5):
+                reach = _reach_probs(boxes[c], cand[c], (need2[c], grey[c], row_len[c]))
+                p2 *= reach[0]
+                pg *= reach[1]
+                pnf *= 1.0 - reach[2]
+            if state.two_each_holder < 0:
+                value += bonus_w * bo[0] * p2
+            if state.full_row_holder < 0:
+                value += bonus_w * bo[1] * (1.0 - pnf)
+            if gsum:
+                value += bonus_w * end_w * bo[2] * pg
+        return value
+
+    return reefs_evaluation
+
+
+#: The registered evaluation (default weights, tuned on greedy vs score-only greedy).
+reefs_evaluation = make_reefs_evaluation()
+
+register_evaluation("reefs", reefs_evaluation)
