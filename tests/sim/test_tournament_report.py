@@ -114,3 +114,12 @@ def test_tournament_all_variants_skips_variants_for_other_seat_counts() -> None:
                               "-n", "1"])
     assert res.exit_code == 0, res.output
     assert "skipped (not for 2 seats)" in " ".join(res.output.split())
+
+
+def test_seat_rows_pool_variants() -> None:
+    from meeple.sim.balance import seat_rows
+
+    recs = run_job(JobSpec("gardens", ("random", "random"), n=2, seed=0, options={"level": 1}))
+    recs += run_job(JobSpec("gardens", ("random", "random"), n=2, seed=0, options={"level": 2}))
+    rows = seat_rows(recs)
+    assert rows == [[*rows[0][:2], 4, "0.50", rows[0][4]]]

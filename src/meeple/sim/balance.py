@@ -51,6 +51,26 @@ def balance_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
     return rows
 
 
+def seat_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
+    """Per (game, seats), every variant and bot pooled: games and each seat position's win
+    share with its 95 % interval (a first-player advantage shows as seat 0 above 1/seats)."""
+    pooled: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    for (game, _variant, seats, _bot), recs in by_setting(records).items():
+        if seats > 1:
+            pooled[(game, seats)].extend(recs)
+    rows = []
+    for (game, seats), recs in sorted(pooled.items()):
+        cells = []
+        for seat in range(seats):
+            shares = [win_share(r, seat) for r in recs]
+            lo, hi = wilson(sum(shares), len(shares))
+            cells.append(f"{sum(shares) / len(shares):.2f} [{lo:.2f}-{hi:.2f}]")
+        rows.append([game, seats, len(recs), f"{1 / seats:.2f}", " / ".join(cells)])
+    return rows
+
+
+SEAT_HEADERS = ["game", "seats", "games", "fair share", "win share by seat, variants and bots pooled (95% CI)"]
+
 BALANCE_HEADERS = ["game", "variant", "seats", "bot", "games", "mean", "sd", "q25", "median", "q75",
                    "win share by seat (95% CI)", "decisions/game"]
 
@@ -148,4 +168,4 @@ def _short(k: Key) -> str:
     return f"{v} {k[2]}p {k[3]}"
 
 
-__all__ = ["BALANCE_HEADERS", "balance_figures", "balance_rows", "by_setting"]
+__all__ = ["BALANCE_HEADERS", "SEAT_HEADERS", "balance_figures", "balance_rows", "by_setting", "seat_rows"]
