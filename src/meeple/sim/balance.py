@@ -69,7 +69,8 @@ def seat_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
     return rows
 
 
-SEAT_HEADERS = ["game", "seats", "games", "fair share", "win share by seat, variants and bots pooled (95% CI)"]
+SEAT_HEADERS = ["game", "seats", "games", "fair share",
+                "win share by seat, variants and bots pooled (95% CI)"]
 
 BALANCE_HEADERS = ["game", "variant", "seats", "bot", "games", "mean", "sd", "q25", "median", "q75",
                    "win share by seat (95% CI)", "decisions/game"]
