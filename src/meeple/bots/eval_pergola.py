@@ -52,13 +52,14 @@ W_MAG_BUD = 0.5
 W_LADY = 0.4
 W_CUP_PAIR = 0.5
 W_LAV_ODD = 0.5
-W_DRAGON = 0.5
-W_DROP = 0.35
-W_POT = 0.5
-W_LANTERN = 0.8
+W_DRAGON = 0.25
+W_DROP = 0.7
+W_POT = 1.0
+W_LANTERN = 1.5
 W_FLY_OTHER = 0.5
 CHALLENGE_BONUS = 20.0
-CHALLENGE_PROGRESS = 0.5
+CHALLENGE_PROGRESS = 1.0
+C7_TALL = 0.8  # challenge 7: weight of the tallest hollyhock column (per level, up to 4)
 
 
 def turns_left(state: PergolaState, seat: int) -> int:
@@ -309,7 +310,7 @@ def _challenge_progress(state: PergolaState, g: Garden, number: int) -> float:
     if number == 7:  # 2 butterflies on level 4+
         high = sum(g.bfly[3:])
         tall = min(4, max(g.holly))
-        return (high + 0.4 * tall) / 3.6
+        return (high + C7_TALL * tall) / (2.0 + 4.0 * C7_TALL)
     if number == 8:  # 5 leaf colours
         colours = len({state.c.leaf_colour[i] for i in g.leaves})
         return colours / 5.0
