@@ -62,12 +62,15 @@ def _prep(board: Any) -> _Prep:
     return p
 
 
-def _layers(src: int, nb: list[int], maxd: int) -> list[int]:
-    """Breadth-first layers (bit masks of spaces) from ``src`` over free connections."""
+def _layers(src: int, nb: list[int], maxd: int, targets: int) -> list[int]:
+    """Breadth-first layers (bit masks of spaces) from ``src`` over free connections, until
+    every space of ``targets`` is found or ``maxd`` steps."""
     out = [src]
     seen = src
     f = src
     for _ in range(maxd):
+        if not targets & ~seen:
+            break
         nx = 0
         while f:
             low = f & -f
@@ -211,17 +214,35 @@ def make_reefs_evaluation(
                 unstarted += 1
             elif nb[end[c]]:
                 sources |= 1 << end[c]
+        # what each colour's search looks for: its own treasures and the neutral ones left
+        tr_state = sh.treasure
+        wanted = [0, 0, 0, 0, 0]
+        neutral = 0
+        for t, bit, col, _v in p.tr:
+            if tr_state[t] < 0:
+                if col == NEUTRAL:
+                    neutral |= bit
+                else:
+                    wanted[col] |= bit
+        new_targets = 0
+        for c in range(5):
+            if entry[c] < 0:
+                new_targets |= wanted[c]
+        if neutral:
+            new_targets |= neutral
         new_layers: list[int] = []
         if unstarted and free_entries:
-            new_layers = _layers(free_entries, nb, maxd_i)
             sources |= free_entries
+            if new_targets:
+                new_layers = _layers(free_entries, nb, maxd_i, new_targets)
         start_share = min(1.0, n_free / unstarted) if unstarted else 1.0
         per_colour: list[list[int]] = []
         shares: list[float] = []
         for c in range(5):
             if entry[c] >= 0:
                 e = end[c]
-                per_colour.append(_layers(1 << e, nb, maxd_i) if nb[e] else [])
+                targets = wanted[c] | neutral
+                per_colour.append(_layers(1 << e, nb, maxd_i, targets) if targets and nb[e] else [])
                 shares.append(1.0)
             else:
                 per_colour.append(new_layers)
@@ -229,7 +250,6 @@ def make_reefs_evaluation(
 
         # treasures: per colour, the reachable ones nearest first, each with its chance and its
         # marginal row value (a neutral one counts for the colour nearest to it)
-        tr_state = sh.treasure
         cand: list[list[tuple[int, float, int]]] = [[], [], [], [], []]  # (dist, chance, value)
         for t, bit, col, v in p.tr:
             if tr_state[t] >= 0:
@@ -265,10 +285,11 @@ def make_reefs_evaluation(
         value += treasure_w * gain
 
         # coins and propellers: distance from the nearest route end or free entry point
-        if sources and ((clen and coins < clen) or p.prop_mask):
-            near = _layers(sources, nb, maxd_i)
-            if clen and coins < clen:
-                free_coins = p.coin_mask & ~sh.coins_taken
+        free_coins = p.coin_mask & ~sh.coins_taken if clen and coins < clen else 0
+        free_props = p.prop_mask & ~sh.props_taken if prop_w else 0
+        if sources and (free_coins or free_props):
+            near = _layers(sources, nb, maxd_i, free_coins | free_props)
+            if free_coins:
                 cv = p.coinv
                 n = coins
                 cg = 0.0
@@ -281,8 +302,7 @@ def make_reefs_evaluation(
                         if n == clen:
                             cg += pd[d] * end_w * p.bonus[3]
                 value += coin_w * cg
-            if prop_w and p.prop_mask:
-                free_props = p.prop_mask & ~sh.props_taken
+            if free_props:
                 for d, layer in enumerate(near):
                     k = (layer & free_props).bit_count()
                     if k:
