@@ -167,3 +167,15 @@ def test_eval_option_picks_the_score_total_or_the_game_evaluation() -> None:
         after.play(m)
     best = max(s.scores()[seat].total for _m, s in before.whole_turns())
     assert after.scores()[seat].total == best
+
+
+def test_mcts_per_game_default_bias_and_explicit_override() -> None:
+    from meeple.bots.mcts import GAME_DEFAULTS
+
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=2))
+    bot = MctsBot(seed=1, iterations=2)
+    bot.choose(state.view(state.to_move), state.legal_moves())
+    assert bot.bias == GAME_DEFAULTS.get("gardens", {}).get("bias", 1.0)
+    explicit = MctsBot(seed=1, iterations=2, bias=0.25)
+    explicit.choose(state.view(state.to_move), state.legal_moves())
+    assert explicit.bias == 0.25

@@ -44,6 +44,11 @@ from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
 from meeple.core.turns import expand_turns
 
+#: Per-game defaults for options a spec does not give, from the strength trials in
+#: docs/strength.md: in Reefs the progressive bias lost 6-21 points of win share on all three
+#: levels, in Gardens it gained 2-8.
+GAME_DEFAULTS: dict[str, dict[str, float]] = {"reefs": {"bias": 0.0}}
+
 
 class _Edge:
     __slots__ = ("child", "moves", "n", "prior", "rank", "w")
@@ -83,7 +88,7 @@ class MctsBot(Bot):
         expand: int = 10,
         scale: float = 4.0,
         turns: int = 300,
-        bias: float = 1.0,
+        bias: float | None = None,
         eval: str = "game",
         **options: Any,
     ) -> None:
@@ -103,7 +108,8 @@ class MctsBot(Bot):
         self.expand = max(1, int(expand))
         self.scale = float(scale) if float(scale) > 0 else 1.0
         self.turns = int(turns)
-        self.bias = float(bias)
+        self.bias_option = None if bias is None else float(bias)
+        self.bias = 1.0 if bias is None else float(bias)
         choose_evaluation("", str(eval))  # validates the name
         self.which = str(eval)
         self.rng = Rng(seed)
@@ -129,6 +135,8 @@ class MctsBot(Bot):
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
         """The best whole turn for ``seat`` from ``view`` within the budget."""
         evaluate = choose_evaluation(view.game_name, self.which)
+        if self.bias_option is None:
+            self.bias = float(GAME_DEFAULTS.get(view.game_name, {}).get("bias", 1.0))
         players = view.players
         root = _Node()
         first = view.sample_hidden(seat, self.rng)
