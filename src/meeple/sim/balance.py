@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from meeple.sim.report import group_records
+from meeple.sim.report import group_records, row_bars
 from meeple.sim.stats import mean, quantiles, stdev, wilson, win_share
 
 Key = tuple[str, str, int, str]  # game, variant json, seats, bot
@@ -146,21 +146,10 @@ def balance_figures(records: list[dict[str, Any]], out: Path) -> list[Path]:
                             rows.append(row)
                         sums[row] += val
             means[name] = {row: sums[row] / n for row in rows}
-        fig, ax = plt.subplots(figsize=(max(7, 0.55 * len(rows)), 4))
-        width = 0.8 / max(1, len(means))
-        for i, (name, m) in enumerate(means.items()):
-            ax.bar([x + i * width for x in range(len(rows))], [m.get(r, 0.0) for r in rows], width,
-                   label=name)
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(rows))])
-        ax.set_xticklabels(rows, rotation=45, ha="right", fontsize=7)
-        ax.axhline(0, color="black", linewidth=0.6)
-        ax.set_ylabel("mean points per seat")
-        ax.set_title(f"{game}: score-pad rows by variant and bot", fontsize=10)
-        ax.legend(fontsize=6)
-        fig.tight_layout()
         files.append(out / f"{game}-rows.png")
-        fig.savefig(files[-1], dpi=80)
-        plt.close(fig)
+        row_bars(files[-1], rows, means, f"{game}: score-pad rows by variant and bot",
+                 "mean points per seat", figsize=(max(7, 0.55 * len(rows)), 4), fontsize=7,
+                 legend_size=6, dpi=80)
     return files
 
 

@@ -183,6 +183,32 @@ def group_tables(group: Group, records: list[dict[str, Any]]) -> list[tuple[str,
     return tables
 
 
+def row_bars(path: Path, rows: list[str], means: dict[str, dict[str, float]], title: str,
+             ylabel: str, figsize: tuple[float, float] = (8, 4), fontsize: int = 8,
+             legend_size: int = 8, dpi: int = 90) -> None:
+    """A grouped bar chart of mean points per score-pad row, one bar group per row and one bar
+    per series (bot or variant/bot), saved as PNG at ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=figsize)
+    width = 0.8 / max(1, len(means))
+    for i, (name, m) in enumerate(means.items()):
+        ax.bar([x + i * width for x in range(len(rows))], [m.get(r, 0.0) for r in rows], width,
+               label=name)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(rows))])
+    ax.set_xticklabels(rows, rotation=45, ha="right", fontsize=fontsize)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=legend_size)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+
+
 def plot_group(group: Group, records: list[dict[str, Any]], out: Path) -> list[Path]:
     """Score distribution per bot, per-row contributions, game-length histogram (PNG)."""
     import matplotlib
@@ -210,22 +236,8 @@ def plot_group(group: Group, records: list[dict[str, Any]], out: Path) -> list[P
     plt.close(fig)
 
     rows, means = pad_rows(records)
-    fig, ax = plt.subplots(figsize=(8, 4))
-    bots = list(means)
-    width = 0.8 / max(1, len(bots))
-    for i, spec in enumerate(bots):
-        ax.bar([x + i * width for x in range(len(rows))], [means[spec][r] for r in rows], width,
-               label=spec)
-    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(rows))])
-    ax.set_xticklabels(rows, rotation=45, ha="right", fontsize=8)
-    ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_ylabel("mean points")
-    ax.set_title(f"Score-pad rows: {label}", fontsize=10)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
     files.append(out / f"{slug}-rows.png")
-    fig.savefig(files[-1], dpi=90)
-    plt.close(fig)
+    row_bars(files[-1], rows, means, f"Score-pad rows: {label}", "mean points")
 
     ls = length_stats(records)
     fig, ax = plt.subplots(figsize=(6, 3.5))
