@@ -13,6 +13,22 @@ def hex_neighbours(q: int, r: int) -> list[tuple[int, int]]:
     return [(q + dq, r + dr) for dq, dr in HEX_DIRECTIONS]
 
 
+def hex_connected(cells: set[tuple[int, int]]) -> bool:
+    """True if the hex cells form one group of neighbours (an empty set counts as connected)."""
+    if not cells:
+        return True
+    start = next(iter(cells))
+    seen = {start}
+    stack = [start]
+    while stack:
+        q, r = stack.pop()
+        for n in hex_neighbours(q, r):
+            if n in cells and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return len(seen) == len(cells)
+
+
 def hex_to_pixel(q: int, r: int, size: float = 1.0) -> tuple[float, float]:
     """Centre of a pointy-top hex, for drawing."""
     x = size * math.sqrt(3) * (q + r / 2)

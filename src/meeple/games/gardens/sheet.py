@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from meeple.core.hexgrid import hex_neighbours, outside_positions
+from meeple.core.hexgrid import hex_connected, hex_neighbours, outside_positions
 from meeple.core.sheets import SheetModel, load_sheet
 
 SHEETS_DIR = Path(__file__).parent / "sheets"
@@ -102,35 +102,15 @@ class GardensSheet(SheetModel):
         fountain = set(self.fountain) & set(pos)
         if fountain:
             raise ValueError(f"fountain space {sorted(fountain)[0]} is also a field")
-        cells = {(f.q, f.r): f for f in self.fields}
-        gardens: dict[str, list[FieldSpec]] = {}
+        gardens: dict[str, set[tuple[int, int]]] = {}
         for f in self.fields:
-            gardens.setdefault(f.garden, []).append(f)
+            gardens.setdefault(f.garden, set()).add((f.q, f.r))
         for g, members in gardens.items():
-            member_pos = {(m.q, m.r) for m in members}
-            start = next(iter(member_pos))
-            seen = {start}
-            stack = [start]
-            while stack:
-                p = stack.pop()
-                for n in hex_neighbours(*p):
-                    if n in member_pos and n not in seen:
-                        seen.add(n)
-                        stack.append(n)
-            if seen != member_pos:
+            if not hex_connected(members):
                 raise ValueError(f"garden {g!r} is not connected: every garden must be one "
                                  f"group of neighbouring fields")
         # the whole play area must be one connected region (G4 requires it to be fillable)
-        start = next(iter(cells))
-        seen = {start}
-        stack = [start]
-        while stack:
-            p = stack.pop()
-            for n in hex_neighbours(*p):
-                if n in cells and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        if len(seen) != len(cells):
+        if not hex_connected({(f.q, f.r) for f in self.fields}):
             raise ValueError("the play area must be connected: some fields touch no other field")
         flowers = [f.flower for f in self.fields if f.flower]
         if flowers and len(set(flowers)) != len(flowers):
