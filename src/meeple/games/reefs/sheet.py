@@ -171,23 +171,12 @@ class ReefsSheet(SheetModel):
         _check_items([t.space for t in treasures], "treasure", info)
         return treasures
 
-    @field_validator("coins")
+    @field_validator("coins", "whirlpools", "propellers")
     @classmethod
-    def _check_coins(cls, coins: list[str], info: ValidationInfo) -> list[str]:
-        _check_items(coins, "coin", info)
-        return coins
-
-    @field_validator("whirlpools")
-    @classmethod
-    def _check_whirlpools(cls, whirlpools: list[str], info: ValidationInfo) -> list[str]:
-        _check_items(whirlpools, "whirlpool", info)
-        return whirlpools
-
-    @field_validator("propellers")
-    @classmethod
-    def _check_propellers(cls, propellers: list[str], info: ValidationInfo) -> list[str]:
-        _check_items(propellers, "propeller", info)
-        return propellers
+    def _check_space_lists(cls, spaces: list[str], info: ValidationInfo) -> list[str]:
+        """Coins, whirlpools and propellers: each a list of existing, distinct space ids."""
+        _check_items(spaces, str(info.field_name).removesuffix("s"), info)
+        return spaces
 
     @field_validator("entry_points")
     @classmethod
