@@ -179,3 +179,45 @@ def test_mcts_per_game_default_bias_and_explicit_override() -> None:
     explicit = MctsBot(seed=1, iterations=2, bias=0.25)
     explicit.choose(state.view(state.to_move), state.legal_moves())
     assert explicit.bias == 0.25
+
+
+def test_mcts_greedy_rollouts_play_each_seat_s_best_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rollout=greedy``: every rollout turn is the greedy bot's whole turn (the game's
+    ranked best), for ``horizon`` seat turns, and the search still returns a legal move."""
+    import meeple.bots.mcts as mcts_module
+
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=4, level=2))
+    calls: list[tuple[int, int]] = []
+    original = mcts_module.candidate_turns
+
+    def spy(st: Any, seat: int, top: int, *args: Any, **kwargs: Any) -> Any:
+        calls.append((seat, top))
+        return original(st, seat, top, *args, **kwargs)
+
+    monkeypatch.setattr(mcts_module, "candidate_turns", spy)
+    bot = MctsBot(seed=3, iterations=6, rollout="greedy", horizon=2, expand=100)
+    move = bot.choose(state.view(state.to_move), state.legal_moves())
+    assert move in state.legal_moves()
+    rollout_calls = [c for c in calls if c[1] == 1]
+    # 6 iterations x 2 rollout turns (the opponent's, then the seat's own), none cut short here
+    assert len(rollout_calls) == 12
+    assert {seat for seat, _ in rollout_calls} == {0, 1}
+
+
+def test_mcts_rollout_option_is_checked_and_defaults_per_game() -> None:
+    with pytest.raises(MeepleError, match="rollout must be one of random, greedy"):
+        make_bot("mcts:rollout=smart")
+    state = _to_decision(meeple.new_game("gardens", players=3, seed=2))
+    bot = MctsBot(seed=1, iterations=2)
+    bot.choose(state.view(state.to_move), state.legal_moves())
+    assert (bot.rollout, bot.horizon) == ("random", 0)
+    explicit = MctsBot(seed=1, iterations=2, rollout="greedy", horizon=1)
+    explicit.choose(state.view(state.to_move), state.legal_moves())
+    assert (explicit.rollout, explicit.horizon) == ("greedy", 1)
+
+
+def test_mcts_time_cap_covers_the_whole_decision() -> None:
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=9, level=3))
+    bot = MctsBot(seed=1, iterations=10**9, seconds=0.2)
+    bot.choose(state.view(state.to_move), state.legal_moves())
+    assert 1 <= bot.last_iterations < 10**9

@@ -123,3 +123,30 @@ def test_seat_rows_pool_variants() -> None:
     recs += run_job(JobSpec("gardens", ("random", "random"), n=2, seed=0, options={"level": 2}))
     rows = seat_rows(recs)
     assert rows == [[*rows[0][:2], 4, "0.50", rows[0][4]]]
+
+
+def test_ahead_share_compares_totals_then_the_winners() -> None:
+    from meeple.sim.tournament import ahead_share, head_to_head
+
+    rec = {"scores": [{"total": 10}, {"total": 7}, {"total": 10}, {"total": 7}], "winners": [2]}
+    assert ahead_share(rec, 0, 1) == 1.0 and ahead_share(rec, 1, 0) == 0.0
+    assert ahead_share(rec, 2, 0) == 1.0 and ahead_share(rec, 0, 2) == 0.0  # tie broken (A4)
+    assert ahead_share(rec, 1, 3) == 0.5  # a tie nobody broke
+    pairs = head_to_head(rec, {"a": [0, 1], "b": [2, 3]})
+    # a's seats 0 and 1 against b's 2 and 3: 0-vs-2 lost, 0-vs-3 won, 1-vs-2 lost, 1-vs-3 tied
+    assert pairs[("a", "b")] == pytest.approx((0 + 1 + 0 + 0.5) / 4)
+    assert pairs[("b", "a")] == pytest.approx(1 - pairs[("a", "b")])
+
+
+def test_three_seat_tournament_reports_head_to_head_and_decision_times() -> None:
+    res = run_tournament("gardens", {"level": 1}, ["greedy", "random", "random"], n=1, seed=3)
+    h2h = {(r["bot"], r["opponent"]): r for r in res["head_to_head"]}
+    assert set(h2h) == {("greedy", "random"), ("random", "greedy")}
+    assert h2h[("greedy", "random")]["games"] == 3  # one seed, three rotations
+    assert h2h[("greedy", "random")]["share"] + h2h[("random", "greedy")]["share"] == pytest.approx(1)
+    rows = {r["bot"]: r for r in res["results"]}
+    assert rows["greedy"]["longest_decision_max"] > 0
+    assert rows["greedy"]["seconds_per_game"] >= rows["greedy"]["longest_decision_max"]
+    res_cli = runner.invoke(app, ["tournament", "gardens", "--bots", "greedy,random,random", "-n", "1"])
+    assert res_cli.exit_code == 0, res_cli.output
+    assert "head to head" in res_cli.output

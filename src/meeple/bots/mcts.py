@@ -15,8 +15,9 @@ Each iteration
    stands for "this sequence of decisions, whatever the dice said": a cached candidate that is
    not legal in this determinisation is skipped for this iteration, and new candidates are
    added when none is legal (the availability idea of SO-ISMCTS);
-3. **rolls out** from the leaf: random atomic decisions for ``horizon`` more seat turns
-   (``horizon=-1``: to the end of the game), chance sampled the same way;
+3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
+   the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
+   decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
 4. **scores** the result for every seat: a finished game gives half the win share (ties share,
    A4) plus half a logistic of the score margin over the best other seat; an unfinished one
    the logistic of the evaluation margin (``scale`` points per unit). Solo games use the margin
@@ -25,8 +26,9 @@ Each iteration
 The move played is the most visited root turn (ties: the better mean, then the better
 rank). The whole turn is then kept as a plan and replayed decision by decision.
 
-Budget: ``iterations`` (default 200) and/or ``seconds``; with an iteration budget only, a
-seed gives the same decisions on every machine.
+Budget: ``iterations`` (default 1000: 0.1-0.6 s per turn on this project's machines, see
+docs/strength.md) and/or ``seconds`` (a cap on the whole decision); with an iteration budget
+only, a seed gives the same decisions on every machine.
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ from meeple.core.turns import expand_turns
 #: Per-game defaults for options a spec does not give, from the strength trials in
 #: docs/strength.md: in Reefs the progressive bias lost 6-21 points of win share on all three
 #: levels, in Gardens it gained 2-8.
-GAME_DEFAULTS: dict[str, dict[str, float]] = {"reefs": {"bias": 0.0}}
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {"reefs": {"bias": 0.0}}
+
+#: Rollout policies: ``random`` (a uniformly random decision at a time) or ``greedy`` (each
+#: seat plays the whole turn its evaluation likes best, as the ``greedy`` bot would).
+ROLLOUT_POLICIES = ("random", "greedy")
 
 
 class _Edge:
@@ -73,29 +79,31 @@ class _Node:
 
 class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
-    ``horizon``, ``expand``, ``scale``, ``turns``, ``bias``, ``eval`` (``game`` or ``score``)."""
+    ``horizon``, ``expand``, ``scale``, ``turns``, ``bias``, ``eval`` (``game`` or ``score``),
+    ``rollout`` (``random`` or ``greedy``)."""
 
     name = "mcts"
 
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = 200,
+        iterations: int = 1000,
         seconds: float = 0.0,
         top: int = 8,
         c: float = 0.7,
-        horizon: int = 0,
+        horizon: int | None = None,
         expand: int = 10,
         scale: float = 4.0,
         turns: int = 300,
         bias: float | None = None,
         eval: str = "game",
+        rollout: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__(seed, **options)
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
-                            "seconds, top, c, horizon, expand, scale, turns, bias, eval")
+                            "seconds, top, c, horizon, expand, scale, turns, bias, eval, rollout")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -104,7 +112,7 @@ class MctsBot(Bot):
         self.seconds = float(seconds)
         self.top = int(top)
         self.c = float(c)
-        self.horizon = int(horizon)
+        self.horizon = 0 if horizon is None else int(horizon)
         self.expand = max(1, int(expand))
         self.scale = float(scale) if float(scale) > 0 else 1.0
         self.turns = int(turns)
@@ -112,6 +120,11 @@ class MctsBot(Bot):
         self.bias = 1.0 if bias is None else float(bias)
         choose_evaluation("", str(eval))  # validates the name
         self.which = str(eval)
+        if rollout is not None and str(rollout) not in ROLLOUT_POLICIES:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, not {rollout!r}")
+        self.rollout_option = None if rollout is None else str(rollout)
+        self.rollout = self.rollout_option or "random"
+        self.horizon_option = None if horizon is None else int(horizon)
         self.rng = Rng(seed)
         self.plan = Planner()
         self.last_iterations = 0
@@ -131,13 +144,26 @@ class MctsBot(Bot):
             return self.rng.choice(legal_moves)
         return self.plan.set(view, moves)
 
+    def _game_defaults(self, game: str, players: int) -> None:
+        """Options the spec left out take the game's defaults (:data:`GAME_DEFAULTS`)."""
+        defaults = GAME_DEFAULTS.get(game, {})
+        if self.bias_option is None:
+            self.bias = float(defaults.get("bias", 1.0))
+        if self.rollout_option is None:
+            self.rollout = str(defaults.get("rollout", "random"))
+        if self.horizon_option is None:
+            horizon = defaults.get("horizon", 0)
+            # "players": one round, so the seat's own next turn is part of the rollout
+            self.horizon = players if horizon == "players" else int(horizon)
+
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
         """The best whole turn for ``seat`` from ``view`` within the budget."""
         evaluate = choose_evaluation(view.game_name, self.which)
-        if self.bias_option is None:
-            self.bias = float(GAME_DEFAULTS.get(view.game_name, {}).get("bias", 1.0))
+        self._game_defaults(view.game_name, view.players)
         players = view.players
+        # the cap covers the whole decision, the root's ranking of candidate turns included
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
         root = _Node()
         first = view.sample_hidden(seat, self.rng)
         self._add_candidates(root, first, evaluate)
@@ -145,7 +171,6 @@ class MctsBot(Bot):
             self.last_iterations = 0
             return root.edges[0].moves
         baseline = evaluate(first, seat)
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
         while True:
             if self.iterations and done >= self.iterations:
@@ -260,10 +285,26 @@ class MctsBot(Bot):
             if mover == CHANCE:
                 outcomes = state.chance_outcomes()
                 move = outcomes[rng.weighted_index([p for _, p in outcomes])][0]
+            elif self.rollout == "greedy":
+                state = self._greedy_turn(state, mover, evaluate)
+                continue
             else:
                 move = rng.choice(state.legal_moves())
             state.play(move, check=False)
         return self._reward(state, evaluate, players, me, baseline)
+
+    def _greedy_turn(self, state: State[Any], mover: int, evaluate: Any) -> State[Any]:
+        """The rollout's greedy policy: ``mover``'s best whole turn by the evaluation (the
+        game's turn ranker where it has one; one decision at a time where whole turns are
+        more than ``turns``)."""
+        best = candidate_turns(state, mover, 1, self.turns, evaluate,
+                               use_ranker=self.which == "game")
+        if not best:
+            state.play(self.rng.choice(state.legal_moves()), check=False)
+            return state
+        for move in best[0][1]:
+            state.play(move, check=False)
+        return state
 
     def _reward(self, state: State[Any], evaluate: Any, players: int, me: int,
                 baseline: float) -> list[float]:

@@ -156,7 +156,7 @@ def tournament_cmd(
     """Bots against each other over fixed seeds with seats rotated: win rates (95 % Wilson
     intervals) and mean scores, per variant."""
     import meeple
-    from meeple.sim.tournament import run_tournament, tournament_table
+    from meeple.sim.tournament import head_to_head_table, run_tournament, tournament_table
 
     check_game(game)
     specs = split_bots(bots)
@@ -183,6 +183,8 @@ def tournament_cmd(
         except MeepleError as exc:
             raise fail(str(exc)) from None
         console.print(tournament_table(res))
+        if len(specs) > 2 and len(set(specs)) > 1:
+            console.print(head_to_head_table(res))
         results.append(res)
     if out is not None:
         out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
