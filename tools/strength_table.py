@@ -1,66 +1,91 @@
-"""Markdown tables for docs/strength.md from ``meeple tournament --out`` JSON files.
+"""Markdown strength tables for docs/strength.md, from tournament records.
 
-    uv run python tools/strength_table.py results1.json results2.json ...
+    uv run python tools/strength_table.py --bot mcts games1.jsonl games2.jsonl ...
 
-One row per tournament and entrant pair: the first entrant's win share (2 seats) or its
-head-to-head share against each other bot spec (3-4 seats), the 95 % interval, whether it
-lies above 50 %, mean scores, and the first entrant's thinking time per game and longest
-single decision (median over games / maximum).
+The files are written by ``meeple tournament ... --records FILE``. Records are grouped by game,
+variant and seat count. In each group the entrant whose spec starts with ``--bot`` is compared
+with every other spec: with two seats by its win share (ties half, A4), with more by its
+head-to-head share (finishing ahead of that spec's seats in the same game, ties half). The
+table gives the share, its 95 % Wilson interval, whether that lies above 50 %, mean scores,
+and the entrant's thinking time per game and longest single decision (median over games /
+maximum), from the records' ``timings``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-HEADERS = ["game", "variant", "seats", "match", "games", "share of first", "95% CI",
-           "CI above 50%?", "mean scores", "first's s/game", "first's longest decision, median / max (s)"]
+from meeple.sim.report import group_records
+from meeple.sim.runner import read_records
+from meeple.sim.stats import mean, quantiles, wilson, win_share
+from meeple.sim.tournament import head_to_head
+
+HEADERS = ["game", "variant", "seats", "match", "games", "share", "95% CI", "CI above 50%?",
+           "mean scores", "s/game thinking", "longest decision, median / max (s)"]
 
 
-def variant_text(variant: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in variant.items()) or "standard"
+def variant_text(variant: str) -> str:
+    return ", ".join(f"{k}={v}" for k, v in json.loads(variant).items()) or "standard"
 
 
-def rows(res: dict[str, Any]) -> list[list[str]]:
-    results = res["results"]
-    first = results[0]
-    median = first.get("longest_decision_median") or 0.0
-    longest = first.get("longest_decision_max") or 0.0
-    timing = (f"{first.get('seconds_per_game', 0):.1f}", f"{median:.2f} / {longest:.2f}")
-    out = []
-    if res["players"] == 2:
-        lo, hi = first["ci95"]
-        out.append([res["game"], variant_text(res["variant"]), "2",
-                    f"{first['spec']} vs {results[1]['spec']}", str(first["games"]),
-                    f"{first['win_rate']:.1%}", f"{lo:.1%}-{hi:.1%}",
-                    "**yes**" if lo > 0.5 else "no" if hi < 0.5 else "not separated",
-                    f"{first['mean_score']:.1f} vs {results[1]['mean_score']:.1f}", *timing])
-        return out
-    others = {r["spec"]: r for r in results[1:]}
-    for h in res.get("head_to_head", []):
-        if h["bot"] != first["spec"]:
+def group_rows(game: str, variant: str, seats: int, recs: list[dict[str, Any]], bot: str) -> list[list[str]]:
+    specs = sorted({s for r in recs for s in r["bots"]})
+    mine = [s for s in specs if s.startswith(bot)]
+    if len(mine) != 1:
+        return []
+    me = mine[0]
+    shares: dict[str, list[float]] = defaultdict(list)
+    scores: dict[str, list[float]] = defaultdict(list)
+    thinking: list[float] = []
+    longest: list[float] = []
+    for rec in recs:
+        seats_of: dict[str, list[int]] = defaultdict(list)
+        for seat, spec in enumerate(rec["bots"]):
+            seats_of[spec].append(seat)
+            scores[spec].append(float(rec["scores"][seat]["total"]))
+        if me not in seats_of:
             continue
-        lo, hi = h["ci95"]
-        opp = others.get(h["opponent"])
-        opp_score = f"{opp['mean_score']:.1f}" if opp else "?"
-        out.append([res["game"], variant_text(res["variant"]), str(res["players"]),
-                    f"{first['spec']} vs {res['players'] - 1} x {h['opponent']} (head to head)",
-                    str(h["games"]), f"{h['share']:.1%}", f"{lo:.1%}-{hi:.1%}",
-                    "**yes**" if lo > 0.5 else "no" if hi < 0.5 else "not separated",
-                    f"{first['mean_score']:.1f} vs {opp_score}", *timing])
-    return out
+        for seat in seats_of[me]:
+            if "timings" in rec:
+                thinking.append(rec["timings"][seat]["seconds"])
+                longest.append(rec["timings"][seat]["longest"])
+        if seats == 2:
+            for other in seats_of:
+                if other != me:
+                    shares[other].extend(win_share(rec, s) for s in seats_of[me])
+        else:
+            for (a, b), value in head_to_head(rec, dict(seats_of)).items():
+                if a == me:
+                    shares[b].append(value)
+    rows = []
+    timing = [f"{mean(thinking):.1f}",
+              f"{quantiles(longest, (0.5,))[0]:.2f} / {max(longest):.2f}" if longest else "-"]
+    for other, values in sorted(shares.items()):
+        lo, hi = wilson(sum(values), len(values))
+        verdict = "**yes**" if lo > 0.5 else "no, below" if hi < 0.5 else "not separated"
+        match = f"{me} vs {other}" if seats == 2 else f"{me} vs {seats - 1} x {other} (head to head)"
+        rows.append([game, variant_text(variant), str(seats), match, str(len(values)),
+                     f"{mean(values):.1%}", f"{lo:.1%}-{hi:.1%}", verdict,
+                     f"{mean(scores[me]):.1f} vs {mean(scores[other]):.1f}", *timing])
+    return rows
 
 
-def main(paths: list[str]) -> None:
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--bot", default="mcts", help="spec prefix of the bot to compare")
+    args = parser.parse_args()
+    records = [r for f in args.files for r in read_records(f) if "scores" in r]
     print("| " + " | ".join(HEADERS) + " |")
     print("|" + "---|" * len(HEADERS))
-    for path in paths:
-        for res in json.loads(Path(path).read_text(encoding="utf-8")):
-            for row in rows(res):
-                print("| " + " | ".join(row) + " |")
+    for (game, variant, seats), recs in sorted(group_records(records).items()):
+        for row in group_rows(game, variant, seats, recs, args.bot):
+            print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
