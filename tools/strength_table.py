@@ -5,7 +5,9 @@
 The files are written by ``meeple tournament ... --records FILE``. Records are grouped by game,
 variant and seat count. In each group the entrant whose spec starts with ``--bot`` is compared
 with every other spec: with two seats by its win share (ties half, A4), with more by its
-head-to-head share (finishing ahead of that spec's seats in the same game, ties half). The
+head-to-head share (finishing ahead of that spec's seats in the same game, ties half); solo
+(one seat, e.g. Pergola's challenges, from ``meeple simulate`` runs of each bot over the same
+seeds) by the share of seeds where it scored more than the other bot (ties half). The
 table gives the share, its 95 % Wilson interval, whether that lies above 50 %, mean scores,
 and the entrant's thinking time per game and longest single decision (median over games /
 maximum), from the records' ``timings``.
@@ -47,7 +49,7 @@ def group_rows(game: str, variant: str, seats: int, recs: list[dict[str, Any]], 
         for seat, spec in enumerate(rec["bots"]):
             seats_of[spec].append(seat)
             scores[spec].append(float(rec["scores"][seat]["total"]))
-        if me not in seats_of:
+        if me not in seats_of or seats == 1:
             continue
         for seat in seats_of[me]:
             if "timings" in rec:
@@ -61,13 +63,29 @@ def group_rows(game: str, variant: str, seats: int, recs: list[dict[str, Any]], 
             for (a, b), value in head_to_head(rec, dict(seats_of)).items():
                 if a == me:
                     shares[b].append(value)
+    if seats == 1:
+        by_seed: dict[str, dict[int, float]] = defaultdict(dict)
+        for rec in recs:
+            by_seed[rec["bots"][0]][int(rec["seed"])] = float(rec["scores"][0]["total"])
+            if rec["bots"][0] == me and "timings" in rec:
+                thinking.append(rec["timings"][0]["seconds"])
+                longest.append(rec["timings"][0]["longest"])
+        for other, theirs in by_seed.items():
+            if other == me:
+                continue
+            for seed, score in theirs.items():
+                if seed in by_seed[me]:
+                    mine_score = by_seed[me][seed]
+                    shares[other].append(1.0 if mine_score > score else 0.5 if mine_score == score else 0.0)
     rows = []
     timing = [f"{mean(thinking):.1f}",
               f"{quantiles(longest, (0.5,))[0]:.2f} / {max(longest):.2f}" if longest else "-"]
     for other, values in sorted(shares.items()):
         lo, hi = wilson(sum(values), len(values))
         verdict = "**yes**" if lo > 0.5 else "no, below" if hi < 0.5 else "not separated"
-        match = f"{me} vs {other}" if seats == 2 else f"{me} vs {seats - 1} x {other} (head to head)"
+        match = (f"{me} vs {other}" if seats == 2 else
+                 f"{me} vs {other} (solo, same seeds)" if seats == 1 else
+                 f"{me} vs {seats - 1} x {other} (head to head)")
         rows.append([game, variant_text(variant), str(seats), match, str(len(values)),
                      f"{mean(values):.1%}", f"{lo:.1%}-{hi:.1%}", verdict,
                      f"{mean(scores[me]):.1f} vs {mean(scores[other]):.1f}", *timing])
