@@ -221,3 +221,51 @@ def test_mcts_time_cap_covers_the_whole_decision() -> None:
     bot = MctsBot(seed=1, iterations=10**9, seconds=0.2)
     bot.choose(state.view(state.to_move), state.legal_moves())
     assert 1 <= bot.last_iterations < 10**9
+
+
+def _position_with_many_turns(game: str, level: int, more_than: int) -> State[Any]:
+    """A turn-start position of a greedy self-play game with more than ``more_than`` turns."""
+    from meeple.core.turns import expand_turns
+
+    for seed in range(10):
+        state = meeple.new_game(game, players=2, seed=seed, level=level)
+        bots = [GreedyBot(seed=1), GreedyBot(seed=2)]
+        while not state.is_over:
+            if state.to_move == CHANCE:
+                state.sample_chance()
+                continue
+            if len(expand_turns(state, limit=more_than + 1)) > more_than:
+                return state
+            _play_turn(bots[state.to_move], state)
+    raise AssertionError("no such position in ten games")
+
+
+def test_mcts_root_lists_every_whole_turn_beyond_the_node_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the root the search ranks up to ``root_turns`` whole turns (not single decisions), so
+    the turn greedy would play is always a candidate; deeper nodes keep the ``turns`` limit."""
+    import meeple.bots.mcts as mcts_module
+    from meeple.bots.evaluation import all_turns_ranked
+
+    state = _position_with_many_turns("reefs", 2, 300)
+    seat = state.to_move
+    calls: list[tuple[int, Any]] = []
+    original = mcts_module.candidate_turns
+
+    def spy(st: Any, mover: int, top: int, max_turns: int, *args: Any, **kwargs: Any) -> Any:
+        out = original(st, mover, top, max_turns, *args, **kwargs)
+        calls.append((max_turns, out))
+        return out
+
+    monkeypatch.setattr(mcts_module, "candidate_turns", spy)
+    bot = MctsBot(seed=1, iterations=3, top=4)
+    view = state.view(seat)
+    bot.choose(view, state.legal_moves())
+    root_limit, root_candidates = calls[0]
+    assert root_limit == 5000
+    best_value = all_turns_ranked(view, seat)[0][0]
+    assert root_candidates[0][0] == pytest.approx(best_value)
+    assert all(limit == 300 for limit, _ in calls[1:])
+    narrow = MctsBot(seed=1, iterations=3, top=4, root_turns=300)
+    calls.clear()
+    narrow.choose(view, state.legal_moves())
+    assert calls[0][0] == 300 and all(len(moves) == 1 for _, moves in calls[0][1])

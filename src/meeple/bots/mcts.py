@@ -6,7 +6,8 @@ Each iteration
    consistent with what the seat sees (perfect-information games return a copy), so the bot
    never reads the true hidden state;
 2. **descends** an open-loop tree whose edges are whole turns (the moves of one seat's turn;
-   where a seat has more than ``turns`` whole turns, one decision at a time instead).
+   where a seat has more than ``turns`` whole turns, one decision at a time instead; at the
+   root up to ``root_turns`` whole turns are listed, so greedy's best turn is a candidate).
    At each node the game's evaluation (:mod:`meeple.bots.evaluation`) ranks the turns of the
    seat to move and the best ``top`` become the candidate edges; edges are chosen by UCB1 plus a
    progressive bias towards the evaluation's favourites (``bias`` x prior / (visits + 1)), an
@@ -79,7 +80,7 @@ class _Node:
 
 class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
-    ``horizon``, ``expand``, ``scale``, ``turns``, ``bias``, ``eval`` (``game`` or ``score``),
+    ``horizon``, ``expand``, ``scale``, ``turns``, ``root_turns``, ``bias``, ``eval`` (``game`` or ``score``),
     ``rollout`` (``random`` or ``greedy``)."""
 
     name = "mcts"
@@ -95,6 +96,7 @@ class MctsBot(Bot):
         expand: int = 10,
         scale: float = 4.0,
         turns: int = 300,
+        root_turns: int = 5000,
         bias: float | None = None,
         eval: str = "game",
         rollout: str | None = None,
@@ -103,7 +105,7 @@ class MctsBot(Bot):
         super().__init__(seed, **options)
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
-                            "seconds, top, c, horizon, expand, scale, turns, bias, eval, rollout")
+                            "seconds, top, c, horizon, expand, scale, turns, root_turns, bias, eval, rollout")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -116,6 +118,7 @@ class MctsBot(Bot):
         self.expand = max(1, int(expand))
         self.scale = float(scale) if float(scale) > 0 else 1.0
         self.turns = int(turns)
+        self.root_turns = max(int(root_turns), self.turns)
         self.bias_option = None if bias is None else float(bias)
         self.bias = 1.0 if bias is None else float(bias)
         choose_evaluation("", str(eval))  # validates the name
@@ -166,7 +169,8 @@ class MctsBot(Bot):
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         root = _Node()
         first = view.sample_hidden(seat, self.rng)
-        self._add_candidates(root, first, evaluate)
+        # the root lists up to root_turns whole turns, so greedy's choice is always a candidate
+        self._add_candidates(root, first, evaluate, self.root_turns)
         if len(root.edges) == 1:
             self.last_iterations = 0
             return root.edges[0].moves
@@ -246,11 +250,12 @@ class MctsBot(Bot):
             if after is not None:
                 return best, after
 
-    def _add_candidates(self, node: _Node, state: State[Any], evaluate: Any) -> None:
+    def _add_candidates(self, node: _Node, state: State[Any], evaluate: Any,
+                        max_turns: int | None = None) -> None:
         mover = state.to_move
         if mover is None or mover < 0:
             return
-        scored = candidate_turns(state, mover, self.top, self.turns, evaluate,
+        scored = candidate_turns(state, mover, self.top, max_turns or self.turns, evaluate,
                                  use_ranker=self.which == "game")
         rank = len(node.edges)
         best = scored[0][0] if scored else 0.0
