@@ -35,11 +35,13 @@ def variant_text(variant: str) -> str:
 
 
 def group_rows(game: str, variant: str, seats: int, recs: list[dict[str, Any]], bot: str) -> list[list[str]]:
+    """Rows for every spec starting with ``bot`` in this group (each against the others)."""
     specs = sorted({s for r in recs for s in r["bots"]})
-    mine = [s for s in specs if s.startswith(bot)]
-    if len(mine) != 1:
-        return []
-    me = mine[0]
+    return [row for me in specs if me.startswith(bot)
+            for row in spec_rows(game, variant, seats, recs, me)]
+
+
+def spec_rows(game: str, variant: str, seats: int, recs: list[dict[str, Any]], me: str) -> list[list[str]]:
     shares: dict[str, list[float]] = defaultdict(list)
     scores: dict[str, list[float]] = defaultdict(list)
     thinking: list[float] = []
@@ -48,30 +50,32 @@ def group_rows(game: str, variant: str, seats: int, recs: list[dict[str, Any]], 
         seats_of: dict[str, list[int]] = defaultdict(list)
         for seat, spec in enumerate(rec["bots"]):
             seats_of[spec].append(seat)
-            scores[spec].append(float(rec["scores"][seat]["total"]))
         if me not in seats_of or seats == 1:
             continue
+        for seat, spec in enumerate(rec["bots"]):
+            scores[spec].append(float(rec["scores"][seat]["total"]))
         for seat in seats_of[me]:
             if "timings" in rec:
                 thinking.append(rec["timings"][seat]["seconds"])
                 longest.append(rec["timings"][seat]["longest"])
         if seats == 2:
             for other in seats_of:
-                if other != me:
+                if not other.startswith(me.split(":")[0]):
                     shares[other].extend(win_share(rec, s) for s in seats_of[me])
         else:
             for (a, b), value in head_to_head(rec, dict(seats_of)).items():
-                if a == me:
+                if a == me and not b.startswith(me.split(":")[0]):
                     shares[b].append(value)
     if seats == 1:
         by_seed: dict[str, dict[int, float]] = defaultdict(dict)
         for rec in recs:
             by_seed[rec["bots"][0]][int(rec["seed"])] = float(rec["scores"][0]["total"])
+            scores[rec["bots"][0]].append(float(rec["scores"][0]["total"]))
             if rec["bots"][0] == me and "timings" in rec:
                 thinking.append(rec["timings"][0]["seconds"])
                 longest.append(rec["timings"][0]["longest"])
         for other, theirs in by_seed.items():
-            if other == me:
+            if other.startswith(me.split(":")[0]):
                 continue
             for seed, score in theirs.items():
                 if seed in by_seed[me]:
