@@ -269,3 +269,34 @@ def test_mcts_root_lists_every_whole_turn_beyond_the_node_limit(monkeypatch: pyt
     calls.clear()
     narrow.choose(view, state.legal_moves())
     assert calls[0][0] == 300 and all(len(moves) == 1 for _, moves in calls[0][1])
+
+
+def test_mcts_common_random_numbers_key_luck_by_root_turn_visit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """crn=1: the chance after a root turn comes from a stream keyed by (search base, that
+    turn's visit count), so every root turn's k-th trial sees the same luck; crn=0: not."""
+    import itertools
+    from collections import Counter
+
+    import meeple.bots.mcts as mcts_module
+    from meeple.core.rng import Rng
+
+    calls: list[tuple[int, int]] = []
+    original = mcts_module.common_random_numbers
+
+    def spy(base: int, visit: int) -> Rng:
+        calls.append((base, visit))
+        return original(base, visit)
+
+    monkeypatch.setattr(mcts_module, "common_random_numbers", spy)
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=5, level=1))
+    bot = MctsBot(seed=2, iterations=30, top=3, horizon=1)
+    bot.choose(state.view(state.to_move), state.legal_moves())
+    assert len(calls) == 30 and len({base for base, _ in calls}) == 1
+    per_visit = Counter(v for _, v in calls)
+    counts = [per_visit[k] for k in range(max(per_visit) + 1)]
+    assert counts[0] <= 3 and all(a >= b > 0 for a, b in itertools.pairwise(counts))
+    assert original(7, 3).next_u64() == original(7, 3).next_u64() != original(7, 4).next_u64()
+    calls.clear()
+    MctsBot(seed=2, iterations=30, top=3, horizon=1, crn=0).choose(state.view(state.to_move),
+                                                                   state.legal_moves())
+    assert calls == []

@@ -15,7 +15,9 @@ Each iteration
    ``chance_outcomes()`` with the bot's own generator and is not part of the tree, so a node
    stands for "this sequence of decisions, whatever the dice said": a cached candidate that is
    not legal in this determinisation is skipped for this iteration, and new candidates are
-   added when none is legal (the availability idea of SO-ISMCTS);
+   added when none is legal (the availability idea of SO-ISMCTS). With ``crn=1`` (default)
+   the chance after a root turn is drawn from a stream keyed by that turn's visit count
+   (common random numbers): the k-th trial of every root turn sees the same luck;
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
@@ -80,8 +82,8 @@ class _Node:
 
 class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
-    ``horizon``, ``expand``, ``scale``, ``turns``, ``root_turns``, ``bias``, ``eval`` (``game`` or ``score``),
-    ``rollout`` (``random`` or ``greedy``)."""
+    ``horizon``, ``expand``, ``scale``, ``turns``, ``root_turns``, ``crn``, ``bias``,
+    ``eval`` (``game`` or ``score``), ``rollout`` (``random`` or ``greedy``)."""
 
     name = "mcts"
 
@@ -97,6 +99,7 @@ class MctsBot(Bot):
         scale: float = 4.0,
         turns: int = 300,
         root_turns: int = 5000,
+        crn: int = 1,
         bias: float | None = None,
         eval: str = "game",
         rollout: str | None = None,
@@ -105,7 +108,8 @@ class MctsBot(Bot):
         super().__init__(seed, **options)
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
-                            "seconds, top, c, horizon, expand, scale, turns, root_turns, bias, eval, rollout")
+                            "seconds, top, c, horizon, expand, scale, turns, root_turns, crn, bias, "
+                            "eval, rollout")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -119,6 +123,8 @@ class MctsBot(Bot):
         self.scale = float(scale) if float(scale) > 0 else 1.0
         self.turns = int(turns)
         self.root_turns = max(int(root_turns), self.turns)
+        self.crn = bool(int(crn))
+        self._crn_base = 0
         self.bias_option = None if bias is None else float(bias)
         self.bias = 1.0 if bias is None else float(bias)
         choose_evaluation("", str(eval))  # validates the name
@@ -175,12 +181,13 @@ class MctsBot(Bot):
             self.last_iterations = 0
             return root.edges[0].moves
         baseline = evaluate(first, seat)
+        self._crn_base = self.rng.randbelow(1 << 62)
         done = 0
         while True:
             if self.iterations and done >= self.iterations:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break  # (one iteration always runs, however long the root's ranking took)
             state = first if done == 0 else view.sample_hidden(seat, self.rng)
             state = state.clone()
             self._iterate(root, state, evaluate, players, seat, baseline)
@@ -193,24 +200,28 @@ class MctsBot(Bot):
                  baseline: float) -> None:
         path: list[tuple[_Node, _Edge]] = []
         node: _Node | None = root
-        while node is not None:
-            self._resolve_chance(state)
-            mover = state.to_move
-            if mover is None:
-                break
-            picked = self._select(node, state, mover, evaluate)
-            if picked is None:
-                break
-            edge, state = picked
-            path.append((node, edge))
-            if edge.child is None and edge.n + 1 >= self.expand:
-                edge.child = _Node()
+        own_rng = self.rng
+        try:
+            while node is not None:
+                self._resolve_chance(state)
+                mover = state.to_move
+                if mover is None:
+                    break
+                picked = self._select(node, state, mover, evaluate)
+                if picked is None:
+                    break
+                edge, state = picked
+                path.append((node, edge))
+                if node is root and self.crn:
+                    self.rng = common_random_numbers(self._crn_base, edge.n)
+                if edge.child is None and edge.n + 1 >= self.expand:
+                    edge.child = _Node()
+                    node = edge.child
+                    continue
                 node = edge.child
-                continue
-            node = edge.child
-            if node is None:
-                break
-        reward = self._rollout(state, evaluate, players, me, baseline)
+            reward = self._rollout(state, evaluate, players, me, baseline)
+        finally:
+            self.rng = own_rng
         for nd, edge in path:
             nd.visits += 1
             edge.n += 1
@@ -356,6 +367,13 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
         top = 3 * top
     scored.sort(key=lambda t: -t[0])
     return scored[:top]
+
+
+def common_random_numbers(base: int, visit: int) -> Rng:
+    """The generator for the ``visit``-th trial of any root turn: every root turn's k-th
+    trial sees the same dice and draws (as far as the games stay in step), so the turns are
+    compared on equal luck and the differences between their means are far less noisy."""
+    return Rng.derive(base, visit)
 
 
 def _logistic(x: float) -> float:
