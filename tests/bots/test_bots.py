@@ -289,7 +289,7 @@ def test_mcts_common_random_numbers_key_luck_by_root_turn_visit(monkeypatch: pyt
 
     monkeypatch.setattr(mcts_module, "common_random_numbers", spy)
     state = _to_decision(meeple.new_game("gardens", players=2, seed=5, level=1))
-    bot = MctsBot(seed=2, iterations=30, top=3, horizon=1)
+    bot = MctsBot(seed=2, iterations=30, top=3, horizon=1, crn=1)
     bot.choose(state.view(state.to_move), state.legal_moves())
     assert len(calls) == 30 and len({base for base, _ in calls}) == 1
     per_visit = Counter(v for _, v in calls)
@@ -297,6 +297,6 @@ def test_mcts_common_random_numbers_key_luck_by_root_turn_visit(monkeypatch: pyt
     assert counts[0] <= 3 and all(a >= b > 0 for a, b in itertools.pairwise(counts))
     assert original(7, 3).next_u64() == original(7, 3).next_u64() != original(7, 4).next_u64()
     calls.clear()
-    MctsBot(seed=2, iterations=30, top=3, horizon=1, crn=0).choose(state.view(state.to_move),
+    MctsBot(seed=2, iterations=30, top=3, horizon=1).choose(state.view(state.to_move),
                                                                    state.legal_moves())
     assert calls == []
