@@ -89,8 +89,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--games", default="", help="comma-separated game names (default: all)")
+    ap.add_argument("--iterations", type=int, default=1000,
+                    help="MCTS iterations per search (default: the bot's default, 1000)")
     args = ap.parse_args()
-    iterations = 50 if args.quick else 200
+    iterations = 50 if args.quick else args.iterations
     count = 3 if args.quick else 6
     sim_n = 40 if args.quick else 200
     wanted = [g for g in args.games.split(",") if g]
