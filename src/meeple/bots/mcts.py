@@ -154,7 +154,7 @@ class MctsBot(Bot):
             return self.rng.choice(legal_moves)
         return self.plan.set(view, moves)
 
-    def _game_defaults(self, game: str, players: int) -> None:
+    def _game_defaults(self, game: str) -> None:
         """Options the spec left out take the game's defaults (:data:`GAME_DEFAULTS`)."""
         defaults = GAME_DEFAULTS.get(game, {})
         if self.bias_option is None:
@@ -162,15 +162,13 @@ class MctsBot(Bot):
         if self.rollout_option is None:
             self.rollout = str(defaults.get("rollout", "random"))
         if self.horizon_option is None:
-            horizon = defaults.get("horizon", 0)
-            # "players": one round, so the seat's own next turn is part of the rollout
-            self.horizon = players if horizon == "players" else int(horizon)
+            self.horizon = int(defaults.get("horizon", 0))
 
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
         """The best whole turn for ``seat`` from ``view`` within the budget."""
         evaluate = choose_evaluation(view.game_name, self.which)
-        self._game_defaults(view.game_name, view.players)
+        self._game_defaults(view.game_name)
         players = view.players
         # the cap covers the whole decision, the root's ranking of candidate turns included
         deadline = time.perf_counter() + self.seconds if self.seconds else None
@@ -182,7 +180,8 @@ class MctsBot(Bot):
             self.last_iterations = 0
             return root.edges[0].moves
         baseline = evaluate(first, seat)
-        self._crn_base = self.rng.randbelow(1 << 62)
+        if self.crn:
+            self._crn_base = self.rng.randbelow(1 << 62)
         done = 0
         while True:
             if self.iterations and done >= self.iterations:
