@@ -180,8 +180,8 @@ class MctsBot(Bot):
             self.last_iterations = 0
             return root.edges[0].moves
         baseline = evaluate(first, seat)
-        if self.crn:
-            self._crn_base = self.rng.randbelow(1 << 62)
+        # drawn whether or not crn is on, so a seed replays the searches of docs/strength.md
+        self._crn_base = self.rng.randbelow(1 << 62)
         done = 0
         while True:
             if self.iterations and done >= self.iterations:
