@@ -179,6 +179,13 @@ def test_mcts_per_game_default_bias_and_explicit_override() -> None:
     explicit = MctsBot(seed=1, iterations=2, bias=0.25)
     explicit.choose(state.view(state.to_move), state.legal_moves())
     assert explicit.bias == 0.25
+    # the leaf reference: depth in solo games, the root with two or more seats, unless given
+    assert bot.ref == "root"
+    solo = _to_decision(meeple.new_game("takenokolor", players=1, seed=2))
+    for ref, expected in ((None, "depth"), ("root", "root")):
+        one = MctsBot(seed=1, iterations=2, ref=ref)
+        one.choose(solo.view(0), solo.legal_moves())
+        assert one.ref == expected
 
 
 def test_mcts_greedy_rollouts_play_each_seat_s_best_turn(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -300,3 +307,108 @@ def test_mcts_common_random_numbers_key_luck_by_root_turn_visit(monkeypatch: pyt
     MctsBot(seed=2, iterations=30, top=3, horizon=1).choose(state.view(state.to_move),
                                                                    state.legal_moves())
     assert calls == []
+
+
+def test_mcts_closed_loop_chance_keeps_a_child_per_outcome() -> None:
+    """chance=closed: below an expanded root turn, the tree branches on the chance drawn after
+    it (Takenokolor: the dice), a child per outcome drawn at least twice, keyed by the outcome's
+    text; chance=open keeps one child whatever the dice said. Same seed, same search."""
+    state = _to_decision(meeple.new_game("takenokolor", players=2, seed=3))
+    view = state.view(state.to_move)
+    closed = MctsBot(seed=4, iterations=120, top=3, chance="closed")
+    move = closed.choose(view, state.legal_moves())
+    assert move in state.legal_moves()
+    root = closed.last_root
+    assert root is not None
+    expanded = [e for e in root.edges if e.kids]
+    assert expanded and all(e.child is None for e in root.edges)
+    for edge in expanded:
+        after = state.clone()
+        for m in edge.moves:
+            after.play(m)
+        if after.to_move != CHANCE:  # no chance after this turn: one child, as open loop
+            assert list(edge.kids) == [()]
+            continue
+        texts = {str(m) for m, _ in after.chance_outcomes()}
+        for key, child in edge.kids.items():
+            assert len(key) == 1 and key[0] in texts and edge.seen.get(key, 2) >= 2
+            assert child.visits <= edge.n
+    # somewhere in the tree a turn branches on more than one outcome
+    stack, branching = [root], 0
+    while stack:
+        node = stack.pop()
+        for e in node.edges:
+            branching = max(branching, len(e.kids))
+            stack.extend(e.kids.values())
+    assert branching > 1
+    again = MctsBot(seed=4, iterations=120, top=3, chance="closed")
+    assert again.choose(view, state.legal_moves()) == move
+    opened = MctsBot(seed=4, iterations=120, top=3)
+    opened.choose(view, state.legal_moves())
+    assert opened.last_root is not None
+    assert all(not e.kids for e in opened.last_root.edges)
+    assert any(e.child is not None for e in opened.last_root.edges)
+    with pytest.raises(MeepleError, match="chance must be one of open, closed"):
+        make_bot("mcts:chance=sometimes")
+
+
+def test_diverse_top_keeps_the_best_turn_of_every_first_decision() -> None:
+    from meeple.bots.mcts import diverse_top
+
+    scored = [(9.0, ("a", 1)), (8.0, ("a", 2)), (7.0, ("a", 3)), (6.0, ("b", 1)),
+              (5.0, ("a", 4)), (4.0, ("c", 1)), (3.0, ("b", 2))]
+    assert diverse_top(scored, 3) == [(9.0, ("a", 1)), (6.0, ("b", 1)), (4.0, ("c", 1))]
+    assert diverse_top(scored, 4) == [(9.0, ("a", 1)), (8.0, ("a", 2)), (6.0, ("b", 1)),
+                                      (4.0, ("c", 1))]
+    assert diverse_top(scored, 2) == [(9.0, ("a", 1)), (6.0, ("b", 1))]
+    assert diverse_top(scored, 10) == scored
+
+
+def test_mcts_diverse_candidates_cover_every_pencil_taken() -> None:
+    """diverse=1: in Reefs the root's candidates include a turn for each pencil that can be
+    taken, even where the evaluation's top turns all take the same one."""
+    from meeple.bots.evaluation import evaluation_for
+    from meeple.bots.mcts import candidate_turns
+
+    ev = evaluation_for("reefs")
+    found = False
+    for seed in range(6):
+        state = _to_decision(meeple.new_game("reefs", players=2, seed=seed, level=2))
+        seat = state.to_move
+        plain = candidate_turns(state, seat, 3, 5000, ev)
+        wide = candidate_turns(state, seat, 3, 5000, ev, diverse=True)
+        takes = set(state.legal_moves())
+        assert len(wide) == len(plain) == 3 and wide[0] == plain[0]
+        assert all(len(moves) > 1 and moves[0] in takes for _, moves in wide)
+        assert [v for v, _ in wide] == sorted((v for v, _ in wide), reverse=True)
+        if len({moves[0] for _, moves in plain}) < min(3, len(takes)):
+            assert len({moves[0] for _, moves in wide}) == min(3, len(takes))
+            found = True
+    assert found
+
+
+def test_mcts_depth_reference_judges_leaves_against_their_own_depth() -> None:
+    """ref=depth: a leaf's margin is taken less the mean margin of the leaves so far at the
+    same number of turns past the root, per seat (so deeper solo leaves do not win by depth
+    alone, and the logistic does not saturate)."""
+    bot = MctsBot(seed=1, iterations=5, ref="depth")
+    assert bot._depth_reference(1, [2.0, -2.0]) == [2.0, -2.0]
+    assert bot._depth_reference(1, [4.0, -4.0]) == [3.0, -3.0]
+    assert bot._depth_reference(2, [1.0, -1.0]) == [1.0, -1.0]
+    # solo Takenokolor (A5): with the root as reference every leaf looks like a gain, the
+    # rewards crowd near 1; against their depth's mean they centre on 1/2
+    state = _to_decision(meeple.new_game("takenokolor", players=1, seed=2))
+    for _ in range(6):  # a few turns in, so the evaluation has something to grow on
+        _play_turn(make_bot("greedy", seed=1), state)
+        _to_decision(state)
+    view = state.view(0)
+    means = {}
+    for ref in ("root", "depth"):
+        bot = MctsBot(seed=3, iterations=300, top=4, ref=ref)
+        bot.choose(view, state.legal_moves())
+        root = bot.last_root
+        assert root is not None
+        means[ref] = sum(e.w[0] for e in root.edges) / sum(e.n for e in root.edges)
+    assert 0.4 < means["depth"] < 0.6 and means["root"] > means["depth"]
+    with pytest.raises(MeepleError, match="ref must be one of root, depth"):
+        make_bot("mcts:ref=leaf")
