@@ -18,14 +18,19 @@ Each iteration
    added when none is legal (the availability idea of SO-ISMCTS). With ``crn=1`` the chance
    after a root turn is drawn from a stream keyed by that turn's visit count (common random
    numbers): the k-th trial of every root turn sees the same luck. It is off by default: in
-   100-game trials (Reefs level 2, Takenokolor 2-pandas) it changed nothing measurable;
+   100-game trials (Reefs level 2, Takenokolor 2-pandas) it changed nothing measurable.
+   With ``chance=closed`` the tree branches on chance instead (an expectimax tree: a child per
+   outcome drawn after a turn); with ``diverse=1`` a node's candidates include the best turn of
+   every distinct first decision. Both are off by default (no measurable change in trials);
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
 4. **scores** the result for every seat: a finished game gives half the win share (ties share,
    A4) plus half a logistic of the score margin over the best other seat; an unfinished one
-   the logistic of the evaluation margin (``scale`` points per unit). Solo games use the margin
-   over the evaluation at the root.
+   the logistic of the evaluation margin (``scale`` points per unit). Solo games use the rise
+   of the evaluation over the root's, less the mean rise of the leaves so far at the same depth
+   (``ref=depth``, the solo default: a solo score only grows, so deeper leaves would otherwise
+   look better for their depth alone).
 
 The move played is the most visited root turn (ties: the better mean, then the better
 rank). The whole turn is then kept as a plan and replayed decision by decision.
@@ -103,8 +108,9 @@ class _Node:
 
 class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
-    ``horizon``, ``expand``, ``scale``, ``turns``, ``root_turns``, ``crn``, ``bias``,
-    ``eval`` (``game`` or ``score``), ``rollout`` (``random`` or ``greedy``)."""
+    ``horizon``, ``expand``, ``scale``, ``turns``, ``root_turns``, ``crn``, ``chance``
+    (``open`` or ``closed``), ``diverse``, ``ref`` (``root`` or ``depth``), ``bias``, ``eval``
+    (``game`` or ``score``), ``rollout`` (``random`` or ``greedy``)."""
 
     name = "mcts"
 
