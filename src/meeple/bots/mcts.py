@@ -356,12 +356,9 @@ class MctsBot(Bot):
     def _resolve_chance(self, state: State[Any], record: bool = False) -> tuple[str, ...]:
         """Play the chance moves due now, sampled with the bot's generator; with ``record``,
         their texts (the key of a closed-loop child)."""
-        rng = self.rng
         drawn: list[str] = []
         while state.to_move == CHANCE:
-            outcomes = state.chance_outcomes()
-            move = outcomes[rng.weighted_index([p for _, p in outcomes])][0]
-            state.play(move, check=False)
+            move = state.sample_chance(self.rng)
             if record:
                 drawn.append(str(move))
         return tuple(drawn)
@@ -378,14 +375,12 @@ class MctsBot(Bot):
             if turns_left >= 0 and state.turn - start_turn >= turns_left:
                 break
             if mover == CHANCE:
-                outcomes = state.chance_outcomes()
-                move = outcomes[rng.weighted_index([p for _, p in outcomes])][0]
-            elif self.rollout == "greedy":
+                state.sample_chance(rng)
+                continue
+            if self.rollout == "greedy":
                 state = self._greedy_turn(state, mover, evaluate)
                 continue
-            else:
-                move = rng.choice(state.legal_moves())
-            state.play(move, check=False)
+            state.play(rng.choice(state.legal_moves()), check=False)
         return self._reward(state, evaluate, players, me, baseline)
 
     def _greedy_turn(self, state: State[Any], mover: int, evaluate: Any) -> State[Any]:
