@@ -3,6 +3,7 @@ the view, budgets, determinism). Tiny budgets: behaviour, not strength or speed.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -412,3 +413,142 @@ def test_mcts_depth_reference_judges_leaves_against_their_own_depth() -> None:
     assert 0.4 < means["depth"] < 0.6 and means["root"] > means["depth"]
     with pytest.raises(MeepleError, match="ref must be one of root, depth"):
         make_bot("mcts:ref=leaf")
+
+
+def test_beam_turns_finds_whole_turns_and_with_a_wide_beam_all_of_them() -> None:
+    """beam_turns: every turn it returns is a legal whole turn, best first, its value the
+    score after it; a beam wider than any layer finds exactly expand_turns' turns; a narrow
+    beam finds fewer and keeps the state it was given untouched."""
+    from meeple.core.turns import beam_turns, expand_turns, turn_ended
+
+    state = _to_decision(meeple.new_game("pergola", players=2, seed=4))
+    for _ in range(6):  # into the game, where turns branch more
+        _play_turn(make_bot("greedy", seed=1), state)
+        _to_decision(state)
+    seat, turn = state.to_move, state.turn
+    assert seat is not None
+    before = state.key()
+    score = evaluation_for("pergola")
+    every = expand_turns(state)
+    wide = beam_turns(state, lambda s: score(s, seat), 100_000)
+    def after(moves: tuple[Any, ...]) -> Any:
+        s = state.clone()
+        for m in moves:
+            s.play(m)
+        return s.key()
+
+    # the same positions (reached by the first path each search meets)
+    assert {after(m) for _, m in wide} == {s.key() for _, s in every}
+    assert len(wide) == len(every)
+    narrow = beam_turns(state, lambda s: score(s, seat), 2)
+    assert 0 < len(narrow) < len(every)
+    assert [v for v, _ in narrow] == sorted((v for v, _ in narrow), reverse=True)
+    for value, moves in narrow:
+        s = state.clone()
+        for m in moves[:-1]:
+            s.play(m)
+            assert not turn_ended(turn, seat, s)
+        s.play(moves[-1])
+        assert turn_ended(turn, seat, s) and value == score(s, seat)
+    assert state.key() == before
+    with pytest.raises(ValueError, match="width must be at least 1"):
+        beam_turns(state, lambda s: 0.0, 0)
+
+
+def test_mcts_beam_option_lists_inner_candidates_by_beam_search() -> None:
+    """beam=W: inner nodes list candidates with beam_turns, the root still lists all (so
+    greedy's turn is a candidate); the search stays deterministic for a seed."""
+    state = _to_decision(meeple.new_game("pergola", players=2, seed=4))
+    for _ in range(4):
+        _play_turn(make_bot("greedy", seed=1), state)
+        _to_decision(state)
+    view = state.view(state.to_move)
+    picks = []
+    for _ in range(2):
+        bot = make_bot("mcts:iterations=40;beam=4;expand=2", seed=9)
+        picks.append(bot.choose(view, state.legal_moves()))
+        root = bot.last_root
+        assert root is not None and any(e.child is not None and e.child.edges for e in root.edges)
+    assert picks[0] == picks[1]
+    greedy_turn = GreedyBot(seed=1)
+    first = greedy_turn.choose(view, state.legal_moves())
+    assert any(e.moves[0] == first for e in root.edges)
+    with pytest.raises(MeepleError, match="beam must be 0"):
+        make_bot("mcts:beam=-1")
+
+
+def test_mcts_versus_each_rewards_the_mean_pairwise_result() -> None:
+    """versus=each (3+ seats): a seat's reward is the mean of its two-seat rewards against
+    each other seat; at the end, half of it is the pairwise result."""
+    bot = MctsBot(seed=1, iterations=5, versus="each", scale=1.0)
+    state = _to_decision(meeple.new_game("gardens", players=3, seed=1))
+    values = [10.0, 10.0, 0.0]
+    out = bot._reward_each(state, values, [], 3)
+    sig = 1.0 / (1.0 + math.exp(10.0))  # the logistic of -10
+    assert out[0] == pytest.approx((0.5 + (1 - sig)) / 2)
+    assert out[2] == pytest.approx(sig)
+    assert sum(out) == pytest.approx(1.5)  # pairwise rewards are zero-sum per pair
+    best = MctsBot(seed=1, iterations=5, scale=1.0)
+    assert best._reward(state, lambda s, seat: values[seat], 3, 0, 0.0)[0] == pytest.approx(0.5)
+    # a finished game: each pairwise result counts half
+    done = meeple.new_game("gardens", players=3, seed=1)
+    rec = play_game("gardens", {}, ["greedy", "greedy", "random"], 1)
+    for m in rec["moves"]:
+        done.play(done.parse_move(m) if isinstance(m, str) else m)
+    assert done.is_over
+    totals = [float(s.total) for s in done.scores()]
+    got = bot._reward_each(done, totals, done.winners(), 3)
+    assert got[2] < 0.25 < 0.5 < max(got[0], got[1])
+    with pytest.raises(MeepleError, match="versus must be one of best, each"):
+        make_bot("mcts:versus=all")
+
+
+def test_mcts_replies_limits_the_candidates_of_the_other_seats() -> None:
+    """replies=N: a node where another seat moves lists its N best turns (the searching
+    seat's nodes keep top); the tree then goes deeper on the seat's own turns."""
+    state = _to_decision(meeple.new_game("gardens", players=2, seed=3))
+    view = state.view(state.to_move)
+    me = state.to_move
+    bot = make_bot("mcts:iterations=200;replies=1;top=6;expand=2", seed=4)
+    bot.choose(view, state.legal_moves())
+    root = bot.last_root
+    assert root is not None and root.mover == me and len(root.edges) == 6
+    theirs, mine, todo = [], [], [root]
+    while todo:
+        node = todo.pop()
+        (mine if node.mover == me else theirs).append(node)
+        todo.extend(e.child for e in node.edges if e.child is not None and e.child.edges)
+    assert theirs and max(len(n.edges) for n in theirs) == 1
+    assert len(mine) > 1 and max(len(n.edges) for n in mine if n is not root) > 1
+    # the default: every candidate at two seats, the single best reply at three or more
+    for players, replies in ((2, 6), (3, 1), (4, 1)):
+        bot = make_bot("mcts:iterations=3;top=6", seed=1)
+        game = _to_decision(meeple.new_game("gardens", players=players, seed=1))
+        bot.choose(game.view(game.to_move), game.legal_moves())
+        assert bot.replies == replies
+    assert make_bot("mcts:replies=3").replies == 3
+    with pytest.raises(MeepleError, match="replies must be at least 1"):
+        make_bot("mcts:replies=0")
+
+
+def test_mcts_sure_keeps_the_evaluations_turn_unless_another_is_clearly_better() -> None:
+    """sure=Z: the root turn played is rank 0 (the evaluation's favourite, greedy's turn)
+    unless another turn's mean reward beats it by more than Z standard errors; without it,
+    the most visited turn."""
+    from meeple.bots.mcts import _Edge, _Node
+
+    def edge(rank: int, n: int, mean: float, sd: float) -> _Edge:
+        e = _Edge((f"turn {rank}",), rank, 2)
+        e.n, e.w[0] = n, mean * n
+        e.sq = (n - 1) * sd * sd + n * mean * mean  # sample variance sd^2
+        return e
+
+    root = _Node()
+    root.edges = [edge(0, 100, 0.50, 0.2), edge(1, 300, 0.53, 0.2)]
+    assert MctsBot(seed=1, sure=2)._final_pick(root, 0).rank == 0  # 0.03 < 2 x 0.023
+    assert MctsBot(seed=1)._final_pick(root, 0).rank == 1  # most visited
+    root.edges.append(edge(2, 100, 0.60, 0.2))  # 0.10 > 2 x 0.028
+    assert MctsBot(seed=1, sure=2)._final_pick(root, 0).rank == 2
+    assert MctsBot(seed=1, sure=4)._final_pick(root, 0).rank == 0
+    with pytest.raises(MeepleError, match="sure must be 0"):
+        make_bot("mcts:sure=-1")

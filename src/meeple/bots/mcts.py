@@ -21,7 +21,9 @@ Each iteration
    100-game trials (Reefs level 2, Takenokolor 2-pandas) it changed nothing measurable.
    With ``chance=closed`` the tree branches on chance instead (an expectimax tree: a child per
    outcome drawn after a turn); with ``diverse=1`` a node's candidates include the best turn of
-   every distinct first decision. Both are off by default (no measurable change in trials);
+   every distinct first decision. Both are off by default (no measurable change in trials).
+   Where another seat moves, a node lists only its ``replies`` best turns (default: 1 with
+   three or more seats, so the search reaches the seat's own next turns; ``top`` otherwise);
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
@@ -33,7 +35,9 @@ Each iteration
    look better for their depth alone).
 
 The move played is the most visited root turn (ties: the better mean, then the better
-rank). The whole turn is then kept as a plan and replayed decision by decision.
+rank); with ``sure=Z``, the evaluation's favourite unless another root turn's mean reward is
+better by more than Z standard errors. The whole turn is then kept as a plan and replayed
+decision by decision.
 
 Budget: ``iterations`` (default 1000: 0.1-0.6 s per turn on this project's machines, see
 docs/strength.md) and/or ``seconds`` (a cap on the whole decision); with an iteration budget
@@ -53,7 +57,7 @@ from meeple.bots.greedy import Planner
 from meeple.core.errors import IllegalMove
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
-from meeple.core.turns import expand_turns
+from meeple.core.turns import beam_turns, expand_turns
 
 #: Per-game defaults for options a spec does not give, from the strength trials in
 #: docs/strength.md: in Reefs the progressive bias lost 6-21 points of win share on all three
@@ -81,9 +85,15 @@ CHANCE_TREES = ("open", "closed")
 #: Takenokolor and Pergola).
 REFERENCES = ("root", "depth")
 
+#: Whom a seat's leaf is measured against with three or more seats. ``best``: the best other
+#: seat (the margin that decides who wins). ``each``: every other seat in turn, the reward being
+#: the mean of the pairwise rewards (how often the seat finishes ahead of an opponent: the
+#: head-to-head share of docs/strength.md). With two seats both are the same.
+VERSUS = ("best", "each")
+
 
 class _Edge:
-    __slots__ = ("child", "kids", "moves", "n", "prior", "rank", "seen", "w")
+    __slots__ = ("child", "kids", "moves", "n", "prior", "rank", "seen", "sq", "w")
 
     def __init__(self, moves: tuple[Any, ...], rank: int, players: int, prior: float = 0.5) -> None:
         self.moves = moves
@@ -91,6 +101,7 @@ class _Edge:
         self.prior = prior
         self.n = 0
         self.w = [0.0] * players
+        self.sq = 0.0  # the sum of the squared rewards of the searching seat (``sure``)
         self.child: _Node | None = None
         # closed-loop chance (``chance=closed``): a child per chance outcome after the turn,
         # and how often each outcome was drawn here
@@ -99,9 +110,10 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("edges", "keys", "visits")
+    __slots__ = ("edges", "keys", "mover", "visits")
 
     def __init__(self) -> None:
+        self.mover: int | None = None  # the seat whose candidates the edges are
         self.edges: list[_Edge] = []
         self.keys: set[tuple[str, ...]] = set()
         self.visits = 0
@@ -110,7 +122,8 @@ class _Node:
 class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
     ``horizon``, ``expand``, ``scale``, ``turns``, ``root_turns``, ``crn``, ``chance``
-    (``open`` or ``closed``), ``diverse``, ``ref`` (``root`` or ``depth``), ``bias``, ``eval``
+    (``open`` or ``closed``), ``diverse``, ``ref`` (``root`` or ``depth``), ``versus`` (``best`` or
+    ``each``), ``beam``, ``replies``, ``sure``, ``bias``, ``eval``
     (``game`` or ``score``), ``rollout`` (``random`` or ``greedy``)."""
 
     name = "mcts"
@@ -131,6 +144,10 @@ class MctsBot(Bot):
         chance: str = "open",
         diverse: int = 0,
         ref: str | None = None,
+        versus: str = "best",
+        beam: int = 0,
+        replies: int | None = None,
+        sure: float = 0.0,
         bias: float | None = None,
         eval: str = "game",
         rollout: str | None = None,
@@ -140,7 +157,7 @@ class MctsBot(Bot):
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
                             "seconds, top, c, horizon, expand, scale, turns, root_turns, crn, chance, "
-                            "diverse, ref, bias, eval, rollout")
+                            "diverse, ref, versus, beam, replies, sure, bias, eval, rollout")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -163,6 +180,20 @@ class MctsBot(Bot):
             raise ValueError(f"ref must be one of {', '.join(REFERENCES)}, not {ref!r}")
         self.ref_option = None if ref is None else str(ref)
         self.ref = self.ref_option or "root"
+        if str(versus) not in VERSUS:
+            raise ValueError(f"versus must be one of {', '.join(VERSUS)}, not {versus!r}")
+        self.versus = str(versus)
+        if int(beam) < 0:
+            raise ValueError(f"beam must be 0 (off) or a positive width, not {beam}")
+        self.beam = int(beam)
+        if replies is not None and int(replies) < 1:
+            raise ValueError(f"replies must be at least 1, not {replies}")
+        self.replies_option = None if replies is None else int(replies)
+        self.replies = self.top if replies is None else int(replies)
+        self._me = 0
+        if float(sure) < 0:
+            raise ValueError(f"sure must be 0 (off) or a positive number of standard errors, not {sure}")
+        self.sure = float(sure)
         self._depth_ref: dict[int, list[float]] = {}
         self._root_turn = 0
         self._crn_base = 0
@@ -206,6 +237,8 @@ class MctsBot(Bot):
             self.horizon = int(defaults.get("horizon", 0))
         if self.ref_option is None:
             self.ref = str(defaults.get("ref", "depth" if players == 1 else "root"))
+        if self.replies_option is None:
+            self.replies = int(defaults.get("replies", 1 if players >= 3 else self.top))
 
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
@@ -216,6 +249,7 @@ class MctsBot(Bot):
         # the cap covers the whole decision, the root's ranking of candidate turns included
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         root = _Node()
+        self._me = seat
         first = view.sample_hidden(seat, self.rng)
         # the root lists up to root_turns whole turns, so greedy's choice is always a candidate
         self._add_candidates(root, first, evaluate, self.root_turns)
@@ -239,8 +273,28 @@ class MctsBot(Bot):
             done += 1
         self.last_iterations = done
         self.last_root = root
-        best = max(root.edges, key=lambda e: (e.n, e.w[seat] / e.n if e.n else 0.0, -e.rank))
-        return best.moves
+        return self._final_pick(root, seat).moves
+
+    def _final_pick(self, root: _Node, seat: int) -> _Edge:
+        """The root turn to play: the most visited (ties: the better mean, then the better
+        rank); with ``sure=Z``, the evaluation's favourite (rank 0, the turn greedy plays)
+        unless another turn's mean reward beats it by more than Z standard errors of the
+        difference (then the best such mean)."""
+        most = max(root.edges, key=lambda e: (e.n, e.w[seat] / e.n if e.n else 0.0, -e.rank))
+        if not self.sure:
+            return most
+        first = min(root.edges, key=lambda e: e.rank)
+        if first.n < 2:
+            return most
+        mean0, var0 = _mean_var(first, seat)
+        pick, pick_mean = first, mean0
+        for e in root.edges:
+            if e is first or e.n < 2:
+                continue
+            mean, var = _mean_var(e, seat)
+            if mean - mean0 > self.sure * math.sqrt(var / e.n + var0 / first.n) and mean > pick_mean:
+                pick, pick_mean = e, mean
+        return pick
 
     def _iterate(self, root: _Node, state: State[Any], evaluate: Any, players: int, me: int,
                  baseline: float) -> None:
@@ -277,6 +331,7 @@ class MctsBot(Bot):
             w = edge.w
             for s in range(players):
                 w[s] += reward[s]
+            edge.sq += reward[me] * reward[me]
 
     def _chance_child(self, edge: _Edge, state: State[Any]) -> tuple[_Node | None, State[Any]]:
         """Closed-loop chance: once ``edge`` has ``expand`` visits, draw the chance that
@@ -339,8 +394,11 @@ class MctsBot(Bot):
         mover = state.to_move
         if mover is None or mover < 0:
             return
-        scored = candidate_turns(state, mover, self.top, max_turns or self.turns, evaluate,
-                                 use_ranker=self.which == "game", diverse=self.diverse)
+        node.mover = mover
+        top = self.top if mover == self._me else self.replies
+        scored = candidate_turns(state, mover, top, max_turns or self.turns, evaluate,
+                                 use_ranker=self.which == "game", diverse=self.diverse,
+                                 beam=0 if max_turns else self.beam)
         rank = len(node.edges)
         best = scored[0][0] if scored else 0.0
         for value, moves in scored:
@@ -388,7 +446,7 @@ class MctsBot(Bot):
         game's turn ranker where it has one; one decision at a time where whole turns are
         more than ``turns``)."""
         best = candidate_turns(state, mover, 1, self.turns, evaluate,
-                               use_ranker=self.which == "game")
+                               use_ranker=self.which == "game", beam=self.beam)
         if not best:
             state.play(self.rng.choice(state.legal_moves()), check=False)
             return state
@@ -418,6 +476,8 @@ class MctsBot(Bot):
             values = [evaluate(state, s) for s in range(players)]
             winners = []
         scale = self.scale
+        if players > 2 and self.versus == "each":
+            return self._reward_each(state, values, winners, players)
         if players == 1:
             margins = [values[0] - baseline]
         else:
@@ -437,19 +497,57 @@ class MctsBot(Bot):
         return out
 
 
+    def _reward_each(self, state: State[Any], values: list[float], winners: list[int],
+                     players: int) -> list[float]:
+        """``versus=each``: a seat's reward is the mean, over the other seats, of the two-seat
+        reward against that seat alone (the logistic of the margin; at the end, half of it plus
+        half of the pairwise result: ahead 1, level 1/2, the tie-break from ``winners``)."""
+        margins = [values[s] - values[o] for s in range(players) for o in range(players) if o != s]
+        if self.ref == "depth":
+            mean = self._depth_reference(state.turn - self._root_turn, margins)
+            margins = [m - r for m, r in zip(margins, mean, strict=True)]
+        over = state.is_over
+        out = []
+        i = 0
+        for s in range(players):
+            total = 0.0
+            for o in range(players):
+                if o == s:
+                    continue
+                r = _logistic(margins[i] / self.scale)
+                i += 1
+                if over:
+                    won = s in winners
+                    if won != (o in winners):
+                        result = 1.0 if won else 0.0
+                    else:
+                        diff = values[s] - values[o]
+                        result = 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
+                    r = 0.5 * r + 0.5 * result
+                total += r
+            out.append(total / (players - 1))
+        return out
+
+
 def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, evaluate: Any,
                     use_ranker: bool = True,
-                    diverse: bool = False) -> list[tuple[float, tuple[Any, ...]]]:
+                    diverse: bool = False, beam: int = 0) -> list[tuple[float, tuple[Any, ...]]]:
     """The best ``top`` whole turns of ``seat``, or single decisions when turns are too many.
 
     A game's turn ranker is used if it has one. Otherwise up to ``max_turns`` whole turns are
     enumerated; if there are more, this node searches one decision at a time instead: every
     legal move (up to ``3 x top``), ranked by the evaluation right after it, and the turn goes
-    on at the next node. ``diverse``: see :func:`diverse_top`.
+    on at the next node. ``beam`` (a width, 0: off): whole turns found by a beam search
+    (:func:`~meeple.core.turns.beam_turns`) instead of all of them. ``diverse``: see
+    :func:`diverse_top`.
     """
     if use_ranker and turn_ranker_for(state.game_name) is not None:
         return diverse_top(ranked_turns(state, seat, 4 * top), top) if diverse \
             else ranked_turns(state, seat, top)
+    if beam > 0:
+        found = beam_turns(state, lambda after: evaluate(after, seat), beam)
+        if found:
+            return diverse_top(found, top) if diverse else found[:top]
     turns = expand_turns(state, limit=max_turns + 1) if max_turns > 0 else []
     if 0 < len(turns) <= max_turns:
         scored = [(evaluate(after, seat), moves) for moves, after in turns]
@@ -489,6 +587,13 @@ def common_random_numbers(base: int, visit: int) -> Rng:
     trial sees the same dice and draws (as far as the games stay in step), so the turns are
     compared on equal luck and the differences between their means are far less noisy."""
     return Rng.derive(base, visit)
+
+
+def _mean_var(edge: _Edge, seat: int) -> tuple[float, float]:
+    """The mean and the sample variance of ``seat``'s rewards through ``edge`` (n >= 2)."""
+    n = edge.n
+    mean = edge.w[seat] / n
+    return mean, max(0.0, (edge.sq - n * mean * mean) / (n - 1))
 
 
 def _logistic(x: float) -> float:

@@ -7,7 +7,7 @@ reach the same position (colouring A then B equals B then A), so each distinct t
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from meeple.core.state import State
@@ -45,3 +45,44 @@ def expand_turns(state: State[Any], limit: int | None = None) -> list[tuple[tupl
             else:
                 stack.append(((*path, move), child))
     return out
+
+
+def beam_turns(state: State[Any], score: Callable[[State[Any]], float],
+               width: int) -> list[tuple[float, tuple[Any, ...]]]:
+    """The whole turns of the seat to move found by a beam search, best first:
+    ``[(score(state_after), moves)]``.
+
+    Decision by decision, every partial turn in the beam is extended by each legal move; the
+    extensions that end the turn are kept, and of those that do not only the ``width`` best by
+    ``score`` go on. So the cost grows with the turn's length times ``width``, not with the
+    number of whole turns (thousands in Pergola), at the risk of missing a turn whose first
+    decisions look poor. Branches reaching the same position are merged, as in
+    :func:`expand_turns`.
+    """
+    seat = state.to_move
+    if seat is None or seat < 0:
+        return []
+    if width < 1:
+        raise ValueError(f"width must be at least 1, not {width}")
+    turn = state.turn
+    done: list[tuple[float, tuple[Any, ...]]] = []
+    seen: set[Hashable] = set()
+    beam: list[tuple[tuple[Any, ...], State[Any]]] = [((), state)]
+    while beam:
+        going: list[tuple[float, tuple[Any, ...], State[Any]]] = []
+        for path, node in beam:
+            for move in node.legal_moves():
+                child = node.clone()
+                child.play(move, check=False)
+                k = child.key()
+                if k in seen:
+                    continue
+                seen.add(k)
+                if turn_ended(turn, seat, child):
+                    done.append((score(child), (*path, move)))
+                else:
+                    going.append((score(child), (*path, move), child))
+        going.sort(key=lambda t: -t[0])
+        beam = [(path, child) for _value, path, child in going[:width]]
+    done.sort(key=lambda t: -t[0])
+    return done
