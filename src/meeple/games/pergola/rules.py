@@ -210,24 +210,31 @@ class Garden:
         return n >= DRAGONFLY_REQUIREMENT
 
     def full_flowers(self) -> tuple[int, int, int]:
-        small = sum(1 for s, b in zip(self.cups, self.cup_bees, strict=True)
-                    if s == SMALL and b >= 1)
-        large = sum(1 for s, b in zip(self.cups, self.cup_bees, strict=True)
-                    if s == LARGE and b >= 2)
+        small = large = 0
+        for s, b in zip(self.cups, self.cup_bees, strict=True):
+            if s == SMALL and b >= 1:
+                small += 1
+            elif s == LARGE and b >= 2:
+                large += 1
         lav = sum(1 for b in self.flowers if b >= FLOWER_CAP)
         return small, large, lav
 
 
 def butterfly_levels(g: Garden) -> list[int]:
-    return [lv + 1 for lv, n in enumerate(g.bfly) for _ in range(n)]
+    return [lv + 1 for lv, n in enumerate(g.bfly) if n for _ in range(n)]
 
 
 def score_garden(g: Garden, leaf_colour: tuple[str, ...]) -> Score:
     """The score pad of one garden (rows in printed order)."""
-    small = sum(1 for x in g.cups if x == SMALL)
-    large = sum(1 for x in g.cups if x == LARGE)
+    small = large = 0
+    for x in g.cups:
+        if x == SMALL:
+            small += 1
+        elif x == LARGE:
+            large += 1
     fs, fl, fv = g.full_flowers()
     lanterns = sum(g.lanterns) + g.lanterns_used
+    butterflies, ladybugs = g.butterflies(), g.ladybugs()
     rows = {
         "hollyhocks": sc.score_hollyhocks(g.holly),
         "butterflies": sc.score_butterflies(butterfly_levels(g)),
@@ -237,10 +244,10 @@ def score_garden(g: Garden, leaf_colour: tuple[str, ...]) -> Score:
         "bees": sc.score_bees(fs, fl, fv),
         "lavender leaves": sc.score_lavender_leaves(g.lav_leaves),
         "dragonflies": sc.score_dragonflies(g.df_small, g.df_medium, g.df_large),
-        "honey pots": sc.score_honey_pots(g.pots, g.butterflies(), len(g.leaves), g.ladybugs(),
-                                          lanterns),
-        "waterdrops": sc.score_waterdrops(g.bonuses, g.butterflies(), g.ladybugs(), g.bees(),
-                                          g.dragonflies(), len(g.pots)),
+        "honey pots": sc.score_honey_pots(g.pots, butterflies, len(g.leaves), ladybugs,
+                                          lanterns) if g.pots else 0,
+        "waterdrops": sc.score_waterdrops(g.bonuses, butterflies, ladybugs, g.bees(),
+                                          g.dragonflies(), len(g.pots)) if g.bonuses else 0,
         "leaf colours": sc.score_leaf_colours([leaf_colour[i] for i in g.leaves]),
     }
     return Score(sum(rows.values()), rows)

@@ -26,8 +26,15 @@ BONUSES = ("sets", "dragonflies", "honey")
 
 def score_hollyhocks(heights: Sequence[int]) -> int:
     """Hollyhock sets: each row (level) of flowers in different colours: 3 -> 6, 2 -> 3, 1 -> 1."""
-    top = max(heights, default=0)
-    return sum(HOLLYHOCK_SET[sum(1 for h in heights if h > lv)] for lv in range(top))
+    # the levels below the i-th tallest column (tallest first) and above the next one hold
+    # i + 1 colours
+    tall = sorted(heights, reverse=True)
+    total = 0
+    for i, h in enumerate(tall):
+        below = tall[i + 1] if i + 1 < len(tall) else 0
+        if h > below:
+            total += (h - below) * HOLLYHOCK_SET[i + 1]
+    return total
 
 
 def butterfly_value(level: int) -> int:
@@ -47,7 +54,7 @@ def magnolia_value(level: int) -> int:
 
 def score_magnolias(per_level: Sequence[int]) -> int:
     """``per_level[i]``: magnolia pieces on level i+1."""
-    return sum(n * magnolia_value(i + 1) for i, n in enumerate(per_level))
+    return sum(n * magnolia_value(i + 1) for i, n in enumerate(per_level) if n)
 
 
 def ladybug_value(count_on_level: int) -> int:
@@ -57,7 +64,7 @@ def ladybug_value(count_on_level: int) -> int:
 
 def score_ladybugs(per_level: Sequence[int]) -> int:
     """``per_level[i]``: ladybugs on magnolias of level i+1 (flying ones score 0)."""
-    return sum(n * ladybug_value(n) for n in per_level)
+    return sum(n * ladybug_value(n) for n in per_level if n)
 
 
 def score_buttercups(small: int, large: int) -> int:
