@@ -150,3 +150,32 @@ def test_greedy_with_it_beats_random() -> None:
             wins += 1
         assert _score(st, greedy_seat) > _score(st, 1 - greedy_seat)
     assert wins == 4
+
+
+def test_points_ahead_level_seats_with_different_turns_left() -> None:
+    """AHEAD (fitted by tools/fit_pergola_value.py): the points a seat still gains beyond its
+    credit, by turns left. The same for every turn a seat can play now, so the ranking of
+    whole turns (greedy's choice) is exactly the one without it; right after seat 0's first
+    turn, seat 0 has one turn fewer left than seat 1, and the evaluations differ by about
+    what that turn brought, not by a whole turn's worth."""
+    import meeple.bots.eval_pergola as ep
+    from meeple.core.turns import expand_turns
+
+    st = _new(players=2, seed=3)
+    turns = expand_turns(st)
+    with_ahead = [ep.pergola_evaluation(after, 0) for _m, after in turns]
+    saved = ep.AHEAD
+    try:
+        ep.AHEAD = (0.0,) * len(saved)
+        without = [ep.pergola_evaluation(after, 0) for _m, after in turns]
+    finally:
+        ep.AHEAD = saved
+    order = sorted(range(len(turns)), key=lambda i: -with_ahead[i])
+    assert order == sorted(range(len(turns)), key=lambda i: -without[i])
+    assert all(abs(a - b - saved[13]) < 1e-9 for a, b in zip(with_ahead, without, strict=True))
+    # after seat 0's best first turn: 14 turns left against 15, and the margin is a few points
+    after = turns[order[0]][1]
+    assert turns_left(after, 0) == 14 and turns_left(after, 1) == 15
+    margin = ep.pergola_evaluation(after, 0) - ep.pergola_evaluation(after, 1)
+    assert abs(margin) < abs(margin + saved[14] - saved[13])
+    assert list(saved) == sorted(saved) and 5 < saved[0] < 10

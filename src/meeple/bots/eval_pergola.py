@@ -62,6 +62,17 @@ CHALLENGE_PROGRESS = 1.0
 C7_TALL = 0.8  # challenge 7: weight of the tallest hollyhock column (per level, up to 4)
 
 
+#: The points a seat still gains beyond its credit, by turns left (index 0: one turn left):
+#: the mean over 23,026 turn starts of 450 two- and three-seat games (greedy and mcts, records of
+#: docs/strength.md's runs), fitted by ``tools/fit_pergola_value.py``. It is the same for every
+#: turn a seat can play now, so greedy's choices do not change; it makes positions where seats
+#: have different numbers of turns left comparable (right after a seat's turn it is one turn
+#: behind its opponent, worth about 7 points, which a search comparing margins must not take
+#: for a lead).
+AHEAD = (6.42, 12.32, 17.87, 25.78, 33.34, 40.79, 48.1, 55.22, 62.48, 69.62, 76.57, 82.97,
+         89.03, 94.74, 101.04)
+
+
 def turns_left(state: PergolaState, seat: int) -> int:
     """Turns ``seat`` still plays (0 at the end of the game)."""
     p = state.players
@@ -79,6 +90,27 @@ def pergola_evaluation(state: Any, seat: int) -> float:
     return _evaluate(state, seat)
 
 
+#: The credit terms, in the order :func:`credit_terms` returns them, with each one's weight and
+#: the time factor it is discounted by (``soon``: can it still happen, min(1, left / 3);
+#: ``much``: how much of the game is left, left / turns).
+TERMS: tuple[tuple[str, float, str], ...] = (
+    ("bees", W_BEES, "soon"),
+    ("flying bees", W_FLY_BEE, "soon"),
+    ("hollyhock slots", W_HOLLY_SLOT, "much"),
+    ("hollyhock sets", W_HOLLY_SET, "much"),
+    ("flying butterflies", W_FLY_OTHER, "soon"),
+    ("magnolia bud", W_MAG_BUD, "much"),
+    ("ladybug spot", W_LADY, "much"),
+    ("flying ladybugs", W_FLY_OTHER, "soon"),
+    ("buttercup pair", W_CUP_PAIR, "much"),
+    ("odd lavender leaf", W_LAV_ODD, "much"),
+    ("dragonflies", W_DRAGON, "soon"),
+    ("waterdrops", W_DROP, "soon"),
+    ("honey pot", W_POT, "soon"),
+    ("lanterns", W_LANTERN, "soon"),
+)
+
+
 def _evaluate(state: PergolaState, seat: int) -> float:
     g = state.gardens[seat]
     c = state.c
@@ -89,10 +121,18 @@ def _evaluate(state: PergolaState, seat: int) -> float:
         bonus = _challenge(state, g, left)
     if left <= 0:
         return total + bonus
-    turns = c.turns
-    soon = min(1.0, left / 3.0)  # can it still happen?
-    much = left / turns  # how much of the game is left
+    soon = min(1.0, left / 3.0)
+    much = left / c.turns
     credit = 0.0
+    for (_name, weight, factor), term in zip(TERMS, credit_terms(state, g, left), strict=True):
+        credit += weight * (soon if factor == "soon" else much) * term
+    return total + credit + bonus + AHEAD[min(left, len(AHEAD)) - 1]
+
+
+def credit_terms(state: PergolaState, g: Garden, left: int) -> list[float]:
+    """The raw credit terms of ``g`` with ``left`` turns to go (see :data:`TERMS`)."""
+    c = state.c
+    much = left / c.turns
 
     # --- bees: partly filled flowers, flying bees
     bees_value = 0.0
@@ -111,9 +151,7 @@ def _evaluate(state: PergolaState, seat: int) -> float:
             share = b / 3
             bees_value += (B_EMPTY + (1.0 - B_EMPTY) * share * share) * sc.BEES_LAVENDER
             open_need += 3 - b
-    credit += W_BEES * soon * bees_value
-    if g.bees_fly and open_need:
-        credit += W_FLY_BEE * soon * min(g.bees_fly, open_need) * 2.0
+    fly_bees = min(g.bees_fly, open_need) * 2.0 if g.bees_fly and open_need else 0.0
 
     # --- hollyhocks: free flowers for butterflies (by level), rows one colour short
     holly = g.holly
@@ -128,11 +166,11 @@ def _evaluate(state: PergolaState, seat: int) -> float:
             slot_value += free * BFLY[min(lv, 3)]
         if have < 3:
             set_value += sc.HOLLYHOCK_SET[have + 1] - sc.HOLLYHOCK_SET[have]
-    credit += W_HOLLY_SLOT * much * slot_value + W_HOLLY_SET * much * set_value
+    fly_bfly = 0.0
     if g.bfly_fly and slot_value:
         best = max((BFLY[min(lv, 3)] for lv in range(top)
                     if (holly[0] > lv) + (holly[1] > lv) + (holly[2] > lv) > bfly[lv]), default=0)
-        credit += W_FLY_OTHER * soon * best * min(g.bfly_fly, 2)
+        fly_bfly = best * min(g.bfly_fly, 2)
 
     # --- magnolia: the best free bud; free ladybug spots on levels with ladybugs
     mag = g.mag
@@ -144,7 +182,6 @@ def _evaluate(state: PergolaState, seat: int) -> float:
             break
     if not mag[0]:
         best_bud = 1
-    credit += W_MAG_BUD * much * best_bud
     lady = g.lady
     best_lady = 0
     for lv, n in enumerate(mag):
@@ -152,23 +189,20 @@ def _evaluate(state: PergolaState, seat: int) -> float:
             gain = _lady_gain(lady[lv])
             if gain > best_lady:
                 best_lady = gain
-    credit += W_LADY * much * best_lady
-    if g.lady_fly and best_lady:
-        credit += W_FLY_OTHER * soon * best_lady * min(g.lady_fly, 2)
+    fly_lady = best_lady * min(g.lady_fly, 2) if g.lady_fly and best_lady else 0
 
     # --- buttercups without a partner of the other size (while spaces are free)
     small = sum(1 for x in g.cups if x == SMALL)
     large = sum(1 for x in g.cups if x == LARGE)
-    if 0 in g.cups:
-        credit += W_CUP_PAIR * much * sc.BUTTERCUP_PAIR * min(abs(small - large), 1)
+    cup_pair = sc.BUTTERCUP_PAIR * min(abs(small - large), 1) if 0 in g.cups else 0
 
     # --- an odd lavender leaf: the next one makes a pair (a flower or a dragonfly)
-    if g.lav_leaves % 2:
-        credit += W_LAV_ODD * much * 3.0
+    lav_odd = 3.0 if g.lav_leaves % 2 else 0.0
 
     # --- dragonflies: requirements under way and stacks still holding one
     counts = (sum(mag), sum(holly), small + large, g.lav_leaves)
     tables = _tables(c)
+    dragons = 0.0
     for k, si, lily in tables.dragons:
         if g.df_reqs & REQ_BITS[k]:
             continue
@@ -177,9 +211,10 @@ def _evaluate(state: PergolaState, seat: int) -> float:
             continue
         prog = min(1.0, counts[k] / 4.0)
         reach = 1.0 if g.frog < 0 else 1.0 / tables.jumps[g.frog][lily]
-        credit += W_DRAGON * soon * stack[-1] * prog * prog * reach
+        dragons += stack[-1] * prog * prog * reach
 
     # --- waterdrops on the way to the bottom (a bonus and an insect there)
+    drops = 0.0
     dfs = g.df_small + g.df_medium + g.df_large
     if len(g.bonuses) < 3:
         bflies = sum(bfly) + g.bfly_fly
@@ -195,9 +230,10 @@ def _evaluate(state: PergolaState, seat: int) -> float:
         best_bonus = max(options) + 1.5  # the insect taken at the bottom
         for d in g.drops:
             if d != BOTTOM:
-                credit += W_DROP * soon * best_bonus / (1.0 + tables.drop_steps[d])
+                drops += best_bonus / (1.0 + tables.drop_steps[d])
 
     # --- the next honey pot
+    pot = 0.0
     pots = len(g.pots)
     if pots < min(3, len(c.thresholds)):
         on_cups = sum(g.cup_bees)
@@ -214,12 +250,12 @@ def _evaluate(state: PergolaState, seat: int) -> float:
             values.append(lanterns)
         if values:
             prog = min(1.0, on_cups / need)
-            credit += W_POT * soon * prog * (max(values) + 2.0 * much)
+            pot = prog * (max(values) + 2.0 * much)
 
     # --- unused lanterns: each one is an extra insect, drip, jump or action later
-    credit += W_LANTERN * soon * sum(g.lanterns)
-
-    return total + credit + bonus
+    return [bees_value, fly_bees, slot_value, set_value, fly_bfly, float(best_bud),
+            float(best_lady), float(fly_lady), float(cup_pair), lav_odd, dragons, drops, pot,
+            float(sum(g.lanterns))]
 
 
 class _Tables:
