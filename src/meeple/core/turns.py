@@ -17,6 +17,21 @@ def turn_ended(before_turn: int, seat: int | None, after: State[Any]) -> bool:
     return after.turn != before_turn or after.to_move != seat or after.to_move is None
 
 
+def _extensions(node: State[Any], seen: set[Hashable]) -> list[tuple[Any, State[Any]]]:
+    """``node`` after each of its legal moves, ``[(move, child)]``, leaving out positions in
+    ``seen`` (and adding the new ones to it): the step both turn walks share."""
+    out = []
+    for move in node.legal_moves():
+        child = node.clone()
+        child.play(move, check=False)
+        k = child.key()
+        if k in seen:
+            continue
+        seen.add(k)
+        out.append((move, child))
+    return out
+
+
 def expand_turns(state: State[Any], limit: int | None = None) -> list[tuple[tuple[Any, ...], State[Any]]]:
     """Every distinct whole turn of the seat to move: ``[(moves, state_after)]``.
 
@@ -31,13 +46,7 @@ def expand_turns(state: State[Any], limit: int | None = None) -> list[tuple[tupl
     stack: list[tuple[tuple[Any, ...], State[Any]]] = [((), state)]
     while stack:
         path, node = stack.pop()
-        for move in node.legal_moves():
-            child = node.clone()
-            child.play(move, check=False)
-            k = child.key()
-            if k in seen:
-                continue
-            seen.add(k)
+        for move, child in _extensions(node, seen):
             if turn_ended(turn, seat, child):
                 out.append(((*path, move), child))
                 if limit is not None and len(out) >= limit:
@@ -71,13 +80,7 @@ def beam_turns(state: State[Any], score: Callable[[State[Any]], float],
     while beam:
         going: list[tuple[float, tuple[Any, ...], State[Any]]] = []
         for path, node in beam:
-            for move in node.legal_moves():
-                child = node.clone()
-                child.play(move, check=False)
-                k = child.key()
-                if k in seen:
-                    continue
-                seen.add(k)
+            for move, child in _extensions(node, seen):
                 if turn_ended(turn, seat, child):
                     done.append((score(child), (*path, move)))
                 else:
