@@ -552,3 +552,33 @@ def test_mcts_sure_keeps_the_evaluations_turn_unless_another_is_clearly_better()
     assert MctsBot(seed=1, sure=4)._final_pick(root, 0).rank == 0
     with pytest.raises(MeepleError, match="sure must be 0"):
         make_bot("mcts:sure=-1")
+
+
+def test_mcts_sync_judges_leaves_only_where_the_searching_seat_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """sync=1: the tree goes straight through the other seats' nodes, so every leaf is a
+    position where the searching seat is to move (or the game is over): all seats have had the
+    same number of turns since the root. Without it, most leaves fall right after a turn."""
+    state = _to_decision(meeple.new_game("gardens", players=3, seed=5))
+    me = state.to_move
+    leaves: list[int | None] = []
+    original = MctsBot._reward
+
+    def spy(self: MctsBot, leaf: State[Any], *args: Any, **kwargs: Any) -> list[float]:
+        leaves.append(leaf.to_move)
+        return original(self, leaf, *args, **kwargs)
+
+    monkeypatch.setattr(MctsBot, "_reward", spy)
+    for sync in (0, 1):
+        leaves.clear()
+        bot = make_bot(f"mcts:iterations=120;top=4;sync={sync}", seed=2)
+        move = bot.choose(state.view(me), state.legal_moves())
+        assert move in state.legal_moves()
+        assert len(leaves) == 120
+        others = sum(1 for m in leaves if m not in (me, None))
+        if sync:
+            assert others == 0 and bot.sync
+        else:
+            assert others > 60 and not bot.sync
+    with pytest.raises(MeepleError, match="sync must be 0"):
+        make_bot("mcts:sync=2")

@@ -23,7 +23,9 @@ Each iteration
    outcome drawn after a turn); with ``diverse=1`` a node's candidates include the best turn of
    every distinct first decision. Both are off by default (no measurable change in trials).
    Where another seat moves, a node lists only its ``replies`` best turns (default: 1 with
-   three or more seats, so the search reaches the seat's own next turns; ``top`` otherwise);
+   three or more seats, so the search reaches the seat's own next turns; ``top`` otherwise).
+   With ``sync=1`` the tree goes straight through the other seats' nodes, so leaves fall only
+   where the searching seat moves (off: it costs more iterations than it gains, in trials);
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
@@ -123,7 +125,7 @@ class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
     ``horizon``, ``expand``, ``scale``, ``turns``, ``root_turns``, ``crn``, ``chance``
     (``open`` or ``closed``), ``diverse``, ``ref`` (``root`` or ``depth``), ``versus`` (``best`` or
-    ``each``), ``beam``, ``replies``, ``sure``, ``bias``, ``eval``
+    ``each``), ``beam``, ``replies``, ``sure``, ``sync``, ``bias``, ``eval``
     (``game`` or ``score``), ``rollout`` (``random`` or ``greedy``)."""
 
     name = "mcts"
@@ -148,6 +150,7 @@ class MctsBot(Bot):
         beam: int = 0,
         replies: int | None = None,
         sure: float = 0.0,
+        sync: int | None = None,
         bias: float | None = None,
         eval: str = "game",
         rollout: str | None = None,
@@ -157,7 +160,7 @@ class MctsBot(Bot):
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
                             "seconds, top, c, horizon, expand, scale, turns, root_turns, crn, chance, "
-                            "diverse, ref, versus, beam, replies, sure, bias, eval, rollout")
+                            "diverse, ref, versus, beam, replies, sure, sync, bias, eval, rollout")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -194,6 +197,10 @@ class MctsBot(Bot):
         if float(sure) < 0:
             raise ValueError(f"sure must be 0 (off) or a positive number of standard errors, not {sure}")
         self.sure = float(sure)
+        if sync is not None and int(sync) not in (0, 1):
+            raise ValueError(f"sync must be 0 (off) or 1 (on), not {sync}")
+        self.sync_option = None if sync is None else bool(int(sync))
+        self.sync = bool(self.sync_option)
         self._depth_ref: dict[int, list[float]] = {}
         self._root_turn = 0
         self._crn_base = 0
@@ -239,6 +246,8 @@ class MctsBot(Bot):
             self.ref = str(defaults.get("ref", "depth" if players == 1 else "root"))
         if self.replies_option is None:
             self.replies = int(defaults.get("replies", 1 if players >= 3 else self.top))
+        if self.sync_option is None:
+            self.sync = bool(defaults.get("sync", False))
 
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
@@ -317,7 +326,8 @@ class MctsBot(Bot):
                 if self.closed:
                     node, state = self._chance_child(edge, state)
                     continue
-                if edge.child is None and edge.n + 1 >= self.expand:
+                if edge.child is None and (edge.n + 1 >= self.expand
+                                           or self._through_others(state, me)):
                     edge.child = _Node()
                     node = edge.child
                     continue
@@ -332,6 +342,18 @@ class MctsBot(Bot):
             for s in range(players):
                 w[s] += reward[s]
             edge.sq += reward[me] * reward[me]
+
+    def _through_others(self, state: State[Any], me: int) -> bool:
+        """``sync=1``: whether the turn just played hands over to another seat (after the
+        chance it brings, drawn here), so the tree goes on through that seat's node at once
+        instead of judging the position there. Leaves then fall only where the searching seat
+        is to move (or the game is over): every seat has had the same number of turns since
+        the root, and a seat right after its own turn no longer looks ahead by that turn."""
+        if not self.sync:
+            return False
+        self._resolve_chance(state)
+        mover = state.to_move
+        return mover is not None and mover != me
 
     def _chance_child(self, edge: _Edge, state: State[Any]) -> tuple[_Node | None, State[Any]]:
         """Closed-loop chance: once ``edge`` has ``expand`` visits, draw the chance that
