@@ -139,3 +139,25 @@ def test_greedy_with_it_beats_random(level: int) -> None:
             rec = play_game("reefs", {"level": level}, bots, seed)
             wins += rec["winners"] == [me]
     assert wins == 6
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_memo_gives_exactly_the_values_computed_afresh(players: int) -> None:
+    """The memo (``memo=True``, the registered evaluation) returns exactly what a fresh
+    computation gives, on every seat after every move of random games at every level: its key
+    holds everything the value depends on. Each seat is asked twice, so hits are checked too."""
+    memo = er.make_reefs_evaluation()
+    fresh = er.make_reefs_evaluation(memo=False)
+    rng = __import__("random").Random(players)
+    checked = 0
+    for level in (1, 2, 3):
+        state = meeple.new_game("reefs", players=players, seed=10 * level + players, level=level)
+        while state.to_move is not None:
+            if state.to_move == CHANCE:
+                state.sample_chance()
+                continue
+            state.play(rng.choice(state.legal_moves()))
+            for seat in range(players):
+                assert memo(state, seat) == fresh(state, seat) == memo(state, seat)
+                checked += 1
+    assert checked > 300

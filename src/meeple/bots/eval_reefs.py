@@ -109,6 +109,29 @@ def _reach_probs(n: int, cand: list[tuple[int, float, int]],
     return [sum(q for m, q in outcomes if m >= k) for k in levels]
 
 
+#: Memoised values kept per board before the memo starts afresh (about 200 bytes each).
+MEMO_LIMIT = 200_000
+
+
+def _race_lead(state: Any, p: _Prep) -> float:
+    """How far the seat nearest to an end condition (coins or grey boxes, R11) has come, 0-1.
+    Everything the evaluation credits fades with it, so at the end it meets the score (and
+    ending the game, when it scores, beats waiting)."""
+    lead = 0.0
+    clen = p.coin_len
+    grey = p.grey
+    gsum = sum(grey)
+    for o in state.sheets:
+        if clen and o.coins > lead * clen:
+            lead = o.coins / clen
+        if gsum:
+            ob = o.boxes
+            x = sum(min(ob[c], grey[c]) for c in range(5)) / gsum
+            if x > lead:
+                lead = x
+    return lead
+
+
 def own_score(state: Any, seat: int) -> int:
     """The seat's score-pad total now (rows, coins, the "first to" stars; end stars at the end)."""
     if state.over:
@@ -137,6 +160,7 @@ def make_reefs_evaluation(
     prop_w: float = 1.0,
     time_w: float = 1.0,
     maxd: float = 8,
+    memo: bool = True,
 ) -> Callable[[Any, int], float]:
     """A Reefs evaluation with these weights (the registered one uses the defaults).
 
@@ -145,35 +169,46 @@ def make_reefs_evaluation(
     ``box_count``: credit per coin box and treasure box already coloured; ``bonus_w``: weight
     of the chances of the bonus stars; ``end_w``: weight of the end bonuses; ``prop_w``: value
     of an unused propeller (half for one in reach); ``time_w``: how fast the credit fades as
-    another seat nears an end condition; ``maxd``: the farthest distance searched.
+    another seat nears an end condition; ``maxd``: the farthest distance searched. ``memo``:
+    keep the values computed, per board, keyed by everything they depend on (the seat's sheet,
+    the race to the end, who holds the "first to" stars): a search meets the same sheets again
+    and again, and a hit costs a few microseconds instead of about 250.
     """
     maxd_i = int(maxd)
+    # board -> {what the value depends on: its value}: a search evaluates the same sheet in
+    # the same race many times over (the other seats' sheets at every leaf, above all)
+    memos: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], float]] = weakref.WeakKeyDictionary()
 
     def reefs_evaluation(state: Any, seat: int) -> float:
         if state.over:
             return float(state.scores()[seat].total)
         p = _prep(state.board)
         sh = state.sheets[seat]
+        lead = _race_lead(state, p)
+        if not memo:
+            return sheet_value(state, seat, p, sh, lead)
+        table = memos.get(state.board)
+        if table is None:
+            table = memos[state.board] = {}
+        elif len(table) > MEMO_LIMIT:
+            table.clear()
+        two, full = state.two_each_holder, state.full_row_holder
+        key = (sh.used, tuple(sh.entry), tuple(sh.end), sh.entries_used, tuple(sh.treasure),
+               tuple(sh.boxes), sh.coins_taken, sh.coins, sh.props_taken, sh.props,
+               sh.props_used, lead, two == seat, two < 0, full == seat, full < 0)
+        value = table.get(key)
+        if value is None:
+            value = table[key] = sheet_value(state, seat, p, sh, lead)
+        return value
+
+    def sheet_value(state: Any, seat: int, p: _Prep, sh: Any, lead: float) -> float:
+        """The evaluation proper, from the seat's sheet and the race (``lead``)."""
         boxes = sh.boxes
         coins = sh.coins
         value: float = float(own_score(state, seat))
-
-        # how much of the game is left: 1 minus the progress of the seat nearest to an end
-        # condition (coins or grey boxes), this seat included. Everything credited below fades
-        # with it, so at the end the evaluation meets the score (and ending the game, when it
-        # scores, beats waiting)
-        lead = 0.0
         clen = p.coin_len
         grey = p.grey
         gsum = sum(grey)
-        for o in state.sheets:
-            if clen and o.coins > lead * clen:
-                lead = o.coins / clen
-            if gsum:
-                ob = o.boxes
-                x = sum(min(ob[c], grey[c]) for c in range(5)) / gsum
-                if x > lead:
-                    lead = x
         h = 1.0 - time_w * lead
         if h <= 0.0:
             return value
