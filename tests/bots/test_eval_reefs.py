@@ -4,6 +4,7 @@ beats random. Behaviour only: no timing, no strength measurement (see docs/eval-
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -148,7 +149,7 @@ def test_the_memo_gives_exactly_the_values_computed_afresh(players: int) -> None
     holds everything the value depends on. Each seat is asked twice, so hits are checked too."""
     memo = er.make_reefs_evaluation()
     fresh = er.make_reefs_evaluation(memo=False)
-    rng = __import__("random").Random(players)
+    rng = random.Random(players)
     checked = 0
     for level in (1, 2, 3):
         state = meeple.new_game("reefs", players=players, seed=10 * level + players, level=level)

@@ -193,9 +193,8 @@ def make_reefs_evaluation(
         elif len(table) > MEMO_LIMIT:
             table.clear()
         two, full = state.two_each_holder, state.full_row_holder
-        key = (sh.used, tuple(sh.entry), tuple(sh.end), sh.entries_used, tuple(sh.treasure),
-               tuple(sh.boxes), sh.coins_taken, sh.coins, sh.props_taken, sh.props,
-               sh.props_used, lead, two == seat, two < 0, full == seat, full < 0)
+        # the sheet's own key (what is coloured on it) plus the race and the stars' holders
+        key = (sh.key(), lead, two == seat, two < 0, full == seat, full < 0)
         value = table.get(key)
         if value is None:
             value = table[key] = sheet_value(state, seat, p, sh, lead)
