@@ -231,6 +231,69 @@ def test_mcts_time_cap_covers_the_whole_decision() -> None:
     assert 1 <= bot.last_iterations < 10**9
 
 
+def test_turn_listing_past_its_deadline_raises_out_of_time() -> None:
+    """A listing with a deadline already past stops at once (no partial list); a deadline far
+    ahead lists exactly the turns of a listing without one."""
+    import time
+
+    from meeple.core.turns import OutOfTime, expand_turns
+
+    state = _to_decision(meeple.new_game("pergola", players=2, seed=3))
+    with pytest.raises(OutOfTime, match="whole-turn listing stopped"):
+        expand_turns(state, deadline=time.perf_counter() - 1.0)
+    plain = [moves for moves, _ in expand_turns(state)]
+    timed = [moves for moves, _ in expand_turns(state, deadline=time.perf_counter() + 3600)]
+    assert timed == plain and len(plain) > 1
+
+
+def test_mcts_root_lists_single_decisions_when_its_listing_runs_out_of_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a ``seconds`` cap the root's whole-turn listing may take ROOT_LISTING_SHARE of it;
+    past that the root's candidates are single decisions and the search goes on, so the move
+    is still legal and the decision does not wait for thousands of whole turns."""
+    import meeple.bots.mcts as mcts_module
+
+    monkeypatch.setattr(mcts_module, "ROOT_LISTING_SHARE", -1.0)  # the listing is late at once
+    state = _to_decision(meeple.new_game("pergola", players=2, seed=3))
+    bot = MctsBot(seed=1, iterations=20, seconds=60)
+    move = bot.choose(state.view(state.to_move), state.legal_moves())
+    assert move in state.legal_moves()
+    root = bot.last_root
+    assert root is not None and root.edges
+    assert all(len(edge.moves) == 1 for edge in root.edges)
+    assert {edge.moves[0] for edge in root.edges} <= set(state.legal_moves())
+    # without the cap the same root holds whole turns
+    whole = MctsBot(seed=1, iterations=20)
+    whole.choose(state.view(state.to_move), state.legal_moves())
+    assert whole.last_root is not None and max(len(e.moves) for e in whole.last_root.edges) > 1
+
+
+def test_mcts_drops_an_iteration_whose_listing_runs_out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An iteration whose node listing passes the cap ends the search and is not counted:
+    the root's visits are exactly the iterations completed before it."""
+    import meeple.bots.mcts as mcts_module
+    from meeple.core.turns import OutOfTime
+
+    state = _to_decision(meeple.new_game("reefs", players=2, seed=4, level=1))
+    original = mcts_module.candidate_turns
+    calls = [0]
+
+    def late_after_root(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        if calls[0] > 1:
+            raise OutOfTime("test: the first listing below the root is late")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(mcts_module, "candidate_turns", late_after_root)
+    bot = MctsBot(seed=2, iterations=500, top=3, expand=2)
+    move = bot.choose(state.view(state.to_move), state.legal_moves())
+    assert move in state.legal_moves()
+    root = bot.last_root
+    assert root is not None
+    assert 0 < bot.last_iterations < 500
+    assert root.visits == bot.last_iterations == sum(edge.n for edge in root.edges)
+
+
 def _position_with_many_turns(game: str, level: int, more_than: int) -> State[Any]:
     """A turn-start position of a greedy self-play game with more than ``more_than`` turns."""
     from meeple.core.turns import expand_turns

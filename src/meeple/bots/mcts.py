@@ -43,7 +43,11 @@ decision by decision.
 
 Budget: ``iterations`` (default 1000: 0.1-0.6 s per turn on this project's machines, see
 docs/strength.md) and/or ``seconds`` (a cap on the whole decision); with an iteration budget
-only, a seed gives the same decisions on every machine.
+only, a seed gives the same decisions on every machine. Under a cap the listings of whole
+turns watch the clock too: the root's listing may take :data:`ROOT_LISTING_SHARE` of it (past
+that, the root decides the turn's first decision only and the next decision searches again),
+and an iteration whose listing passes the cap is dropped, so a Pergola position with thousands
+of whole turns cannot hold a decision far beyond its second.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ from meeple.bots.greedy import Planner
 from meeple.core.errors import IllegalMove
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
-from meeple.core.turns import beam_turns, expand_turns
+from meeple.core.turns import OutOfTime, beam_turns, expand_turns
 
 #: Per-game defaults for options a spec does not give, from the strength trials in
 #: docs/strength.md: in Reefs the progressive bias lost 6-21 points of win share on all three
@@ -86,6 +90,13 @@ CHANCE_TREES = ("open", "closed")
 #: ``root`` with two or more seats (no measurable change in 100-200-game trials in Reefs,
 #: Takenokolor and Pergola).
 REFERENCES = ("root", "depth")
+
+#: The share of a ``seconds`` cap the root's listing of whole turns may take. Past it the root
+#: lists single decisions instead (as an inner node does where whole turns are too many), so
+#: the search still has the rest of the second. Greedy's full listings take 0.3 s at the
+#: median and up to 0.8 s in Pergola (docs/strength.md), so this bites only in the rare
+#: positions that once held a decision for 1.2-1.7 s.
+ROOT_LISTING_SHARE = 0.6
 
 #: Whom a seat's leaf is measured against with three or more seats. ``best``: the best other
 #: seat (the margin that decides who wins). ``each``: every other seat in turn, the reward being
@@ -202,6 +213,7 @@ class MctsBot(Bot):
         self.sync_option = None if sync is None else bool(int(sync))
         self.sync = bool(self.sync_option)
         self._depth_ref: dict[int, list[float]] = {}
+        self._deadline: float | None = None  # the cap of the search under way, for listings
         self._root_turn = 0
         self._crn_base = 0
         self.bias_option = None if bias is None else float(bias)
@@ -256,12 +268,20 @@ class MctsBot(Bot):
         self._game_defaults(view.game_name, view.players)
         players = view.players
         # the cap covers the whole decision, the root's ranking of candidate turns included
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds else None
+        self._deadline = deadline
         root = _Node()
         self._me = seat
         first = view.sample_hidden(seat, self.rng)
-        # the root lists up to root_turns whole turns, so greedy's choice is always a candidate
-        self._add_candidates(root, first, evaluate, self.root_turns)
+        # the root lists up to root_turns whole turns, so greedy's choice is always a candidate,
+        # unless that takes more than its share of the cap (then single decisions)
+        try:
+            self._add_candidates(root, first, evaluate, self.root_turns,
+                                 deadline=start + ROOT_LISTING_SHARE * self.seconds
+                                 if self.seconds else None)
+        except OutOfTime:
+            self._add_candidates(root, first, evaluate, 0)
         if len(root.edges) == 1:
             self.last_iterations = 0
             return root.edges[0].moves
@@ -275,10 +295,13 @@ class MctsBot(Bot):
             if self.iterations and done >= self.iterations:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
-                break  # (one iteration always runs, however long the root's ranking took)
+                break  # (one iteration always starts, however long the root's ranking took)
             state = first if done == 0 else view.sample_hidden(seat, self.rng)
             state = state.clone()
-            self._iterate(root, state, evaluate, players, seat, baseline)
+            try:
+                self._iterate(root, state, evaluate, players, seat, baseline)
+            except OutOfTime:
+                break  # a listing passed the cap: this iteration is dropped, not counted
             done += 1
         self.last_iterations = done
         self.last_root = root
@@ -412,15 +435,19 @@ class MctsBot(Bot):
                 return best, after
 
     def _add_candidates(self, node: _Node, state: State[Any], evaluate: Any,
-                        max_turns: int | None = None) -> None:
+                        max_turns: int | None = None, deadline: float | None = None) -> None:
+        """List the node's candidate turns: up to ``max_turns`` whole turns (``None``: the
+        option ``turns``; 0: single decisions). Raises :class:`OutOfTime` past ``deadline``
+        (default: the search's cap)."""
         mover = state.to_move
         if mover is None or mover < 0:
             return
         node.mover = mover
         top = self.top if mover == self._me else self.replies
-        scored = candidate_turns(state, mover, top, max_turns or self.turns, evaluate,
-                                 use_ranker=self.which == "game", diverse=self.diverse,
-                                 beam=0 if max_turns else self.beam)
+        scored = candidate_turns(state, mover, top, self.turns if max_turns is None else max_turns,
+                                 evaluate, use_ranker=self.which == "game", diverse=self.diverse,
+                                 beam=self.beam if max_turns is None else 0,
+                                 deadline=self._deadline if deadline is None else deadline)
         rank = len(node.edges)
         best = scored[0][0] if scored else 0.0
         for value, moves in scored:
@@ -468,7 +495,8 @@ class MctsBot(Bot):
         game's turn ranker where it has one; one decision at a time where whole turns are
         more than ``turns``)."""
         best = candidate_turns(state, mover, 1, self.turns, evaluate,
-                               use_ranker=self.which == "game", beam=self.beam)
+                               use_ranker=self.which == "game", beam=self.beam,
+                               deadline=self._deadline)
         if not best:
             state.play(self.rng.choice(state.legal_moves()), check=False)
             return state
@@ -552,8 +580,8 @@ class MctsBot(Bot):
 
 
 def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, evaluate: Any,
-                    use_ranker: bool = True,
-                    diverse: bool = False, beam: int = 0) -> list[tuple[float, tuple[Any, ...]]]:
+                    use_ranker: bool = True, diverse: bool = False, beam: int = 0,
+                    deadline: float | None = None) -> list[tuple[float, tuple[Any, ...]]]:
     """The best ``top`` whole turns of ``seat``, or single decisions when turns are too many.
 
     A game's turn ranker is used if it has one. Otherwise up to ``max_turns`` whole turns are
@@ -561,7 +589,8 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
     legal move (up to ``3 x top``), ranked by the evaluation right after it, and the turn goes
     on at the next node. ``beam`` (a width, 0: off): whole turns found by a beam search
     (:func:`~meeple.core.turns.beam_turns`) instead of all of them. ``diverse``: see
-    :func:`diverse_top`.
+    :func:`diverse_top`. ``deadline``: the whole-turn listing raises
+    :class:`~meeple.core.turns.OutOfTime` once that :func:`time.perf_counter` value is past.
     """
     if use_ranker and turn_ranker_for(state.game_name) is not None:
         return diverse_top(ranked_turns(state, seat, 4 * top), top) if diverse \
@@ -570,7 +599,7 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
         found = beam_turns(state, lambda after: evaluate(after, seat), beam)
         if found:
             return diverse_top(found, top) if diverse else found[:top]
-    turns = expand_turns(state, limit=max_turns + 1) if max_turns > 0 else []
+    turns = expand_turns(state, limit=max_turns + 1, deadline=deadline) if max_turns > 0 else []
     if 0 < len(turns) <= max_turns:
         scored = [(evaluate(after, seat), moves) for moves, after in turns]
     else:

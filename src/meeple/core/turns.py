@@ -7,10 +7,20 @@ reach the same position (colouring A then B equals B then A), so each distinct t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
 from meeple.core.state import State
+
+
+class OutOfTime(Exception):
+    """A turn listing given a ``deadline`` (a :func:`time.perf_counter` value) passed it before
+    it was complete: bots with a time budget stop there instead of overrunning it."""
+
+
+#: How many positions a listing extends between two looks at the clock.
+CLOCK_EVERY = 32
 
 
 def turn_ended(before_turn: int, seat: int | None, after: State[Any]) -> bool:
@@ -32,10 +42,14 @@ def _extensions(node: State[Any], seen: set[Hashable]) -> list[tuple[Any, State[
     return out
 
 
-def expand_turns(state: State[Any], limit: int | None = None) -> list[tuple[tuple[Any, ...], State[Any]]]:
+def expand_turns(state: State[Any], limit: int | None = None,
+                 deadline: float | None = None) -> list[tuple[tuple[Any, ...], State[Any]]]:
     """Every distinct whole turn of the seat to move: ``[(moves, state_after)]``.
 
-    ``limit`` caps the number of turns returned (``None``: all).
+    ``limit`` caps the number of turns returned (``None``: all). ``deadline``: a
+    :func:`time.perf_counter` value; the listing raises :class:`OutOfTime` once it is past
+    (checked at the first position and every :data:`CLOCK_EVERY` after) rather than return a
+    partial list, which would be biased towards the decisions walked first.
     """
     seat = state.to_move
     if seat is None or seat < 0:
@@ -44,8 +58,12 @@ def expand_turns(state: State[Any], limit: int | None = None) -> list[tuple[tupl
     out: list[tuple[tuple[Any, ...], State[Any]]] = []
     seen: set[Hashable] = set()
     stack: list[tuple[tuple[Any, ...], State[Any]]] = [((), state)]
+    walked = 0
     while stack:
         path, node = stack.pop()
+        walked += 1
+        if deadline is not None and walked % CLOCK_EVERY == 1 and time.perf_counter() > deadline:
+            raise OutOfTime(f"whole-turn listing stopped after {walked} positions")
         for move, child in _extensions(node, seen):
             if turn_ended(turn, seat, child):
                 out.append(((*path, move), child))
