@@ -294,6 +294,34 @@ def test_mcts_drops_an_iteration_whose_listing_runs_out_of_time(monkeypatch: pyt
     assert root.visits == bot.last_iterations == sum(edge.n for edge in root.edges)
 
 
+def test_mcts_others_greedy_keeps_only_the_searching_seat_in_the_tree() -> None:
+    """``others=greedy``: the other seats play greedy's turn in every determinisation, so
+    every node of the tree is one where the searching seat decides, and the tree does grow
+    past the root; without it the opponents' nodes are in the tree."""
+    with pytest.raises(MeepleError, match="others must be one of tree, greedy"):
+        make_bot("mcts:others=smart")
+    state = _to_decision(meeple.new_game("takenokolor", players=3, seed=5, sheet="2-pandas"))
+    seat = state.to_move
+
+    def movers(bot: MctsBot) -> list[int | None]:
+        out, todo = [], [bot.last_root]
+        while todo:
+            node = todo.pop()
+            assert node is not None
+            if node.edges:
+                out.append(node.mover)
+            todo.extend(e.child for e in node.edges if e.child is not None)
+        return out
+
+    policy = MctsBot(seed=1, iterations=120, expand=2, others="greedy")
+    assert policy.choose(state.view(seat), state.legal_moves()) in state.legal_moves()
+    seen = movers(policy)
+    assert len(seen) > 1 and set(seen) == {seat}
+    tree = MctsBot(seed=1, iterations=120, expand=2)
+    tree.choose(state.view(seat), state.legal_moves())
+    assert set(movers(tree)) - {seat}
+
+
 def _position_with_many_turns(game: str, level: int, more_than: int) -> State[Any]:
     """A turn-start position of a greedy self-play game with more than ``more_than`` turns."""
     from meeple.core.turns import expand_turns

@@ -25,7 +25,11 @@ Each iteration
    Where another seat moves, a node lists only its ``replies`` best turns (default: 1 with
    three or more seats, so the search reaches the seat's own next turns; ``top`` otherwise).
    With ``sync=1`` the tree goes straight through the other seats' nodes, so leaves fall only
-   where the searching seat moves (off: it costs more iterations than it gains, in trials);
+   where the searching seat moves (off: it costs more iterations than it gains, in trials).
+   With ``others=greedy`` the other seats are not part of the tree at all: in every
+   determinisation each plays greedy's whole turn for the dice it has, so the tree holds only
+   the searching seat's decisions and every leaf is a position where it is to move (off by
+   default; docs/strength.md, round 7);
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
@@ -104,6 +108,13 @@ ROOT_LISTING_SHARE = 0.6
 #: head-to-head share of docs/strength.md). With two seats both are the same.
 VERSUS = ("best", "each")
 
+#: How the other seats' turns are found. ``tree``: as tree nodes with their own candidate turns
+#: (``replies``), listed once in the first determinisation that reaches the node. ``greedy``:
+#: played as a policy, greedy's best whole turn computed afresh in every determinisation, so
+#: an opponent's reply always fits the dice and draws it has (and the model of a ``greedy``
+#: opponent is exact), at one greedy turn per opponent per iteration.
+OTHERS = ("tree", "greedy")
+
 
 class _Edge:
     __slots__ = ("child", "kids", "moves", "n", "prior", "rank", "seen", "sq", "w")
@@ -136,7 +147,8 @@ class MctsBot(Bot):
     """Information-set MCTS. Options: ``iterations``, ``seconds``, ``top``, ``c``,
     ``horizon``, ``expand``, ``scale``, ``turns``, ``root_turns``, ``crn``, ``chance``
     (``open`` or ``closed``), ``diverse``, ``ref`` (``root`` or ``depth``), ``versus`` (``best`` or
-    ``each``), ``beam``, ``replies``, ``sure``, ``sync``, ``bias``, ``eval``
+    ``each``), ``beam``, ``replies``, ``sure``, ``sync``, ``others`` (``tree`` or ``greedy``),
+    ``bias``, ``eval``
     (``game`` or ``score``), ``rollout`` (``random`` or ``greedy``)."""
 
     name = "mcts"
@@ -162,6 +174,7 @@ class MctsBot(Bot):
         replies: int | None = None,
         sure: float = 0.0,
         sync: int | None = None,
+        others: str = "tree",
         bias: float | None = None,
         eval: str = "game",
         rollout: str | None = None,
@@ -171,7 +184,7 @@ class MctsBot(Bot):
         if options:
             raise TypeError(f"unknown option(s) {', '.join(sorted(options))}; options: iterations, "
                             "seconds, top, c, horizon, expand, scale, turns, root_turns, crn, chance, "
-                            "diverse, ref, versus, beam, replies, sure, sync, bias, eval, rollout")
+                            "diverse, ref, versus, beam, replies, sure, sync, others, bias, eval, rollout")
         if int(iterations) < 0 or float(seconds) < 0 or (int(iterations) == 0 and float(seconds) == 0):
             raise ValueError("give a positive budget: iterations=N and/or seconds=S")
         if int(top) < 1:
@@ -212,6 +225,9 @@ class MctsBot(Bot):
             raise ValueError(f"sync must be 0 (off) or 1 (on), not {sync}")
         self.sync_option = None if sync is None else bool(int(sync))
         self.sync = bool(self.sync_option)
+        if str(others) not in OTHERS:
+            raise ValueError(f"others must be one of {', '.join(OTHERS)}, not {others!r}")
+        self.others_policy = str(others) == "greedy"
         self._depth_ref: dict[int, list[float]] = {}
         self._deadline: float | None = None  # the cap of the search under way, for listings
         self._root_turn = 0
@@ -336,6 +352,8 @@ class MctsBot(Bot):
         try:
             while node is not None:
                 self._resolve_chance(state)
+                if self.others_policy:
+                    state = self._others_play_greedy(state, me, evaluate)
                 mover = state.to_move
                 if mover is None:
                     break
@@ -355,6 +373,8 @@ class MctsBot(Bot):
                     node = edge.child
                     continue
                 node = edge.child
+            if self.others_policy:
+                state = self._others_play_greedy(state, me, evaluate)
             reward = self._rollout(state, evaluate, players, me, baseline)
         finally:
             self.rng = own_rng
@@ -365,6 +385,16 @@ class MctsBot(Bot):
             for s in range(players):
                 w[s] += reward[s]
             edge.sq += reward[me] * reward[me]
+
+    def _others_play_greedy(self, state: State[Any], me: int, evaluate: Any) -> State[Any]:
+        """``others=greedy``: the seats other than ``me`` play greedy's whole turn, chance
+        drawn between turns, until ``me`` is to move or the game is over."""
+        while True:
+            self._resolve_chance(state)
+            mover = state.to_move
+            if mover is None or mover == me:
+                return state
+            state = self._greedy_turn(state, mover, evaluate)
 
     def _through_others(self, state: State[Any], me: int) -> bool:
         """``sync=1``: whether the turn just played hands over to another seat (after the
