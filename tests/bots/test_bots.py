@@ -322,6 +322,47 @@ def test_mcts_others_greedy_keeps_only_the_searching_seat_in_the_tree() -> None:
     assert set(movers(tree)) - {seat}
 
 
+def test_mcts_others_game_default_applies_at_three_seats_or_more(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's ``others`` default (GAME_DEFAULTS) holds with three or more seats only, and
+    an explicit ``others=`` in the spec wins over it."""
+    from meeple.bots import mcts
+
+    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"others": "greedy"})
+    for players, spec, expected in ((3, "mcts", True), (4, "mcts", True), (2, "mcts", False),
+                                    (3, "mcts:others=tree", False),
+                                    (2, "mcts:others=greedy", True)):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("gardens", players)
+        assert bot.others_policy is expected, (players, spec)
+    bot = make_bot("mcts")
+    assert isinstance(bot, MctsBot)
+    bot._game_defaults("pergola", 3)
+    assert bot.others_policy is (mcts.GAME_DEFAULTS.get("pergola", {}).get("others") == "greedy")
+
+
+def test_mcts_greedy_memo_changes_no_decision() -> None:
+    """Greedy's turn for a position is found once per search and reused (``others=greedy``,
+    ``rollout=greedy``): the same seed and iteration budget give the same tree with the memo
+    as without it, and the memo is used."""
+    for game, options in (("takenokolor", {"sheet": "2-pandas"}), ("reefs", {"level": 2})):
+        state = _to_decision(meeple.new_game(game, players=3, seed=4, **options))
+        seat = state.to_move
+        assert seat is not None
+        runs = []
+        for memo in (True, False):
+            bot = MctsBot(seed=3, iterations=150, others="greedy")
+            bot.memo_greedy = memo
+            move = bot.choose(state.view(seat), state.legal_moves())
+            root = bot.last_root
+            assert root is not None
+            runs.append((move, [(e.moves, e.n, e.w) for e in root.edges], bot.greedy_memo_hits))
+        (move_on, tree_on, hits_on), (move_off, tree_off, hits_off) = runs
+        assert move_on == move_off and tree_on == tree_off
+        assert hits_on > 0 and hits_off == 0
+
+
 def _position_with_many_turns(game: str, level: int, more_than: int) -> State[Any]:
     """A turn-start position of a greedy self-play game with more than ``more_than`` turns."""
     from meeple.core.turns import expand_turns

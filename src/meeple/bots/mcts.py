@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from meeple.bots.base import Bot, register_bot
@@ -174,7 +174,7 @@ class MctsBot(Bot):
         replies: int | None = None,
         sure: float = 0.0,
         sync: int | None = None,
-        others: str = "tree",
+        others: str | None = None,
         bias: float | None = None,
         eval: str = "game",
         rollout: str | None = None,
@@ -225,9 +225,10 @@ class MctsBot(Bot):
             raise ValueError(f"sync must be 0 (off) or 1 (on), not {sync}")
         self.sync_option = None if sync is None else bool(int(sync))
         self.sync = bool(self.sync_option)
-        if str(others) not in OTHERS:
+        if others is not None and str(others) not in OTHERS:
             raise ValueError(f"others must be one of {', '.join(OTHERS)}, not {others!r}")
-        self.others_policy = str(others) == "greedy"
+        self.others_option = None if others is None else str(others)
+        self.others_policy = self.others_option == "greedy"
         self._depth_ref: dict[int, list[float]] = {}
         self._deadline: float | None = None  # the cap of the search under way, for listings
         self._root_turn = 0
@@ -244,6 +245,9 @@ class MctsBot(Bot):
         self.rng = Rng(seed)
         self.plan = Planner()
         self.last_iterations = 0
+        self.memo_greedy = True  # off only in the test that checks it changes no decision
+        self._greedy_memo: dict[Hashable, tuple[Any, ...]] = {}
+        self.greedy_memo_hits = 0
         self.last_root: _Node | None = None  # the last search's tree, for inspection
 
     # ------------------------------------------------------------------ interface
@@ -276,6 +280,9 @@ class MctsBot(Bot):
             self.replies = int(defaults.get("replies", 1 if players >= 3 else self.top))
         if self.sync_option is None:
             self.sync = bool(defaults.get("sync", False))
+        if self.others_option is None:
+            # a game's ``others`` default applies with three or more seats only
+            self.others_policy = players >= 3 and defaults.get("others", "tree") == "greedy"
 
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
@@ -303,6 +310,11 @@ class MctsBot(Bot):
             return root.edges[0].moves
         baseline = evaluate(first, seat)
         self._depth_ref = {}
+        # greedy's turn depends on the position only (equal keys, equal states: the State
+        # contract), so within one search it is found once per position, however many
+        # determinisations reach it (others=greedy, rollout=greedy); the same decisions, faster
+        self._greedy_memo = {}
+        self.greedy_memo_hits = 0
         self._root_turn = first.turn
         # drawn whether or not crn is on, so a seed replays the searches of docs/strength.md
         self._crn_base = self.rng.randbelow(1 << 62)
@@ -524,13 +536,21 @@ class MctsBot(Bot):
         """The rollout's greedy policy: ``mover``'s best whole turn by the evaluation (the
         game's turn ranker where it has one; one decision at a time where whole turns are
         more than ``turns``)."""
-        best = candidate_turns(state, mover, 1, self.turns, evaluate,
-                               use_ranker=self.which == "game", beam=self.beam,
-                               deadline=self._deadline)
-        if not best:
-            state.play(self.rng.choice(state.legal_moves()), check=False)
-            return state
-        for move in best[0][1]:
+        key = state.key() if self.memo_greedy else None
+        moves = self._greedy_memo.get(key) if key is not None else None
+        if moves is None:
+            best = candidate_turns(state, mover, 1, self.turns, evaluate,
+                                   use_ranker=self.which == "game", beam=self.beam,
+                                   deadline=self._deadline)
+            if not best:
+                state.play(self.rng.choice(state.legal_moves()), check=False)
+                return state
+            moves = best[0][1]
+            if key is not None:
+                self._greedy_memo[key] = moves
+        else:
+            self.greedy_memo_hits += 1
+        for move in moves:
             state.play(move, check=False)
         return state
 
