@@ -322,14 +322,14 @@ def test_mcts_others_greedy_keeps_only_the_searching_seat_in_the_tree() -> None:
     assert set(movers(tree)) - {seat}
 
 
-def test_mcts_others_game_default_applies_at_three_seats_or_more(
+def test_mcts_others_game_default_applies_to_its_seat_counts(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game's ``others`` default (GAME_DEFAULTS) holds with three or more seats only, and
-    an explicit ``others=`` in the spec wins over it."""
+    """A game's ``others`` default (GAME_DEFAULTS) holds for the numbers of seats it names
+    only, and an explicit ``others=`` in the spec wins over it."""
     from meeple.bots import mcts
 
-    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"others": "greedy"})
-    for players, spec, expected in ((3, "mcts", True), (4, "mcts", True), (2, "mcts", False),
+    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"others": {3: "greedy"}})
+    for players, spec, expected in ((3, "mcts", True), (4, "mcts", False), (2, "mcts", False),
                                     (3, "mcts:others=tree", False),
                                     (2, "mcts:others=greedy", True)):
         bot = make_bot(spec)
@@ -339,7 +339,7 @@ def test_mcts_others_game_default_applies_at_three_seats_or_more(
     bot = make_bot("mcts")
     assert isinstance(bot, MctsBot)
     bot._game_defaults("pergola", 3)
-    assert bot.others_policy is (mcts.GAME_DEFAULTS.get("pergola", {}).get("others") == "greedy")
+    assert not bot.others_policy  # Pergola has no others default
 
 
 def test_mcts_greedy_memo_changes_no_decision() -> None:

@@ -281,8 +281,8 @@ class MctsBot(Bot):
         if self.sync_option is None:
             self.sync = bool(defaults.get("sync", False))
         if self.others_option is None:
-            # a game's ``others`` default applies with three or more seats only
-            self.others_policy = players >= 3 and defaults.get("others", "tree") == "greedy"
+            # a game's ``others`` default is given per number of seats ({3: "greedy"})
+            self.others_policy = defaults.get("others", {}).get(players, "tree") == "greedy"
 
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
