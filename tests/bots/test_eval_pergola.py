@@ -72,7 +72,7 @@ def test_progress_counts_before_the_end() -> None:
 
 def test_partly_filled_lavender_flower_beats_an_empty_one() -> None:
     st = _new(2)
-    g = st.gardens[0]
+    g = st.garden_for_update(0)
     g.lav_leaves = 2
     g.flowers = [0]
     g.bees_fly = 0
@@ -87,7 +87,7 @@ def test_partly_filled_lavender_flower_beats_an_empty_one() -> None:
 
 def test_half_full_large_buttercup_beats_two_single_bees_on_separate_large_ones() -> None:
     st = _new(2)
-    g = st.gardens[0]
+    g = st.garden_for_update(0)
     g.cups[0], g.cups[1] = LARGE, LARGE
     g.cup_bees[0], g.cup_bees[1] = 1, 1
     spread = pergola_evaluation(st, 0)
@@ -97,7 +97,7 @@ def test_half_full_large_buttercup_beats_two_single_bees_on_separate_large_ones(
 
 def test_taller_hollyhock_column_is_worth_more_at_the_same_score() -> None:
     st = _new(2)
-    g = st.gardens[0]
+    g = st.garden_for_update(0)
     g.holly = [1, 1, 1]  # one full row: 6 points
     low = pergola_evaluation(st, 0)
     g.holly = [4, 1, 1]  # the same row plus single flowers up to level 4: 6 + 3 points
@@ -107,7 +107,7 @@ def test_taller_hollyhock_column_is_worth_more_at_the_same_score() -> None:
 
 def test_unused_lantern_has_value_while_turns_are_left() -> None:
     st = _new(2)
-    g = st.gardens[0]
+    g = st.garden_for_update(0)
     before = pergola_evaluation(st, 0)
     g.lanterns[2] = 1
     assert pergola_evaluation(st, 0) > before
@@ -115,7 +115,7 @@ def test_unused_lantern_has_value_while_turns_are_left() -> None:
 
 def test_unpaired_buttercup_earns_credit() -> None:
     st = _new(2)
-    g = st.gardens[0]
+    g = st.garden_for_update(0)
     base = pergola_evaluation(st, 0)
     g.cups[0] = SMALL
     assert pergola_evaluation(st, 0) > base
@@ -123,7 +123,7 @@ def test_unpaired_buttercup_earns_credit() -> None:
 
 def test_solo_challenge_met_earns_the_bonus_and_progress_counts() -> None:
     st = _new(1, 2, challenge=7)
-    g = st.gardens[0]
+    g = st.garden_for_update(0)
     start = pergola_evaluation(st, 0)
     g.holly = [4, 0, 0]
     g.bfly[3] = 1  # one butterfly on level 4: progress

@@ -42,4 +42,4 @@ def legal(s: PergolaState) -> list[str]:
 
 
 def garden(s: PergolaState, seat: int = 0) -> Any:
-    return s.gardens[seat]
+    return s.garden_for_update(seat)

@@ -77,7 +77,7 @@ BUILD: dict[int, Callable[[Garden, bool], None]] = {
 def test_p10_each_challenge_met_or_not(number: int) -> None:
     for ok in (True, False) if number != 10 else (True,):
         s = start(challenge=number)
-        BUILD[number](s.gardens[0], ok)
+        BUILD[number](s.garden_for_update(0), ok)
         assert challenge_met(s, number) is ok
         rep = challenge_report(s)
         ch = CHALLENGES[number - 1]

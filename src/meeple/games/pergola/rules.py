@@ -106,7 +106,7 @@ class Garden:
     """One player's boards: garden, pergola, cascade and tool pot (the data scoring reads)."""
 
     __slots__ = (
-        "bees_fly", "bfly", "bfly_fly", "bonuses", "cup_bees", "cups", "df_large",
+        "_key", "bees_fly", "bfly", "bfly_fly", "bonuses", "cup_bees", "cups", "df_large",
         "df_medium", "df_reqs", "df_small", "drops", "flowers", "frog", "holly", "lady",
         "lady_fly", "lanterns", "lanterns_used", "lav_leaves", "leaves", "mag", "mag_buds",
         "pots", "tools",
@@ -137,6 +137,7 @@ class Garden:
         self.bonuses: list[str] = []
         self.frog = -1  # -1: still in the garden
         self.tools: list[int] = []
+        self._key: Hashable | None = None  # key() kept until the garden is next changed
 
     def copy(self) -> Garden:
         g = Garden.__new__(Garden)
@@ -164,15 +165,22 @@ class Garden:
         g.bonuses = self.bonuses.copy()
         g.frog = self.frog
         g.tools = self.tools.copy()
+        g._key = None
         return g
 
     def key(self) -> Hashable:
-        return (tuple(self.holly), tuple(self.bfly), self.bfly_fly, tuple(self.mag),
+        """Everything in the garden. Kept once made: a garden is changed only through
+        :meth:`PergolaState.garden_for_update`, which forgets it."""
+        k = self._key
+        if k is None:
+            k = self._key = (
+                tuple(self.holly), tuple(self.bfly), self.bfly_fly, tuple(self.mag),
                 tuple(self.mag_buds), tuple(self.lady), self.lady_fly, tuple(self.cups),
                 tuple(self.cup_bees), self.lav_leaves, tuple(self.flowers), self.df_small,
                 self.bees_fly, self.df_medium, self.df_large, self.df_reqs,
                 tuple(self.lanterns), self.lanterns_used, tuple(self.leaves), tuple(self.pots),
                 tuple(self.drops), tuple(self.bonuses), self.frog, tuple(self.tools))
+        return k
 
     # ------------------------------------------------------------ counts used by rules
     def butterflies(self) -> int:
@@ -299,6 +307,7 @@ class PergolaState(State[PergolaMove]):
         self.pool = list(range(len(c.leaf_ids)))  # leaves not yet revealed (P4)
         self.stacks = c.stacks(players)
         self.gardens = [Garden(c) for _ in range(players)]
+        self._own = (1 << players) - 1  # bit per seat whose garden no other state shares
         self.discards: list[int] = []
         self.tasks: list[Task] = []
         self.current_tool = -1
@@ -321,7 +330,10 @@ class PergolaState(State[PergolaMove]):
         s.pile_left = self.pile_left.copy()
         s.pool = self.pool.copy()
         s.stacks = [x.copy() for x in self.stacks]
-        s.gardens = [g.copy() for g in self.gardens]
+        # copy-on-write: the clone shares the gardens until one is changed (a turn changes
+        # only its seat's garden, so the others are never copied)
+        s.gardens = self.gardens.copy()
+        s._own = self._own = 0
         s.discards = self.discards.copy()
         s.tasks = self.tasks.copy()
         s.current_tool = self.current_tool
@@ -661,9 +673,20 @@ class PergolaState(State[PergolaMove]):
         if not self.chance and self.turn < self.players * self.c.turns and not self.tasks:
             self.tasks = [(PICK, 0)]
 
+    def garden_for_update(self, seat: int) -> Garden:
+        """``seat``'s garden, ready to be changed: copied first if another state shares it
+        (clones share gardens until one changes), its kept key forgotten. Every change to a
+        garden goes through here (the rules, and tests that set up positions)."""
+        g = self.gardens[seat]
+        if not self._own >> seat & 1:
+            g = self.gardens[seat] = g.copy()
+            self._own |= 1 << seat
+        g._key = None
+        return g
+
     def _apply_seat(self, move: PergolaMove) -> None:
         kind, arg = self.tasks.pop(0)
-        g = self.gardens[self.seat]
+        g = self.garden_for_update(self.seat)
         text = move.text
         word, _, rest = text.partition(" ")
         new: list[Task] = []
