@@ -111,7 +111,7 @@ def test_credit_fades_as_another_seat_nears_the_end() -> None:
     turn(s, "O", "in1", "a3", "b3")
     early = EVAL(s, 0)
     late = s.clone()
-    late.sheets[1].coins = late.board.coin_len - 1  # the other seat is one coin from the end
+    late.sheet_for_update(1).coins = late.board.coin_len - 1  # the other seat is one coin from the end
     assert score_total(late, 0) == score_total(s, 0)
     assert score_total(s, 0) < EVAL(late, 0) < early
 

@@ -131,7 +131,7 @@ class SeatSheet:
     """One player's own score sheet: what is coloured on it."""
 
     __slots__ = (
-        "boxes", "coins", "coins_taken", "end", "entries_used", "entry", "owner", "props",
+        "_key", "boxes", "coins", "coins_taken", "end", "entries_used", "entry", "owner", "props",
         "props_taken", "props_used", "stuck", "treasure", "used", "whirls",
     )
 
@@ -152,6 +152,7 @@ class SeatSheet:
         self.props = 0  # propellers collected (outer rims coloured)
         self.props_used = 0  # propellers used (filled in)
         self.stuck = False  # no colour can draw even one step any more
+        self._key: Hashable | None = None  # key() kept until the sheet is next changed
 
     def copy(self) -> SeatSheet:
         c = SeatSheet()
@@ -169,14 +170,20 @@ class SeatSheet:
         c.props = self.props
         c.props_used = self.props_used
         c.stuck = self.stuck
+        c._key = None
         return c
 
     def key(self) -> Hashable:
-        return (
-            bytes(self.owner), tuple(self.entry), tuple(self.end), self.entries_used,
-            tuple(self.treasure), tuple(self.boxes), self.coins_taken, self.coins, self.whirls,
-            self.props_taken, self.props, self.props_used,
-        )
+        """What is coloured on the sheet. Kept once made: a sheet is changed only through
+        :meth:`ReefsState.sheet_for_update`, which forgets it."""
+        k = self._key
+        if k is None:
+            k = self._key = (
+                bytes(self.owner), tuple(self.entry), tuple(self.end), self.entries_used,
+                tuple(self.treasure), tuple(self.boxes), self.coins_taken, self.coins,
+                self.whirls, self.props_taken, self.props, self.props_used,
+            )
+        return k
 
 
 class ReefsState(State[ReefsMove]):
@@ -188,6 +195,7 @@ class ReefsState(State[ReefsMove]):
         self.moves = move_table(board)
         self.level = level
         self.sheets = [SeatSheet(board) for _ in range(players)]
+        self._own = (1 << players) - 1  # bit per seat whose sheet no other state shares
         self.phase = P_ROLL
         self.middle = [-1] * 5  # face index of each pencil still in the middle, -1 if taken
         self.rolled = 0  # pencils rolled so far in the current roll
@@ -223,7 +231,10 @@ class ReefsState(State[ReefsMove]):
         c.board = self.board
         c.moves = self.moves
         c.level = self.level
-        c.sheets = [s.copy() for s in self.sheets]
+        # copy-on-write: the clone shares the sheets until one is changed (a move changes
+        # only its seat's sheet, so the others are never copied)
+        c.sheets = self.sheets.copy()
+        c._own = self._own = 0
         c.phase = self.phase
         c.middle = self.middle[:]
         c.rolled = self.rolled
@@ -448,6 +459,17 @@ class ReefsState(State[ReefsMove]):
             self.phase = P_TAKE
             self.seat = self.roller
 
+    def sheet_for_update(self, seat: int) -> SeatSheet:
+        """``seat``'s sheet, ready to be changed: copied first if another state shares it
+        (clones share sheets until one changes), its kept key forgotten. Every change to a
+        sheet goes through here (the rules, and tests that set up positions)."""
+        sh = self.sheets[seat]
+        if not self._own >> seat & 1:
+            sh = self.sheets[seat] = sh.copy()
+            self._own |= 1 << seat
+        sh._key = None
+        return sh
+
     def _take_pencil(self, colour: int, propeller: bool) -> None:
         """G2 take a pencil; R13 using a propeller draws exactly 3 any steps instead."""
         face = self.middle[colour]
@@ -455,7 +477,7 @@ class ReefsState(State[ReefsMove]):
         self.pc = colour
         self.pdir = -1
         if propeller:
-            sh = self.sheets[self.seat]
+            sh = self.sheet_for_update(self.seat)
             sh.props_used += 1
             self.pmode, self.prem = ANY, PROPELLER_STEPS
             self.pdrawn = True  # the propeller is only offered when it can be used: no forfeit
@@ -468,7 +490,7 @@ class ReefsState(State[ReefsMove]):
 
     def _start_route(self, entry: int) -> None:
         """R3: a new route starts at a free entry point, which is coloured and used up."""
-        sh = self.sheets[self.seat]
+        sh = self.sheet_for_update(self.seat)
         sh.entry[self.pc] = entry
         sh.end[self.pc] = entry
         sh.entries_used |= 1 << entry
@@ -476,7 +498,7 @@ class ReefsState(State[ReefsMove]):
 
     def _draw_step(self, w: int) -> None:
         """R4/R5: trace one connection from the route's end to ``w``."""
-        sh = self.sheets[self.seat]
+        sh = self.sheet_for_update(self.seat)
         c = self.pc
         bit, d, ci = self.board.link[sh.end[c]][w]
         sh.used |= bit
@@ -555,7 +577,7 @@ class ReefsState(State[ReefsMove]):
         self.turn += 1
         self.pc = -1
         self.pmode, self.prem, self.pdir, self.pdrawn = ANY, 0, -1, False
-        sh = self.sheets[self.seat]
+        sh = self.sheet_for_update(self.seat)  # its ``stuck`` flag is set below
         if self._game_end(sh):
             return
         nxt = (self.seat + 1) % self.players
