@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from meeple.core.errors import IllegalMove
 from meeple.core.rng import Rng
@@ -24,6 +24,30 @@ CHANCE: Final = -1
 RECORD_FORMAT: Final = "meeple-record/1"
 
 M = TypeVar("M", bound=Hashable)
+
+
+class SeatPart(Protocol):
+    """A seat's own part of a position (a sheet, a garden) that clones share copy-on-write:
+    it can copy itself and keeps its key until it is next changed."""
+
+    _key: Hashable | None
+
+    def copy(self: P) -> P: ...
+
+
+P = TypeVar("P", bound=SeatPart)
+
+
+def part_for_update(parts: list[P], own: int, seat: int) -> int:
+    """Make ``parts[seat]`` safe to change: copy it first unless bit ``seat`` of ``own`` says
+    no other state shares it, and forget its kept key. Returns the new ``own`` mask. States
+    that share their seats' parts with their clones (``clone()`` copies the list and sets both
+    masks to 0) route every change through this."""
+    if not own >> seat & 1:
+        parts[seat] = parts[seat].copy()
+        own |= 1 << seat
+    parts[seat]._key = None
+    return own
 S = TypeVar("S", bound="State[Any]")
 
 

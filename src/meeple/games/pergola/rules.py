@@ -17,7 +17,7 @@ from typing import Any
 
 from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.rng import Rng
-from meeple.core.state import CHANCE, Score, State
+from meeple.core.state import CHANCE, Score, State, part_for_update
 from meeple.games.pergola import scoring as sc
 from meeple.games.pergola.data import (
     ACTIONS,
@@ -677,12 +677,8 @@ class PergolaState(State[PergolaMove]):
         """``seat``'s garden, ready to be changed: copied first if another state shares it
         (clones share gardens until one changes), its kept key forgotten. Every change to a
         garden goes through here (the rules, and tests that set up positions)."""
-        g = self.gardens[seat]
-        if not self._own >> seat & 1:
-            g = self.gardens[seat] = g.copy()
-            self._own |= 1 << seat
-        g._key = None
-        return g
+        self._own = part_for_update(self.gardens, self._own, seat)
+        return self.gardens[seat]
 
     def _apply_seat(self, move: PergolaMove) -> None:
         kind, arg = self.tasks.pop(0)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from meeple.core.errors import IllegalMove
-from meeple.core.state import CHANCE, Score, State
+from meeple.core.state import CHANCE, Score, State, part_for_update
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board
 
 # Move kinds.
@@ -463,12 +463,8 @@ class ReefsState(State[ReefsMove]):
         """``seat``'s sheet, ready to be changed: copied first if another state shares it
         (clones share sheets until one changes), its kept key forgotten. Every change to a
         sheet goes through here (the rules, and tests that set up positions)."""
-        sh = self.sheets[seat]
-        if not self._own >> seat & 1:
-            sh = self.sheets[seat] = sh.copy()
-            self._own |= 1 << seat
-        sh._key = None
-        return sh
+        self._own = part_for_update(self.sheets, self._own, seat)
+        return self.sheets[seat]
 
     def _take_pencil(self, colour: int, propeller: bool) -> None:
         """G2 take a pencil; R13 using a propeller draws exactly 3 any steps instead."""
