@@ -582,6 +582,9 @@ def test_beam_turns_finds_whole_turns_and_with_a_wide_beam_all_of_them() -> None
             assert not turn_ended(turn, seat, s)
         s.play(moves[-1])
         assert turn_ended(turn, seat, s) and value == score(s, seat)
+    # every first decision (the tool taken) keeps a beam of its own, even one wide
+    single = beam_turns(state, lambda s: score(s, seat), 1)
+    assert {m[0] for _, m in single} == {m[0] for m, _ in every}
     assert state.key() == before
     with pytest.raises(ValueError, match="width must be at least 1"):
         beam_turns(state, lambda s: 0.0, 0)

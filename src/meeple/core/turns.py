@@ -79,12 +79,15 @@ def beam_turns(state: State[Any], score: Callable[[State[Any]], float],
     """The whole turns of the seat to move found by a beam search, best first:
     ``[(score(state_after), moves)]``.
 
-    Decision by decision, every partial turn in the beam is extended by each legal move; the
-    extensions that end the turn are kept, and of those that do not only the ``width`` best by
-    ``score`` go on. So the cost grows with the turn's length times ``width``, not with the
-    number of whole turns (thousands in Pergola), at the risk of missing a turn whose first
-    decisions look poor. Branches reaching the same position are merged, as in
-    :func:`expand_turns`.
+    Every first decision (the pencil, marker or tool taken) gets a beam of its own: decision
+    by decision, every partial turn in a beam is extended by each legal move; the extensions
+    that end the turn are kept, and of those that do not only the ``width`` best by ``score``
+    go on in each beam. So the cost grows with the number of first decisions times the turn's
+    length times ``width``, not with the number of whole turns (thousands in Pergola), at the
+    risk of missing a turn whose later decisions look poor half way through. A beam per first
+    decision matters because the first decision is the one whose worth a half-made turn shows
+    least: in Pergola a tool's pieces count only once placed. Branches reaching the same
+    position are merged, as in :func:`expand_turns`.
     """
     seat = state.to_move
     if seat is None or seat < 0:
@@ -94,16 +97,22 @@ def beam_turns(state: State[Any], score: Callable[[State[Any]], float],
     turn = state.turn
     done: list[tuple[float, tuple[Any, ...]]] = []
     seen: set[Hashable] = set()
-    beam: list[tuple[tuple[Any, ...], State[Any]]] = [((), state)]
-    while beam:
-        going: list[tuple[float, tuple[Any, ...], State[Any]]] = []
-        for path, node in beam:
-            for move, child in _extensions(node, seen):
-                if turn_ended(turn, seat, child):
-                    done.append((score(child), (*path, move)))
-                else:
-                    going.append((score(child), (*path, move), child))
-        going.sort(key=lambda t: -t[0])
-        beam = [(path, child) for _value, path, child in going[:width]]
+    beams: list[list[tuple[tuple[Any, ...], State[Any]]]] = []
+    for move, child in _extensions(state, seen):
+        if turn_ended(turn, seat, child):
+            done.append((score(child), (move,)))
+        else:
+            beams.append([((move,), child)])
+    for beam in beams:
+        while beam:
+            going: list[tuple[float, tuple[Any, ...], State[Any]]] = []
+            for path, node in beam:
+                for move, child in _extensions(node, seen):
+                    if turn_ended(turn, seat, child):
+                        done.append((score(child), (*path, move)))
+                    else:
+                        going.append((score(child), (*path, move), child))
+            going.sort(key=lambda t: -t[0])
+            beam = [(path, child) for _value, path, child in going[:width]]
     done.sort(key=lambda t: -t[0])
     return done
