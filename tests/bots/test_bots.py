@@ -338,8 +338,22 @@ def test_mcts_others_game_default_applies_to_its_seat_counts(
         assert bot.others_policy is expected, (players, spec)
     bot = make_bot("mcts")
     assert isinstance(bot, MctsBot)
-    bot._game_defaults("pergola", 3)
-    assert not bot.others_policy  # Pergola has no others default
+    bot._game_defaults("takenokolor", 3)
+    assert not bot.others_policy  # Takenokolor has no others default
+
+
+def test_mcts_game_defaults_may_be_given_per_seat_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any GAME_DEFAULTS entry may be a plain value (every seat count) or a dict by seat count
+    (only the counts it names; the others keep the bot's own default); the spec wins."""
+    from meeple.bots import mcts
+
+    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"beam": {2: 4}, "bias": 0.5})
+    for players, spec, beam, bias in ((2, "mcts", 4, 0.5), (3, "mcts", 0, 0.5),
+                                      (2, "mcts:beam=0;bias=1", 0, 1.0), (3, "mcts:beam=2", 2, 0.5)):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("gardens", players)
+        assert (bot.beam, bot.bias) == (beam, bias), (players, spec)
 
 
 def test_mcts_greedy_memo_changes_no_decision() -> None:

@@ -170,7 +170,7 @@ class MctsBot(Bot):
         diverse: int = 0,
         ref: str | None = None,
         versus: str = "best",
-        beam: int = 0,
+        beam: int | None = None,
         replies: int | None = None,
         sure: float = 0.0,
         sync: int | None = None,
@@ -210,9 +210,10 @@ class MctsBot(Bot):
         if str(versus) not in VERSUS:
             raise ValueError(f"versus must be one of {', '.join(VERSUS)}, not {versus!r}")
         self.versus = str(versus)
-        if int(beam) < 0:
+        if beam is not None and int(beam) < 0:
             raise ValueError(f"beam must be 0 (off) or a positive width, not {beam}")
-        self.beam = int(beam)
+        self.beam_option = None if beam is None else int(beam)
+        self.beam = 0 if beam is None else int(beam)
         if replies is not None and int(replies) < 1:
             raise ValueError(f"replies must be at least 1, not {replies}")
         self.replies_option = None if replies is None else int(replies)
@@ -266,23 +267,32 @@ class MctsBot(Bot):
         return self.plan.set(view, moves)
 
     def _game_defaults(self, game: str, players: int) -> None:
-        """Options the spec left out take the game's defaults (:data:`GAME_DEFAULTS`)."""
+        """Options the spec left out take the game's defaults (:data:`GAME_DEFAULTS`); a
+        default given as a dict holds for the numbers of seats it names (``{2: "greedy"}``)."""
         defaults = GAME_DEFAULTS.get(game, {})
+
+        def default(name: str, fallback: Any) -> Any:
+            value = defaults.get(name, fallback)
+            if isinstance(value, dict):
+                value = value.get(players, fallback)
+            return value
+
         if self.bias_option is None:
-            self.bias = float(defaults.get("bias", 1.0))
+            self.bias = float(default("bias", 1.0))
         if self.rollout_option is None:
-            self.rollout = str(defaults.get("rollout", "random"))
+            self.rollout = str(default("rollout", "random"))
         if self.horizon_option is None:
-            self.horizon = int(defaults.get("horizon", 0))
+            self.horizon = int(default("horizon", 0))
         if self.ref_option is None:
-            self.ref = str(defaults.get("ref", "depth" if players == 1 else "root"))
+            self.ref = str(default("ref", "depth" if players == 1 else "root"))
         if self.replies_option is None:
-            self.replies = int(defaults.get("replies", 1 if players >= 3 else self.top))
+            self.replies = int(default("replies", 1 if players >= 3 else self.top))
         if self.sync_option is None:
-            self.sync = bool(defaults.get("sync", False))
+            self.sync = bool(default("sync", False))
         if self.others_option is None:
-            # a game's ``others`` default is given per number of seats ({3: "greedy"})
-            self.others_policy = defaults.get("others", {}).get(players, "tree") == "greedy"
+            self.others_policy = default("others", "tree") == "greedy"
+        if self.beam_option is None:
+            self.beam = int(default("beam", 0))
 
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
