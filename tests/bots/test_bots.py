@@ -356,6 +356,30 @@ def test_mcts_game_defaults_may_be_given_per_seat_count(monkeypatch: pytest.Monk
         assert (bot.beam, bot.bias) == (beam, bias), (players, spec)
 
 
+def test_pergola_two_seat_mcts_defaults_to_a_greedy_opponent_model_and_beam() -> None:
+    """Round 9 (docs/strength.md): Pergola's mcts at two seats plays others=greedy with
+    beam=4 unless the spec says otherwise; solo, three and four seats keep the tree."""
+    for players, spec, others, beam in ((2, "mcts", True, 4), (3, "mcts", False, 0),
+                                        (4, "mcts", False, 0), (1, "mcts", False, 0),
+                                        (2, "mcts:others=tree;beam=0", False, 0)):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("pergola", players)
+        assert (bot.others_policy, bot.beam) == (others, beam), (players, spec)
+    # and a two-seat search with those defaults holds only the searching seat's decisions
+    state = _to_decision(meeple.new_game("pergola", players=2, seed=4))
+    seat = state.to_move
+    bot = make_bot("mcts:iterations=30;expand=2", seed=3)
+    bot.choose(state.view(seat), state.legal_moves())
+    root = bot.last_root
+    assert isinstance(bot, MctsBot) and root is not None
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        assert node.mover in (None, seat)
+        stack.extend(e.child for e in node.edges if e.child is not None)
+
+
 def test_mcts_greedy_memo_changes_no_decision() -> None:
     """Greedy's turn for a position is found once per search and reused (``others=greedy``,
     ``rollout=greedy``): the same seed and iteration budget give the same tree with the memo
