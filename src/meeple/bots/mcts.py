@@ -28,8 +28,9 @@ Each iteration
    where the searching seat moves (off: it costs more iterations than it gains, in trials).
    With ``others=greedy`` the other seats are not part of the tree at all: in every
    determinisation each plays greedy's whole turn for the dice it has, so the tree holds only
-   the searching seat's decisions and every leaf is a position where it is to move (off by
-   default; docs/strength.md, rounds 7-8);
+   the searching seat's decisions and every leaf is a position where it is to move (on by
+   default only in Pergola at two seats, with ``beam=4``: see :data:`GAME_DEFAULTS` and
+   docs/strength.md, rounds 7-9);
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
