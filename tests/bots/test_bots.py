@@ -358,9 +358,11 @@ def test_mcts_game_defaults_may_be_given_per_seat_count(monkeypatch: pytest.Monk
 
 def test_pergola_two_seat_mcts_defaults_to_a_greedy_opponent_model_and_beam() -> None:
     """Round 9 (docs/strength.md): Pergola's mcts at two seats plays others=greedy with
-    beam=4 unless the spec says otherwise; solo, three and four seats keep the tree."""
+    beam=4 unless the spec says otherwise; round 10: solo games take beam=4 alone; three and
+    four seats keep the tree's own listings."""
     for players, spec, others, beam in ((2, "mcts", True, 4), (3, "mcts", False, 0),
-                                        (4, "mcts", False, 0), (1, "mcts", False, 0),
+                                        (4, "mcts", False, 0), (1, "mcts", False, 4),
+                                        (1, "mcts:beam=0", False, 0),
                                         (2, "mcts:others=tree;beam=0", False, 0)):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
@@ -378,6 +380,30 @@ def test_pergola_two_seat_mcts_defaults_to_a_greedy_opponent_model_and_beam() ->
         node = stack.pop()
         assert node.mover in (None, seat)
         stack.extend(e.child for e in node.edges if e.child is not None)
+
+
+def test_pergola_solo_mcts_searches_with_the_beam_by_default() -> None:
+    """Round 10 (docs/strength.md, batch S): a solo Pergola search with the plain spec is the
+    search with ``beam=4``: the same tree for the same seed and iteration budget, and not the
+    search without the beam."""
+    state = _to_decision(meeple.new_game("pergola", players=1, seed=2, challenge=3))
+    for _ in range(12):  # into the game, where inner nodes have hundreds of whole turns
+        _play_turn(make_bot("greedy"), state)
+        _to_decision(state)
+    trees = {}
+    for spec in ("mcts:iterations=25;expand=2", "mcts:iterations=25;expand=2;beam=4",
+                 "mcts:iterations=25;expand=2;beam=0"):
+        bot = make_bot(spec, seed=7)
+        bot.choose(state.view(0), state.legal_moves())
+        assert isinstance(bot, MctsBot) and bot.last_root is not None
+        trees[spec] = _tree_shape(bot.last_root)
+    assert trees["mcts:iterations=25;expand=2"] == trees["mcts:iterations=25;expand=2;beam=4"]
+    assert trees["mcts:iterations=25;expand=2"] != trees["mcts:iterations=25;expand=2;beam=0"]
+
+
+def _tree_shape(node: Any) -> list[Any]:
+    """Each edge's moves and visits, depth first: what a search explored."""
+    return [(e.moves, e.n, _tree_shape(e.child) if e.child is not None else None) for e in node.edges]
 
 
 def test_mcts_greedy_memo_changes_no_decision() -> None:
