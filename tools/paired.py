@@ -37,7 +37,7 @@ from typing import Any
 from meeple.sim.report import group_records
 from meeple.sim.runner import read_records
 from meeple.sim.stats import mean, stdev, win_share
-from meeple.sim.tournament import ahead_share
+from meeple.sim.tournament import head_to_head
 
 Key = tuple[str, str, int, int, int]  # game, variant, seats, seed, the entrant's seat
 
@@ -53,7 +53,7 @@ def share(rec: dict[str, Any], seat: int) -> float:
     if rec["players"] == 2:
         return win_share(rec, seat)
     others = [o for o in range(rec["players"]) if o != seat]
-    return sum(ahead_share(rec, seat, o) for o in others) / len(others)
+    return head_to_head(rec, {"entrant": [seat], "others": others})[("entrant", "others")]
 
 
 def margin(rec: dict[str, Any], seat: int) -> float:
