@@ -317,7 +317,7 @@ def test_mcts_others_greedy_keeps_only_the_searching_seat_in_the_tree() -> None:
     assert policy.choose(state.view(seat), state.legal_moves()) in state.legal_moves()
     seen = movers(policy)
     assert len(seen) > 1 and set(seen) == {seat}
-    tree = MctsBot(seed=1, iterations=120, expand=2)
+    tree = MctsBot(seed=1, iterations=120, expand=2, others="tree")
     tree.choose(state.view(seat), state.legal_moves())
     assert set(movers(tree)) - {seat}
 
@@ -338,8 +338,8 @@ def test_mcts_others_game_default_applies_to_its_seat_counts(
         assert bot.others_policy is expected, (players, spec)
     bot = make_bot("mcts")
     assert isinstance(bot, MctsBot)
-    bot._game_defaults("takenokolor", 3)
-    assert not bot.others_policy  # Takenokolor has no others default
+    bot._game_defaults("reefs", 3)
+    assert not bot.others_policy  # Reefs has no others default
 
 
 def test_mcts_game_defaults_may_be_given_per_seat_count(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -380,6 +380,34 @@ def test_pergola_two_seat_mcts_defaults_to_a_greedy_opponent_model_and_beam() ->
         node = stack.pop()
         assert node.mover in (None, seat)
         stack.extend(e.child for e in node.edges if e.child is not None)
+
+
+def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> None:
+    """Rounds 10-11 (docs/strength.md, trial T): Takenokolor's mcts plays others=greedy at
+    three and four seats unless the spec says otherwise; two seats keep the tree's replies.
+    A three-seat search with the plain spec holds only the searching seat's decisions."""
+    for players, spec, others in ((2, "mcts", False), (3, "mcts", True), (4, "mcts", True),
+                                  (3, "mcts:others=tree", False), (4, "mcts:others=tree", False)):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("takenokolor", players)
+        assert bot.others_policy is others, (players, spec)
+    state = _to_decision(meeple.new_game("takenokolor", players=3, seed=5))
+    seat = state.to_move
+    seen: list[set[int | None]] = []
+    for spec in ("mcts:iterations=60;expand=2", "mcts:iterations=60;expand=2;others=tree"):
+        bot = make_bot(spec, seed=3)
+        bot.choose(state.view(seat), state.legal_moves())
+        assert isinstance(bot, MctsBot) and bot.last_root is not None
+        movers: set[int | None] = set()
+        stack = [bot.last_root]
+        while stack:
+            node = stack.pop()
+            movers.add(node.mover)
+            stack.extend(e.child for e in node.edges if e.child is not None)
+        seen.append(movers)
+    assert seen[0] <= {None, seat}
+    assert seen[1] - {None, seat}  # the tree's own replies put other seats' nodes in it
 
 
 def test_pergola_solo_mcts_searches_with_the_beam_by_default() -> None:
