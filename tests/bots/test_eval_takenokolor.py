@@ -157,3 +157,29 @@ def test_taking_the_marker_the_next_seat_needs() -> None:
     took_g = no_deny(after["take G colour b1.1"], 0) - evaluate(after["take G colour b1.1"], 0)
     left_g = no_deny(after["take B colour b7.1"], 0) - evaluate(after["take B colour b7.1"], 0)
     assert left_g > took_g > 0
+
+
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_the_memos_change_no_value(sheet: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 11: the memos of a seat's colourings left per area and of its ladybug race
+    (``_Model.lefts``, ``_Model.race_colourings``) give exactly the values computed afresh
+    (``MEMO_SIZE = 0``), at every seat of every position of random 3- and 4-seat games, and a
+    full memo is cleared rather than grown past its size."""
+    states = [st for players in (3, 4) for st in _random_states(sheet, players, 21)]
+    monkeypatch.setattr(ev, "MEMO_SIZE", 0)
+    ev._MODELS.clear()
+    fresh = [[evaluate(st, p) for p in range(st.players)] for st in states]
+    model = ev._model(states[0].cs)
+    assert not model._lefts_memo and not model._race_memo
+    monkeypatch.setattr(ev, "MEMO_SIZE", 7)
+    ev._MODELS.clear()
+    for _ in range(2):  # the second pass reads what the first remembered
+        assert [[evaluate(st, p) for p in range(st.players)] for st in states] == fresh
+    model = ev._model(states[0].cs)
+    assert 0 < len(model._lefts_memo) <= 7 and 0 < len(model._race_memo) <= 7
+    monkeypatch.setattr(ev, "MEMO_SIZE", 1 << 16)
+    ev._MODELS.clear()
+    for _ in range(2):
+        assert [[evaluate(st, p) for p in range(st.players)] for st in states] == fresh
+    model = ev._model(states[0].cs)
+    assert len(model._lefts_memo) > 7

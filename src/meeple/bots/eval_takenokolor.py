@@ -50,6 +50,10 @@ from meeple.bots.evaluation import register_evaluation
 from meeple.games.takenokolor.compiled import Compiled
 
 INF = 10**6
+#: Entries each of a sheet model's memos (:meth:`_Model.lefts`, :meth:`_Model.race_colourings`)
+#: holds before it is cleared: a few MB at most, shared by every search in the process. 0 turns
+#: the memos off (the benchmark and the tests compare both ways: the same values).
+MEMO_SIZE = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -105,12 +109,22 @@ def _tail_table(p: float) -> list[list[float]]:
 
 
 # ---------------------------------------------------------------- the sheet model
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key`` in a memo of at most :data:`MEMO_SIZE` entries."""
+    if MEMO_SIZE:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = value
+
+
 class _Model:
     """What the evaluation needs from a compiled sheet, precomputed once per sheet."""
 
     def __init__(self, cs: Compiled) -> None:
         sheet = cs.sheet
         self.cs = cs
+        self._lefts_memo: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._race_memo: dict[tuple[int, int, int, int], int] = {}
         na = len(sheet.areas)
         self.n_areas = na
         self.area_nsteps = [len(s) for s in cs.area_steps]
@@ -275,8 +289,14 @@ class _Model:
             d += self.dist(col, blocked, rq.bit_length() - 1)
         return d
 
-    def lefts(self, col: int, blocked: int) -> list[int]:
-        """:meth:`left` of every area."""
+    def lefts(self, col: int, blocked: int) -> tuple[int, ...]:
+        """:meth:`left` of every area. A pure function of the seat's colourings and blocked
+        items, remembered (the same few positions come back in every search and every seat's
+        evaluation): a bounded memo, cleared when it fills."""
+        key = (col, blocked)
+        hit = self._lefts_memo.get(key)
+        if hit is not None:
+            return hit
         cs = self.cs
         seq = cs.area_sequence
         step = cs.item_step
@@ -291,9 +311,27 @@ class _Model:
                 done = 0
             n = self.area_nsteps[ai]
             out.append(INF if done < n and blocked & am & ~col else n - done)
-        return out
+        res = tuple(out)
+        _remember(self._lefts_memo, key, res)
+        return res
 
-    def ladybug_cost(self, col: int, blocked: int, li: int, lefts: list[int] | None = None) -> int:
+    def race_colourings(self, col: int, blocked: int, circled: int, k: int) -> int:
+        """The ladybug race: the colourings a seat still needs for the ``k`` cheapest of the
+        ladybugs it has not circled (``circled``: their bits), INF or more if it cannot. A
+        pure function of its arguments, remembered like :meth:`lefts`."""
+        key = (col, blocked, circled, k)
+        hit = self._race_memo.get(key)
+        if hit is not None:
+            return hit
+        lq = self.lefts(col, blocked)
+        costs = sorted(self.ladybug_cost(col, blocked, li, lq)
+                       for li in range(self.ladybug_count) if not circled >> li & 1)
+        c = sum(costs[:k])
+        _remember(self._race_memo, key, c)
+        return c
+
+    def ladybug_cost(self, col: int, blocked: int, li: int,
+                     lefts: Sequence[int] | None = None) -> int:
         cs = self.cs
         c = 0
         for ai in cs.ladybug_areas[li]:
@@ -449,11 +487,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
                 break
             if q == seat and not prm.self_end:
                 continue
-            lbq = state.ladybugs[q]
-            lq = model.lefts(coloured[q], blockeds[q])
-            costs = sorted(model.ladybug_cost(coloured[q], blockeds[q], li, lq)
-                           for li in range(model.ladybug_count) if not lbq >> li & 1)
-            c = sum(costs[: need - have])
+            c = model.race_colourings(coloured[q], blockeds[q], state.ladybugs[q], need - have)
             if c < INF:
                 rounds = min(rounds, prm.rounds_per_step * c)
         if prm.deny:
@@ -583,7 +617,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
     return evaluate
 
 
-def _item_values(model: _Model, prm: Params, state: Any, q: int, lefts: list[int],
+def _item_values(model: _Model, prm: Params, state: Any, q: int, lefts: Sequence[int],
                  open_: int) -> list[float]:
     """The immediate gain of colouring each item of ``open_`` for seat ``q``: printed points,
     free colourings, completing an area (its points, free colourings, ladybug) and the product
@@ -661,7 +695,7 @@ def _denial(model: _Model, prm: Params, state: Any, seat: int) -> float:
     return total
 
 
-def _next_round(model: _Model, prm: Params, state: Any, seat: int, lefts: list[int]) -> float:
+def _next_round(model: _Model, prm: Params, state: Any, seat: int, lefts: Sequence[int]) -> float:
     """A one-round look-ahead: the expected best immediate gain over the four markers next
     round (each marker's symbol random, T1), from the items open to the seat now."""
     cs = model.cs

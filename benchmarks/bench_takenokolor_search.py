@@ -1,0 +1,84 @@
+"""Takenokolor search time with and without the evaluation's memos (round 11).
+
+Takenokolor's default ``mcts`` at three and four seats plays the other seats' greedy turns in
+every iteration (``others=greedy``), so most of its time goes to the evaluation, and most of
+that to each seat's ladybug race and colourings left per area (``_Model.lefts``,
+``_Model.race_colourings``). Both are pure functions of a seat's bit sets and are remembered in
+a bounded memo. This runs 300-iteration searches of the default (no time cap, so both ways do
+the same work and must choose the same moves: checked) at eight positions per setting (every
+seventh decision of greedy self-play, seeds 0-1), first with the memos off
+(``MEMO_SIZE = 0``), then on, in one run, and prints iterations per second and the ratio.
+
+    uv run python benchmarks/bench_takenokolor_search.py
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import meeple
+from meeple.bots import eval_takenokolor
+from meeple.bots.greedy import GreedyBot
+from meeple.bots.mcts import MctsBot
+from meeple.core.state import CHANCE, State
+
+ITERATIONS = 300
+SETTINGS = (("2-pandas", 3), ("2-pandas", 4), ("4-pandas-river", 3), ("4-pandas-dragon", 4))
+
+
+def positions(sheet: str, players: int) -> list[State[Any]]:
+    """Every seventh decision of greedy self-play games, four from each of seeds 0-1."""
+    out: list[State[Any]] = []
+    for seed in range(2):
+        state = meeple.new_game("takenokolor", players=players, seed=seed, sheet=sheet)
+        bots = [GreedyBot(seed=i) for i in range(players)]
+        decisions = 0
+        while not state.is_over and len(out) < 4 * (seed + 1):
+            if state.to_move == CHANCE:
+                state.sample_chance()
+                continue
+            seat = state.to_move
+            assert seat is not None
+            if decisions % 7 == 0 and len(state.legal_moves()) > 1:
+                out.append(state.clone())
+            state.play(bots[seat].choose(state.view(seat), state.legal_moves()))
+            decisions += 1
+    return out
+
+
+def run(found: list[State[Any]], memo_size: int) -> tuple[float, int, list[Any]]:
+    """Seconds, iterations and moves of the default search at every position."""
+    eval_takenokolor.MEMO_SIZE = memo_size
+    eval_takenokolor._MODELS.clear()  # a cold start: no memo carried over from another run
+    total, iterations, moves = 0.0, 0, []
+    for p in found:
+        seat = p.to_move
+        assert seat is not None
+        bot = MctsBot(seed=1, iterations=ITERATIONS)
+        start = time.perf_counter()
+        moves.append(bot.choose(p.view(seat), p.legal_moves()))
+        total += time.perf_counter() - start
+        iterations += bot.last_iterations
+    return total, iterations, moves
+
+
+def main() -> None:
+    size = eval_takenokolor.MEMO_SIZE
+    print("| sheet | seats | positions | it/s, memos off | it/s, memos on | ratio | same moves |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    try:
+        for sheet, players in SETTINGS:
+            found = positions(sheet, players)
+            off, n_off, moves_off = run(found, 0)
+            on, n_on, moves_on = run(found, size)
+            assert n_off == n_on
+            same = "yes" if moves_off == moves_on else "NO"
+            print(f"| {sheet} | {players} | {len(found)} | {n_off / off:.0f} | {n_on / on:.0f} "
+                  f"| {off / on:.2f} | {same} |")
+    finally:
+        eval_takenokolor.MEMO_SIZE = size
+
+
+if __name__ == "__main__":
+    main()
