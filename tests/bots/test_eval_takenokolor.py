@@ -177,7 +177,7 @@ def test_the_memos_change_no_value(sheet: str, monkeypatch: pytest.MonkeyPatch) 
         assert [[evaluate(st, p) for p in range(st.players)] for st in states] == fresh
     model = ev._model(states[0].cs)
     assert 0 < len(model._lefts_memo) <= 7 and 0 < len(model._race_memo) <= 7
-    monkeypatch.setattr(ev, "MEMO_SIZE", 1 << 16)
+    monkeypatch.setattr(ev, "MEMO_SIZE", 1 << 14)
     ev._MODELS.clear()
     for _ in range(2):
         assert [[evaluate(st, p) for p in range(st.players)] for st in states] == fresh
