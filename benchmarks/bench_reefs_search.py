@@ -11,30 +11,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import meeple
-from meeple.bots.greedy import GreedyBot
 from meeple.bots.mcts import MctsBot
-from meeple.core.state import CHANCE, State
+from meeple.core.state import State
+from selfplay import greedy_selfplay_positions
 
 
 def positions(players: int, level: int) -> list[State[Any]]:
     """Every ninth decision of greedy self-play games, four from each of seeds 0-2."""
-    out: list[State[Any]] = []
-    for seed in range(3):
-        state = meeple.new_game("reefs", players=players, seed=seed, level=level)
-        bots = [GreedyBot(seed=i) for i in range(players)]
-        decisions = 0
-        while not state.is_over and len(out) < 4 * (seed + 1):
-            if state.to_move == CHANCE:
-                state.sample_chance()
-                continue
-            seat = state.to_move
-            assert seat is not None
-            if decisions % 9 == 0:
-                out.append(state.clone())
-            state.play(bots[seat].choose(state.view(seat), state.legal_moves()))
-            decisions += 1
-    return out
+    return greedy_selfplay_positions("reefs", players, seeds=3, every=9, per_seed=4, level=level)
 
 
 def main() -> None:

@@ -17,34 +17,20 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import meeple
 from meeple.bots import eval_takenokolor
-from meeple.bots.greedy import GreedyBot
 from meeple.bots.mcts import MctsBot
-from meeple.core.state import CHANCE, State
+from meeple.core.state import State
+from selfplay import greedy_selfplay_positions
 
 ITERATIONS = 300
 SETTINGS = (("2-pandas", 3), ("2-pandas", 4), ("4-pandas-river", 3), ("4-pandas-dragon", 4))
 
 
 def positions(sheet: str, players: int) -> list[State[Any]]:
-    """Every seventh decision of greedy self-play games, four from each of seeds 0-1."""
-    out: list[State[Any]] = []
-    for seed in range(2):
-        state = meeple.new_game("takenokolor", players=players, seed=seed, sheet=sheet)
-        bots = [GreedyBot(seed=i) for i in range(players)]
-        decisions = 0
-        while not state.is_over and len(out) < 4 * (seed + 1):
-            if state.to_move == CHANCE:
-                state.sample_chance()
-                continue
-            seat = state.to_move
-            assert seat is not None
-            if decisions % 7 == 0 and len(state.legal_moves()) > 1:
-                out.append(state.clone())
-            state.play(bots[seat].choose(state.view(seat), state.legal_moves()))
-            decisions += 1
-    return out
+    """Every seventh decision (with a choice) of greedy self-play, four from each of seeds
+    0-1."""
+    return greedy_selfplay_positions("takenokolor", players, seeds=2, every=7, per_seed=4,
+                                     min_choices=2, sheet=sheet)
 
 
 def run(found: list[State[Any]], memo_size: int) -> tuple[float, int, list[Any]]:

@@ -24,6 +24,16 @@ def _to_decision(state: State[Any]) -> State[Any]:
     return state
 
 
+def _nodes(root: Any) -> list[Any]:
+    """Every node of a search tree, depth first from ``root``."""
+    out, todo = [], [root]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        todo.extend(e.child for e in node.edges if e.child is not None)
+    return out
+
+
 def _play_turn(bot: Any, state: State[Any]) -> list[Any]:
     """Let ``bot`` play the whole turn of the seat to move; the moves it made."""
     seat, turn = state.to_move, state.turn
@@ -304,14 +314,8 @@ def test_mcts_others_greedy_keeps_only_the_searching_seat_in_the_tree() -> None:
     seat = state.to_move
 
     def movers(bot: MctsBot) -> list[int | None]:
-        out, todo = [], [bot.last_root]
-        while todo:
-            node = todo.pop()
-            assert node is not None
-            if node.edges:
-                out.append(node.mover)
-            todo.extend(e.child for e in node.edges if e.child is not None)
-        return out
+        assert bot.last_root is not None
+        return [node.mover for node in _nodes(bot.last_root) if node.edges]
 
     policy = MctsBot(seed=1, iterations=120, expand=2, others="greedy")
     assert policy.choose(state.view(seat), state.legal_moves()) in state.legal_moves()
@@ -375,11 +379,8 @@ def test_pergola_two_seat_mcts_defaults_to_a_greedy_opponent_model_and_beam() ->
     bot.choose(state.view(seat), state.legal_moves())
     root = bot.last_root
     assert isinstance(bot, MctsBot) and root is not None
-    stack = [root]
-    while stack:
-        node = stack.pop()
+    for node in _nodes(root):
         assert node.mover in (None, seat)
-        stack.extend(e.child for e in node.edges if e.child is not None)
 
 
 def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> None:
@@ -399,13 +400,7 @@ def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> N
         bot = make_bot(spec, seed=3)
         bot.choose(state.view(seat), state.legal_moves())
         assert isinstance(bot, MctsBot) and bot.last_root is not None
-        movers: set[int | None] = set()
-        stack = [bot.last_root]
-        while stack:
-            node = stack.pop()
-            movers.add(node.mover)
-            stack.extend(e.child for e in node.edges if e.child is not None)
-        seen.append(movers)
+        seen.append({node.mover for node in _nodes(bot.last_root)})
     assert seen[0] <= {None, seat}
     assert seen[1] - {None, seat}  # the tree's own replies put other seats' nodes in it
 
