@@ -1,13 +1,15 @@
-"""Takenokolor search time with and without the evaluation's memos (round 11).
+"""Takenokolor search time with and without the evaluation's memos (rounds 11-12).
 
 Takenokolor's default ``mcts`` at three and four seats plays the other seats' greedy turns in
-every iteration (``others=greedy``), so most of its time goes to the evaluation, and most of
-that to each seat's ladybug race and colourings left per area (``_Model.lefts``,
-``_Model.race_colourings``). Both are pure functions of a seat's bit sets and are remembered in
-a bounded memo. This runs 300-iteration searches of the default (no time cap, so both ways do
-the same work and must choose the same moves: checked) at eight positions per setting (every
-seventh decision of greedy self-play, seeds 0-1), first with the memos off
-(``MEMO_SIZE = 0``), then on, in one run, and prints iterations per second and the ratio.
+every iteration (``others=greedy``), so most of its time goes to the evaluation. Its costly
+parts are pure functions of one seat's bit sets (and of the rounds left or the markers left),
+remembered in bounded memos: round 11's colourings left per area and ladybug race
+(``_Model.lefts``, ``_Model.race_colourings``), round 12's race costs, the sheet part of the
+score, the seat's own credit and another seat's best gain from the markers left. This runs
+300-iteration searches of the default (no time cap, so both ways do the same work and must
+choose the same moves: checked) at eight positions per setting (every seventh decision of
+greedy self-play, seeds 0-1), first with the memos off (``MEMO_SIZE = 0``: the evaluation
+before round 11), then on, in one run, and prints iterations per second and the ratio.
 
     uv run python benchmarks/bench_takenokolor_search.py
 """

@@ -161,8 +161,10 @@ def test_taking_the_marker_the_next_seat_needs() -> None:
 
 @pytest.mark.parametrize("sheet", SHEETS)
 def test_the_memos_change_no_value(sheet: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Round 11: the memos of a seat's colourings left per area and of its ladybug race
-    (``_Model.lefts``, ``_Model.race_colourings``) give exactly the values computed afresh
+    """Rounds 11-12: the memos of a seat's colourings left per area, its ladybug race, its
+    race costs, the sheet part of its score, its own credit and another seat's best gain from
+    the markers left (``_Model.lefts``, ``race_colourings``, ``race_costs``, ``sheet_score``,
+    ``credit_memos``, ``denial_memos``) give exactly the values computed afresh
     (``MEMO_SIZE = 0``), at every seat of every position of random 3- and 4-seat games, and a
     full memo is cleared rather than grown past its size."""
     states = [st for players in (3, 4) for st in _random_states(sheet, players, 21)]
@@ -170,16 +172,26 @@ def test_the_memos_change_no_value(sheet: str, monkeypatch: pytest.MonkeyPatch) 
     ev._MODELS.clear()
     fresh = [[evaluate(st, p) for p in range(st.players)] for st in states]
     model = ev._model(states[0].cs)
-    assert not model._lefts_memo and not model._race_memo
+    assert not any(_memos(model))
     monkeypatch.setattr(ev, "MEMO_SIZE", 7)
     ev._MODELS.clear()
     for _ in range(2):  # the second pass reads what the first remembered
         assert [[evaluate(st, p) for p in range(st.players)] for st in states] == fresh
     model = ev._model(states[0].cs)
-    assert 0 < len(model._lefts_memo) <= 7 and 0 < len(model._race_memo) <= 7
+    sizes = [len(m) for m in _memos(model)]
+    # every memo was used (the sheets without races or denial aside) and none grew past 7
+    assert all(0 < n <= 7 for n in sizes[:2]) and all(n <= 7 for n in sizes)
+    assert model._sheet_score_memo and any(model.credit_memos.values())
     monkeypatch.setattr(ev, "MEMO_SIZE", 1 << 14)
     ev._MODELS.clear()
     for _ in range(2):
         assert [[evaluate(st, p) for p in range(st.players)] for st in states] == fresh
     model = ev._model(states[0].cs)
     assert len(model._lefts_memo) > 7
+
+
+def _memos(model: ev._Model) -> list[dict[object, object]]:
+    """Every memo of a sheet model, the per-evaluation ones included."""
+    return [model._lefts_memo, model._race_memo, model._race_costs_memo,
+            model._sheet_score_memo, *model.credit_memos.values(),
+            *model.denial_memos.values()]

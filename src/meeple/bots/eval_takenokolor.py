@@ -40,6 +40,7 @@ information) and never calls ``scores()``; about as costly as one ``scores()`` c
 
 from __future__ import annotations
 
+import itertools
 import math
 import weakref
 from collections.abc import Callable, Sequence
@@ -50,11 +51,15 @@ from meeple.bots.evaluation import register_evaluation
 from meeple.games.takenokolor.compiled import Compiled
 
 INF = 10**6
-#: Entries each of a sheet model's memos (:meth:`_Model.lefts`, :meth:`_Model.race_colourings`)
-#: holds before it is cleared (both full: about 7 MB per sheet and process, measured with
-#: tracemalloc on 4-pandas-river at four seats), shared by every search in the process. 0 turns
-#: the memos off (the benchmark and the tests compare both ways: the same values).
+#: Entries each of a sheet model's memos holds before it is cleared: round 11's
+#: (:meth:`_Model.lefts`, :meth:`_Model.race_colourings`) and round 12's (race costs, the sheet
+#: part of the score, each evaluation's own credit and denial memos), shared by every search in
+#: the process. All six full take about 16 MB per sheet and process (tracemalloc: 7.0 MB for
+#: 42,000 entries on 4-pandas-river at four seats, about 170 bytes each). 0 turns the memos off
+#: (the benchmark and the tests compare both ways: the same values).
 MEMO_SIZE = 1 << 14
+
+_TOKENS = itertools.count()
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,12 @@ class _Model:
         self.cs = cs
         self._lefts_memo: dict[tuple[int, int], tuple[int, ...]] = {}
         self._race_memo: dict[tuple[int, int, int, int], int] = {}
+        self._race_costs_memo: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._sheet_score_memo: dict[int, int] = {}
+        #: the evaluations' memos of a seat's own credit, one per evaluation (its token)
+        self.credit_memos: dict[int, dict[tuple[int, int, int, float], float]] = {}
+        #: ... and of the best gain the markers left offer another seat (``_denial``)
+        self.denial_memos: dict[int, dict[tuple[int, ...], float]] = {}
         na = len(sheet.areas)
         self.n_areas = na
         self.area_nsteps = [len(s) for s in cs.area_steps]
@@ -356,6 +367,16 @@ class _Model:
             return min(sum(ds), INF)
         return min(ds)
 
+    def race_costs(self, col: int, blocked: int) -> tuple[int, ...]:
+        """:meth:`race_cost` of every race, remembered like :meth:`lefts`."""
+        key = (col, blocked)
+        hit = self._race_costs_memo.get(key)
+        if hit is not None:
+            return hit
+        res = tuple(self.race_cost(col, blocked, ri) for ri in self.races)
+        _remember(self._race_costs_memo, key, res)
+        return res
+
     # ---------------------------------------------------------- the score pad
     def points(self, mask: int) -> int:
         pts = self.cs.item_points
@@ -382,12 +403,7 @@ class _Model:
     def score(self, st: Any, p: int) -> int:
         """The seat's score-pad total, as ``scoring.pad`` computes it."""
         cs = self.cs
-        col = st.coloured[p]
-        total = self.points(col & self.sum_mask)
-        for pts, areas in self.complete_rows:
-            total += pts * sum(1 for ai in areas if cs.complete(col, ai))
-        for pts, groups in self.group_rows:
-            total += pts * sum(1 for g in groups if all(cs.complete(col, ai) for ai in g))
+        total = self.sheet_score(st.coloured[p])
         for mask, places, _ in self.majority_rows:
             total += self.majority_points(st.coloured, mask, places, p)
         first, later = st.first[p], st.later[p]
@@ -396,10 +412,25 @@ class _Model:
                 total += cs.race_first[ri]
             elif later >> ri & 1:
                 total += cs.race_later[ri]
-        for (lop, lar, lm), (rop, rar, rm) in self.product_rows:
-            total += self.measure(lop, lar, lm, col) * self.measure(rop, rar, rm, col)
         total += self.lb_points * int(st.ladybugs[p].bit_count())
         return int(total)
+
+    def sheet_score(self, col: int) -> int:
+        """The rows of the score pad that read the seat's colourings alone (sums, complete
+        areas, bamboo groups, products), remembered like :meth:`lefts`."""
+        hit = self._sheet_score_memo.get(col)
+        if hit is not None:
+            return hit
+        cs = self.cs
+        total = self.points(col & self.sum_mask)
+        for pts, areas in self.complete_rows:
+            total += pts * sum(1 for ai in areas if cs.complete(col, ai))
+        for pts, groups in self.group_rows:
+            total += pts * sum(1 for g in groups if all(cs.complete(col, ai) for ai in g))
+        for (lop, lar, lm), (rop, rar, rm) in self.product_rows:
+            total += self.measure(lop, lar, lm, col) * self.measure(rop, rar, rm, col)
+        _remember(self._sheet_score_memo, col, total)
+        return total
 
     @staticmethod
     def majority_points(coloured: list[int], mask: int, places: list[int], p: int) -> int:
@@ -441,6 +472,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
     tails = _tail_table(prm.p_round)
 
     rows: dict[float, list[float]] = {}
+    token = next(_TOKENS)  # this evaluation's key to its memos in the sheet models
 
     def row_for(r: float) -> list[float]:
         """P(at least c advances in ``r`` rounds) for every c, interpolated between whole
@@ -467,48 +499,16 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
             row = rows[r] = row_for(r)
         return row[c] if c < len(row) else 0.0
 
-    def evaluate(state: Any, seat: int) -> float:
-        model = _model(state.cs)
-        total = float(model.score(state, seat))
-        if state.phase == 4:  # OVER
-            return total
+    def own_credit(state: Any, seat: int, model: _Model, col: int, blocked: int, lbs: int,
+                   rounds: float, crow: list[float], lefts: Sequence[int]) -> float:
+        """The credit of the seat's own goals under way: its ladybugs, areas, bamboo groups,
+        items and products. Without the look-ahead a pure function of its colourings, blocked
+        items, ladybugs and the rounds left (remembered by :func:`evaluate`)."""
         cs = model.cs
-        players = state.players
-        coloured = state.coloured
-        blockeds = state.blocked
-        col = coloured[seat]
-        blocked = blockeds[seat]
-        need = model.need
-        # ---- rounds left: the ladybug race
-        rounds = float(INF)
-        for q in range(players):
-            have = state.ladybugs[q].bit_count()
-            if have >= need:
-                rounds = 0.0
-                break
-            if q == seat and not prm.self_end:
-                continue
-            c = model.race_colourings(coloured[q], blockeds[q], state.ladybugs[q], need - have)
-            if c < INF:
-                rounds = min(rounds, prm.rounds_per_step * c)
-        if prm.deny:
-            total -= prm.deny * _denial(model, prm, state, seat)
-        if rounds <= 0.0:
-            if prm.end_weight and players > 1:
-                best = max(model.score(state, q) for q in range(players) if q != seat)
-                total += prm.end_weight * (model.score(state, seat) - best)
-            return total
-        if rounds >= INF:
-            rounds = float(_MAX_R)
+        nrow = len(crow)
         aw = prm.area_weight
         # ---- ladybugs: the bonus of those circled, credit for those under way
-        lbs = state.ladybugs[seat]
         credit = aw * prm.ladybug_bonus * lbs.bit_count()
-        crow = rows.get(rounds)
-        if crow is None:
-            crow = rows[rounds] = row_for(rounds)
-        nrow = len(crow)
-        lefts = model.lefts(col, blocked)
         lb_value = model.lb_points + prm.ladybug_bonus
         if prm.rho > 0:
             credit += _npv_areas(model, prm, state, seat, rounds, chance)
@@ -582,6 +582,63 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
                 lexp = lcur + _expected_gain(model, lop, lm, col, blocked, dec, rounds, chance)
                 rexp = rcur + _expected_gain(model, rop, rm, col, blocked, dec, rounds, chance)
                 credit += prm.product_weight * (lexp * rexp - lcur * rcur)
+        return credit
+
+    def evaluate(state: Any, seat: int) -> float:
+        model = _model(state.cs)
+        total = float(model.score(state, seat))
+        if state.phase == 4:  # OVER
+            return total
+        cs = model.cs
+        players = state.players
+        coloured = state.coloured
+        blockeds = state.blocked
+        col = coloured[seat]
+        blocked = blockeds[seat]
+        need = model.need
+        # ---- rounds left: the ladybug race
+        rounds = float(INF)
+        for q in range(players):
+            have = state.ladybugs[q].bit_count()
+            if have >= need:
+                rounds = 0.0
+                break
+            if q == seat and not prm.self_end:
+                continue
+            c = model.race_colourings(coloured[q], blockeds[q], state.ladybugs[q], need - have)
+            if c < INF:
+                rounds = min(rounds, prm.rounds_per_step * c)
+        if prm.deny:
+            dmemo = model.denial_memos.get(token)
+            if dmemo is None:
+                dmemo = model.denial_memos[token] = {}
+            total -= prm.deny * _denial(model, prm, state, seat, dmemo)
+        if rounds <= 0.0:
+            if prm.end_weight and players > 1:
+                best = max(model.score(state, q) for q in range(players) if q != seat)
+                total += prm.end_weight * (model.score(state, seat) - best)
+            return total
+        if rounds >= INF:
+            rounds = float(_MAX_R)
+        aw = prm.area_weight
+        lbs = state.ladybugs[seat]
+        crow = rows.get(rounds)
+        if crow is None:
+            crow = rows[rounds] = row_for(rounds)
+        nrow = len(crow)
+        lefts = model.lefts(col, blocked)
+        if prm.lookahead:  # reads the items open to the seat: not remembered
+            credit = own_credit(state, seat, model, col, blocked, lbs, rounds, crow, lefts)
+        else:
+            memo = model.credit_memos.get(token)
+            if memo is None:
+                memo = model.credit_memos[token] = {}
+            key = (col, blocked, lbs, rounds)
+            hit = memo.get(key)
+            if hit is None:
+                hit = own_credit(state, seat, model, col, blocked, lbs, rounds, crow, lefts)
+                _remember(memo, key, hit)
+            credit = hit
         # ---- sun majority with lock-out
         for mask, places, areas in model.majority_rows:
             for ai in areas:
@@ -597,17 +654,18 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
         # ---- first-player races (lanterns, dragon feet)
         if model.race_rows:
             got = state.first[seat] | state.later[seat]
+            mine = model.race_costs(col, blocked)
+            theirs = [model.race_costs(coloured[q], blockeds[q]) for q in range(players) if q != seat]
             for ri in model.race_rows:
                 if got >> ri & 1:
                     continue
-                c = model.race_cost(col, blocked, ri)
+                c = mine[ri]
                 if c >= INF:
                     continue
                 if state.claimed >> ri & 1:
                     v = float(cs.race_later[ri])
                 else:
-                    others = [model.race_cost(coloured[q], blockeds[q], ri)
-                              for q in range(players) if q != seat]
+                    others = [costs[ri] for costs in theirs]
                     pf = _p_first(c, others)
                     v = cs.race_later[ri] + (cs.race_first[ri] - cs.race_later[ri]) * pf
                 c0 = model.race_c0[ri]
@@ -618,14 +676,13 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
     return evaluate
 
 
-def _item_values(model: _Model, prm: Params, state: Any, q: int, lefts: Sequence[int],
+def _item_values(model: _Model, prm: Params, col: int, lbs: int, lefts: Sequence[int],
                  open_: int) -> list[float]:
-    """The immediate gain of colouring each item of ``open_`` for seat ``q``: printed points,
+    """The immediate gain of colouring each item of ``open_`` for a seat with colourings ``col``
+    and ladybugs ``lbs``: printed points,
     free colourings, completing an area (its points, free colourings, ladybug) and the product
     rows it raises."""
     cs = model.cs
-    col = state.coloured[q]
-    lbs = state.ladybugs[q]
     fv = prm.free_value
     pts = cs.item_points
     sm = model.sum_mask
@@ -658,16 +715,18 @@ def _item_values(model: _Model, prm: Params, state: Any, q: int, lefts: Sequence
     return value
 
 
-def _denial(model: _Model, prm: Params, state: Any, seat: int) -> float:
+def _denial(model: _Model, prm: Params, state: Any, seat: int,
+            memo: dict[tuple[int, ...], float] | None = None) -> float:
     """What the seats still to play this round can gain with the markers left: the best
-    immediate gain of each (the markers the seat leaves behind are a shared race)."""
+    immediate gain of each (the markers the seat leaves behind are a shared race). A seat's
+    best gain is a pure function of its sheet and the markers, remembered in ``memo``."""
     if state.phase != 1 or state.seat == seat:  # not TAKE by another seat in this round
         return 0.0
     cs = model.cs
     players = state.players
     left = state.left
     rolled = state.rolled
-    markers = [cs.match[k][rolled[k]] for k in range(4) if left >> k & 1]
+    markers = tuple(cs.match[k][rolled[k]] for k in range(4) if left >> k & 1)
     wanted = 0
     for m in markers:
         wanted |= m
@@ -679,21 +738,34 @@ def _denial(model: _Model, prm: Params, state: Any, seat: int) -> float:
         open_ = state.avail[q] & wanted
         if not open_:
             continue
-        lefts = model.lefts(state.coloured[q], state.blocked[q])
-        value = _item_values(model, prm, state, q, lefts, open_)
-        best = 0.0
-        for mk in markers:
-            m = open_ & mk
-            while m:
-                low = m & -m
-                m ^= low
-                x = value[low.bit_length() - 1]
-                if x > best:
-                    best = x
+        col, blocked, lbs = state.coloured[q], state.blocked[q], state.ladybugs[q]
+        key = (col, blocked, lbs, open_, *markers)
+        best = memo.get(key) if memo is not None else None
+        if best is None:
+            best = _best_gain(model, prm, col, blocked, lbs, open_, markers)
+            if memo is not None:
+                _remember(memo, key, best)
         total += best
     if prm.deny_share and players > 2:
         total /= players - 1
     return total
+
+
+def _best_gain(model: _Model, prm: Params, col: int, blocked: int, lbs: int, open_: int,
+               markers: Sequence[int]) -> float:
+    """The best immediate gain of a seat (its colourings, blocked items and ladybugs) from
+    the items ``open_`` to it that one of ``markers`` matches."""
+    value = _item_values(model, prm, col, lbs, model.lefts(col, blocked), open_)
+    best = 0.0
+    for mk in markers:
+        m = open_ & mk
+        while m:
+            low = m & -m
+            m ^= low
+            x = value[low.bit_length() - 1]
+            if x > best:
+                best = x
+    return best
 
 
 def _next_round(model: _Model, prm: Params, state: Any, seat: int, lefts: Sequence[int]) -> float:
@@ -701,7 +773,7 @@ def _next_round(model: _Model, prm: Params, state: Any, seat: int, lefts: Sequen
     round (each marker's symbol random, T1), from the items open to the seat now."""
     cs = model.cs
     open_ = state.avail[seat] & cs.rollable
-    value = _item_values(model, prm, state, seat, lefts, open_)
+    value = _item_values(model, prm, state.coloured[seat], state.ladybugs[seat], lefts, open_)
     # per marker: its possible gains, one per face
     dists: list[list[tuple[float, float]]] = []
     for k in range(4):
