@@ -31,6 +31,7 @@ from meeple.bots.evaluation import all_turns_ranked
 from meeple.bots.greedy import GreedyBot
 from meeple.core.state import CHANCE, State
 from meeple.sim.runner import bot_seed
+from meeple.sim.tournament import ahead_share
 
 
 class WeightedGreedy(GreedyBot):
@@ -68,17 +69,10 @@ def play(task: tuple[str, int, dict[str, Any], int, int]) -> tuple[float, float]
             continue
         state.play(bots[seat].choose(state.view(seat), state.legal_moves()))
     totals = [s.total for s in state.scores()]
-    winners = set(state.winners())
-    ahead = 0.0
-    for o in range(players):
-        if o == me:
-            continue
-        if (me in winners) != (o in winners):
-            ahead += 1.0 if me in winners else 0.0
-        else:
-            ahead += 1.0 if totals[me] > totals[o] else 0.5 if totals[me] == totals[o] else 0.0
-    best_other = max(totals[o] for o in range(players) if o != me)
-    return ahead / (players - 1), float(totals[me] - best_other)
+    record = {"scores": [{"total": t} for t in totals], "winners": list(state.winners())}
+    others = [o for o in range(players) if o != me]
+    ahead = sum(ahead_share(record, me, o) for o in others) / len(others)
+    return ahead, float(totals[me] - max(totals[o] for o in others))
 
 
 def main() -> None:
