@@ -609,10 +609,8 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
             if c < INF:
                 rounds = min(rounds, prm.rounds_per_step * c)
         if prm.deny:
-            dmemo = model.denial_memos.get(token)
-            if dmemo is None:
-                dmemo = model.denial_memos[token] = {}
-            total -= prm.deny * _denial(model, prm, state, seat, dmemo)
+            total -= prm.deny * _denial(model, prm, state, seat,
+                                        model.denial_memos.setdefault(token, {}))
         if rounds <= 0.0:
             if prm.end_weight and players > 1:
                 best = max(model.score(state, q) for q in range(players) if q != seat)
@@ -630,9 +628,7 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
         if prm.lookahead:  # reads the items open to the seat: not remembered
             credit = own_credit(state, seat, model, col, blocked, lbs, rounds, crow, lefts)
         else:
-            memo = model.credit_memos.get(token)
-            if memo is None:
-                memo = model.credit_memos[token] = {}
+            memo = model.credit_memos.setdefault(token, {})
             key = (col, blocked, lbs, rounds)
             hit = memo.get(key)
             if hit is None:
@@ -719,7 +715,8 @@ def _denial(model: _Model, prm: Params, state: Any, seat: int,
             memo: dict[tuple[int, ...], float] | None = None) -> float:
     """What the seats still to play this round can gain with the markers left: the best
     immediate gain of each (the markers the seat leaves behind are a shared race). A seat's
-    best gain is a pure function of its sheet and the markers, remembered in ``memo``."""
+    best gain is a pure function of its sheet and the items open to it that the markers
+    match, remembered in ``memo``."""
     if state.phase != 1 or state.seat == seat:  # not TAKE by another seat in this round
         return 0.0
     cs = model.cs
@@ -739,10 +736,11 @@ def _denial(model: _Model, prm: Params, state: Any, seat: int,
         if not open_:
             continue
         col, blocked, lbs = state.coloured[q], state.blocked[q], state.ladybugs[q]
-        key = (col, blocked, lbs, open_, *markers)
+        key = (col, blocked, lbs, open_)
         best = memo.get(key) if memo is not None else None
-        if best is None:
-            best = _best_gain(model, prm, col, blocked, lbs, open_, markers)
+        if best is None:  # the items open to it that one of the markers left matches
+            value = _item_values(model, prm, col, lbs, model.lefts(col, blocked), open_)
+            best = _best_value(value, open_)
             if memo is not None:
                 _remember(memo, key, best)
         total += best
@@ -751,20 +749,15 @@ def _denial(model: _Model, prm: Params, state: Any, seat: int,
     return total
 
 
-def _best_gain(model: _Model, prm: Params, col: int, blocked: int, lbs: int, open_: int,
-               markers: Sequence[int]) -> float:
-    """The best immediate gain of a seat (its colourings, blocked items and ladybugs) from
-    the items ``open_`` to it that one of ``markers`` matches."""
-    value = _item_values(model, prm, col, lbs, model.lefts(col, blocked), open_)
+def _best_value(value: Sequence[float], mask: int) -> float:
+    """The largest ``value`` of an item of ``mask`` (0 if none is larger)."""
     best = 0.0
-    for mk in markers:
-        m = open_ & mk
-        while m:
-            low = m & -m
-            m ^= low
-            x = value[low.bit_length() - 1]
-            if x > best:
-                best = x
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        x = value[low.bit_length() - 1]
+        if x > best:
+            best = x
     return best
 
 
@@ -780,15 +773,7 @@ def _next_round(model: _Model, prm: Params, state: Any, seat: int, lefts: Sequen
         row = cs.match[k]
         d = []
         for s_, pr in model.faces:
-            m = open_ & row[s_]
-            best = 0.0
-            while m:
-                low = m & -m
-                m ^= low
-                x = value[low.bit_length() - 1]
-                if x > best:
-                    best = x
-            d.append((best, pr))
+            d.append((_best_value(value, open_ & row[s_]), pr))
         dists.append(d)
     # E[max over markers] from the product of the markers' distribution functions
     levels = sorted({x for d in dists for x, _ in d})
