@@ -13,7 +13,7 @@ from typing import Any
 
 from meeple.bots.mcts import MctsBot
 from meeple.core.state import State
-from selfplay import greedy_selfplay_positions
+from meeple.sim.positions import greedy_selfplay_positions
 
 
 def positions(players: int, level: int) -> list[State[Any]]:

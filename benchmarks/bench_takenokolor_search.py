@@ -22,7 +22,7 @@ from typing import Any
 from meeple.bots import eval_takenokolor
 from meeple.bots.mcts import MctsBot
 from meeple.core.state import State
-from selfplay import greedy_selfplay_positions
+from meeple.sim.positions import greedy_selfplay_positions
 
 ITERATIONS = 300
 SETTINGS = (("2-pandas", 3), ("2-pandas", 4), ("4-pandas-river", 3), ("4-pandas-dragon", 4))

@@ -1,4 +1,4 @@
-"""Positions for the search benchmarks: decisions of greedy self-play games."""
+"""Positions for the search benchmarks and tools: decisions of greedy self-play games."""
 
 from __future__ import annotations
 

@@ -1,0 +1,19 @@
+"""meeple.sim.positions: the greedy self-play positions the benchmarks and tools search."""
+
+from __future__ import annotations
+
+from meeple.core.state import CHANCE
+from meeple.sim.positions import greedy_selfplay_positions
+
+
+def test_positions_are_decisions_with_a_choice_and_repeat_exactly() -> None:
+    found = greedy_selfplay_positions("reefs", 3, seeds=2, every=4, per_seed=3, min_choices=2,
+                                      level=2)
+    assert len(found) == 6  # three per seed: the games are long enough
+    for state in found:
+        assert not state.is_over and state.to_move not in (None, CHANCE)
+        assert len(state.legal_moves()) >= 2
+    again = greedy_selfplay_positions("reefs", 3, seeds=2, every=4, per_seed=3, min_choices=2,
+                                      level=2)
+    assert [s.key() for s in again] == [s.key() for s in found]
+    assert len({s.key() for s in found}) == len(found)  # every fourth decision: all distinct
