@@ -28,26 +28,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-import meeple
 from meeple.bots.base import make_bot
 from meeple.bots.mcts import MctsBot
+from meeple.cli.common import variant_options
 from meeple.core.errors import MeepleError
 from meeple.sim.positions import greedy_selfplay_positions
-
-
-def _value(text: str) -> Any:
-    return int(text) if text.lstrip("-").isdigit() else text
-
-
-def parse_variant(items: Sequence[str]) -> dict[str, Any]:
-    """``["level=2"]`` -> ``{"level": 2}``; an item without ``=`` is refused."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise ValueError(f"--variant {item!r} must be written key=value, e.g. level=2")
-        out[key.strip()] = _value(value.strip())
-    return out
 
 
 def spread(game: str, players: int, variant: dict[str, Any], spec: str, iterations: int,
@@ -84,7 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game")
     parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--option", "--variant", dest="variant", action="append", default=[],
+                        metavar="KEY=VALUE", help="a variant option, as meeple tournament's --option")
     parser.add_argument("--bot", default="mcts", help="an mcts spec, e.g. 'mcts:ref=depth'")
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--seeds", type=int, default=4)
@@ -93,8 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--edge", type=float, default=0.1)
     args = parser.parse_args(argv)
     try:
-        variant = parse_variant(args.variant)
-        meeple.game_info(args.game)  # an unknown game is refused with the games there are
+        # the CLI's own parser: an unknown game is refused with the games there are, and
+        # values are typed as the game declares its options
+        variant = variant_options(args.game, option=args.variant)
         if not args.bot.strip().lower().startswith("mcts"):
             raise ValueError(f"--bot must be an mcts spec such as 'mcts:ref=depth', not {args.bot!r}")
         if args.iterations < 1:
