@@ -360,6 +360,22 @@ def test_mcts_game_defaults_may_be_given_per_seat_count(monkeypatch: pytest.Monk
         assert (bot.beam, bot.bias) == (beam, bias), (players, spec)
 
 
+def test_mcts_versus_may_be_a_game_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``versus`` takes the game's default for the seat counts it names, ``best`` elsewhere,
+    and an explicit ``versus=`` in the spec wins over it."""
+    from meeple.bots import mcts
+
+    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"versus": {4: "each"}})
+    for players, spec, versus in ((4, "mcts", "each"), (3, "mcts", "best"), (2, "mcts", "best"),
+                                  (4, "mcts:versus=best", "best"), (3, "mcts:versus=each", "each")):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("gardens", players)
+        assert bot.versus == versus, (players, spec)
+    with pytest.raises(MeepleError, match="versus must be one of best, each, not 'all'"):
+        make_bot("mcts:versus=all")
+
+
 def test_pergola_two_seat_mcts_defaults_to_a_greedy_opponent_model_and_beam() -> None:
     """Round 9 (docs/strength.md): Pergola's mcts at two seats plays others=greedy with
     beam=4 unless the spec says otherwise; round 10: solo games take beam=4 alone; three and
@@ -403,6 +419,30 @@ def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> N
         seen.append({node.mover for node in _nodes(bot.last_root)})
     assert seen[0] <= {None, seat}
     assert seen[1] - {None, seat}  # the tree's own replies put other seats' nodes in it
+
+
+def test_takenokolor_mcts_judges_leaves_against_each_seat_at_four_seats() -> None:
+    """Round 14 (docs/strength.md, C14): Takenokolor's mcts at four seats plays versus=each
+    unless the spec says otherwise; two and three seats keep versus=best. The default is the
+    search's own: a plain four-seat search makes the same tree as one that asks for
+    versus=each, and not the same as versus=best."""
+    for players, spec, versus in ((2, "mcts", "best"), (3, "mcts", "best"), (4, "mcts", "each"),
+                                  (4, "mcts:versus=best", "best")):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("takenokolor", players)
+        assert bot.versus == versus, (players, spec)
+    state = _to_decision(meeple.new_game("takenokolor", players=4, seed=5))
+    seat = state.to_move
+    roots = []
+    for spec in ("mcts:iterations=80", "mcts:iterations=80;versus=each",
+                 "mcts:iterations=80;versus=best"):
+        bot = make_bot(spec, seed=3)
+        bot.choose(state.view(seat), state.legal_moves())
+        assert isinstance(bot, MctsBot) and bot.last_root is not None
+        roots.append([(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges])
+    assert roots[0] == roots[1]
+    assert roots[0] != roots[2]
 
 
 def test_pergola_solo_mcts_searches_with_the_beam_by_default() -> None:

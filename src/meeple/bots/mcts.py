@@ -37,7 +37,9 @@ Each iteration
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
 4. **scores** the result for every seat: a finished game gives half the win share (ties share,
    A4) plus half a logistic of the score margin over the best other seat; an unfinished one
-   the logistic of the evaluation margin (``scale`` points per unit). Solo games use the rise
+   the logistic of the evaluation margin (``scale`` points per unit). With ``versus=each``
+   (Takenokolor's default at four seats, round 14) the margin is taken against each other
+   seat in turn and the rewards averaged. Solo games use the rise
    of the evaluation over the root's, less the mean rise of the leaves so far at the same depth
    (``ref=depth``, the solo default: a solo score only grows, so deeper leaves would otherwise
    look better for their depth alone).
@@ -82,11 +84,13 @@ from meeple.core.turns import OutOfTime, beam_turns, expand_turns
 #: three and four seats, greedy's turn for the other seats gained 0.76 points of margin over a
 #: greedy opponent per game against the tree's own replies, on 576 paired fresh games over
 #: all four sheets (a two-stage trial, 2.26 standard errors against its bound of 2.18:
-#: rounds 10-11).
+#: rounds 10-11); at four seats, judging a leaf against each other seat in turn
+#: (``versus=each``) separated from greedy in two of the four sheets on fresh seeds, 2-pandas
+#: and 3-pandas, where the margin over the best other seat separated in one (round 14).
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "reefs": {"bias": 0.0},
     "pergola": {"beam": {1: 4, 2: 4}, "others": {2: "greedy"}},
-    "takenokolor": {"others": {3: "greedy", 4: "greedy"}},
+    "takenokolor": {"others": {3: "greedy", 4: "greedy"}, "versus": {4: "each"}},
 }
 
 #: Rollout policies: ``random`` (a uniformly random decision at a time) or ``greedy`` (each
@@ -120,7 +124,8 @@ ROOT_LISTING_SHARE = 0.6
 #: Whom a seat's leaf is measured against with three or more seats. ``best``: the best other
 #: seat (the margin that decides who wins). ``each``: every other seat in turn, the reward being
 #: the mean of the pairwise rewards (how often the seat finishes ahead of an opponent: the
-#: head-to-head share of docs/strength.md). With two seats both are the same.
+#: head-to-head share of docs/strength.md). With two seats both are the same. ``each`` is
+#: Takenokolor's default at four seats (:data:`GAME_DEFAULTS`, round 14).
 VERSUS = ("best", "each")
 
 #: How the other seats' turns are found. ``tree``: as tree nodes with their own candidate turns
@@ -184,7 +189,7 @@ class MctsBot(Bot):
         chance: str = "open",
         diverse: int = 0,
         ref: str | None = None,
-        versus: str = "best",
+        versus: str | None = None,
         beam: int | None = None,
         replies: int | None = None,
         sure: float = 0.0,
@@ -222,9 +227,10 @@ class MctsBot(Bot):
             raise ValueError(f"ref must be one of {', '.join(REFERENCES)}, not {ref!r}")
         self.ref_option = None if ref is None else str(ref)
         self.ref = self.ref_option or "root"
-        if str(versus) not in VERSUS:
+        if versus is not None and str(versus) not in VERSUS:
             raise ValueError(f"versus must be one of {', '.join(VERSUS)}, not {versus!r}")
-        self.versus = str(versus)
+        self.versus_option = None if versus is None else str(versus)
+        self.versus = self.versus_option or "best"
         if beam is not None and int(beam) < 0:
             raise ValueError(f"beam must be 0 (off) or a positive width, not {beam}")
         self.beam_option = None if beam is None else int(beam)
@@ -308,6 +314,8 @@ class MctsBot(Bot):
             self.others_policy = default("others", "tree") == "greedy"
         if self.beam_option is None:
             self.beam = int(default("beam", 0))
+        if self.versus_option is None:
+            self.versus = str(default("versus", "best"))
 
     # ------------------------------------------------------------------ search
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
