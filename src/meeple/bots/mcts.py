@@ -85,8 +85,9 @@ from meeple.core.turns import OutOfTime, beam_turns, expand_turns
 #: greedy opponent per game against the tree's own replies, on 576 paired fresh games over
 #: all four sheets (a two-stage trial, 2.26 standard errors against its bound of 2.18:
 #: rounds 10-11); at four seats, judging a leaf against each other seat in turn
-#: (``versus=each``) separated from greedy in two of the four sheets on fresh seeds, 2-pandas
-#: and 3-pandas, where the margin over the best other seat separated in one (round 14).
+#: (``versus=each``) separated from greedy in three of the four sheets on fresh seeds
+#: (2-pandas, 3-pandas and 4-pandas-river), where the margin over the best other seat had
+#: separated in one, 3-pandas (round 14).
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "reefs": {"bias": 0.0},
     "pergola": {"beam": {1: 4, 2: 4}, "others": {2: "greedy"}},
