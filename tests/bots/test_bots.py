@@ -12,7 +12,7 @@ import meeple
 from meeple.bots import BOTS, make_bot
 from meeple.bots.evaluation import evaluate, evaluation_for, register_evaluation, score_total
 from meeple.bots.greedy import GreedyBot
-from meeple.bots.mcts import MctsBot
+from meeple.bots.mcts import MctsBot, sheet_name
 from meeple.core.errors import MeepleError
 from meeple.core.state import CHANCE, State
 from meeple.sim.runner import play_game, strip_timings
@@ -421,28 +421,58 @@ def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> N
     assert seen[1] - {None, seat}  # the tree's own replies put other seats' nodes in it
 
 
-def test_takenokolor_mcts_judges_leaves_against_each_seat_at_four_seats() -> None:
-    """Round 14 (docs/strength.md, C14): Takenokolor's mcts at four seats plays versus=each
-    unless the spec says otherwise; two and three seats keep versus=best. The default is the
-    search's own: a plain four-seat search makes the same tree as one that asks for
-    versus=each, and not the same as versus=best."""
-    for players, spec, versus in ((2, "mcts", "best"), (3, "mcts", "best"), (4, "mcts", "each"),
-                                  (4, "mcts:versus=best", "best")):
+def test_takenokolor_mcts_judges_leaves_against_each_seat_but_on_the_dragon_sheet_at_three() -> None:
+    """Round 14 (docs/strength.md, C14): Takenokolor's mcts at four seats plays versus=each;
+    round 15 (C15, C16): at three seats too, except on the 4-pandas-dragon sheet, which keeps
+    versus=best there (SHEET_DEFAULTS); two seats play best, and the spec wins over both. The
+    default is the search's own: a plain search makes the same tree as the one that asks for
+    the default's reward, and not the same as the other reward's."""
+    for players, sheet, spec, versus in (
+            (2, "2-pandas", "mcts", "best"), (3, "2-pandas", "mcts", "each"),
+            (4, "2-pandas", "mcts", "each"), (3, "3-pandas", "mcts", "each"),
+            (3, "4-pandas-river", "mcts", "each"), (3, "4-pandas-dragon", "mcts", "best"),
+            (4, "4-pandas-dragon", "mcts", "each"), (3, "my-own-sheet", "mcts", "each"),
+            (3, None, "mcts", "each"), (3, "4-pandas-dragon", "mcts:versus=each", "each"),
+            (4, "2-pandas", "mcts:versus=best", "best")):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("takenokolor", players)
-        assert bot.versus == versus, (players, spec)
-    state = _to_decision(meeple.new_game("takenokolor", players=4, seed=5))
-    seat = state.to_move
-    roots = []
-    for spec in ("mcts:iterations=80", "mcts:iterations=80;versus=each",
-                 "mcts:iterations=80;versus=best"):
-        bot = make_bot(spec, seed=3)
-        bot.choose(state.view(seat), state.legal_moves())
-        assert isinstance(bot, MctsBot) and bot.last_root is not None
-        roots.append([(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges])
-    assert roots[0] == roots[1]
-    assert roots[0] != roots[2]
+        bot._game_defaults("takenokolor", players, sheet)
+        assert bot.versus == versus, (players, sheet, spec)
+    for players, sheet, same, other in ((4, "2-pandas", "each", "best"),
+                                        (3, "2-pandas", "each", "best"),
+                                        (3, "4-pandas-dragon", "best", "each")):
+        state = _to_decision(meeple.new_game("takenokolor", players=players, seed=5, sheet=sheet))
+        assert sheet_name(state) == sheet
+        seat = state.to_move
+        roots = []
+        for spec in ("mcts:iterations=60", f"mcts:iterations=60;versus={same}",
+                     f"mcts:iterations=60;versus={other}"):
+            bot = make_bot(spec, seed=3)
+            bot.choose(state.view(seat), state.legal_moves())
+            assert isinstance(bot, MctsBot) and bot.last_root is not None
+            roots.append([(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges])
+        assert roots[0] == roots[1], (players, sheet)
+        assert roots[0] != roots[2], (players, sheet)
+
+
+def test_sheet_defaults_layer_over_the_game_defaults_seat_count_by_seat_count(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SHEET_DEFAULTS entry wins over GAME_DEFAULTS only for the seat counts it names; for the
+    others the game's default holds; other sheets and games are untouched; the spec wins."""
+    from meeple.bots import mcts
+
+    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"beam": {2: 4, 3: 4}, "bias": 0.5})
+    monkeypatch.setitem(mcts.SHEET_DEFAULTS, "gardens", {"odd": {"beam": {3: 2}, "bias": 0.25}})
+    for players, sheet, spec, beam, bias in ((3, "odd", "mcts", 2, 0.25), (2, "odd", "mcts", 4, 0.25),
+                                             (4, "odd", "mcts", 0, 0.25), (3, "even", "mcts", 4, 0.5),
+                                             (3, None, "mcts", 4, 0.5),
+                                             (3, "odd", "mcts:beam=8;bias=1", 8, 1.0)):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("gardens", players, sheet)
+        assert (bot.beam, bot.bias) == (beam, bias), (players, sheet, spec)
+    assert sheet_name(meeple.new_game("gardens", players=2, seed=1, level=2)) is not None
+    assert sheet_name(meeple.new_game("pergola", players=2, seed=1)) is None
 
 
 def test_pergola_solo_mcts_searches_with_the_beam_by_default() -> None:

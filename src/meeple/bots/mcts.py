@@ -39,7 +39,8 @@ Each iteration
    A4) plus half a logistic of the score margin over the best other seat; an unfinished one
    the logistic of the evaluation margin (``scale`` points per unit). With ``versus=each``
    (Takenokolor's default at four seats, round 14) the margin is taken against each other
-   seat in turn and the rewards averaged. Solo games use the rise
+   seat in turn and the rewards averaged (at three seats too since round 15, but on the
+   4-pandas-dragon sheet: :data:`SHEET_DEFAULTS`). Solo games use the rise
    of the evaluation over the root's, less the mean rise of the leaves so far at the same depth
    (``ref=depth``, the solo default: a solo score only grows, so deeper leaves would otherwise
    look better for their depth alone).
@@ -87,12 +88,34 @@ from meeple.core.turns import OutOfTime, beam_turns, expand_turns
 #: rounds 10-11); at four seats, judging a leaf against each other seat in turn
 #: (``versus=each``) separated from greedy in three of the four sheets on fresh seeds
 #: (2-pandas, 3-pandas and 4-pandas-river), where the margin over the best other seat had
-#: separated in one, 3-pandas (round 14).
+#: separated in one, 3-pandas (round 14); at three seats it did so in the same three sheets
+#: (C15, and 2-pandas again on fresh seeds, C16), the sheets but dragon (round 15).
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "reefs": {"bias": 0.0},
     "pergola": {"beam": {1: 4, 2: 4}, "others": {2: "greedy"}},
-    "takenokolor": {"others": {3: "greedy", 4: "greedy"}, "versus": {4: "each"}},
+    "takenokolor": {"others": {3: "greedy", 4: "greedy"}, "versus": {3: "each", 4: "each"}},
 }
+
+#: Per-sheet exceptions to :data:`GAME_DEFAULTS`: game, then the name of the sheet in play (a
+#: state's ``sheet_data()["name"]``), then options as in :data:`GAME_DEFAULTS`; they win over
+#: the game's defaults, and a spec's own options win over both. A sheet a user writes under
+#: another name plays the game's defaults. At three seats ``versus=each`` separated from
+#: greedy in Takenokolor 2-pandas (on two sets of fresh seeds: C15p, C16), 3-pandas and
+#: 4-pandas-river, not in 4-pandas-dragon (52.3 % over 192), where ``versus=best`` is met (56.8 %
+#: over 384): so the dragon sheet keeps ``best`` at three seats (docs/strength.md, round 15).
+SHEET_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
+    "takenokolor": {"4-pandas-dragon": {"versus": {3: "best"}}},
+}
+
+_UNSET = object()
+
+
+def sheet_name(state: State[Any]) -> str | None:
+    """The name of the sheet a state is played on (its ``sheet_data()["name"]``), if it has
+    one: what :data:`SHEET_DEFAULTS` is keyed by."""
+    name = state.sheet_data().get("name")
+    return name if isinstance(name, str) else None
+
 
 #: Rollout policies: ``random`` (a uniformly random decision at a time) or ``greedy`` (each
 #: seat plays the whole turn its evaluation likes best, as the ``greedy`` bot would).
@@ -126,7 +149,8 @@ ROOT_LISTING_SHARE = 0.6
 #: seat (the margin that decides who wins). ``each``: every other seat in turn, the reward being
 #: the mean of the pairwise rewards (how often the seat finishes ahead of an opponent: the
 #: head-to-head share of docs/strength.md). With two seats both are the same. ``each`` is
-#: Takenokolor's default at four seats (:data:`GAME_DEFAULTS`, round 14).
+#: Takenokolor's default at four seats (:data:`GAME_DEFAULTS`, round 14) and at three seats
+#: on every sheet but 4-pandas-dragon (:data:`SHEET_DEFAULTS`, round 15).
 VERSUS = ("best", "each")
 
 #: How the other seats' turns are found. ``tree``: as tree nodes with their own candidate turns
@@ -288,16 +312,20 @@ class MctsBot(Bot):
             return self.rng.choice(legal_moves)
         return self.plan.set(view, moves)
 
-    def _game_defaults(self, game: str, players: int) -> None:
-        """Options the spec left out take the game's defaults (:data:`GAME_DEFAULTS`); a
-        default given as a dict holds for the numbers of seats it names (``{2: "greedy"}``)."""
-        defaults = GAME_DEFAULTS.get(game, {})
+    def _game_defaults(self, game: str, players: int, sheet: str | None = None) -> None:
+        """Options the spec left out take the defaults of the sheet in play
+        (:data:`SHEET_DEFAULTS`), else the game's (:data:`GAME_DEFAULTS`); a default given as a
+        dict holds for the numbers of seats it names (``{2: "greedy"}``)."""
+        layers = (SHEET_DEFAULTS.get(game, {}).get(sheet or "", {}), GAME_DEFAULTS.get(game, {}))
 
         def default(name: str, fallback: Any) -> Any:
-            value = defaults.get(name, fallback)
-            if isinstance(value, dict):
-                value = value.get(players, fallback)
-            return value
+            for defaults in layers:  # the sheet's exceptions first, then the game's defaults
+                value = defaults.get(name, _UNSET)
+                if isinstance(value, dict):
+                    value = value.get(players, _UNSET)
+                if value is not _UNSET:
+                    return value
+            return fallback
 
         if self.bias_option is None:
             self.bias = float(default("bias", 1.0))
@@ -322,7 +350,7 @@ class MctsBot(Bot):
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
         """The best whole turn for ``seat`` from ``view`` within the budget."""
         evaluate = choose_evaluation(view.game_name, self.which)
-        self._game_defaults(view.game_name, view.players)
+        self._game_defaults(view.game_name, view.players, sheet_name(view))
         players = view.players
         # the cap covers the whole decision, the root's ranking of candidate turns included
         start = time.perf_counter()
