@@ -18,7 +18,9 @@ For every group (game, variant, seats) it prints, over the paired games only:
   game's margin is the entrant's score less the mean score of the other seats, with its
   standard error (the spread of the per-pair differences over the square root of their
   number) and their ratio, ``z``. docs/strength.md's trial rules are stated in that ``z``
-  ("above 2 standard errors").
+  ("above 2 standard errors");
+- the **share difference**: the mean over pairs of (A's share - B's share) in each game, with
+  its standard error, computed the same way (round 15's S16 rule).
 
 With more than one group a last row, ``all``, pools every pair of every group.
 
@@ -85,11 +87,14 @@ def compare(a: dict[Key, tuple[str, dict[str, Any], int]],
         diffs = [margin(a[k][1], a[k][2]) - margin(b[k][1], b[k][2]) for k in keys]
         d = mean(diffs)
         se = stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+        sdiffs = [share(a[k][1], a[k][2]) - share(b[k][1], b[k][2]) for k in keys]
+        sse = stdev(sdiffs) / math.sqrt(len(sdiffs)) if len(sdiffs) > 1 else float("nan")
         return {
             "game": game, "variant": variant, "seats": seats, "pairs": len(keys),
             "share_a": mean([share(a[k][1], a[k][2]) for k in keys]),
             "share_b": mean([share(b[k][1], b[k][2]) for k in keys]),
             "diff": d, "se": se, "z": d / se if se and se > 0 else float("nan"),
+            "share_diff": mean(sdiffs), "share_se": sse,
         }
 
     rows = [row(game, variant, str(seats), keys)
@@ -109,12 +114,14 @@ def main() -> None:
     b = keyed([Path(p) for p in args.arm_b.split(",")], args.bot)
     print(f"paired games: {len(set(a) & set(b))}; only in A: {len(set(a) - set(b))}; "
           f"only in B: {len(set(b) - set(a))}")
-    print("| game | variant | seats | pairs | share A | share B | margin A - B | se | z |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| game | variant | seats | pairs | share A | share B | margin A - B | se | z "
+          "| share A - B | se |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in compare(a, b):
         variant = ", ".join(f"{k}={v}" for k, v in json.loads(r["variant"]).items()) or "standard"
         print(f"| {r['game']} | {variant} | {r['seats']} | {r['pairs']} | {r['share_a']:.1%} | "
-              f"{r['share_b']:.1%} | {r['diff']:+.2f} | {r['se']:.2f} | {r['z']:+.2f} |")
+              f"{r['share_b']:.1%} | {r['diff']:+.2f} | {r['se']:.2f} | {r['z']:+.2f} | "
+              f"{r['share_diff']:+.1%} | {r['share_se']:.1%} |")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ def test_an_arm_against_itself_differs_by_nothing(tmp_path: Path) -> None:
     assert head == "paired games: 4; only in A: 0; only in B: 0"
     assert len(rows) == 1 and rows[0][:4] == ["gardens", "level=1", "2", "4"]
     assert rows[0][4] == rows[0][5] and rows[0][6] == "+0.00" and rows[0][7] == "0.00"
+    assert rows[0][9] == "+0.0%" and rows[0][10] == "0.0%"
 
 
 def test_margin_difference_pairs_seed_and_seat(tmp_path: Path) -> None:
@@ -60,6 +61,9 @@ def test_margin_difference_pairs_seed_and_seat(tmp_path: Path) -> None:
     d, se = _mean_se([ma[k] - mb[k] for k in mb])
     assert len(rows) == 1 and rows[0][3] == "4"
     assert rows[0][6] == f"{d:+.2f}" and rows[0][7] == f"{se:.2f}"
+    # the mean of the per-pair share differences is the difference of the paired shares
+    share_a, share_b = (float(c.rstrip("%")) for c in rows[0][4:6])
+    assert abs(float(rows[0][9].rstrip("%")) - (share_a - share_b)) <= 0.11
 
 
 def test_a_last_row_pools_the_groups(tmp_path: Path) -> None:
