@@ -350,7 +350,9 @@ class MctsBot(Bot):
     def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
         """The best whole turn for ``seat`` from ``view`` within the budget."""
         evaluate = choose_evaluation(view.game_name, self.which)
-        self._game_defaults(view.game_name, view.players, sheet_name(view))
+        # only games with sheet exceptions pay for reading the sheet's name
+        sheet = sheet_name(view) if view.game_name in SHEET_DEFAULTS else None
+        self._game_defaults(view.game_name, view.players, sheet)
         players = view.players
         # the cap covers the whole decision, the root's ranking of candidate turns included
         start = time.perf_counter()
