@@ -87,12 +87,13 @@ def compare(a: dict[Key, tuple[str, dict[str, Any], int]],
         diffs = [margin(a[k][1], a[k][2]) - margin(b[k][1], b[k][2]) for k in keys]
         d = mean(diffs)
         se = stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
-        sdiffs = [share(a[k][1], a[k][2]) - share(b[k][1], b[k][2]) for k in keys]
+        shares_a = [share(a[k][1], a[k][2]) for k in keys]
+        shares_b = [share(b[k][1], b[k][2]) for k in keys]
+        sdiffs = [x - y for x, y in zip(shares_a, shares_b, strict=True)]
         sse = stdev(sdiffs) / math.sqrt(len(sdiffs)) if len(sdiffs) > 1 else float("nan")
         return {
             "game": game, "variant": variant, "seats": seats, "pairs": len(keys),
-            "share_a": mean([share(a[k][1], a[k][2]) for k in keys]),
-            "share_b": mean([share(b[k][1], b[k][2]) for k in keys]),
+            "share_a": mean(shares_a), "share_b": mean(shares_b),
             "diff": d, "se": se, "z": d / se if se and se > 0 else float("nan"),
             "share_diff": mean(sdiffs), "share_se": sse,
         }
