@@ -455,6 +455,34 @@ def test_takenokolor_mcts_judges_leaves_against_each_seat_but_on_the_dragon_shee
         assert roots[0] != roots[2], (players, sheet)
 
 
+def test_takenokolor_dragon_sheet_rolls_out_one_round_of_greedy_turns_at_four_seats() -> None:
+    """Round 17 (docs/strength.md, S24, C25): on the 4-pandas-dragon sheet at four seats a
+    plain mcts rolls each leaf out one more round with greedy turns (rollout=greedy;horizon=4),
+    the same tree as the spec that asks for it and not the one without; other sheets and seat
+    counts keep no rollout, and the spec wins."""
+    for players, sheet, spec, rollout, horizon in (
+            (4, "4-pandas-dragon", "mcts", "greedy", 4), (3, "4-pandas-dragon", "mcts", "random", 0),
+            (2, "4-pandas-dragon", "mcts", "random", 0), (4, "4-pandas-river", "mcts", "random", 0),
+            (4, "2-pandas", "mcts", "random", 0), (4, None, "mcts", "random", 0),
+            (4, "4-pandas-dragon", "mcts:horizon=0", "greedy", 0),
+            (4, "4-pandas-dragon", "mcts:rollout=random;horizon=2", "random", 2)):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("takenokolor", players, sheet)
+        assert (bot.rollout, bot.horizon) == (rollout, horizon), (players, sheet, spec)
+    state = _to_decision(meeple.new_game("takenokolor", players=4, seed=5, sheet="4-pandas-dragon"))
+    seat = state.to_move
+    roots = []
+    for spec in ("mcts:iterations=40", "mcts:iterations=40;rollout=greedy;horizon=4",
+                 "mcts:iterations=40;horizon=0"):
+        bot = make_bot(spec, seed=3)
+        bot.choose(state.view(seat), state.legal_moves())
+        assert isinstance(bot, MctsBot) and bot.last_root is not None
+        roots.append([(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges])
+    assert roots[0] == roots[1]
+    assert roots[0] != roots[2]
+
+
 def test_sheet_defaults_layer_over_the_game_defaults_seat_count_by_seat_count(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A SHEET_DEFAULTS entry wins over GAME_DEFAULTS only for the seat counts it names; for the

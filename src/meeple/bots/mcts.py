@@ -34,7 +34,9 @@ Each iteration
    docs/strength.md, rounds 7-11);
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
-   decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation);
+   decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation); by default
+   no rollout, but on Takenokolor's 4-pandas-dragon sheet at four seats one round of greedy
+   turns (``rollout=greedy;horizon=4``, round 17: :data:`SHEET_DEFAULTS`);
 4. **scores** the result for every seat: a finished game gives half the win share (ties share,
    A4) plus half a logistic of the score margin over the best other seat; an unfinished one
    the logistic of the evaluation margin (``scale`` points per unit). With ``versus=each``
@@ -103,8 +105,12 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 #: greedy in Takenokolor 2-pandas (on two sets of fresh seeds: C15p, C16), 3-pandas and
 #: 4-pandas-river, not in 4-pandas-dragon (52.3 % over 192), where ``versus=best`` is met (56.8 %
 #: over 384): so the dragon sheet keeps ``best`` at three seats (docs/strength.md, round 15).
+#: At four seats the dragon sheet rolls each leaf out one more round with greedy turns
+#: (``rollout=greedy;horizon=4``: its races, the dragon and the fireworks, are decided by who
+#: gets there first), which separated from greedy on fresh seeds (round 17, C25).
 SHEET_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
-    "takenokolor": {"4-pandas-dragon": {"versus": {3: "best"}}},
+    "takenokolor": {"4-pandas-dragon": {"versus": {3: "best"}, "rollout": {4: "greedy"},
+                                        "horizon": {4: 4}}},
 }
 
 _UNSET = object()
