@@ -483,6 +483,50 @@ def test_takenokolor_dragon_sheet_rolls_out_one_round_of_greedy_turns_at_four_se
     assert roots[0] != roots[2]
 
 
+def test_reefs_rolls_out_greedy_turns_on_level_one_at_four_seats_and_level_two_at_three_and_four(
+        ) -> None:
+    """Round 18 (docs/strength.md, S26a and C27; S32b and C33b; S34 and C35): a plain mcts
+    rolls each leaf out with greedy turns on Reefs level 1 (small-ocean) at four seats, one
+    round (rollout=greedy;horizon=4), and on level 2 (the-whirlpools) two rounds at three seats
+    (horizon=6) and one at four, judged against each other seat (versus=each): the same tree
+    as the spec that asks for it and not the one without; level 3, other seat counts and
+    sheets a user names otherwise keep no rollout, and the spec wins."""
+    for players, sheet, spec, rollout, horizon in (
+            (4, "small-ocean", "mcts", "greedy", 4), (3, "small-ocean", "mcts", "random", 0),
+            (2, "small-ocean", "mcts", "random", 0), (4, "the-whirlpools", "mcts", "greedy", 4),
+            (3, "the-whirlpools", "mcts", "greedy", 6), (2, "the-whirlpools", "mcts", "random", 0),
+            (3, "the-propellers", "mcts", "random", 0),
+            (4, "the-propellers", "mcts", "random", 0), (4, "my-ocean", "mcts", "random", 0),
+            (4, "small-ocean", "mcts:horizon=0", "greedy", 0),
+            (4, "small-ocean", "mcts:rollout=random;horizon=2", "random", 2)):
+        bot = make_bot(spec)
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("reefs", players, sheet)
+        assert (bot.rollout, bot.horizon, bot.bias) == (rollout, horizon, 0.0), (players, sheet, spec)
+    for players, sheet, versus in ((4, "the-whirlpools", "each"), (3, "the-whirlpools", "best"),
+                                   (4, "small-ocean", "best"), (4, "the-propellers", "best")):
+        bot = make_bot("mcts")
+        assert isinstance(bot, MctsBot)
+        bot._game_defaults("reefs", players, sheet)
+        assert bot.versus == versus, (players, sheet)
+    for players, level, name, horizon, extra in (
+            (4, 1, "small-ocean", 4, ""), (3, 2, "the-whirlpools", 6, ""),
+            (4, 2, "the-whirlpools", 4, ";versus=each")):
+        state = _to_decision(meeple.new_game("reefs", players=players, seed=5, level=level))
+        assert sheet_name(state) == name
+        seat = state.to_move
+        roots = []
+        for spec in ("mcts:iterations=40",
+                     f"mcts:iterations=40;rollout=greedy;horizon={horizon}{extra}",
+                     "mcts:iterations=40;horizon=0"):
+            bot = make_bot(spec, seed=3)
+            bot.choose(state.view(seat), state.legal_moves())
+            assert isinstance(bot, MctsBot) and bot.last_root is not None
+            roots.append([(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges])
+        assert roots[0] == roots[1], name
+        assert roots[0] != roots[2], name
+
+
 def test_sheet_defaults_layer_over_the_game_defaults_seat_count_by_seat_count(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A SHEET_DEFAULTS entry wins over GAME_DEFAULTS only for the seat counts it names; for the

@@ -35,8 +35,10 @@ Each iteration
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation); by default
-   no rollout, but on Takenokolor's 4-pandas-dragon sheet at four seats one round of greedy
-   turns (``rollout=greedy;horizon=4``, round 17: :data:`SHEET_DEFAULTS`);
+   no rollout, but at four seats on Takenokolor's 4-pandas-dragon sheet and on Reefs level 1
+   one round of greedy turns (``rollout=greedy;horizon=4``, rounds 17-18), and on Reefs
+   level 2 two rounds at three seats (``rollout=greedy;horizon=6``) and one at four (with
+   ``versus=each``), round 18; all :data:`SHEET_DEFAULTS`);
 4. **scores** the result for every seat: a finished game gives half the win share (ties share,
    A4) plus half a logistic of the score margin over the best other seat; an unfinished one
    the logistic of the evaluation margin (``scale`` points per unit). With ``versus=each``
@@ -107,10 +109,18 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 #: over 384): so the dragon sheet keeps ``best`` at three seats (docs/strength.md, round 15).
 #: At four seats the dragon sheet rolls each leaf out one more round with greedy turns
 #: (``rollout=greedy;horizon=4``: its races, the dragon and the fireworks, are decided by who
-#: gets there first), which separated from greedy on fresh seeds (round 17, C25).
+#: gets there first), which separated from greedy on fresh seeds (round 17, C25). So does
+#: Reefs level 1 (``small-ocean``) at four seats (round 18, C27: 59.7 % over 192 fresh games),
+#: and Reefs level 2 (``the-whirlpools``) at three seats with two rounds (``horizon=6``: its
+#: whirlpools move a pencil far in one turn; round 18, C33b: 63.3 % over 192 fresh games),
+#: and at four seats one round judged against each other seat in turn (``versus=each``;
+#: round 18, C35).
 SHEET_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     "takenokolor": {"4-pandas-dragon": {"versus": {3: "best"}, "rollout": {4: "greedy"},
                                         "horizon": {4: 4}}},
+    "reefs": {"small-ocean": {"rollout": {4: "greedy"}, "horizon": {4: 4}},
+              "the-whirlpools": {"rollout": {3: "greedy", 4: "greedy"}, "horizon": {3: 6, 4: 4},
+                                 "versus": {4: "each"}}},
 }
 
 _UNSET = object()
