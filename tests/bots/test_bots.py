@@ -24,6 +24,16 @@ def _to_decision(state: State[Any]) -> State[Any]:
     return state
 
 
+def _root_edges(state: State[Any], spec: str) -> list[Any]:
+    """The root of a seeded ``spec`` search at ``state``: each edge's moves, visits and reward
+    for the seat to move, to compare two searches' trees."""
+    seat = state.to_move
+    bot = make_bot(spec, seed=3)
+    bot.choose(state.view(seat), state.legal_moves())
+    assert isinstance(bot, MctsBot) and bot.last_root is not None
+    return [(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges]
+
+
 def _nodes(root: Any) -> list[Any]:
     """Every node of a search tree, depth first from ``root``."""
     out, todo = [], [root]
@@ -443,14 +453,9 @@ def test_takenokolor_mcts_judges_leaves_against_each_seat_but_on_the_dragon_shee
                                         (3, "4-pandas-dragon", "best", "each")):
         state = _to_decision(meeple.new_game("takenokolor", players=players, seed=5, sheet=sheet))
         assert sheet_name(state) == sheet
-        seat = state.to_move
-        roots = []
-        for spec in ("mcts:iterations=60", f"mcts:iterations=60;versus={same}",
-                     f"mcts:iterations=60;versus={other}"):
-            bot = make_bot(spec, seed=3)
-            bot.choose(state.view(seat), state.legal_moves())
-            assert isinstance(bot, MctsBot) and bot.last_root is not None
-            roots.append([(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges])
+        roots = [_root_edges(state, spec) for spec in (
+            "mcts:iterations=60", f"mcts:iterations=60;versus={same}",
+            f"mcts:iterations=60;versus={other}")]
         assert roots[0] == roots[1], (players, sheet)
         assert roots[0] != roots[2], (players, sheet)
 
@@ -471,14 +476,9 @@ def test_takenokolor_dragon_sheet_rolls_out_one_round_of_greedy_turns_at_four_se
         bot._game_defaults("takenokolor", players, sheet)
         assert (bot.rollout, bot.horizon) == (rollout, horizon), (players, sheet, spec)
     state = _to_decision(meeple.new_game("takenokolor", players=4, seed=5, sheet="4-pandas-dragon"))
-    seat = state.to_move
-    roots = []
-    for spec in ("mcts:iterations=40", "mcts:iterations=40;rollout=greedy;horizon=4",
-                 "mcts:iterations=40;horizon=0"):
-        bot = make_bot(spec, seed=3)
-        bot.choose(state.view(seat), state.legal_moves())
-        assert isinstance(bot, MctsBot) and bot.last_root is not None
-        roots.append([(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges])
+    roots = [_root_edges(state, spec) for spec in (
+        "mcts:iterations=40", "mcts:iterations=40;rollout=greedy;horizon=4",
+        "mcts:iterations=40;horizon=0")]
     assert roots[0] == roots[1]
     assert roots[0] != roots[2]
 
@@ -514,15 +514,9 @@ def test_reefs_rolls_out_greedy_turns_on_level_one_at_four_seats_and_level_two_a
             (4, 2, "the-whirlpools", 4, ";versus=each")):
         state = _to_decision(meeple.new_game("reefs", players=players, seed=5, level=level))
         assert sheet_name(state) == name
-        seat = state.to_move
-        roots = []
-        for spec in ("mcts:iterations=40",
-                     f"mcts:iterations=40;rollout=greedy;horizon={horizon}{extra}",
-                     "mcts:iterations=40;horizon=0"):
-            bot = make_bot(spec, seed=3)
-            bot.choose(state.view(seat), state.legal_moves())
-            assert isinstance(bot, MctsBot) and bot.last_root is not None
-            roots.append([(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges])
+        roots = [_root_edges(state, spec) for spec in (
+            "mcts:iterations=40", f"mcts:iterations=40;rollout=greedy;horizon={horizon}{extra}",
+            "mcts:iterations=40;horizon=0")]
         assert roots[0] == roots[1], name
         assert roots[0] != roots[2], name
 
