@@ -14,12 +14,10 @@ default against the same search without the rollout (``horizon=0``).
 from __future__ import annotations
 
 import argparse
-import time
 from typing import Any
 
-from meeple.bots.mcts import MctsBot
 from meeple.core.state import State
-from meeple.sim.positions import greedy_selfplay_positions
+from meeple.sim.positions import greedy_selfplay_positions, time_searches
 
 
 def positions(players: int, level: int) -> list[State[Any]]:
@@ -44,16 +42,8 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     for name, options in searches:
         found = positions(players, level)
-        total = 0.0
-        for p in found:
-            seat = p.to_move
-            assert seat is not None
-            bot = MctsBot(seed=1, iterations=300, **options)
-            start = time.perf_counter()
-            bot.choose(p.view(seat), p.legal_moves())
-            total += time.perf_counter() - start
+        total, _done, _moves = time_searches(found, 300, **options)
         print(f"| {name} | {len(found)} | {total:.2f} | {300 * len(found) / total:.0f} |")
-
 
 if __name__ == "__main__":
     main()

@@ -16,13 +16,11 @@ before round 11), then on, in one run, and prints iterations per second and the 
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from meeple.bots import eval_takenokolor
-from meeple.bots.mcts import MctsBot
 from meeple.core.state import State
-from meeple.sim.positions import greedy_selfplay_positions
+from meeple.sim.positions import greedy_selfplay_positions, time_searches
 
 ITERATIONS = 300
 SETTINGS = (("2-pandas", 3), ("2-pandas", 4), ("4-pandas-river", 3), ("4-pandas-dragon", 4))
@@ -39,16 +37,7 @@ def run(found: list[State[Any]], memo_size: int) -> tuple[float, int, list[Any]]
     """Seconds, iterations and moves of the default search at every position."""
     eval_takenokolor.MEMO_SIZE = memo_size
     eval_takenokolor._MODELS.clear()  # a cold start: no memo carried over from another run
-    total, iterations, moves = 0.0, 0, []
-    for p in found:
-        seat = p.to_move
-        assert seat is not None
-        bot = MctsBot(seed=1, iterations=ITERATIONS)
-        start = time.perf_counter()
-        moves.append(bot.choose(p.view(seat), p.legal_moves()))
-        total += time.perf_counter() - start
-        iterations += bot.last_iterations
-    return total, iterations, moves
+    return time_searches(found, ITERATIONS)
 
 
 def main() -> None:

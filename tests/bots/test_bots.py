@@ -386,19 +386,28 @@ def test_mcts_versus_may_be_a_game_default(monkeypatch: pytest.MonkeyPatch) -> N
         make_bot("mcts:versus=all")
 
 
-def test_pergola_two_seat_mcts_defaults_to_a_greedy_opponent_model_and_beam() -> None:
-    """Round 9 (docs/strength.md): Pergola's mcts at two seats plays others=greedy with
-    beam=4 unless the spec says otherwise; round 10: solo games take beam=4 alone; three and
-    four seats keep the tree's own listings."""
-    for players, spec, others, beam in ((2, "mcts", True, 4), (3, "mcts", False, 0),
-                                        (4, "mcts", False, 0), (1, "mcts", False, 4),
-                                        (1, "mcts:beam=0", False, 0),
-                                        (2, "mcts:others=tree;beam=0", False, 0)):
+def test_pergola_mcts_defaults_by_seat_count() -> None:
+    """Pergola's mcts defaults (docs/strength.md): round 9, at two seats others=greedy with
+    beam=4; round 10, solo games beam=4 alone; round 19 (C36a, C36b), at three and four seats
+    others=greedy with beam=4, the seat's own greedy next turn before a leaf is judged
+    (rollout=greedy;horizon=1), common random numbers at the root (crn=1) and one candidate
+    per tool (diverse=1;top=4). The spec wins over every default."""
+    round19 = (True, 4, "greedy", 1, True, True, 4)
+    for players, spec, want in (
+            (1, "mcts", (False, 4, "random", 0, False, False, 8)),
+            (1, "mcts:beam=0", (False, 0, "random", 0, False, False, 8)),
+            (2, "mcts", (True, 4, "random", 0, False, False, 8)),
+            (2, "mcts:others=tree;beam=0", (False, 0, "random", 0, False, False, 8)),
+            (3, "mcts", round19), (4, "mcts", round19),
+            (3, "mcts:others=tree;beam=0;horizon=0;crn=0;diverse=0;top=8",
+             (False, 0, "greedy", 0, False, False, 8)),
+            (4, "mcts:top=6;crn=0", (True, 4, "greedy", 1, False, True, 6))):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
         bot._game_defaults("pergola", players)
-        assert (bot.others_policy, bot.beam) == (others, beam), (players, spec)
-    # and a two-seat search with those defaults holds only the searching seat's decisions
+        got = (bot.others_policy, bot.beam, bot.rollout, bot.horizon, bot.crn, bot.diverse, bot.top)
+        assert got == want, (players, spec)
+    # a two-seat search with those defaults holds only the searching seat's decisions
     state = _to_decision(meeple.new_game("pergola", players=2, seed=4))
     seat = state.to_move
     bot = make_bot("mcts:iterations=30;expand=2", seed=3)
@@ -407,6 +416,18 @@ def test_pergola_two_seat_mcts_defaults_to_a_greedy_opponent_model_and_beam() ->
     assert isinstance(bot, MctsBot) and root is not None
     for node in _nodes(root):
         assert node.mover in (None, seat)
+    # at three and four seats a plain search is the round-19 search: the same tree as the spec
+    # that asks for it, not the tree's own replies; its root holds one turn per tool on the board
+    for players in (3, 4):
+        state = _to_decision(meeple.new_game("pergola", players=players, seed=4))
+        roots = [_root_edges(state, spec) for spec in (
+            "mcts:iterations=12",
+            "mcts:iterations=12;beam=4;others=greedy;rollout=greedy;horizon=1;crn=1;diverse=1;top=4",
+            "mcts:iterations=12;others=tree;beam=0;horizon=0;crn=0;diverse=0;top=8")]
+        assert roots[0] == roots[1], players
+        assert roots[0] != roots[2], players
+        firsts = [moves[0] for moves, _n, _w in roots[0]]
+        assert len(firsts) == len(set(firsts)) == len(state.legal_moves()) == 4, players
 
 
 def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meeple.core.state import CHANCE
-from meeple.sim.positions import greedy_selfplay_positions
+from meeple.sim.positions import greedy_selfplay_positions, time_searches
 
 
 def test_positions_are_decisions_with_a_choice_and_repeat_exactly() -> None:
@@ -17,3 +17,13 @@ def test_positions_are_decisions_with_a_choice_and_repeat_exactly() -> None:
                                       level=2)
     assert [s.key() for s in again] == [s.key() for s in found]
     assert len({s.key() for s in found}) == len(found)  # every fourth decision: all distinct
+
+
+def test_time_searches_runs_a_seeded_search_at_each_position() -> None:
+    """The benchmarks' timer: one seeded search per position, with the options given, whose
+    iterations add up and whose moves are legal there and repeat exactly."""
+    found = greedy_selfplay_positions("gardens", 2, seeds=1, every=3, per_seed=2, min_choices=2)
+    seconds, done, moves = time_searches(found, 5, top=3)
+    assert seconds > 0 and done == 5 * len(found) == 10
+    assert all(m in p.legal_moves() for m, p in zip(moves, found, strict=True))
+    assert time_searches(found, 5, top=3)[2] == moves

@@ -1,11 +1,14 @@
-"""Positions for the search benchmarks and tools: decisions of greedy self-play games."""
+"""Positions for the search benchmarks and tools: decisions of greedy self-play games, and the
+time an ``mcts`` search takes at them."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import meeple
 from meeple.bots.greedy import GreedyBot
+from meeple.bots.mcts import MctsBot
 from meeple.core.state import CHANCE, State
 
 
@@ -30,3 +33,19 @@ def greedy_selfplay_positions(game: str, players: int, seeds: int, every: int, p
             state.play(bots[seat].choose(state.view(seat), state.legal_moves()))
             decisions += 1
     return out
+
+
+def time_searches(found: list[State[Any]], iterations: int,
+                  **options: Any) -> tuple[float, int, list[Any]]:
+    """Seconds, iterations and moves of a seeded ``mcts`` search with ``options`` and an
+    ``iterations`` budget (no time cap) at each of ``found``, from the seat to move's view."""
+    total, done, moves = 0.0, 0, []
+    for p in found:
+        seat = p.to_move
+        assert seat is not None and seat >= 0
+        bot = MctsBot(seed=1, iterations=iterations, **options)
+        start = time.perf_counter()
+        moves.append(bot.choose(p.view(seat), p.legal_moves()))
+        total += time.perf_counter() - start
+        done += bot.last_iterations
+    return total, done, moves
