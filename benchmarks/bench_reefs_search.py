@@ -45,5 +45,6 @@ def main() -> None:
         total, _done, _moves = time_searches(found, 300, **options)
         print(f"| {name} | {len(found)} | {total:.2f} | {300 * len(found) / total:.0f} |")
 
+
 if __name__ == "__main__":
     main()
