@@ -388,14 +388,16 @@ def test_mcts_versus_may_be_a_game_default(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_pergola_mcts_defaults_by_seat_count() -> None:
     """Pergola's mcts defaults (docs/strength.md): round 9, at two seats others=greedy with
-    beam=4; round 10, solo games beam=4 alone; round 19 (C36a, C36b), at three and four seats
-    others=greedy with beam=4, the seat's own greedy next turn before a leaf is judged
-    (rollout=greedy;horizon=1), common random numbers at the root (crn=1) and one candidate
-    per tool (diverse=1;top=4). The spec wins over every default."""
+    beam=4; round 19 (C36a, C36b), at three and four seats others=greedy with beam=4, the
+    seat's own greedy next turn before a leaf is judged (rollout=greedy;horizon=1), common
+    random numbers at the root (crn=1) and one candidate per tool (diverse=1;top=4); round 20
+    (C38), solo games the same search without others (round 10's solo default was beam=4
+    alone). The spec wins over every default."""
     round19 = (True, 4, "greedy", 1, True, True, 4)
     for players, spec, want in (
-            (1, "mcts", (False, 4, "random", 0, False, False, 8)),
-            (1, "mcts:beam=0", (False, 0, "random", 0, False, False, 8)),
+            (1, "mcts", (False, 4, "greedy", 1, True, True, 4)),
+            (1, "mcts:beam=0", (False, 0, "greedy", 1, True, True, 4)),
+            (1, "mcts:horizon=0;crn=0;diverse=0;top=8", (False, 4, "greedy", 0, False, False, 8)),
             (2, "mcts", (True, 4, "random", 0, False, False, 8)),
             (2, "mcts:others=tree;beam=0", (False, 0, "random", 0, False, False, 8)),
             (3, "mcts", round19), (4, "mcts", round19),
@@ -417,13 +419,16 @@ def test_pergola_mcts_defaults_by_seat_count() -> None:
     for node in _nodes(root):
         assert node.mover in (None, seat)
     # at three and four seats a plain search is the round-19 search: the same tree as the spec
-    # that asks for it, not the tree's own replies; its root holds one turn per tool on the board
-    for players in (3, 4):
-        state = _to_decision(meeple.new_game("pergola", players=players, seed=4))
+    # that asks for it, not the tree's own replies; solo (round 20), the same without others,
+    # not round 10's beam=4 alone; the root holds one turn per tool on the board
+    for players, options, this, old in (
+            (1, {"challenge": 7}, "beam=4;rollout=greedy;horizon=1;crn=1;diverse=1;top=4",
+             "beam=4;horizon=0;crn=0;diverse=0;top=8"),
+            *((n, {}, "beam=4;others=greedy;rollout=greedy;horizon=1;crn=1;diverse=1;top=4",
+               "others=tree;beam=0;horizon=0;crn=0;diverse=0;top=8") for n in (3, 4))):
+        state = _to_decision(meeple.new_game("pergola", players=players, seed=4, **options))
         roots = [_root_edges(state, spec) for spec in (
-            "mcts:iterations=12",
-            "mcts:iterations=12;beam=4;others=greedy;rollout=greedy;horizon=1;crn=1;diverse=1;top=4",
-            "mcts:iterations=12;others=tree;beam=0;horizon=0;crn=0;diverse=0;top=8")]
+            "mcts:iterations=12", f"mcts:iterations=12;{this}", f"mcts:iterations=12;{old}")]
         assert roots[0] == roots[1], players
         assert roots[0] != roots[2], players
         firsts = [moves[0] for moves, _n, _w in roots[0]]
@@ -563,9 +568,9 @@ def test_sheet_defaults_layer_over_the_game_defaults_seat_count_by_seat_count(
 
 
 def test_pergola_solo_mcts_searches_with_the_beam_by_default() -> None:
-    """Round 10 (docs/strength.md, batch S): a solo Pergola search with the plain spec is the
-    search with ``beam=4``: the same tree for the same seed and iteration budget, and not the
-    search without the beam."""
+    """Round 10 (docs/strength.md, batch S), kept in round 20's solo default: a solo Pergola
+    search with the plain spec is the search with ``beam=4``: the same tree for the same seed
+    and iteration budget, and not the search without the beam."""
     state = _to_decision(meeple.new_game("pergola", players=1, seed=2, challenge=3))
     for _ in range(12):  # into the game, where inner nodes have hundreds of whole turns
         _play_turn(make_bot("greedy"), state)

@@ -19,12 +19,12 @@ Each iteration
    after a root turn is drawn from a stream keyed by that turn's visit count (common random
    numbers): the k-th trial of every root turn sees the same luck. It is off by default (in
    100-game trials in Reefs level 2 and Takenokolor 2-pandas it changed nothing measurable)
-   but in Pergola at three and four seats, where with greedy replies the tools and leaves
-   drawn are the only chance (round 19). With ``chance=closed`` the tree branches on chance
+   but in Pergola (solo, three and four seats), where with greedy replies the tools and
+   leaves drawn are the only chance (rounds 19-20). With ``chance=closed`` the tree branches on chance
    instead (an expectimax tree: a child per outcome drawn after a turn); with ``diverse=1`` a
    node's candidates include the best turn of every distinct first decision (off by default:
-   no measurable change in trials; on in Pergola at three and four seats with ``top=4``, so
-   the root compares one turn per tool on the board, round 19).
+   no measurable change in trials; on in Pergola solo and at three and four seats with
+   ``top=4``, so the root compares one turn per tool on the board, rounds 19-20).
    Where another seat moves, a node lists only its ``replies`` best turns (default: 1 with
    three or more seats, so the search reaches the seat's own next turns; ``top`` otherwise).
    With ``sync=1`` the tree goes straight through the other seats' nodes, so leaves fall only
@@ -33,8 +33,8 @@ Each iteration
    determinisation each plays greedy's whole turn for the dice it has, so the tree holds only
    the searching seat's decisions and every leaf is a position where it is to move (on by
    default in Pergola at two, three and four seats, with ``beam=4``, and in Takenokolor at
-   three and four seats; Pergola's solo games take ``beam=4`` alone: see
-   :data:`GAME_DEFAULTS` and docs/strength.md, rounds 7-11 and 19);
+   three and four seats; Pergola's solo games take ``beam=4`` without it: see
+   :data:`GAME_DEFAULTS` and docs/strength.md, rounds 7-11 and 19-20);
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation); by default
@@ -44,7 +44,7 @@ Each iteration
    ``versus=each``), round 18; all :data:`SHEET_DEFAULTS`); and in Pergola at three and four
    seats the searching seat's own greedy turn after the other seats' greedy replies
    (``rollout=greedy;horizon=1``, round 19: a root turn is judged by the best next turn the
-   replies leave it);
+   replies leave it), and in solo games after the neighbour's discard (round 20);
 4. **scores** the result for every seat: a finished game gives half the win share (ties share,
    A4) plus half a logistic of the score margin over the best other seat; an unfinished one
    the logistic of the evaluation margin (``scale`` points per unit). With ``versus=each``
@@ -105,11 +105,14 @@ from meeple.core.turns import OutOfTime, beam_turns, expand_turns
 #: common random numbers and one root candidate per tool (``crn=1;diverse=1;top=4``), which
 #: finished ahead of a ``greedy`` seat in 71.0 % of the pairings over 192 fresh games at three
 #: seats and 64.6 % at four, where the tree's own replies had stood at 43.1 % and 52.0 %.
+#: Pergola's solo games take the same search without ``others`` (round 20: ``M37``, met
+#: against ``greedy`` challenge by challenge on 80 fresh seeds each, C38), where ``beam=4``
+#: alone (round 10) was met only with the ten challenges pooled.
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "reefs": {"bias": 0.0},
     "pergola": {"beam": {1: 4, 2: 4, 3: 4, 4: 4}, "others": {2: "greedy", 3: "greedy", 4: "greedy"},
-                "rollout": {3: "greedy", 4: "greedy"}, "horizon": {3: 1, 4: 1},
-                "crn": {3: 1, 4: 1}, "diverse": {3: 1, 4: 1}, "top": {3: 4, 4: 4}},
+                "rollout": {1: "greedy", 3: "greedy", 4: "greedy"}, "horizon": {1: 1, 3: 1, 4: 1},
+                "crn": {1: 1, 3: 1, 4: 1}, "diverse": {1: 1, 3: 1, 4: 1}, "top": {1: 4, 3: 4, 4: 4}},
     "takenokolor": {"others": {3: "greedy", 4: "greedy"}, "versus": {3: "each", 4: "each"}},
 }
 
