@@ -104,16 +104,83 @@ def test_balance_rows_and_figures(tmp_path: Path) -> None:
     assert {f.name for f in files} == {"gardens-scores.png", "gardens-seats.png", "gardens-rows.png"}
 
 
-def test_tournament_all_variants_skips_variants_for_other_seat_counts() -> None:
-    import meeple
-
-    info = next((i for i in meeple.games() if any(2 not in i.player_range(v) for v in i.variants)), None)
-    if info is None:
-        pytest.skip("no registered game has variants for other seat counts")
-    res = runner.invoke(app, ["tournament", info.name, "--all-variants", "--bots", "random,random",
-                              "-n", "1"])
+def test_tournament_all_variants_skips_variants_for_other_seat_counts(tmp_path: Path) -> None:
+    """Pergola's standard game takes 1-4 players, so five bots skip it; its solo challenges
+    take any number of bots (each plays alone), so two bots play them all."""
+    res = runner.invoke(app, ["tournament", "pergola", "--all-variants", "-n", "1",
+                              "--bots", "random,random,random,random,random"])
     assert res.exit_code == 0, res.output
-    assert "skipped (not for 2 seats)" in " ".join(res.output.split())
+    text = " ".join(res.output.split())
+    assert "skipped (not for 5 seats): standard" in text
+    assert "challenge=1)" in text and "challenge=10)" in text
+    res = runner.invoke(app, ["tournament", "pergola", "--all-variants", "-n", "1",
+                              "--bots", "random,greedy", "--out", str(tmp_path / "all.json")])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    assert "skipped" not in text and "challenge=10), solo" in text and "2 seats" in text
+    data = json.loads((tmp_path / "all.json").read_text())
+    assert len(data) == 11 and sum(1 for r in data if r.get("solo")) == 10
+
+
+def test_solo_tournament_compares_bots_on_the_same_seeds(tmp_path: Path) -> None:
+    """A solo variant (Pergola's challenges) has no seats to rotate: each bot plays the same
+    seeds alone, and the shares are recounted here from the records of each bot's own games."""
+    recs = tmp_path / "solo.jsonl"
+    specs = ["greedy", "random", "mcts:iterations=2"]
+    res = run_tournament("pergola", {"challenge": 8}, specs, n=3, seed=200, records=recs)
+    assert res["solo"] is True and res["players"] == 1 and res["entrants"] == 3
+    games = read_records(recs)
+    assert len(games) == 9 and all(len(r["bots"]) == 1 for r in games)
+    total = {(r["bots"][0], r["seed"]): r["scores"][0]["total"] for r in games}
+    seeds = (200, 201, 202)
+    rows = {r["bot"]: r for r in res["results"]}
+    def best_share(spec: str, seed: int) -> float:  # the best score on the seed, ties share
+        top = max(total[(o, seed)] for o in specs)
+        tops = [o for o in specs if total[(o, seed)] == top]
+        return 1 / len(tops) if spec in tops else 0.0
+
+    for spec in specs:
+        mine = [total[(spec, s)] for s in seeds]
+        assert rows[spec]["games"] == 3
+        assert rows[spec]["wins"] == pytest.approx(sum(best_share(spec, s) for s in seeds))
+        assert rows[spec]["mean_score"] == pytest.approx(sum(mine) / 3)
+        met = [r["challenge"]["met"] for r in games if r["bots"][0] == spec]
+        assert rows[spec]["challenge_met"] == pytest.approx(sum(met) / 3)
+    assert sum(r["wins"] for r in res["results"]) == pytest.approx(3)
+    h2h = {(r["bot"], r["opponent"]): r for r in res["head_to_head"]}
+    assert len(h2h) == 6
+    for a in specs:
+        for b in specs:
+            if a == b:
+                continue
+            want = sum(1.0 if total[(a, s)] > total[(b, s)] else 0.5 if total[(a, s)] == total[(b, s)]
+                       else 0.0 for s in seeds) / 3
+            assert h2h[(a, b)]["share"] == pytest.approx(want)
+            assert h2h[(a, b)]["share"] + h2h[(b, a)]["share"] == pytest.approx(1)
+    # the CLI prints both tables, the solo head to head included at two bots
+    res_cli = runner.invoke(app, ["tournament", "pergola", "--challenge", "8", "-n", "2",
+                                  "--bots", "greedy,random"])
+    assert res_cli.exit_code == 0, res_cli.output
+    text = " ".join(res_cli.output.split())
+    assert "solo: 2 bots each play the same 2 seeds" in text
+    assert "a higher score than the other bot on the same seed" in text
+
+
+def test_solo_tournament_refuses_a_bad_bot_before_playing(tmp_path: Path) -> None:
+    recs = tmp_path / "solo.jsonl"
+    res = runner.invoke(app, ["tournament", "pergola", "--challenge", "3", "-n", "1",
+                              "--bots", "greedy,ghost", "--records", str(recs)])
+    assert res.exit_code == 2
+    assert "unknown bot" in res.output
+    assert not recs.exists() or read_records(recs) == []  # greedy did not play first
+
+
+def test_solo_best_shares_split_ties() -> None:
+    from meeple.sim.tournament import higher_score_share, solo_best_shares
+
+    assert solo_best_shares([100, 98, 100]) == [0.5, 0.0, 0.5]
+    assert solo_best_shares([90]) == [1.0]
+    assert (higher_score_share(3, 2), higher_score_share(2, 3), higher_score_share(2, 2)) == (1.0, 0.0, 0.5)
 
 
 def test_seat_rows_pool_variants() -> None:

@@ -139,7 +139,8 @@ def simulate_cmd(
 def tournament_cmd(
     game: Annotated[str, typer.Argument(help="Game name.")],
     bots: BotsOpt = "greedy,random",
-    n: Annotated[int, typer.Option("-n", "--games", help="Games per seat rotation.")] = 20,
+    n: Annotated[int, typer.Option(
+        "-n", "--games", help="Games per seat rotation (solo variants: seeds each bot plays).")] = 20,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     workers: Annotated[int, typer.Option("--workers", "-w")] = 1,
     cluster: Annotated[str | None, typer.Option("--cluster")] = None,
@@ -154,16 +155,20 @@ def tournament_cmd(
         "--records", help="Also append every game record to this JSONL file.")] = None,
 ) -> None:
     """Bots against each other over fixed seeds with seats rotated: win rates (95 % Wilson
-    intervals) and mean scores, per variant."""
+    intervals) and mean scores, per variant. In a solo variant (Pergola's challenges) each bot
+    plays the same seeds alone and is compared by score on each seed."""
     import meeple
-    from meeple.sim.tournament import head_to_head_table, run_tournament, tournament_table
+    from meeple.sim.tournament import head_to_head_table, is_solo, run_tournament, tournament_table
 
     check_game(game)
     specs = split_bots(bots)
     if all_variants:
         info = meeple.game_info(game)
-        variants = [dict(v) for v in info.variants if len(specs) in info.player_range(v)]
-        skipped = [info.describe_variant(v) for v in info.variants if len(specs) not in info.player_range(v)]
+        def plays(v: Any) -> bool:  # solo variants take any number of bots, one game each
+            return len(specs) in info.player_range(v) or is_solo(game, dict(v))
+
+        variants = [dict(v) for v in info.variants if plays(v)]
+        skipped = [info.describe_variant(v) for v in info.variants if not plays(v)]
         if skipped:
             console.print(f"skipped (not for {len(specs)} seats): {'; '.join(skipped)}")
         if not variants:
@@ -176,14 +181,14 @@ def tournament_cmd(
     for variant in variants:
         try:
             with progress_bar() as progress:
-                task = progress.add_task(f"{game} {variant}", total=n * len(specs))
+                task = progress.add_task(f"{game} {variant}", total=n * len(specs))  # both kinds
                 res = run_tournament(game, variant, specs, n, seed=seed, workers=workers,
                                      cluster=cluster, records=records,
                                      on_record=_advancer(progress, task))
         except MeepleError as exc:
             raise fail(str(exc)) from None
         console.print(tournament_table(res))
-        if len(specs) > 2 and len(set(specs)) > 1:
+        if (len(specs) > 2 or res.get("solo")) and len(set(specs)) > 1:
             console.print(head_to_head_table(res))
         results.append(res)
     if out is not None:

@@ -5,7 +5,12 @@ With more than two seats a bot's win share is compared with the fair share ``1/s
 **head-to-head** share says how often one bot finishes ahead of another bot spec in the same
 game (:func:`ahead_share`): this is what "A beats B" means at 3-4 seats (docs/strength.md).
 Each entrant's decision times come from the records' ``timings``: seconds spent per game and
-the longest single decision."""
+the longest single decision.
+
+A solo variant (one that takes exactly one player, such as Pergola's challenges) has no seats
+to rotate: there each bot plays every seed alone (:func:`run_solo_tournament`), a bot "wins" a
+seed with the best score on it (ties share), and the head-to-head share is how often one bot
+scored more than another on the same seed (ties half), the reading docs/strength.md uses."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from typing import Any
 
 from rich.table import Table
 
+import meeple
 from meeple.sim.runner import JobSpec, run_job, validate_job
 from meeple.sim.stats import mean, quantiles, stdev, wilson, win_share
 
@@ -64,8 +70,12 @@ def run_tournament(
     records: Path | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Play seeds ``seed .. seed+n-1`` once per rotation of the seats (k bots, k rotations)."""
+    """Play seeds ``seed .. seed+n-1`` once per rotation of the seats (k bots, k rotations); in
+    a solo variant with several bots, each plays the seeds alone (:func:`run_solo_tournament`)."""
     k = len(specs)
+    if k > 1 and is_solo(game, variant):
+        return run_solo_tournament(game, variant, specs, n, seed=seed, workers=workers,
+                                   cluster=cluster, records=records, on_record=on_record)
     names = labels(specs)
     shares: list[list[float]] = [[] for _ in range(k)]
     scores: list[list[float]] = [[] for _ in range(k)]
@@ -113,27 +123,128 @@ def run_tournament(
     }
 
 
+def is_solo(game: str, variant: dict[str, Any]) -> bool:
+    """Whether ``variant`` of ``game`` takes exactly one player (a solo variant)."""
+    return meeple.game_info(game).player_range(variant) == range(1, 2)
+
+
+def solo_best_shares(totals: Sequence[float]) -> list[float]:
+    """Per entrant, its share of one seed's "win" in a solo tournament: 1/t for each of the t
+    entrants with the best score on that seed, else 0."""
+    best = max(totals)
+    tied = sum(1 for t in totals if t == best)
+    return [1.0 / tied if t == best else 0.0 for t in totals]
+
+
+def higher_score_share(a: float, b: float) -> float:
+    """1 if ``a`` is the higher score, 0 if ``b`` is, 1/2 if level: one seed of a solo head
+    to head."""
+    return 1.0 if a > b else 0.0 if a < b else 0.5
+
+
+def run_solo_tournament(
+    game: str,
+    variant: dict[str, Any],
+    specs: Sequence[str],
+    n: int,
+    seed: int = 0,
+    workers: int = 1,
+    cluster: str | None = None,
+    records: Path | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Each bot plays seeds ``seed .. seed+n-1`` of a solo variant alone (the same deals for
+    every bot). Per bot: the share of seeds where it had the best score (ties share) against
+    the fair ``1/k``, mean score, how often it met the variant's challenge (where records say),
+    and decision times; per ordered pair of bots: how often the first scored more on the same
+    seed (ties half)."""
+    k = len(specs)
+    names = labels(specs)
+    totals: list[dict[int, float]] = [{} for _ in range(k)]
+    met: list[list[bool]] = [[] for _ in range(k)]
+    thinking: list[list[float]] = [[] for _ in range(k)]
+    longest: list[list[float]] = [[] for _ in range(k)]
+    lengths: list[int] = []
+    jobs = [JobSpec(game=game, bots=(spec,), n=n, seed=seed, options=variant) for spec in specs]
+    for job in jobs:  # every bot checked before any game is played
+        validate_job(job)
+    for j, job in enumerate(jobs):
+        for rec in run_job(job, out=records, workers=workers, cluster=cluster, on_record=on_record):
+            totals[j][rec["seed"]] = rec["scores"][0]["total"]
+            if isinstance(rec.get("challenge"), dict) and "met" in rec["challenge"]:
+                met[j].append(bool(rec["challenge"]["met"]))
+            if "timings" in rec:
+                thinking[j].append(rec["timings"][0]["seconds"])
+                longest[j].append(rec["timings"][0]["longest"])
+            lengths.append(len(rec["moves"]))
+    seeds = sorted(set.intersection(*(set(t) for t in totals)))
+    shares = [0.0] * k
+    for s in seeds:
+        for j, share in enumerate(solo_best_shares([totals[j][s] for j in range(k)])):
+            shares[j] += share
+    rows = []
+    for j in range(k):
+        lo, hi = wilson(shares[j], len(seeds))
+        scores = [totals[j][s] for s in seeds]
+        rows.append({
+            "bot": names[j], "spec": specs[j], "games": len(seeds), "wins": shares[j],
+            "win_rate": shares[j] / len(seeds), "ci95": [lo, hi], "mean_score": mean(scores),
+            "score_sd": stdev(scores), "seconds_per_game": mean(thinking[j]),
+            "longest_decision_median": quantiles(longest[j], (0.5,))[0] if longest[j] else None,
+            "longest_decision_max": max(longest[j]) if longest[j] else None,
+            "challenge_met": mean([float(m) for m in met[j]]) if met[j] else None,
+        })
+    h2h = []
+    for a in range(k):
+        for b in range(k):
+            if a == b:
+                continue
+            values = [higher_score_share(totals[a][s], totals[b][s]) for s in seeds]
+            lo, hi = wilson(sum(values), len(values))
+            h2h.append({"bot": names[a], "opponent": names[b], "games": len(values),
+                        "share": mean(values), "ci95": [lo, hi]})
+    return {
+        "game": game, "variant": dict(variant), "players": 1, "solo": True, "entrants": k,
+        "games_per_rotation": n, "seed": seed, "mean_moves": mean(lengths), "results": rows,
+        "head_to_head": h2h,
+    }
+
+
 def tournament_table(res: dict[str, Any]) -> Table:
     variant = ", ".join(f"{k}={v}" for k, v in res["variant"].items()) or "standard"
-    fair = 1 / res["players"]
-    table = Table(title=f"{res['game']} ({variant}), {res['players']} seats, "
-                        f"{res['games_per_rotation']} seeds x {res['players']} rotations")
-    for col in ("bot", "games", "win share", "95% CI", f"vs {fair:.0%}", "mean score", "sd",
-                "s/game", "longest decision"):
+    solo = bool(res.get("solo"))
+    fair = 1 / (res["entrants"] if solo else res["players"])
+    title = (f"{res['game']} ({variant}), solo: {res['entrants']} bots each play the same "
+             f"{res['games_per_rotation']} seeds" if solo else
+             f"{res['game']} ({variant}), {res['players']} seats, "
+             f"{res['games_per_rotation']} seeds x {res['players']} rotations")
+    table = Table(title=title)
+    for col in ("bot", "games", "best score" if solo else "win share", "95% CI", f"vs {fair:.0%}",
+                "mean score", "sd", "s/game", "longest decision"):
         table.add_column(col, justify="left" if col == "bot" else "right")
+    challenge = any(row.get("challenge_met") is not None for row in res["results"])
+    if challenge:
+        table.add_column("challenge met", justify="right")
     for row in res["results"]:
         lo, hi = row["ci95"]
         longest = row.get("longest_decision_max")
-        table.add_row(row["bot"], str(row["games"]), f"{row['win_rate']:.1%}",
-                      f"{lo:.1%}-{hi:.1%}", _verdict(lo, hi, fair), f"{row['mean_score']:.2f}",
-                      f"{row['score_sd']:.2f}", f"{row.get('seconds_per_game', 0.0):.2f}",
-                      "-" if longest is None else f"{longest:.2f} s")
+        cells = [row["bot"], str(row["games"]), f"{row['win_rate']:.1%}",
+                 f"{lo:.1%}-{hi:.1%}", _verdict(lo, hi, fair), f"{row['mean_score']:.2f}",
+                 f"{row['score_sd']:.2f}", f"{row.get('seconds_per_game', 0.0):.2f}",
+                 "-" if longest is None else f"{longest:.2f} s"]
+        if challenge:
+            rate = row.get("challenge_met")
+            cells.append("-" if rate is None else f"{rate:.0%}")
+        table.add_row(*cells)
     return table
 
 
 def head_to_head_table(res: dict[str, Any]) -> Table:
-    """How often each bot finishes ahead of each other bot spec (ties half), with 95 % CIs."""
-    table = Table(title="head to head: finished ahead of the other bot in the same game")
+    """How often each bot finishes ahead of each other bot spec (ties half), with 95 % CIs; in
+    a solo tournament, how often it scored more on the same seed."""
+    table = Table(title="head to head: a higher score than the other bot on the same seed"
+                  if res.get("solo") else
+                  "head to head: finished ahead of the other bot in the same game")
     for col in ("bot", "opponent", "games", "ahead", "95% CI", "vs 50%"):
         table.add_column(col, justify="left" if col in ("bot", "opponent") else "right")
     for row in res.get("head_to_head", []):
