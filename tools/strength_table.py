@@ -24,7 +24,7 @@ from typing import Any
 from meeple.sim.report import group_records
 from meeple.sim.runner import read_records
 from meeple.sim.stats import mean, quantiles, wilson, win_share
-from meeple.sim.tournament import head_to_head
+from meeple.sim.tournament import head_to_head, higher_score_share
 
 HEADERS = ["game", "variant", "seats", "match", "games", "share", "95% CI", "CI above 50%?",
            "mean scores", "s/game thinking", "longest decision, median / max (s)"]
@@ -79,8 +79,7 @@ def spec_rows(game: str, variant: str, seats: int, recs: list[dict[str, Any]], m
                 continue
             for seed, score in theirs.items():
                 if seed in by_seed[me]:
-                    mine_score = by_seed[me][seed]
-                    shares[other].append(1.0 if mine_score > score else 0.5 if mine_score == score else 0.0)
+                    shares[other].append(higher_score_share(by_seed[me][seed], score))
     rows = []
     timing = [f"{mean(thinking):.1f}",
               f"{quantiles(longest, (0.5,))[0]:.2f} / {max(longest):.2f}" if longest else "-"]
