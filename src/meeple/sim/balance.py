@@ -69,6 +69,47 @@ def seat_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
     return rows
 
 
+def decisive_rows(records: list[dict[str, Any]], top: int = 5) -> list[list[Any]]:
+    """Which score-pad rows decide games: per game (variants, seat counts and bots pooled,
+    games with two or more seats), each row's mean lead of the winners over the other seats
+    (winners' mean points in the row less the others' mean; a game everybody wins is left
+    out), the ``top`` rows with the largest lead, and the share of games where the winners
+    had more in that row than the others. The leads of all rows add up to the winners' mean
+    lead in total."""
+    pooled: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for (game, _variant, seats, _bot), recs in by_setting(records).items():
+        if seats > 1:
+            pooled[game].extend(recs)
+    out = []
+    for game, recs in sorted(pooled.items()):
+        leads: dict[str, list[float]] = defaultdict(list)
+        totals = []
+        for r in recs:
+            won = set(r.get("winners") or [])
+            if not won or len(won) == len(r["scores"]):
+                continue
+            rows = {row for sc in r["scores"] for row in sc.get("breakdown", {})}
+            for row in rows:
+                vals = [float(sc.get("breakdown", {}).get(row, 0)) for sc in r["scores"]]
+                mine = mean([v for i, v in enumerate(vals) if i in won])
+                theirs = mean([v for i, v in enumerate(vals) if i not in won])
+                leads[row].append(mine - theirs)
+            tot = [float(sc["total"]) for sc in r["scores"]]
+            totals.append(mean([v for i, v in enumerate(tot) if i in won])
+                          - mean([v for i, v in enumerate(tot) if i not in won]))
+        if not totals:
+            continue
+        n = len(totals)
+        ranked = sorted(leads.items(), key=lambda kv: -sum(kv[1]) / n)[:top]
+        cells = [f"{row} {sum(v) / n:+.1f} ({sum(1 for x in v if x > 0) / n:.0%})"
+                 for row, v in ranked]
+        out.append([game, n, f"{mean(totals):+.1f}", "; ".join(cells)])
+    return out
+
+
+DECISIVE_HEADERS = ["game", "games", "winners' lead in total",
+                    "rows with the largest lead: mean lead (share of games the winners led it)"]
+
 SEAT_HEADERS = ["game", "seats", "games", "fair share",
                 "win share by seat, variants and bots pooled (95% CI)"]
 
@@ -158,4 +199,5 @@ def _short(k: Key) -> str:
     return f"{v} {k[2]}p {k[3]}"
 
 
-__all__ = ["BALANCE_HEADERS", "SEAT_HEADERS", "balance_figures", "balance_rows", "by_setting", "seat_rows"]
+__all__ = ["BALANCE_HEADERS", "DECISIVE_HEADERS", "SEAT_HEADERS", "balance_figures", "balance_rows",
+           "by_setting", "decisive_rows", "seat_rows"]
