@@ -6,9 +6,10 @@ Records come from ``meeple simulate`` self-play runs (every seat the same bot sp
 challenges one bot); gzipped files (``.jsonl.gz``, as docs/records keeps them) are read too.
 It prints, in markdown: the win share of each seat position per game and seat count (variants
 and bots pooled), which score-pad rows decide games (the winners' lead over the other seats
-row by row, :func:`meeple.sim.balance.decisive_rows`), and one row per game, variant, seat
-count and bot (score distribution, win share by seat, seat decisions per game). With
-``--figures DIR`` it also draws each game's score, seat and row plots there.
+row by row, :func:`meeple.sim.balance.decisive_rows`), one row per game, variant, seat count
+and bot (score distribution, win share by seat, seat decisions per game), and one per solo
+variant and bot (score distribution, challenge met). With ``--figures DIR`` it also draws each
+game's score, seat and row plots of the games with two or more seats there.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from meeple.sim.balance import (
     BALANCE_HEADERS,
     DECISIVE_HEADERS,
     SEAT_HEADERS,
+    SOLO_HEADERS,
     balance_figures,
     balance_rows,
     decisive_rows,
     seat_rows,
+    solo_rows,
 )
 from meeple.sim.runner import read_records
 
@@ -61,10 +64,15 @@ def main() -> None:
     print(markdown(SEAT_HEADERS, seat_rows(records)) + "\n")
     print("### Which rows decide games, pooled\n")
     print(markdown(DECISIVE_HEADERS, decisive_rows(records)) + "\n")
+    multi = [r for r in records if len(r["scores"]) > 1]
     print("### Per game, variant, seat count and bot\n")
-    print(markdown(BALANCE_HEADERS, balance_rows(records)))
+    print(markdown(BALANCE_HEADERS, balance_rows(multi)) + "\n")
+    solo = solo_rows(records)
+    if solo:
+        print("### Solo variants, per variant and bot\n")
+        print(markdown(SOLO_HEADERS, solo))
     if args.figures is not None:
-        for path in balance_figures(records, args.figures):
+        for path in balance_figures(multi, args.figures):
             print(f"<!-- figure {path} -->")
 
 

@@ -50,9 +50,23 @@ def test_decisive_rows_add_up_to_the_total_lead_in_real_games() -> None:
     assert sum(leads) == pytest.approx(float(row[2]), abs=0.05 * len(leads) + 0.05)
 
 
+def test_solo_rows_count_challenges_met() -> None:
+    from meeple.sim.balance import SOLO_HEADERS, solo_rows
+
+    recs = run_job(JobSpec("pergola", ("greedy",), n=2, seed=5, options={"challenge": 9}))
+    recs += run_job(JobSpec("gardens", ("random", "random"), n=1, seed=0))
+    (row,) = solo_rows(recs)
+    assert len(row) == len(SOLO_HEADERS)
+    assert row[:4] == ["pergola", "challenge=9", "greedy", 2]
+    met = sum(r["challenge"]["met"] for r in recs if r["game"] == "pergola")
+    assert row[9] == f"{met / 2:.0%}"
+    assert row[4] == pytest.approx(sum(r["scores"][0]["total"] for r in recs[:2]) / 2)
+
+
 def test_balance_doc_reads_plain_and_gzipped_records(tmp_path: Path) -> None:
     plain = tmp_path / "two.jsonl"
     run_job(JobSpec("gardens", ("random", "random"), n=2, seed=0), out=plain)
+    run_job(JobSpec("pergola", ("random",), n=1, seed=0, options={"challenge": 2}), out=plain)
     three = run_job(JobSpec("gardens", ("random",) * 3, n=2, seed=0))
     packed = tmp_path / "three.jsonl.gz"
     with gzip.open(packed, "wt", encoding="utf-8") as fh:
@@ -60,7 +74,8 @@ def test_balance_doc_reads_plain_and_gzipped_records(tmp_path: Path) -> None:
     figures = tmp_path / "fig"
     out = subprocess.run([sys.executable, str(TOOL), str(plain), str(packed), "--figures", str(figures)],
                          capture_output=True, text=True, check=True).stdout
-    assert "<!-- 4 records -->" in out
+    assert "<!-- 5 records -->" in out
+    assert "| pergola | challenge=2 | random | 1 |" in out  # the solo table, not the figures
     assert "| gardens | 2 | 2 | 0.50 |" in out and "| gardens | 3 | 2 | 0.33 |" in out
     assert "### Which rows decide games, pooled" in out
     assert {p.name for p in figures.iterdir()} == {"gardens-scores.png", "gardens-seats.png",

@@ -107,6 +107,25 @@ def decisive_rows(records: list[dict[str, Any]], top: int = 5) -> list[list[Any]
     return out
 
 
+def solo_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
+    """Per solo (game, variant, bot): games, mean, sd, q25, median and q75 of the score, and
+    the share of games where the variant's challenge was met (``-`` when records say none)."""
+    rows = []
+    for (game, variant, seats, bot), recs in sorted(by_setting(records).items()):
+        if seats != 1:
+            continue
+        totals = [float(r["scores"][0]["total"]) for r in recs]
+        q25, q50, q75 = quantiles(totals, (0.25, 0.5, 0.75))
+        met = [bool(r["challenge"]["met"]) for r in recs if isinstance(r.get("challenge"), dict)]
+        v = ", ".join(f"{k}={x}" for k, x in json.loads(variant).items()) or "standard"
+        rows.append([game, v, bot, len(recs), mean(totals), stdev(totals), q25, q50, q75,
+                     f"{sum(met) / len(met):.0%}" if met else "-"])
+    return rows
+
+
+SOLO_HEADERS = ["game", "variant", "bot", "games", "mean", "sd", "q25", "median", "q75",
+                "challenge met"]
+
 DECISIVE_HEADERS = ["game", "games", "winners' lead in total",
                     "rows with the largest lead: mean lead (share of games the winners led it)"]
 
@@ -199,5 +218,15 @@ def _short(k: Key) -> str:
     return f"{v} {k[2]}p {k[3]}"
 
 
-__all__ = ["BALANCE_HEADERS", "DECISIVE_HEADERS", "SEAT_HEADERS", "balance_figures", "balance_rows",
-           "by_setting", "decisive_rows", "seat_rows"]
+__all__ = [
+    "BALANCE_HEADERS",
+    "DECISIVE_HEADERS",
+    "SEAT_HEADERS",
+    "SOLO_HEADERS",
+    "balance_figures",
+    "balance_rows",
+    "by_setting",
+    "decisive_rows",
+    "seat_rows",
+    "solo_rows",
+]
