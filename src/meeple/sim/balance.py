@@ -111,7 +111,11 @@ def solo_rows(records: list[dict[str, Any]]) -> list[list[Any]]:
     """Per solo (game, variant, bot): games, mean, sd, q25, median and q75 of the score, and
     the share of games where the variant's challenge was met (``-`` when records say none)."""
     rows = []
-    for (game, variant, seats, bot), recs in sorted(by_setting(records).items()):
+    settings = by_setting(records)
+    # challenge 10 after 9: sort the variant's options by value, not by their JSON text
+    for key in sorted(settings, key=lambda k: (k[0], sorted(json.loads(k[1]).items()), k[3])):
+        game, variant, seats, bot = key
+        recs = settings[key]
         if seats != 1:
             continue
         totals = [float(r["scores"][0]["total"]) for r in recs]
@@ -214,8 +218,9 @@ def balance_figures(records: list[dict[str, Any]], out: Path) -> list[Path]:
 
 
 def _short(k: Key) -> str:
+    """A plot label: the variant, the seats and the bot's name (its options are in the tables)."""
     v = ", ".join(f"{a}={b}" for a, b in json.loads(k[1]).items()) or "std"
-    return f"{v} {k[2]}p {k[3]}"
+    return f"{v} {k[2]}p {k[3].split(':')[0]}"
 
 
 __all__ = [
