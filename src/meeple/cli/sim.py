@@ -181,7 +181,7 @@ def tournament_cmd(
     for variant in variants:
         try:
             with progress_bar() as progress:
-                task = progress.add_task(f"{game} {variant}", total=n * len(specs))  # both kinds
+                task = progress.add_task(f"{game} {variant}", total=n * len(specs))
                 res = run_tournament(game, variant, specs, n, seed=seed, workers=workers,
                                      cluster=cluster, records=records,
                                      on_record=_advancer(progress, task))

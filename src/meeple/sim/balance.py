@@ -90,13 +90,9 @@ def decisive_rows(records: list[dict[str, Any]], top: int = 5) -> list[list[Any]
                 continue
             rows = {row for sc in r["scores"] for row in sc.get("breakdown", {})}
             for row in rows:
-                vals = [float(sc.get("breakdown", {}).get(row, 0)) for sc in r["scores"]]
-                mine = mean([v for i, v in enumerate(vals) if i in won])
-                theirs = mean([v for i, v in enumerate(vals) if i not in won])
-                leads[row].append(mine - theirs)
-            tot = [float(sc["total"]) for sc in r["scores"]]
-            totals.append(mean([v for i, v in enumerate(tot) if i in won])
-                          - mean([v for i, v in enumerate(tot) if i not in won]))
+                leads[row].append(_lead([float(sc.get("breakdown", {}).get(row, 0))
+                                         for sc in r["scores"]], won))
+            totals.append(_lead([float(sc["total"]) for sc in r["scores"]], won))
         if not totals:
             continue
         n = len(totals)
@@ -105,6 +101,12 @@ def decisive_rows(records: list[dict[str, Any]], top: int = 5) -> list[list[Any]
                  for row, v in ranked]
         out.append([game, n, f"{mean(totals):+.1f}", "; ".join(cells)])
     return out
+
+
+def _lead(values: list[float], won: set[int]) -> float:
+    """The winners' mean of ``values`` (one per seat) less the other seats' mean."""
+    return (mean([v for i, v in enumerate(values) if i in won])
+            - mean([v for i, v in enumerate(values) if i not in won]))
 
 
 def solo_rows(records: list[dict[str, Any]]) -> list[list[Any]]:

@@ -25,6 +25,27 @@ from meeple.sim.runner import JobSpec, run_job, validate_job
 from meeple.sim.stats import mean, quantiles, stdev, wilson, win_share
 
 
+def _entrant_row(name: str, spec: str, wins: float, games: int, scores: list[float],
+                 thinking: list[float], longest: list[float]) -> dict[str, Any]:
+    """One entrant's row of a tournament's results: wins over games with the 95 % interval,
+    score mean and spread, thinking time per game and its longest decision."""
+    lo, hi = wilson(wins, games)
+    return {
+        "bot": name, "spec": spec, "games": games, "wins": wins, "win_rate": wins / games,
+        "ci95": [lo, hi], "mean_score": mean(scores), "score_sd": stdev(scores),
+        "seconds_per_game": mean(thinking),
+        "longest_decision_median": quantiles(longest, (0.5,))[0] if longest else None,
+        "longest_decision_max": max(longest) if longest else None,
+    }
+
+
+def _pair_row(bot: str, opponent: str, values: list[float]) -> dict[str, Any]:
+    """One head-to-head row: the mean share over games with its 95 % interval."""
+    lo, hi = wilson(sum(values), len(values))
+    return {"bot": bot, "opponent": opponent, "games": len(values), "share": mean(values),
+            "ci95": [lo, hi]}
+
+
 def labels(specs: Sequence[str]) -> list[str]:
     """Names for the entrants: the spec, with ``#k`` added when a spec appears twice."""
     out = []
@@ -99,23 +120,9 @@ def run_tournament(
             for pair, value in head_to_head(rec, seats_of).items():
                 pairs.setdefault(pair, []).append(value)
             lengths.append(len(rec["moves"]))
-    rows = []
-    for j in range(k):
-        g = len(shares[j])
-        wins = sum(shares[j])
-        lo, hi = wilson(wins, g)
-        rows.append({
-            "bot": names[j], "spec": specs[j], "games": g, "wins": wins, "win_rate": wins / g,
-            "ci95": [lo, hi], "mean_score": mean(scores[j]), "score_sd": stdev(scores[j]),
-            "seconds_per_game": mean(thinking[j]),
-            "longest_decision_median": quantiles(longest[j], (0.5,))[0] if longest[j] else None,
-            "longest_decision_max": max(longest[j]) if longest[j] else None,
-        })
-    h2h = []
-    for (a, b), values in sorted(pairs.items()):
-        lo, hi = wilson(sum(values), len(values))
-        h2h.append({"bot": a, "opponent": b, "games": len(values), "share": mean(values),
-                    "ci95": [lo, hi]})
+    rows = [_entrant_row(names[j], specs[j], sum(shares[j]), len(shares[j]), scores[j],
+                         thinking[j], longest[j]) for j in range(k)]
+    h2h = [_pair_row(a, b, values) for (a, b), values in sorted(pairs.items())]
     return {
         "game": game, "variant": {k2: v for k2, v in variant.items()}, "players": k,
         "games_per_rotation": n, "seed": seed, "mean_moves": mean(lengths), "results": rows,
@@ -184,25 +191,13 @@ def run_solo_tournament(
             shares[j] += share
     rows = []
     for j in range(k):
-        lo, hi = wilson(shares[j], len(seeds))
-        scores = [totals[j][s] for s in seeds]
-        rows.append({
-            "bot": names[j], "spec": specs[j], "games": len(seeds), "wins": shares[j],
-            "win_rate": shares[j] / len(seeds), "ci95": [lo, hi], "mean_score": mean(scores),
-            "score_sd": stdev(scores), "seconds_per_game": mean(thinking[j]),
-            "longest_decision_median": quantiles(longest[j], (0.5,))[0] if longest[j] else None,
-            "longest_decision_max": max(longest[j]) if longest[j] else None,
-            "challenge_met": mean([float(m) for m in met[j]]) if met[j] else None,
-        })
-    h2h = []
-    for a in range(k):
-        for b in range(k):
-            if a == b:
-                continue
-            values = [higher_score_share(totals[a][s], totals[b][s]) for s in seeds]
-            lo, hi = wilson(sum(values), len(values))
-            h2h.append({"bot": names[a], "opponent": names[b], "games": len(values),
-                        "share": mean(values), "ci95": [lo, hi]})
+        row = _entrant_row(names[j], specs[j], shares[j], len(seeds),
+                           [totals[j][s] for s in seeds], thinking[j], longest[j])
+        row["challenge_met"] = mean([float(m) for m in met[j]]) if met[j] else None
+        rows.append(row)
+    h2h = [_pair_row(names[a], names[b],
+                     [higher_score_share(totals[a][s], totals[b][s]) for s in seeds])
+           for a in range(k) for b in range(k) if a != b]
     return {
         "game": game, "variant": dict(variant), "players": 1, "solo": True, "entrants": k,
         "games_per_rotation": n, "seed": seed, "mean_moves": mean(lengths), "results": rows,
