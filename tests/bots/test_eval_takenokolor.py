@@ -12,7 +12,7 @@ import meeple.bots.eval_takenokolor as ev
 from meeple.bots.evaluation import evaluation_for
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
-from meeple.games.takenokolor.state import TakenokolorState
+from meeple.games.takenokolor.rules import TakenokolorState
 from meeple.sim.runner import play_game
 
 SHEETS = ("2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon")

@@ -25,7 +25,6 @@ from typing import Any
 
 from meeple.bots.evaluation import register_evaluation
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.data import REQUIREMENTS
 from meeple.games.pergola.rules import (
     BOTTOM,
     LARGE,
@@ -35,6 +34,7 @@ from meeple.games.pergola.rules import (
     PergolaState,
     score_garden,
 )
+from meeple.games.pergola.sheet import REQUIREMENTS
 
 __all__ = ["pergola_evaluation", "turns_left"]
 

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.bots.evaluation import register_evaluation
-from meeple.games.takenokolor.compiled import Compiled
+from meeple.games.takenokolor.sheet import Compiled
 
 INF = 10**6
 #: Entries each of a sheet model's memos holds before it is cleared: round 11's

@@ -1,13 +1,17 @@
 """The game registry: ``games()``, ``new_game()`` and ``replay()``.
 
-Each game package under ``meeple.games`` exposes ``GAME``, a :class:`GameInfo`. The registry
-imports the packages listed in ``meeple.games.GAME_PACKAGES`` on first use.
+Each game package exposes ``GAME``, a :class:`GameInfo`, and announces it as an entry point in
+the ``meeple.games`` group (``pyproject.toml``), so ``core`` never imports a game by name: on
+first use the registry loads every announced entry point. A third-party package can add a game
+the same way. When meeple runs from a source tree without installed metadata, the sub-packages
+of ``meeple.games`` that define ``GAME`` are found by walking that package instead.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +44,13 @@ class GameInfo:
     #: Some variants only exist for some player counts (Pergola's solo challenges): this maps
     #: a variant to its (min, max) players; ``None`` means the game's own range.
     variant_players: Callable[[Mapping[str, Any]], tuple[int, int]] | None = None
+    #: The terminal drawing, registered beside the game so the rules never import it:
+    #: ``render(state, seat, colourblind)`` gives the whole screen for a seat as Rich markup.
+    render: Callable[[Any, int | None, bool], str] | None = None
+    #: The score pad alone, as printed (``score`` at the terminal prompt), same arguments.
+    render_score: Callable[[Any, int | None, bool], str] | None = None
+    #: How moves are written in this game, with examples (``help`` at the terminal prompt).
+    notation_help: str = ""
 
     def player_range(self, variant: Mapping[str, Any]) -> range:
         lo, hi = (self.min_players, self.max_players)
@@ -60,16 +71,35 @@ def register(info: GameInfo) -> GameInfo:
     return info
 
 
+ENTRY_POINT_GROUP = "meeple.games"
+
+
 def _load() -> None:
     global _LOADED
     if _LOADED:
         return
     _LOADED = True
-    from meeple.games import GAME_PACKAGES
+    from importlib.metadata import entry_points
 
-    for package in GAME_PACKAGES:
-        module = importlib.import_module(f"meeple.games.{package}")
-        register(module.GAME)
+    found = [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    if not found:
+        found = _walk_games_package()
+    for info in found:
+        if not isinstance(info, GameInfo):
+            raise TypeError(f"a {ENTRY_POINT_GROUP} entry point must name a GameInfo, got {info!r}")
+        register(info)
+
+
+def _walk_games_package() -> list[GameInfo]:
+    """Without installed metadata: every sub-package of ``meeple.games`` that defines GAME."""
+    package = importlib.import_module(ENTRY_POINT_GROUP)
+    out = []
+    for mod in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if mod.ispkg:
+            info = getattr(importlib.import_module(f"{ENTRY_POINT_GROUP}.{mod.name}"), "GAME", None)
+            if isinstance(info, GameInfo):
+                out.append(info)
+    return out
 
 
 def games() -> list[GameInfo]:

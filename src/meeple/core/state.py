@@ -2,7 +2,8 @@
 
 A game subclasses :class:`State` and implements the abstract hooks (``to_move``,
 ``legal_moves``, ``chance_outcomes``, ``parse_move``, ``_apply``, ``clone``, ``scores``,
-``key``, ``variant``, ``render_text``). The base class gives every game the same
+``key``, ``variant``, ``sheet_data``). Its terminal renderer is registered beside it
+(``GameInfo.render``), so the rules never import their drawing. The base class gives every game the same
 ``play`` (with move text, a reason on refusal and the state untouched), ``sample_chance``,
 ``undo`` inside an unfinished turn, ``record``/``replay``, ``winners`` and the whole-turn
 helper bots use.
@@ -141,9 +142,34 @@ class State(ABC, Generic[M]):
     def sheet_data(self) -> dict[str, Any]:
         """The sheet/board definitions in use, as plain data (kept in the record)."""
 
-    @abstractmethod
     def render_text(self, seat: int | None = None, colourblind: bool = True) -> str:
-        """The position for a terminal, as Rich markup; ``seat`` picks the viewer."""
+        """The position for a terminal, as Rich markup; ``seat`` picks the viewer. Drawn by the
+        renderer the game registers beside itself (``GameInfo.render``)."""
+        from meeple.core.registry import game_info
+
+        render = game_info(self.game_name).render
+        if render is None:
+            raise NotImplementedError(f"{self.game_name} registers no terminal renderer")
+        return render(self, seat, colourblind)
+
+    def render_score(self, seat: int | None = None, colourblind: bool = True) -> str:
+        """The score pad alone, as printed, for a terminal (``GameInfo.render_score``)."""
+        from meeple.core.registry import game_info
+
+        render = game_info(self.game_name).render_score
+        if render is None:
+            raise NotImplementedError(f"{self.game_name} registers no score pad renderer")
+        return render(self, seat, colourblind)
+
+    def announcements(self, before: State[M]) -> list[str]:
+        """What a player should be told happened since ``before`` (an earlier state of this
+        game), in words: a garden completed, a bonus taken, a ladybug circled. Computed from the
+        two states, so the rules pay nothing for it in playouts. Games override; default none."""
+        return []
+
+    def log(self) -> list[tuple[int, M]]:
+        """Every move so far with who made it: ``(seat or CHANCE, move)``, oldest first."""
+        return [(mover, move) for (mover, _), move in zip(self._movers, self._history, strict=True)]
 
     def illegal_reason(self, move: M) -> str | None:
         """Why ``move`` is illegal now, or ``None``. Games may override with sharper reasons."""

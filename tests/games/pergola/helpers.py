@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import meeple
-from meeple.games.pergola.data import load_bundle
 from meeple.games.pergola.rules import PergolaState
+from meeple.games.pergola.sheet import load_bundle
 
 
 def data(**tools: list[str]) -> dict[str, Any]:

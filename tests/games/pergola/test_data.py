@@ -10,7 +10,7 @@ import pytest
 
 import meeple
 from meeple.core.errors import SheetError
-from meeple.games.pergola.data import PARTS, SHEETS_DIR, load_bundle
+from meeple.games.pergola.sheet import PARTS, SHEETS_DIR, load_bundle
 from tests.games.pergola.helpers import data
 
 

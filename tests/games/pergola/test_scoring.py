@@ -4,8 +4,8 @@ end-of-game board (100 points with the printed breakdown)."""
 from __future__ import annotations
 
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.data import load_bundle
 from meeple.games.pergola.rules import LARGE, SMALL, Garden, compiled, score_garden
+from meeple.games.pergola.sheet import load_bundle
 
 
 def test_hollyhocks_example_16() -> None:

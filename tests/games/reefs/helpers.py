@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import meeple
-from meeple.games.reefs.state import ReefsState
+from meeple.games.reefs.rules import ReefsState
 
 COLS = "abcdefghij"
 

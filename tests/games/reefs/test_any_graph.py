@@ -11,7 +11,7 @@ import pytest
 
 import meeple
 from meeple.core.rng import Rng
-from meeple.games.reefs.state import ReefsState
+from meeple.games.reefs.rules import ReefsState
 from tests.conformance.recount_reefs import recount
 
 COLOURS = ("orange", "red", "blue", "green", "purple", "neutral")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import meeple
-from meeple.games.reefs.state import ANY, P_TAKE, ReefsState
+from meeple.games.reefs.rules import ANY, P_TAKE, ReefsState
 from tests.games.reefs.helpers import forfeit_rest, lattice_sheet, legal, new, roll, turn
 
 

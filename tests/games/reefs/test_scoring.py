@@ -5,7 +5,7 @@ R1, R7-R11, G2 (draft), A3, A5 and the rulebook's "Recovering Treasures", "Colle
 from __future__ import annotations
 
 import meeple
-from meeple.games.reefs.state import P_ROLL, P_TAKE, ReefsState
+from meeple.games.reefs.rules import P_ROLL, P_TAKE, ReefsState
 from tests.conformance.recount_reefs import recount
 from tests.games.reefs.helpers import forfeit_rest, lattice_sheet, legal, new, roll, turn
 

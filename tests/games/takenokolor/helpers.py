@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import meeple
-from meeple.games.takenokolor.state import TakenokolorState
+from meeple.games.takenokolor.rules import TakenokolorState
 
 
 def new(sheet: Any = "2-pandas", players: int = 2) -> TakenokolorState:

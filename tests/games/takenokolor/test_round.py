@@ -198,7 +198,7 @@ def test_A4_ties_win_together() -> None:
 
 
 def test_a_move_object_of_another_sheet_is_refused() -> None:
-    from meeple.games.takenokolor.compiled import COLOUR, Move
+    from meeple.games.takenokolor.moves import COLOUR, Move
 
     s = new("2-pandas", 2)
     roll(s, "circle circle circle circle")

@@ -1,6 +1,7 @@
 """Pick a Pen: Gardens (Reiner Knizia, AMIGO 2023): roll-and-write with five pencils."""
 
 from meeple.core.registry import GameInfo
+from meeple.games.gardens.render import render_text
 from meeple.games.gardens.rules import GardensState, new_gardens
 
 GAME = GameInfo(
@@ -8,6 +9,7 @@ GAME = GameInfo(
     title="Pick a Pen: Gardens",
     min_players=1,
     max_players=4,
+    render=render_text,
     factory=new_gardens,
     options={"level": (1, 2, 3)},
     defaults={"level": 1},

@@ -132,3 +132,8 @@ def render(state: GardensState, seat: int, colourblind: bool = True) -> str:
     title = f"[bold]{state.sheet.data.name}[/] - sheet of {state.seats[seat]}"
     return "\n".join([title, render_sheet(state, seat, colourblind), "",
                       render_status(state), "", render_pad(state)])
+
+
+def render_text(state: GardensState, seat: int | None, colourblind: bool = True) -> str:
+    """The registered renderer: ``seat`` None draws the sheet of the seat to move."""
+    return render(state, state.seat if seat is None else seat, colourblind)

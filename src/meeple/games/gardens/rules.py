@@ -440,12 +440,6 @@ class GardensState(State[GardensMove]):
             out.append((tuple(moves), after))
         return out
 
-    # ------------------------------------------------------------------ text
-    def render_text(self, seat: int | None = None, colourblind: bool = True) -> str:
-        from meeple.games.gardens.render import render
-
-        return render(self, self.seat if seat is None else seat, colourblind)
-
 
 def connected_sets(size: int, allowed: int, anchors: int, neighbours: tuple[int, ...]) -> list[int]:
     """Every connected set of ``size`` cells of ``allowed`` holding at least one ``anchors`` cell.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.data import LANTERNS
+from meeple.games.pergola.sheet import LANTERNS
 
 if TYPE_CHECKING:
     from meeple.games.pergola.rules import Garden, PergolaState

@@ -19,7 +19,8 @@ from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, Score, State, part_for_update
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.data import (
+from meeple.games.pergola.moves import PergolaMove, mv, parse
+from meeple.games.pergola.sheet import (
     ACTIONS,
     INSECTS,
     LANTERNS,
@@ -28,7 +29,6 @@ from meeple.games.pergola.data import (
     Bundle,
     load_bundle,
 )
-from meeple.games.pergola.moves import PergolaMove, mv, parse
 
 SUP = {name: i for i, name in enumerate(SUPPLY_ITEMS)}
 HOLLY = {"hollyhock-blue": 0, "hollyhock-yellow": 1, "hollyhock-red": 2}
@@ -378,10 +378,6 @@ class PergolaState(State[PergolaMove]):
                     return m
         return parse(text)
 
-    def render_text(self, seat: int | None = None, colourblind: bool = True) -> str:
-        from meeple.games.pergola.render import render
-
-        return render(self, seat, colourblind)
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[PergolaMove, float]]:

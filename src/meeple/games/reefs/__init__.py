@@ -8,8 +8,10 @@ from typing import Any
 
 from meeple.core.errors import BadVariant
 from meeple.core.registry import GameInfo
+from meeple.games.reefs.moves import ReefsMove
+from meeple.games.reefs.render import render
+from meeple.games.reefs.rules import ReefsState
 from meeple.games.reefs.sheet import LEVEL_SHEETS, load_board
-from meeple.games.reefs.state import ReefsMove, ReefsState
 
 __all__ = ["GAME", "ReefsMove", "ReefsState", "make_game"]
 
@@ -35,6 +37,7 @@ GAME = GameInfo(
     title="Pick a Pen: Reefs",
     min_players=1,
     max_players=4,
+    render=render,
     factory=make_game,
     options={"level": (1, 2, 3)},
     defaults={"level": 1},

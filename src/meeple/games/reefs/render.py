@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL
 
 if TYPE_CHECKING:
-    from meeple.games.reefs.state import ReefsState
+    from meeple.games.reefs.rules import ReefsState
 
 STYLE = ("dark_orange", "red", "blue", "green", "magenta")
 CELL_W = 8  # characters per lattice column
@@ -165,7 +165,8 @@ def render_pad(state: ReefsState, seat: int) -> list[str]:
 
 
 def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str:
-    from meeple.games.reefs.state import FACES, P_DRAW, P_ROLL
+    from meeple.games.reefs.moves import FACES
+    from meeple.games.reefs.rules import P_DRAW, P_ROLL
 
     seats = range(state.players) if seat is None else [seat]
     out: list[str] = [f"[bold]Pick a Pen: Reefs[/] - {_esc(state.board.sheet.title)}"

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from meeple.core.registry import GameInfo
-from meeple.games.takenokolor.state import TakenokolorState, factory
+from meeple.games.takenokolor.render import render
+from meeple.games.takenokolor.rules import TakenokolorState, factory
 
 GAME = GameInfo(
     name="takenokolor",
     title="Takenokolor",
     min_players=1,
     max_players=4,
+    render=render,
     factory=factory,
     options={},
     defaults={},

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.games.takenokolor.compiled import ANY, COLOUR, FREE, ROLL, TAKE
-from meeple.games.takenokolor.sheet import COLOURS, SYMBOLS
+from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
+from meeple.games.takenokolor.sheet import ANY, COLOURS, SYMBOLS
 
 if TYPE_CHECKING:
-    from meeple.games.takenokolor.state import TakenokolorState
+    from meeple.games.takenokolor.rules import TakenokolorState
 
 OPEN = {"circle": "○", "square": "□", "triangle": "△"}
 FULL = {"circle": "●", "square": "■", "triangle": "▲"}

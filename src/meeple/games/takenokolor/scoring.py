@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from meeple.games.takenokolor.sheet import Measure, Row
 
 if TYPE_CHECKING:
-    from meeple.games.takenokolor.compiled import Compiled
+    from meeple.games.takenokolor.sheet import Compiled
 
 
 def _areas(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> list[int]:

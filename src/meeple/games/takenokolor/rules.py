@@ -18,8 +18,8 @@ from meeple.core.bits import bit_list
 from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.state import CHANCE, Score, State
 from meeple.games.takenokolor import scoring
-from meeple.games.takenokolor.compiled import ANY, COLOUR, FREE, ROLL, TAKE, Compiled, Move
-from meeple.games.takenokolor.sheet import COLOUR_NAMES, COLOURS, SYMBOLS, Sheet, load
+from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE, Move
+from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS, Compiled, Sheet, load
 
 OVER = 4
 BLUE = 0
@@ -212,10 +212,6 @@ class TakenokolorState(State[Move]):
     def sheet_data(self) -> dict[str, Any]:
         return self.cs.sheet.model_dump(mode="json")
 
-    def render_text(self, seat: int | None = None, colourblind: bool = True) -> str:
-        from meeple.games.takenokolor.render import render
-
-        return render(self, seat, colourblind)
 
     # ------------------------------------------------------------------ rules
     def _colourable(self, p: int, k: int, s: int) -> bool:

@@ -15,117 +15,34 @@ scored at once (R7, R8, R13); the end conditions (R11) are checked when the turn
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from meeple.core.errors import IllegalMove
 from meeple.core.state import CHANCE, Score, State, part_for_update
-from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board
-
-# Move kinds.
-ROLL: Final = 0
-TAKE: Final = 1
-ENTER: Final = 2
-STEP: Final = 3
-STOP: Final = 4
-FORFEIT: Final = 5
-
-# Pencil modes (R5).
-ANY: Final = 0
-STRAIGHT: Final = 1
-PLUS: Final = 2  # "4+ straight": at least four steps in one direction
-
-#: R1: the six faces of every pencil, equally likely: (text, mode, steps).
-FACES: tuple[tuple[str, int, int], ...] = (
-    ("1any", ANY, 1), ("2any", ANY, 2), ("3any", ANY, 3),
-    ("2straight", STRAIGHT, 2), ("3straight", STRAIGHT, 3), ("4+straight", PLUS, 4),
+from meeple.games.reefs.moves import (
+    ANY,
+    ENTER,
+    FACES,
+    FORFEIT,
+    FORMS,
+    PLUS,
+    PLUS_MIN,
+    PROPELLER_STEPS,
+    ROLL,
+    STEP,
+    STOP,
+    STRAIGHT,
+    TAKE,
+    WHIRLPOOL_STEPS,
+    ReefsMove,
+    move_table,
 )
-PLUS_MIN: Final = 4
-PROPELLER_STEPS: Final = 3  # R13
-WHIRLPOOL_STEPS: Final = 3  # R12
+from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board
 
 # Phases.
 P_ROLL: Final = 0
 P_TAKE: Final = 1
 P_DRAW: Final = 2
-
-FORMS = (
-    "'roll <colour> <face>' (chance; faces: 1any 2any 3any 2straight 3straight 4+straight), "
-    "'take <colour>', 'take <colour> propeller', '<entry point id>' to start a route, "
-    "'<space id>' for a step, 'stop', 'forfeit'; colours: O orange, R red, B blue, G green, "
-    "P purple"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ReefsMove:
-    """One small decision. Prebuilt per board; compare by (kind, a, b)."""
-
-    kind: int
-    a: int = 0
-    b: int = 0
-    text: str = field(default="", compare=False)
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"ReefsMove({self.text!r})"
-
-
-class MoveTable:
-    """Every move of a board, prebuilt once, with the text index used by ``parse_move``.
-
-    Canonical texts (colour letters as in Gardens): ``roll O 2any``, ``take O``,
-    ``take O propeller``, ``in1`` (start at entry point in1), ``c3`` (step to space c3),
-    ``stop``, ``forfeit``. ``parse_move`` also accepts colour names (``take orange``) and the
-    long forms ``enter in1`` / ``step c3``.
-    """
-
-    def __init__(self, board: Board) -> None:
-        self.roll = tuple(
-            tuple(ReefsMove(ROLL, c, f, f"roll {LETTERS[c]} {FACES[f][0]}") for f in range(6))
-            for c in range(5)
-        )
-        self.take = tuple(
-            (ReefsMove(TAKE, c, 0, f"take {LETTERS[c]}"),
-             ReefsMove(TAKE, c, 1, f"take {LETTERS[c]} propeller"))
-            for c in range(5)
-        )
-        self.enter = tuple(ReefsMove(ENTER, s, 0, board.ids[s]) for s in range(board.n))
-        self.step = tuple(ReefsMove(STEP, s, 0, board.ids[s]) for s in range(board.n))
-        self.stop = ReefsMove(STOP, 0, 0, "stop")
-        self.forfeit = ReefsMove(FORFEIT, 0, 0, "forfeit")
-        by_text: dict[str, ReefsMove] = {}
-        for c in range(5):
-            for names in (LETTERS[c], COLOURS[c], LETTERS[c].lower()):
-                for f in range(6):
-                    by_text[f"roll {names} {FACES[f][0]}"] = self.roll[c][f]
-                by_text[f"take {names}"] = self.take[c][0]
-                by_text[f"take {names} propeller"] = self.take[c][1]
-        for s in range(board.n):
-            if (board.entry_mask >> s) & 1:
-                by_text[board.ids[s]] = by_text["enter " + board.ids[s]] = self.enter[s]
-            else:
-                by_text[board.ids[s]] = by_text["step " + board.ids[s]] = self.step[s]
-        by_text["stop"] = self.stop
-        by_text["forfeit"] = self.forfeit
-        self.by_text = by_text
-        # forgiving about case ("TAKE o", "C3"), unless two ids differ only in case
-        folded: dict[str, ReefsMove | None] = {}
-        for text, m in by_text.items():
-            k = text.lower()
-            folded[k] = m if folded.get(k, m) == m else None
-        self.folded = {k: m for k, m in folded.items() if m is not None}
-
-
-def move_table(board: Board) -> MoveTable:
-    """The board's prebuilt moves, made once and kept on the board itself."""
-    t = board.move_cache
-    if not isinstance(t, MoveTable):
-        t = board.move_cache = MoveTable(board)
-    return t
-
 
 class SeatSheet:
     """One player's own score sheet: what is coloured on it."""
@@ -640,10 +557,6 @@ class ReefsState(State[ReefsMove]):
         return out
 
     # ------------------------------------------------------------------ display
-    def render_text(self, seat: int | None = None, colourblind: bool = True) -> str:
-        from meeple.games.reefs.render import render
-
-        return render(self, seat, colourblind)
 
     def pencil_text(self) -> str:
         """The pencil being drawn, in words."""

@@ -1,6 +1,7 @@
-"""Writes the three shipped (reconstructed) Reefs sheets as TOML: ``python -m
-meeple.games.reefs.make_sheets``. The engine never imports this; it only documents how the
-shipped lattices were laid out, and lets a user start a sheet of their own from a lattice.
+"""Writes the three shipped (reconstructed) Reefs sheets as TOML into
+src/meeple/games/reefs/sheets/: ``uv run python tools/make_reefs_sheets.py``. The engine never
+imports this; it only documents how the shipped lattices were laid out, and lets a user start a
+sheet of their own from a lattice.
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ def level3() -> dict[str, Any]:
 
 
 def main() -> None:
-    out = Path(__file__).parent / "sheets"
+    out = Path(__file__).resolve().parents[1] / "src/meeple/games/reefs/sheets"
     out.mkdir(exist_ok=True)
     for make in (level1, level2, level3):
         d = make()
