@@ -1,21 +1,19 @@
-"""``meeple games``, ``meeple play``, ``meeple replay`` and ``meeple sheets``."""
+"""``meeple play``: a game in the terminal against bots or friends on the same keyboard."""
 
 from __future__ import annotations
 
 import json
 import time
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 import meeple
 from meeple.bots import make_bot
 from meeple.bots.base import Bot
-from meeple.cli.common import app, check_game, console, err_console, fail, variant_options
-from meeple.core.errors import IllegalMove, MeepleError, SheetError
+from meeple.cli.common import app, check_game, console, fail, variant_options
+from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
 
 HUMAN = {"me", "human", "you"}
@@ -29,22 +27,6 @@ HELP_TEXT = """[bold]Commands[/]
   log                  show the last moves
   help                 this text
   quit                 stop; the record so far is saved"""
-
-
-@app.command("games")
-def games_cmd() -> None:
-    """List every game with its players, options and variants."""
-    table = Table(title="meeple games")
-    for col in ("name", "title", "players", "options", "variants"):
-        table.add_column(col)
-    for info in meeple.games():
-        opts = "; ".join(
-            f"{k}: {', '.join(str(v) for v in vals)}" for k, vals in info.options.items()
-        )
-        variants = "; ".join(info.describe_variant(v) for v in info.variants)
-        table.add_row(info.name, info.title, f"{info.min_players}-{info.max_players}",
-                      opts or "-", variants)
-    console.print(table)
 
 
 def _seat_list(seats: str, game: str) -> list[str]:
@@ -178,126 +160,3 @@ def _loop(state: State[Any], bots: dict[int, Bot]) -> None:
                 state.play(text)
             except IllegalMove as exc:
                 console.print(f"[red]refused:[/] {exc.reason}")
-
-
-@app.command("replay")
-def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="a record saved by play or simulate (JSON/JSONL)")],
-    at: Annotated[int | None, typer.Option(help="show the position after this many moves")] = None,
-    seat: Annotated[int, typer.Option(help="whose sheet to draw")] = 0,
-    index: Annotated[int, typer.Option(help="which record of a JSONL file (0 = first)")] = 0,
-) -> None:
-    """Step through a saved game: Enter/n next, p previous, g K go to move K, e end, q quit."""
-    try:
-        rec = _read_record(file, index)
-        final = meeple.replay(rec)
-    except MeepleError as exc:
-        raise fail(str(exc)) from None
-    total = len(rec["moves"])
-    if not 0 <= seat < final.players:
-        raise fail(f"--seat must be 0-{final.players - 1}")
-    if at is not None:
-        if not 0 <= at <= total:
-            raise fail(f"--at must be between 0 and {total} (the record has {total} moves)")
-        _show(rec, at, seat, total)
-        return
-    pos = 0
-    _show(rec, pos, seat, total)
-    while True:
-        try:
-            cmd = console.input("[bold cyan]replay> [/]").strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            break
-        if cmd in ("q", "quit"):
-            break
-        if cmd in ("", "n", "next"):
-            pos = min(total, pos + 1)
-        elif cmd in ("p", "prev"):
-            pos = max(0, pos - 1)
-        elif cmd in ("e", "end"):
-            pos = total
-        elif cmd.startswith("g"):
-            try:
-                pos = max(0, min(total, int(cmd[1:].strip())))
-            except ValueError:
-                console.print("[red]write g and a move number, e.g. g 40[/]")
-                continue
-        else:
-            console.print("Enter/n next, p previous, g K go to move K, e end, q quit")
-            continue
-        _show(rec, pos, seat, total)
-
-
-def _read_record(file: Path, index: int) -> dict[str, Any]:
-    if not file.exists():
-        raise MeepleError(f"no such file: {file}")
-    text = file.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if not 0 <= index < len(lines):
-            raise MeepleError(f"{file} holds {len(lines)} records; --index must be 0-"
-                              f"{len(lines) - 1}") from None
-        try:
-            data = json.loads(lines[index])
-        except json.JSONDecodeError as exc:
-            raise MeepleError(f"{file} is not a JSON game record: {exc}") from None
-    if not isinstance(data, dict):
-        raise MeepleError(f"{file} does not hold a game record")
-    return data
-
-
-def _show(rec: dict[str, Any], pos: int, seat: int, total: int) -> None:
-    state = meeple.replay(rec, upto=pos)
-    last = f"  last: {rec['moves'][pos - 1]}" if pos else ""
-    console.print(state.render_text(seat))
-    console.print(f"[bold]move {pos}/{total}[/]{last}")
-
-
-sheets_app = typer.Typer(help="List and validate sheet files.", no_args_is_help=True)
-app.add_typer(sheets_app, name="sheets")
-
-
-@sheets_app.command("validate")
-def sheets_validate(
-    file: Annotated[Path, typer.Argument(help="a sheet TOML file")],
-    game: Annotated[str | None, typer.Option(help="the game the sheet is for")] = None,
-) -> None:
-    """Check a sheet file; errors give the line and say what is allowed."""
-    if not file.exists():
-        raise fail(f"no such file: {file}")
-    candidates = [game] if game else [g.name for g in meeple.games()]
-    if game:
-        check_game(game)
-    errors: list[tuple[str, str]] = []
-    for name in candidates:
-        info = meeple.game_info(name)
-        try:
-            state = meeple.new_game(name, players=info.min_players, sheet=str(file))
-        except SheetError as exc:
-            errors.append((name, str(exc)))
-            continue
-        except MeepleError as exc:
-            errors.append((name, str(exc)))
-            continue
-        data = state.sheet_data()
-        console.print(f"[green]valid[/] {info.title} sheet: {data.get('name', file.name)}")
-        if data.get("reconstructed"):
-            console.print("  marked reconstructed: " + str(data.get("note", "")).strip())
-        return
-    for name, msg in errors:
-        err_console.print(f"[bold red]invalid[/] as a {name} sheet: {msg}")
-    raise typer.Exit(1)
-
-
-@sheets_app.command("list")
-def sheets_list(game: Annotated[str | None, typer.Argument()] = None) -> None:
-    """The sheet files shipped with each game."""
-    names = [game] if game else [g.name for g in meeple.games()]
-    for name in names:
-        check_game(name)
-        folder = resources.files("meeple.games") / name / "sheets"
-        files = sorted(p.name for p in folder.iterdir() if p.name.endswith(".toml"))
-        console.print(f"[bold]{name}[/]: " + ", ".join(f.removesuffix(".toml") for f in files))
-        console.print(f"  in {folder}")

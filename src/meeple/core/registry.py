@@ -51,6 +51,9 @@ class GameInfo:
     render_score: Callable[[Any, int | None, bool], str] | None = None
     #: How moves are written in this game, with examples (``help`` at the terminal prompt).
     notation_help: str = ""
+    #: ``announce(before, after)``: what happened between two states of a game, in words, for
+    #: players (a garden completed, a bonus taken); see ``State.announcements``.
+    announce: Callable[[Any, Any], list[str]] | None = None
 
     def player_range(self, variant: Mapping[str, Any]) -> range:
         lo, hi = (self.min_players, self.max_players)

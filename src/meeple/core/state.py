@@ -164,8 +164,12 @@ class State(ABC, Generic[M]):
     def announcements(self, before: State[M]) -> list[str]:
         """What a player should be told happened since ``before`` (an earlier state of this
         game), in words: a garden completed, a bonus taken, a ladybug circled. Computed from the
-        two states, so the rules pay nothing for it in playouts. Games override; default none."""
-        return []
+        two states by the hook the game registers (``GameInfo.announce``), so the rules pay
+        nothing for it in playouts; none if the game registers no hook."""
+        from meeple.core.registry import game_info
+
+        announce = game_info(self.game_name).announce
+        return [] if announce is None else announce(before, self)
 
     def log(self) -> list[tuple[int, M]]:
         """Every move so far with who made it: ``(seat or CHANCE, move)``, oldest first."""
