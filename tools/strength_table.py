@@ -10,12 +10,14 @@ head-to-head share (finishing ahead of that spec's seats in the same game, ties 
 seeds) by the share of seeds where it scored more than the other bot (ties half). The
 table gives the share, its 95 % Wilson interval, whether that lies above 50 %, mean scores,
 and the entrant's thinking time per game and longest single decision (median over games /
-maximum), from the records' ``timings``.
+maximum), from the records' ``timings``. Gzipped files (``.jsonl.gz``, as
+docs/research/records/ keeps them) are read too.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from collections import defaultdict
 from pathlib import Path
@@ -28,6 +30,16 @@ from meeple.sim.tournament import head_to_head, higher_score_share
 
 HEADERS = ["game", "variant", "seats", "match", "games", "share", "95% CI", "CI above 50%?",
            "mean scores", "s/game thinking", "longest decision, median / max (s)"]
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    """The finished game records of a ``.jsonl`` or ``.jsonl.gz`` file."""
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            recs = [json.loads(line) for line in fh if line.strip()]
+    else:
+        recs = read_records(path)
+    return [r for r in recs if "scores" in r]
 
 
 def variant_text(variant: str) -> str:
@@ -100,7 +112,7 @@ def main() -> None:
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--bot", default="mcts", help="spec prefix of the bot to compare")
     args = parser.parse_args()
-    records = [r for f in args.files for r in read_records(f) if "scores" in r]
+    records = [r for f in args.files for r in load(f)]
     print("| " + " | ".join(HEADERS) + " |")
     print("|" + "---|" * len(HEADERS))
     for (game, variant, seats), recs in sorted(group_records(records).items()):

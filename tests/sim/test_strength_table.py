@@ -40,3 +40,41 @@ def test_solo_rows_pair_the_same_seeds(tmp_path: Path) -> None:
     rows = _table(solo, bot="greedy")
     assert len(rows) == 1
     assert rows[0][3] == "greedy vs random (solo, same seeds)" and rows[0][4] == "3"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = ROOT / "docs" / "research" / "records" / "strength"
+
+
+def _doc_rows() -> dict[tuple[str, str, str], tuple[str, str, str]]:
+    """(game, variant, seats) -> (games, share, interval) of the docs/strength.md rows whose
+    records are kept: the three- and four-seat rows marked "yes" and the solo challenges."""
+    rows: dict[tuple[str, str, str], tuple[str, str, str]] = {}
+    section = ""
+    for line in (ROOT / "docs" / "strength.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("### "):
+            section = line
+        if not line.startswith("| ") or line.startswith(("| game", "| challenge", "| setting")):
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if "three and four seats" in section and cells[-1] == "yes":
+            game, variant = cells[0].lower(), cells[1]
+            variant = variant.replace("level ", "level=") if game != "takenokolor" else f"sheet={variant}"
+            rows[(game, variant, cells[2])] = (cells[3], cells[4].replace(" %", "%"),
+                                               cells[5].replace(" %", "%"))
+        elif "solo challenges" in section and cells[0].isdigit():
+            rows[("pergola", f"challenge={cells[0]}", "1")] = ("80", cells[1].replace(" %", "%"),
+                                                              cells[2].replace(" %", "%"))
+    return rows
+
+
+def test_the_kept_records_give_the_documented_shares() -> None:
+    """Every docs/strength.md row whose records are kept (compressed) is what the tool prints
+    from them: the same games, share and 95 % interval."""
+    files = sorted(RECORDS.glob("*.jsonl.gz"))
+    assert files, RECORDS
+    printed = {(r[0], r[1], r[2]): (r[4], r[5], r[6].replace("%-", "-")) for r in _table(*files, bot="mcts")}
+    documented = _doc_rows()
+    assert len(documented) == 23  # 13 three- and four-seat rows and 10 challenges
+    for key, row in documented.items():
+        assert printed[key] == row, key
