@@ -13,11 +13,11 @@ For every group (game, variant, seats) it prints, over the paired games only:
 
 - each arm's share: the win share with two seats (ties half, A4), the head-to-head share with
   more (how often the entrant finished ahead of an opponent's seat, ties half, averaged over
-  the opponents' seats), as in docs/strength.md;
+  the opponents' seats), as in docs/strength.md (the head-to-head share);
 - the **margin difference**: the mean over pairs of (A's margin - B's margin), where a
   game's margin is the entrant's score less the mean score of the other seats, with its
   standard error (the spread of the per-pair differences over the square root of their
-  number) and their ratio, ``z``. docs/strength.md's trial rules are stated in that ``z``
+  number) and their ratio, ``z``. docs/research/strength-history.md states its trial rules in that ``z``
   ("above 2 standard errors");
 - the **share difference**: the mean over pairs of (A's share - B's share) in each game, with
   its standard error, computed the same way (round 15's S16 rule).

@@ -17,7 +17,7 @@ compared. It prints one line:
 - **top visits**: the median share of the root's visits that went to the most visited turn
   (1 / the number of candidates when the visits spread evenly).
 
-docs/strength.md, round 13, quotes it for every three- and four-seat setting.
+docs/research/strength-history.md, round 13, quotes it for every three- and four-seat setting.
 """
 
 from __future__ import annotations

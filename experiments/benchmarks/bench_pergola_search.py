@@ -1,6 +1,6 @@
 """Pergola search time: the defaults of rounds 19 and 20 against the searches before them.
 
-Since round 19 (docs/strength.md, C36) a plain ``mcts`` in Pergola at three and four seats
+Since round 19 (docs/research/strength-history.md, C36) a plain ``mcts`` in Pergola at three and four seats
 plays the other seats' greedy turns (``others=greedy;beam=4``), then its own greedy turn before
 judging a leaf (``rollout=greedy;horizon=1``), with common random numbers and one root
 candidate per tool (``crn=1;diverse=1;top=4``). Before it the tree listed its own replies
