@@ -1,9 +1,11 @@
 """The tables and figures of docs/balance.md, from self-play records.
 
-    uv run python tools/balance_doc.py greedy-*.jsonl mcts-*.jsonl --figures docs/balance
+    bash tools/balance_selfplay.sh DIR          # the self-play records (2376 games)
+    uv run python tools/balance_doc.py DIR/*.jsonl --figures docs/balance
 
 Records come from ``meeple simulate`` self-play runs (every seat the same bot spec; solo
-challenges one bot); gzipped files (``.jsonl.gz``, as docs/records keeps them) are read too.
+challenges one bot); gzipped files (``.jsonl.gz``, as docs/research/records/balance keeps
+them) are read too.
 It prints, in markdown: the win share of each seat position per game and seat count (variants
 and bots pooled), which score-pad rows decide games (the winners' lead over the other seats
 row by row, :func:`meeple.sim.balance.decisive_rows`), one row per game, variant, seat count

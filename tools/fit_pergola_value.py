@@ -1,6 +1,6 @@
 """Fit Pergola's value model: the points a garden still gains by the end of the game.
 
-    uv run python tools/fit_pergola_value.py RECORDS.jsonl ... [--show]
+    uv run python tools/fit_pergola_value.py RECORDS.jsonl ...
 
 Replays every multi-seat Pergola game in the files (``meeple tournament --records``) and, at
 the start of every seat's turn, takes for each seat its score so far, its turns left and the
@@ -11,11 +11,15 @@ left (the points an average turn still brings). Half the games (odd seeds) are h
 report the fit against the hand-tuned credit. The coefficients printed are what
 ``AHEAD`` in ``meeple.bots.eval_pergola`` holds (the mean of what a seat still gained beyond the
 hand-tuned credit, per number of turns left); the fitted model is printed for comparison.
+Gzipped files (``.jsonl.gz``) are read too, so the kept three- and four-seat records work:
+
+    uv run python tools/fit_pergola_value.py docs/research/records/strength/pergola-[34]p.jsonl.gz
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from typing import Any
 
@@ -64,8 +68,11 @@ def main() -> None:
     args = ap.parse_args()
     data = []
     for path in args.files:
-        with open(path) as fh:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as fh:
             for line in fh:
+                if not line.strip():
+                    continue
                 rec = json.loads(line)
                 if rec.get("game") == "pergola" and rec["players"] >= 2 and not rec.get("variant"):
                     data.extend(samples(rec))
