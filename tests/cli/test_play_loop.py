@@ -262,8 +262,8 @@ def test_resume_recreates_the_bots_with_their_seeds(tmp_path: Path) -> None:
                                                  for s in saved["bot_seeds"][1:])
     from meeple.cli.play import Session, _resume
 
-    state, controllers, seeds = _resume(out)
-    session = Session(state, controllers, seeds)
+    state, controllers, seeds, forced = _resume(out)
+    session = Session(state, controllers, seeds, forced=forced)
     assert sorted(session.bots) == [1, 2] and session.humans == [0]
     assert state.seats == ["you", "random (1)", "greedy (2)"]
     assert state.history == meeple.replay(saved).history
@@ -451,3 +451,26 @@ def test_prompt_says_whose_turn_and_what_they_choose(tmp_path: Path) -> None:
                    str(tmp_path / "g.json")], ["quit", "y"])
     assert "Ann - take " in result.output
     assert "Ann's turn" in result.output
+
+
+def test_resume_keeps_which_moves_were_played_by_themselves(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    typed, _, _final = solo_script("reefs", 1)
+    assert play(["reefs", "--seats", "me", "--seed", "1", "--record", str(out)],
+                [*typed[:4], "quit", "y"]).exit_code == 0
+    forced = json.loads(out.read_text())["forced"]
+    assert forced
+    result = play(["--resume", str(out)], ["log all", "quit", "y"])
+    marked = [ln for ln in result.output.splitlines() if ln.endswith("(only choice)")]
+    assert [int(ln.split(".")[0]) - 1 for ln in marked] == forced
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00garbage", b"", b"[1, 2]", b'{"game": "x"'])
+def test_resume_refuses_files_that_are_no_record(content: bytes, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    result = play(["--resume", str(bad)], [])
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output
+    result = play(["--resume", str(tmp_path)], [])  # a directory
+    assert result.exit_code == 2 and "error:" in result.output

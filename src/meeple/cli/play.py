@@ -35,6 +35,8 @@ HUMAN = {"me", "human", "you"}
 #: The record keys ``--resume`` needs beside the engine's own record.
 CONTROLLERS = "controllers"
 BOT_SEEDS = "bot_seeds"
+#: 0-based indices of the moves played by themselves (a seat had only one choice)
+FORCED = "forced"
 
 HELP_TEXT = """[bold]Commands[/]
   a move         play it, written as in the list of choices
@@ -219,6 +221,7 @@ class Session:
         *,
         colourblind: bool = True,
         ask: Callable[[str], str] | None = None,
+        forced: set[int] | None = None,
     ) -> None:
         self.state = state
         self.controllers = controllers
@@ -229,14 +232,15 @@ class Session:
         self.ask = ask if ask is not None else console.input
         self.info = meeple.game_info(state.game_name)
         #: history indices of moves played for a human seat that had only one choice
-        self.auto: set[int] = set()
+        self.auto: set[int] = set(forced or ())
         self._shown_for: tuple[int, int] | None = None
         self._last_human: int | None = None
 
     # ---- record
     def record(self) -> dict[str, Any]:
         """The extra record keys ``--resume`` needs (the engine's record has the rest)."""
-        return {CONTROLLERS: list(self.controllers), BOT_SEEDS: list(self.bot_seeds)}
+        return {CONTROLLERS: list(self.controllers), BOT_SEEDS: list(self.bot_seeds),
+                FORCED: sorted(self.auto)}
 
     # ---- main loop
     def run(self) -> bool:
@@ -254,7 +258,7 @@ class Session:
 
     def confirm_stop(self) -> bool:
         try:
-            answer = self.ask("[bold yellow]Stop this game? It is saved and can be continued "
+            answer = self.ask("[bold]Stop this game? It is saved and can be continued "
                               "later. (y/N)[/] ")
         except (EOFError, KeyboardInterrupt):
             console.print()
@@ -534,9 +538,13 @@ def _final(session: Session) -> None:
 
 
 # ---------------------------------------------------------------------- resume
-def _resume(path: Path) -> tuple[State[Any], list[str], list[int | None]]:
-    """The unfinished game in a play record, with its seats' controllers and bot seeds."""
-    rec = load_record(path)
+def _resume(path: Path) -> tuple[State[Any], list[str], list[int | None], set[int]]:
+    """The unfinished game in a play record: its state, seats' controllers, bot seeds and the
+    moves that were played by themselves."""
+    try:
+        rec = load_record(path)
+    except UnicodeDecodeError:
+        raise MeepleError(f"{path} is not a game record (not UTF-8 text)") from None
     controllers = rec.get(CONTROLLERS)
     if "game" not in rec or "moves" not in rec or controllers is None:
         raise MeepleError(
@@ -561,7 +569,11 @@ def _resume(path: Path) -> tuple[State[Any], list[str], list[int | None]]:
     if not (isinstance(seats, list) and len(seats) == state.players
             and all(isinstance(s, str) for s in seats)):
         raise MeepleError(f"{path}: 'seats' must list one display name per player")
-    return state, controllers, seeds
+    forced = rec.get(FORCED, [])
+    if not isinstance(forced, list):
+        forced = []
+    return state, controllers, seeds, {i for i in forced if isinstance(i, int)
+                                       and 0 <= i < len(state.history)}
 
 
 def _resume_conflicts(given: dict[str, Any]) -> list[str]:
@@ -571,11 +583,11 @@ def _resume_conflicts(given: dict[str, Any]) -> list[str]:
 @app.command("play")
 def play_cmd(
     game: Annotated[str | None, typer.Argument(
-        help="gardens, reefs, takenokolor or pergola (not with --resume)")] = None,
+        help="gardens, reefs, takenokolor or pergola (may be left out with --resume)")] = None,
     seats: Annotated[str | None, typer.Option(
         help="comma-separated seats in turn order: 'me' for a person at this keyboard, or a "
              "bot (random, greedy, mcts...); name a seat with NAME=, e.g. "
-             "--seats Ann=me,Bob=me,greedy  [default: me,random]")] = None,
+             "--seats Ann=me,Bob=me,greedy (default: me,random)")] = None,
     level: Annotated[int | None, typer.Option(help="level (Gardens, Reefs)")] = None,
     sheet: Annotated[str | None, typer.Option(help="a shipped sheet name or a TOML file")] = None,
     challenge: Annotated[int | None, typer.Option(help="solo challenge (Pergola)")] = None,
@@ -590,11 +602,13 @@ def play_cmd(
 ) -> None:
     """Play a game in the terminal against bots (or friends on the same keyboard).
 
-    Type a move as listed, several steps of your turn on one line (e.g. 'take O D4 D5'), or
-    'help'. 'quit' (or Ctrl-D / Ctrl-C) saves the game; 'meeple play --resume RECORD'
-    continues it.
+    Type a move as listed, or several steps of your own turn on one line (in Gardens e.g.
+    'take O D4 D5'). 'help' lists the commands.
+
+    'quit', Ctrl-D or Ctrl-C saves the game; 'meeple play --resume RECORD' continues it.
     """
     bot_seeds: list[int | None]
+    forced: set[int] = set()
     if resume is not None:
         clash = _resume_conflicts({"seats": seats, "level": level, "sheet": sheet,
                                    "challenge": challenge, "option": option, "seed": seed})
@@ -602,7 +616,7 @@ def play_cmd(
             raise fail(f"--resume continues the game as saved; {', '.join(clash)} cannot be "
                        "changed (leave them out)")
         try:
-            state, controllers, bot_seeds = _resume(resume)
+            state, controllers, bot_seeds, forced = _resume(resume)
         except MeepleError as exc:
             raise fail(escape(str(exc))) from None
         if game is not None and game != state.game_name:
@@ -637,7 +651,7 @@ def play_cmd(
         console.print(f"[bold]{title}[/]  seed {the_seed}  seats: "
                       f"{escape(', '.join(state.seats))}   (type 'help' for commands)")
     try:
-        session = Session(state, controllers, bot_seeds, colourblind=colourblind)
+        session = Session(state, controllers, bot_seeds, colourblind=colourblind, forced=forced)
     except MeepleError as exc:
         raise fail(escape(str(exc))) from None
     finished = session.run()
@@ -647,6 +661,6 @@ def play_cmd(
         console.print(f"record saved to {escape(str(path))}  (meeple replay {escape(str(path))})",
                       soft_wrap=True)
     else:
-        console.print(f"[yellow]game stopped[/] after {len(session.state.history)} moves; saved "
+        console.print(f"[bold]game stopped[/] after {len(session.state.history)} moves; saved "
                       f"to {escape(str(path))}\ncontinue it with: [bold]meeple play --resume "
                       f"{escape(str(path))}[/]", soft_wrap=True)
