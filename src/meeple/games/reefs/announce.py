@@ -66,8 +66,9 @@ def announce(before: ReefsState, after: ReefsState) -> list[str]:
             gained = new.boxes[c] - old.boxes[c]
             row = b.row_values[c][new.boxes[c] - 1] if new.boxes[c] else 0
             lost = "" if gained >= value else f", {value - gained} lost: the row is full"
-            out.append(f"{subject(name, 'recovers')} the {kind} treasure {value} on {where} "
-                       f"with {COLOURS[c]}: +{gained} {COLOURS[c]} boxes{lost}; "
+            boxes = "box" if gained == 1 else "boxes"
+            out.append(f"{subject(name, 'recovers')} the {kind} treasure ({value}) on {where} "
+                       f"with {COLOURS[c]}: +{gained} {COLOURS[c]} {boxes}{lost}; "
                        f"{possessive(name)} {COLOURS[c]} row scores {row} (R7)")
         for s in _bits(new.coins_taken & ~old.coins_taken):
             if new.coins > old.coins:

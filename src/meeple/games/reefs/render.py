@@ -220,7 +220,6 @@ def render_pad(state: ReefsState, seat: int) -> list[str]:
     b = state.board
     sh = state.sheets[seat]
     sc = state.scores()[seat]
-    name = state.seats[seat]
     lines = []
     for c in range(5):
         cells = []
@@ -250,14 +249,14 @@ def render_pad(state: ReefsState, seat: int) -> list[str]:
         lines.append(f"% propellers {' '.join(marks)}   {sh.props} of {b.n_props} collected, "
                      f"{sh.props_used} used, {ready} ready (x used, % ready)")
     grey_rows = [LETTERS[c] for c in range(5) if sh.boxes[c] >= b.row_grey[c]]
-    coin_end = f"the last coin box ({sh.coins} of {b.coin_len})"
+    coin_end = f"last coin box ({sh.coins} of {b.coin_len})"
     if any(b.row_grey):
-        lines.append(f"  game end: grey boxes in all 5 rows (reached: "
+        lines.append(f"  game end: grey in all 5 rows (reached: "
                      f"{' '.join(grey_rows) or 'none'}) or {coin_end}")
     else:
         lines.append(f"  game end: {coin_end}")
     lines.append("  " + _stars(state, seat))
-    lines.append(f"[bold]TOTAL {sc.total}[/] ({_esc(name)})")
+    lines.append(f"[bold]TOTAL {sc.total}[/]")
     return lines
 
 
@@ -300,8 +299,8 @@ def render_score(state: ReefsState, seat: int | None = None, colourblind: bool =
     return "\n".join(out)
 
 
-_PAD_LEGEND = ("[dim]each box: its mark, ░ if grey-shaded, the value printed above it; "
-               "O R B G P $ coloured, > the next box, · empty[/]")
+_PAD_LEGEND = ("[dim]box = mark, ░ if grey-shaded, value printed above; "
+               "O R B G P $ coloured, > next, · empty[/]")
 
 
 def _status(state: ReefsState) -> str:
@@ -350,9 +349,10 @@ def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str
         out.append("Others: " + ", ".join(
             f"{_esc(state.seats[i])} {others[i].total}" for i in range(state.players) if i != seat))
     out.append("")
+    out.append(_PAD_LEGEND)
     out.append("[dim]> entry point  $ coin  @ whirlpool  % propeller  * collected  "
                "(n neutral)[/]")
     out.append("[dim]c2:3o a treasure worth 3 for orange on c2; routes drawn as O R B G P[/]")
-    out.append("[dim]Routes: start→end (steps), - not started; route ends in reverse video, "
+    out.append("[dim]Routes: start→end (steps); route ends in reverse video, "
                "next spaces underlined[/]")
     return "\n".join(out)

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from meeple.core.errors import IllegalMove
 from meeple.core.state import CHANCE, Score, State, part_for_update
+from meeple.core.text import subject
 from meeple.games.reefs.moves import (
     ANY,
     ENTER,
@@ -223,7 +224,8 @@ class ReefsState(State[ReefsMove]):
                         f"legal: {summary}")
             return f"the next pencil to roll is {COLOURS[self.rolled]}; legal: {summary}"
         if move.kind == ROLL:
-            return f"no roll is pending; seat {self.seat} is to move; legal: {summary}"
+            return (f"no roll is pending: {subject(self.seats[self.seat], 'is')} to move; "
+                    f"legal: {summary}")
         if move.kind == TAKE:
             if self.phase != P_TAKE:
                 return f"a pencil is already taken and being drawn; legal: {summary}"
