@@ -59,7 +59,7 @@ def test_score_pad_prints_every_row_of_every_seat() -> None:
     assert "O░ 1 O░ 2 O░ 4 >░ 6 ·  8  = 4" in orange
     coins = next(ln for ln in lines if ln.startswith("$ coins"))
     assert "$  1 >  2" in coins and coins.endswith("= 1")
-    assert "★ 2 boxes in every row (open, 5)" in text
+    assert "★ 2 boxes in every row: open (5); a full row: open (5)" in text
     assert "(reached: none)" in text and "last coin box (1 of 8)" in text
 
 
@@ -69,8 +69,8 @@ def test_score_pad_names_the_star_holders() -> None:
     s.full_row_holder = 0
     text = _plain(s.render_score(0))
     you, ann = text.split("\nAnn\n")
-    assert "★ 2 boxes in every row (taken by Ann)" in you and "★ a full row +5" in you
-    assert "★ 2 boxes in every row +5" in ann and "★ a full row (taken by you)" in ann
+    assert "★ 2 boxes in every row: Ann; a full row +5" in you
+    assert "★ 2 boxes in every row +5; a full row: you" in ann
 
 
 def test_score_pad_shows_grey_boxes_and_propellers_used_left_to_right() -> None:
@@ -217,6 +217,9 @@ def test_the_end_of_the_game_and_why_is_announced() -> None:
     assert said[-1] == ("The game is over: Ann has reached the last coin box (+5), which ends "
                         "the game (R10, R11)")
     assert any("Ann takes the coin on a3" in x for x in said)
+    pad = _plain(s.render_score(0))
+    assert "end, last coin box +5" in pad and "game end:" in pad
+    assert "Game over: Ann has reached the last coin box (R11)" in _plain(s.render_text(0))
 
 
 def test_announcements_cover_a_whole_game_without_errors() -> None:

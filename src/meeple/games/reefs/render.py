@@ -269,19 +269,19 @@ def _stars(state: ReefsState, seat: int) -> str:
         if holder == seat:
             return f"{what} +{points}"
         if holder >= 0:
-            return f"{what} (taken by {_esc(state.seats[holder])})"
-        return f"{what} (open, {points})"
+            return f"{what}: {_esc(state.seats[holder])}"
+        return f"{what}: open ({points})"
 
     parts = [
-        first(state.two_each_holder, bonus.two_each, "★ 2 boxes in every row"),
-        first(state.full_row_holder, bonus.full_row, "★ a full row"),
+        first(state.two_each_holder, bonus.two_each, "2 boxes in every row"),
+        first(state.full_row_holder, bonus.full_row, "a full row"),
     ]
     if state.over and state.ender == seat:
         if state.end_grey:
-            parts.append(f"★ end: grey boxes +{bonus.end_grey}")
+            parts.append(f"end, grey boxes +{bonus.end_grey}")
         if state.end_coins:
-            parts.append(f"★ end: last coin box +{bonus.end_coins}")
-    return "; ".join(parts)
+            parts.append(f"end, last coin box +{bonus.end_coins}")
+    return "★ " + "; ".join(parts)
 
 
 def render_score(state: ReefsState, seat: int | None = None, colourblind: bool = True) -> str:
@@ -299,7 +299,7 @@ def render_score(state: ReefsState, seat: int | None = None, colourblind: bool =
     return "\n".join(out)
 
 
-_PAD_LEGEND = ("[dim]box = mark, ░ if grey-shaded, value printed above; "
+_PAD_LEGEND = ("[dim]box: mark, ░ grey-shaded, value printed above; "
                "O R B G P $ coloured, > next, · empty[/]")
 
 
@@ -323,7 +323,7 @@ def end_reason(state: ReefsState) -> str:
     if state.ender >= 0:
         why = [w for w, ok in (("the grey boxes of all five rows", state.end_grey),
                                ("the last coin box", state.end_coins)) if ok]
-        return f"{subject(state.seats[state.ender], 'reaches')} {' and '.join(why)} (R11)"
+        return f"{subject(state.seats[state.ender], 'has')} reached {' and '.join(why)} (R11)"
     return "no sheet can draw another step (R15)"
 
 
@@ -335,7 +335,7 @@ def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str
     for c in range(5):
         f = state.middle[c]
         if f >= 0:
-            mid.append(f"{_colour(c, f'{LETTERS[c]} {COLOURS[c]}')} {face_words(f)}")
+            mid.append(f"{_colour(c, LETTERS[c])} {face_words(f)}")
     out.append("Middle: " + (", ".join(mid) or "no pencils"))
     out.append(_status(state))
     for s in seats:
