@@ -37,8 +37,8 @@ FORMS = (
     "colours: O orange, R red, B blue, G green, P purple"
 )
 
-#: ``help`` at the prompt: every move form with an example, canonical text first.
-NOTATION_HELP = """[bold]Reefs moves[/] (one decision each; several on one line: take O in1 c3 c4)
+#: ``help`` at the prompt (plain text): every move form with an example, canonical text first.
+NOTATION_HELP = """Reefs moves (one decision each; several on one line: take O in1 c3 c4)
   take O            take the orange pencil with its face (O R B G P, or the
                     colour's name); bare form: O, orange
   take O propeller  take it and draw 3 any steps instead, using a propeller
