@@ -85,3 +85,35 @@ def test_cli_plays_a_shipped_sheet_alone_at_its_level(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rec = json.loads(out.read_text(encoding="utf-8"))
     assert rec["variant"] == {"level": 3} and rec["sheet"]["name"] == "the-propellers"
+
+
+# ---------------------------------------------------------------------- the rules reference
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_every_ruling_id_the_reefs_code_cites_is_explained_in_the_rules_reference() -> None:
+    import re
+
+    doc = (ROOT / "docs" / "rules" / "reefs.md").read_text(encoding="utf-8")
+    explained = set(re.findall(r"^- \*\*([A-Z][0-9]+[a-z]?)\. ", doc, re.M))
+    cited: set[str] = set()
+    for folder in (ROOT / "src" / "meeple" / "games" / "reefs", ROOT / "tests" / "games" / "reefs"):
+        for path in folder.glob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            for m in re.finditer(r"\b([RAG])([0-9]{1,2})(?:-[RAG]?([0-9]{1,2}))?\b", text):
+                lo = int(m.group(2))
+                hi = int(m.group(3)) if m.group(3) else lo
+                cited.update(f"{m.group(1)}{n}" for n in range(lo, hi + 1))
+    assert {"R1", "R12", "R16", "G2", "A5"} <= cited
+    assert cited <= explained, sorted(cited - explained)
+    assert {f"R{n}" for n in range(1, 17)} <= explained
+
+
+def test_every_sheet_key_with_a_reconstructed_value_is_named_in_the_rules_reference() -> None:
+    doc = (ROOT / "docs" / "rules" / "reefs.md").read_text(encoding="utf-8")
+    for key in ("`spaces`", "`connections`", "`entry_points`", "`treasures`", "`coins`",
+                "`whirlpools`", "`propellers`", "`treasure_rows.<colour>.values`",
+                "`treasure_rows.<colour>.grey`", "`coin_row.values`", "`bonus.two_each`",
+                "`bonus.full_row`", "`bonus.end_grey`", "`bonus.end_coins`"):
+        assert key in doc, key
