@@ -316,3 +316,32 @@ def test_a_refused_bare_form_leaves_the_state_as_it_was() -> None:
     with pytest.raises(meeple.IllegalMove):
         s.play("c3")  # a step before taking a pencil
     assert s.key() == key
+
+
+def test_a_whirlpool_where_the_route_cannot_go_on_is_announced_as_its_end() -> None:
+    rows = {c: {"values": [1, 2, 3], "grey": 1} for c in COLOURS}
+    sheet = {
+        "name": "dead-end", "entry_points": ["in1"], "whirlpools": ["w"],
+        "spaces": [{"id": "in1", "x": 0, "y": 0}, {"id": "a", "x": 1, "y": 0},
+                   {"id": "w", "x": 2, "y": 0}, {"id": "z", "x": 2, "y": 1}],
+        "connections": [["in1", "a"], ["a", "w"], ["w", "z"]],
+        "treasure_rows": rows, "coin_row": {"values": [1, 2]},
+    }
+    s = new(sheet, players=1)
+    s.seats = ["you"]
+    roll(s, O="2any")
+    s.play("take O")
+    said = _announced(s, "in1", "a", "w")
+    assert said[0] == ("your orange route reaches the whirlpool w: the rest of the pencil is "
+                       "lost and the route cannot draw 3 more steps and ends there (R12)")
+
+
+def test_the_pencil_in_words_agrees_in_number() -> None:
+    s = new(players=1)
+    roll(s, O="1any", R="3any")
+    s.play("take O")
+    assert "1 any step to draw" in _plain(s.render_text(0))
+    s.play("in1")
+    s.play("a3")
+    s.play("take R")
+    assert "3 any steps to draw" in _plain(s.render_text(0))

@@ -569,4 +569,5 @@ class ReefsState(State[ReefsMove]):
         if self.pmode == PLUS:
             return f"{COLOURS[self.pc]} ({LETTERS[self.pc]}): 4+ straight, {self.prem} drawn"
         kind = "any" if self.pmode == ANY else "straight"
-        return f"{COLOURS[self.pc]} ({LETTERS[self.pc]}): {self.prem} {kind} steps to draw"
+        steps = "step" if self.prem == 1 else "steps"
+        return f"{COLOURS[self.pc]} ({LETTERS[self.pc]}): {self.prem} {kind} {steps} to draw"
