@@ -345,3 +345,21 @@ def test_the_pencil_in_words_agrees_in_number() -> None:
     s.play("a3")
     s.play("take R")
     assert "3 any steps to draw" in _plain(s.render_text(0))
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_every_line_fits_80_columns_all_game(level: int) -> None:
+    import random
+
+    s = _level(level, players=3)
+    s.seats = ["you", "greedy (1)", "a long seat name (2)"]
+    r = random.Random(level)
+    while True:
+        if len(s.history) % 9 == 0 or s.is_over:  # a sample of the game's screens
+            viewer = s.to_move if s.to_move is not None and s.to_move >= 0 else 0
+            for text in (s.render_text(viewer), s.render_score(0)):
+                for line in _plain(text).splitlines():
+                    assert len(line) <= 80, line
+        if s.is_over:
+            break
+        s.play(r.choice(s.legal_moves()))

@@ -171,6 +171,12 @@ def _span(text: str, st: tuple[int, int, str]) -> str:
     return f"[{' '.join(parts)}]{e}[/]" if parts else e
 
 
+def _plain(markup: str) -> str:
+    from rich.text import Text
+
+    return Text.from_markup(markup).plain
+
+
 def _colour(c: int, text: str) -> str:
     return f"[bold {STYLE[c]}]{_esc(text)}[/]"
 
@@ -189,6 +195,8 @@ def route_lines(state: ReefsState, seat: int) -> list[str]:
             parts.append(f"{_colour(c, LETTERS[c])} {b.ids[sh.entry[c]]}→"
                          f"[reverse]{_esc(b.ids[sh.end[c]])}[/] ({steps})")
     out = ["Routes: " + "  ".join(parts)]
+    if len(_plain(out[0])) > 79:  # keep within 80 columns: two lines
+        out = ["Routes: " + "  ".join(parts[:3]), "        " + "  ".join(parts[3:])]
     targets = next_spaces(state, seat)
     if state.pc >= 0 and state.seat == seat and not state.over:
         c = state.pc
@@ -299,7 +307,7 @@ def render_score(state: ReefsState, seat: int | None = None, colourblind: bool =
     return "\n".join(out)
 
 
-_PAD_LEGEND = ("[dim]box: mark, ░ grey-shaded, value printed above; "
+_PAD_LEGEND = ("[dim]box: mark, ░ if grey, value printed above; "
                "O R B G P $ coloured, > next, · empty[/]")
 
 
