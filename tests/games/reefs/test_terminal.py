@@ -168,8 +168,8 @@ def test_a_recovered_treasure_is_announced_in_words() -> None:
     roll(s, O="2any")
     s.play("take O")
     said = _announced(s, "in1", "a3")
-    assert said == ["you recover the orange treasure (2) on a3 with orange: +2 orange boxes; "
-                    "your orange row scores 2 (R7)"]
+    assert said == ["you recover the orange treasure (2) on a3: your orange row +2 boxes, "
+                    "scores 2 (R7)"]
 
 
 def test_wording_agrees_with_you_and_with_named_seats() -> None:
@@ -180,9 +180,9 @@ def test_wording_agrees_with_you_and_with_named_seats() -> None:
         roll(s, O="2any")
         s.play("take O")
         said = " ".join(_announced(s, "in1", "a3", "a2"))
-        assert f"{recover} the neutral treasure (1) on a3 with orange: +1 orange box;" in said
-        assert f"{row} orange row scores 1" in said
-        assert f"{row} coin row scores 1" in said
+        assert (f"{recover} the neutral treasure (1) on a3 with orange: {row} orange row "
+                f"+1 box, scores 1 (R7)") in said
+        assert f"{row} coin row 1 of 8, scores 1 (R8)" in said
         assert "you's" not in said and "you recovers" not in said and "you takes" not in said
 
 
@@ -199,7 +199,7 @@ def test_forfeit_coin_whirlpool_propeller_and_bonus_stars_are_announced() -> Non
     assert said == ["your red route reaches the whirlpool b3: the rest of the pencil is lost "
                     "and the route goes on with exactly 3 any steps from there (R12)"]
     said = _announced(s, "b2", "a2", "a1")
-    assert said == ["you take the coin on a1: coin box 1 of 8, your coin row scores 1 (R8)",
+    assert said == ["you take the coin on a1: your coin row 1 of 8, scores 1 (R8)",
                     "you collect the propeller on a2 (1 ready to use) (R13)"]
     # bonus star for 2 boxes in every row, given by hand through the holder
     before = s.clone()
@@ -363,3 +363,14 @@ def test_every_line_fits_80_columns_all_game(level: int) -> None:
         if s.is_over:
             break
         s.play(r.choice(s.legal_moves()))
+
+
+def test_boxes_lost_over_a_full_row_are_announced() -> None:
+    s = new(lattice_sheet(treasures=(("a3", "orange", 3), ("a2", "orange", 3))), players=1)
+    s.seats = ["you"]
+    roll(s, O="2any")
+    s.play("take O")
+    said = _announced(s, "in1", "a3", "a2")
+    assert said[1] == ("you recover the orange treasure (3) on a2: your orange row +2 boxes "
+                       "(1 lost: the row is full), scores 8 (R7)")
+    assert said[2] == "you take the star for filling a whole row first: +5 (R10)"

@@ -56,24 +56,27 @@ def announce(before: ReefsState, after: ReefsState) -> list[str]:
         if old is new:
             continue  # shared by copy-on-write: unchanged
         name = after.seats[seat]
-        for t in range(b.n_treasures):
+        filled = old.boxes[:]  # boxes per colour, treasure by treasure (several may be
+        for t in range(b.n_treasures):  # recovered between the two states)
             c = new.treasure[t]
             if old.treasure[t] >= 0 or c < 0:
                 continue
             value = b.treasure_value[t]
-            kind = "neutral" if b.treasure_colour[t] == NEUTRAL else COLOURS[c]
-            where = b.ids[_space_of(after, t)]
-            gained = new.boxes[c] - old.boxes[c]
-            row = b.row_values[c][new.boxes[c] - 1] if new.boxes[c] else 0
-            lost = "" if gained >= value else f", {value - gained} lost: the row is full"
+            neutral = b.treasure_colour[t] == NEUTRAL
+            kind = "neutral" if neutral else COLOURS[c]
+            where = b.ids[_space_of(after, t)] + (f" with {COLOURS[c]}" if neutral else "")
+            gained = min(b.row_len[c], filled[c] + value) - filled[c]
+            filled[c] += gained
+            row = b.row_values[c][filled[c] - 1] if filled[c] else 0
             boxes = "box" if gained == 1 else "boxes"
-            out.append(f"{subject(name, 'recovers')} the {kind} treasure ({value}) on {where} "
-                       f"with {COLOURS[c]}: +{gained} {COLOURS[c]} {boxes}{lost}; "
-                       f"{possessive(name)} {COLOURS[c]} row scores {row} (R7)")
+            lost = f" ({value - gained} lost: the row is full)" if gained < value else ""
+            out.append(f"{subject(name, 'recovers')} the {kind} treasure ({value}) on {where}: "
+                       f"{possessive(name)} {COLOURS[c]} row +{gained} {boxes}{lost}, "
+                       f"scores {row} (R7)")
         for s in _bits(new.coins_taken & ~old.coins_taken):
             if new.coins > old.coins:
-                out.append(f"{subject(name, 'takes')} the coin on {b.ids[s]}: coin box "
-                           f"{new.coins} of {b.coin_len}, {possessive(name)} coin row scores "
+                out.append(f"{subject(name, 'takes')} the coin on {b.ids[s]}: "
+                           f"{possessive(name)} coin row {new.coins} of {b.coin_len}, scores "
                            f"{b.coin_values[new.coins - 1]} (R8)")
             else:
                 out.append(f"{subject(name, 'touches')} the coin on {b.ids[s]}, but "

@@ -38,7 +38,7 @@ FORMS = (
 )
 
 #: ``help`` at the prompt (plain text): every move form with an example, canonical text first.
-NOTATION_HELP = """Reefs moves (one decision each; several on one line: take O in1 c3 c4)
+NOTATION_HELP = """One decision at a time, or several on one line: take O in1 c3 c4
   take O            take the orange pencil with its face (O R B G P, or the
                     colour's name); bare form: O, orange
   take O propeller  take it and draw 3 any steps instead, using a propeller

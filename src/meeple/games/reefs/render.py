@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.games.reefs.moves import FACES, PLUS
+from meeple.games.reefs.moves import FACES, PLUS, PLUS_MIN
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL
 
 if TYPE_CHECKING:
@@ -205,8 +205,8 @@ def route_lines(state: ReefsState, seat: int) -> list[str]:
         if where:
             what = f"next step from {b.ids[sh.end[c]]} to" if started else "start at"
             out.append(f"{_colour(c, COLOURS[c].capitalize())}: {what} {where} (underlined)"
-                       + ("; or stop" if state.pmode == PLUS and state.prem >= 4 else ""))
-        elif state.pmode == PLUS and state.prem >= 4:
+                       + ("; or stop" if state.pmode == PLUS and state.prem >= PLUS_MIN else ""))
+        elif state.pmode == PLUS and state.prem >= PLUS_MIN:
             out.append(f"{_colour(c, COLOURS[c].capitalize())} cannot go on: stop")
         else:
             out.append(f"{_colour(c, COLOURS[c].capitalize())} cannot be drawn: forfeit")
