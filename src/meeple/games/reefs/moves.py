@@ -31,11 +31,26 @@ PROPELLER_STEPS: Final = 3  # R13
 WHIRLPOOL_STEPS: Final = 3  # R12
 
 FORMS = (
-    "'roll <colour> <face>' (chance; faces: 1any 2any 3any 2straight 3straight 4+straight), "
-    "'take <colour>', 'take <colour> propeller', '<entry point id>' to start a route, "
-    "'<space id>' for a step, 'stop', 'forfeit'; colours: O orange, R red, B blue, G green, "
-    "P purple"
+    "'take <colour>' (or the bare colour: 'O'), 'take <colour> propeller' (or 'O propeller'), "
+    "'<entry point id>' to start a route, '<space id>' for a step, 'stop', 'forfeit', "
+    "'roll <colour> <face>' (chance; faces: 1any 2any 3any 2straight 3straight 4+straight); "
+    "colours: O orange, R red, B blue, G green, P purple"
 )
+
+#: ``help`` at the prompt (plain text): every move form with an example, canonical text first.
+NOTATION_HELP = """One decision at a time, or several on one line: take O in1 c3 c4
+  take O            take the orange pencil with its face (O R B G P, or the
+                    colour's name); bare form: O, orange
+  take O propeller  take it and draw 3 any steps instead, using a propeller
+                    (level 3); bare forms: O propeller, take O prop, O prop
+  in1               start this colour's route at entry point in1 (also: enter in1)
+  c3                draw one step to space c3 (also: step c3)
+  stop              end a 4+ straight pencil after 4 or more steps
+  forfeit           draw nothing with the pencil taken (before drawing anything)
+  roll O 2any       chance, played for you: the orange pencil shows 2 any
+                    (faces 1any 2any 3any 2straight 3straight 4+straight;
+                    also roll O2any, roll orange 2 any)
+Case and extra spaces do not matter (TAKE o, C3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +74,10 @@ class MoveTable:
 
     Canonical texts (colour letters as in Gardens): ``roll O 2any``, ``take O``,
     ``take O propeller``, ``in1`` (start at entry point in1), ``c3`` (step to space c3),
-    ``stop``, ``forfeit``. ``parse_move`` also accepts colour names (``take orange``) and the
-    long forms ``enter in1`` / ``step c3``.
+    ``stop``, ``forfeit``. ``parse_move`` also accepts colour names (``take orange``), the
+    long forms ``enter in1`` / ``step c3``, the bare colour ``O`` for ``take O``,
+    ``O propeller`` / ``take O prop`` / ``O prop``, and rolls written ``roll O2any`` or
+    ``roll O 2 any``; any case. A bare form never hides a space id of the sheet.
     """
 
     def __init__(self, board: Board) -> None:
@@ -91,6 +108,23 @@ class MoveTable:
                 by_text[board.ids[s]] = by_text["step " + board.ids[s]] = self.step[s]
         by_text["stop"] = self.stop
         by_text["forfeit"] = self.forfeit
+        # bare and spelled-out forms; a space id of the sheet always keeps its own text
+        ids = {sid.lower() for sid in board.ids}
+        bare: dict[str, ReefsMove] = {}
+        for c in range(5):
+            for names in (LETTERS[c], COLOURS[c]):
+                bare[names] = self.take[c][0]
+                for prop in ("propeller", "prop"):
+                    bare[f"{names} {prop}"] = bare[f"take {names} {prop}"] = self.take[c][1]
+                for f in range(6):
+                    face = FACES[f][0]
+                    bare[f"roll {names}{face}"] = self.roll[c][f]
+                    bare[f"roll {names} {face.replace('any', ' any')}"] = self.roll[c][f]
+                    bare[f"roll {names} {face.replace('straight', ' straight')}"] = (
+                        self.roll[c][f])
+        for text, m in bare.items():
+            if text.lower() not in ids:
+                by_text.setdefault(text, m)
         self.by_text = by_text
         # forgiving about case ("TAKE o", "C3"), unless two ids differ only in case
         folded: dict[str, ReefsMove | None] = {}

@@ -1,55 +1,92 @@
-"""Terminal drawing of a Reefs position: each seat's lattice with the routes in colour and a
-letter per colour (always shown, colour-blind friendly), ids on spaces, and the live score pad.
+"""Terminal drawing of a Reefs position, as Rich markup: each seat's lattice with its routes, the
+score pad as printed, and the words announcing what a move did.
 
-Spaces are drawn at their coordinates; a connection is drawn between its two spaces (as a run of
-its colour's letter when it carries a line, dots when free). Legend: ``>`` entry point, ``$`` coin,
-``@`` whirlpool, ``%`` propeller, ``c2:3o`` a treasure worth 3 for orange on c2 (``n`` neutral);
-an item already collected gets a ``*`` (a recovered treasure shows the letter of the colour that
-recovered it in upper case).
+Everything reads without colour: a drawn connection is its colour's letter (O R B G P), marks on
+spaces are characters, and colour only repeats what the letters say. The five colours are fixed
+RGB values chosen to read on dark and on light terminals alike (contrast at least 3.5 against
+both black and white); free connections are dim, labels bold.
+
+The lattice: spaces at their coordinates with their ids; a connection between two spaces is a
+run of dots (``·`` across, ``:`` down, ``╱`` ``╲`` diagonal) while free, its route's letter once
+drawn. Marks: ``>in1`` entry point (followed by the letter of the route that started there),
+``$`` coin, ``@`` whirlpool, ``%`` propeller, ``c2:3o`` a treasure worth 3 for orange on c2
+(``n`` neutral); ``*`` marks an item this sheet has collected (a recovered treasure shows the
+upper-case letter of the colour that recovered it). The end of each route is shown in reverse
+video and listed in words under the lattice, and while a pencil is drawn the spaces it may go to
+next are underlined and listed.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from meeple.games.reefs.moves import FACES, PLUS, PLUS_MIN
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL
 
 if TYPE_CHECKING:
     from meeple.games.reefs.rules import ReefsState
 
-STYLE = ("dark_orange", "red", "blue", "green", "magenta")
+#: One RGB colour per pencil (O R B G P), each with a contrast ratio of at least 3.5 against
+#: black and against white, so it reads on dark and light terminals.
+STYLE = ("#d75f00", "#d70000", "#0087ff", "#008700", "#d700d7")
 CELL_W = 8  # characters per lattice column
 CELL_H = 2  # lines per lattice row
+
+_FACE_WORDS = {
+    "1any": "1 any", "2any": "2 any", "3any": "3 any",
+    "2straight": "2 straight", "3straight": "3 straight", "4+straight": "4+ straight",
+}
+
+# style codes of the character grid
+_PLAIN = -1
+_LABEL = -2
+_FREE = -4
 
 
 def _esc(text: str) -> str:
     return text.replace("[", "\\[")
 
 
-def _space_label(state: ReefsState, seat: int, s: int) -> str:
+def face_words(face: int) -> str:
+    """A pencil face in words: ``2 straight``."""
+    return _FACE_WORDS[FACES[face][0]]
+
+
+def _space_label(state: ReefsState, seat: int, s: int) -> tuple[str, int]:
+    """The text drawn at space ``s`` and the colour it is drawn in (-1: none)."""
     b = state.board
     sh = state.sheets[seat]
     bit = 1 << s
     sid = b.ids[s]
     if b.entry_mask & bit:
-        used = sh.entries_used & bit
         owner = next((c for c in range(5) if sh.entry[c] == s), -1)
-        return f">{sid}" + (LETTERS[owner] if used and owner >= 0 else "")
+        return f">{sid}" + (LETTERS[owner] if owner >= 0 else ""), owner
     if b.coin_mask & bit:
-        return sid + ("$*" if sh.coins_taken & bit else "$")
+        return sid + ("$*" if sh.coins_taken & bit else "$"), -1
     if b.whirl_mask & bit:
-        return sid + ("@*" if sh.whirls & bit else "@")
+        return sid + ("@*" if sh.whirls & bit else "@"), -1
     if b.prop_mask & bit:
-        return sid + ("%*" if sh.props_taken & bit else "%")
+        return sid + ("%*" if sh.props_taken & bit else "%"), -1
     t = b.treasure_at[s]
     if t >= 0:
         tc = b.treasure_colour[t]
-        letter = "n" if tc == NEUTRAL else LETTERS[tc].lower()
         got = sh.treasure[t]
         if got >= 0:
-            return f"{sid}:{b.treasure_value[t]}{LETTERS[got]}*"
-        return f"{sid}:{b.treasure_value[t]}{letter}"
-    return sid
+            return f"{sid}:{b.treasure_value[t]}{LETTERS[got]}*", got
+        letter = "n" if tc == NEUTRAL else LETTERS[tc].lower()
+        return f"{sid}:{b.treasure_value[t]}{letter}", -1 if tc == NEUTRAL else tc
+    return sid, -1
+
+
+def next_spaces(state: ReefsState, seat: int) -> list[int]:
+    """The spaces the pencil being drawn by ``seat`` may go to next (entry points when its
+    route has not started); empty when ``seat`` is not drawing."""
+    from meeple.games.reefs.moves import ENTER, STEP
+    from meeple.games.reefs.rules import P_DRAW
+
+    if state.over or state.phase != P_DRAW or state.seat != seat:
+        return []
+    return [m.a for m in state.legal_moves() if m.kind in (STEP, ENTER)]
 
 
 def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list[str]:
@@ -62,7 +99,10 @@ def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list
     width = (max(xs) - x0) * CELL_W + CELL_W + 2
     height = (max(ys) - y0) * CELL_H + 1
     grid: list[list[str]] = [[" "] * width for _ in range(height)]
-    style: list[list[int]] = [[-1] * width for _ in range(height)]
+    # per character: (kind, colour, extra) where kind is a route colour 0-4 or a code above
+    style: list[list[tuple[int, int, str]]] = [[(_PLAIN, -1, "")] * width for _ in range(height)]
+    ends = {sh.end[c]: c for c in range(5) if sh.entry[c] >= 0}
+    targets = set(next_spaces(state, seat))
 
     def pos(s: int) -> tuple[int, int]:
         x, y = b.xy[s]
@@ -70,41 +110,43 @@ def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list
 
     for s in range(b.n):
         row, col = pos(s)
-        label = _space_label(state, seat, s)[: CELL_W - 1]
+        label, colour = _space_label(state, seat, s)
+        label = label[: CELL_W - 1]
+        extra = ""
+        if s in ends:
+            colour, extra = ends[s], "reverse"
+        elif s in targets:
+            extra = "underline"
         for i, ch in enumerate(label):
             if col + i < width:
                 grid[row][col + i] = ch
-                style[row][col + i] = -2
+                style[row][col + i] = (_LABEL, colour, extra)
     for ci, (a, c) in enumerate(b.conns):
         owner = sh.owner[ci] - 1
         (ra, ca), (rc, cc) = pos(a), pos(c)
+        mark = (owner, owner, "") if owner >= 0 else (_FREE, -1, "")
         if ra == rc:  # horizontal: fill the blanks between the two labels
             lo, hi = sorted((ca, cc))
             for col in range(lo + 1, hi):
-                if style[ra][col] == -1:
+                if style[ra][col][0] == _PLAIN:
                     grid[ra][col] = LETTERS[owner] if owner >= 0 else "·"
-                    style[ra][col] = owner
+                    style[ra][col] = mark
         elif ca == cc:  # vertical
             lo, hi = sorted((ra, rc))
             for row in range(lo + 1, hi):
                 grid[row][ca + 1] = LETTERS[owner] if owner >= 0 else ":"
-                style[row][ca + 1] = owner
+                style[row][ca + 1] = mark
         else:  # diagonal: one mark at the midpoint
             row, col = (ra + rc) // 2, (ca + cc) // 2 + 1
             slope = (rc - ra) * (cc - ca) > 0
-            if owner >= 0:
-                grid[row][col] = LETTERS[owner]
-            else:
-                grid[row][col] = "╲" if slope else "╱"
-            style[row][col] = owner
+            grid[row][col] = LETTERS[owner] if owner >= 0 else ("╲" if slope else "╱")
+            style[row][col] = mark
     lines = []
     for r in range(height):
         out = []
         run = ""
-        run_style = -1
-        for ch, st in [*zip(grid[r], style[r], strict=True), ("", -3)]:
-            if ch in "·:╱╲" and st == -1:
-                st = -4  # free connection
+        run_style: tuple[int, int, str] = (_PLAIN, -1, "")
+        for ch, st in [*zip(grid[r], style[r], strict=True), ("", (-3, -1, ""))]:
             if st != run_style and run:
                 out.append(_span(run, run_style))
                 run = ""
@@ -114,60 +156,186 @@ def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list
     return lines
 
 
-def _span(text: str, st: int) -> str:
+def _span(text: str, st: tuple[int, int, str]) -> str:
+    kind, colour, extra = st
     e = _esc(text)
-    if st >= 0:
-        return f"[bold {STYLE[st]}]{e}[/]"
-    if st == -2:
-        return f"[bold]{e}[/]"
-    if st == -4:
-        return f"[dim]{e}[/]"
-    return e
+    parts = []
+    if kind >= 0 or kind == _LABEL:
+        parts.append("bold")
+    if colour >= 0:
+        parts.append(STYLE[colour])
+    if kind == _FREE:
+        parts.append("dim")
+    if extra:
+        parts.append(extra)
+    return f"[{' '.join(parts)}]{e}[/]" if parts else e
+
+
+def _plain(markup: str) -> str:
+    from rich.text import Text
+
+    return Text.from_markup(markup).plain
+
+
+def _colour(c: int, text: str) -> str:
+    return f"[bold {STYLE[c]}]{_esc(text)}[/]"
+
+
+def route_lines(state: ReefsState, seat: int) -> list[str]:
+    """Each route in words: where it started, where its free end is, how many steps it has;
+    and, while this seat draws, where the pencil may go next."""
+    b = state.board
+    sh = state.sheets[seat]
+    parts = []
+    for c in range(5):
+        if sh.entry[c] < 0:
+            parts.append(f"{_colour(c, LETTERS[c])} -")
+        else:
+            steps = sum(1 for o in sh.owner if o == c + 1)
+            parts.append(f"{_colour(c, LETTERS[c])} {b.ids[sh.entry[c]]}→"
+                         f"[reverse]{_esc(b.ids[sh.end[c]])}[/] ({steps})")
+    out = ["Routes: " + "  ".join(parts)]
+    if len(_plain(out[0])) > 79:  # keep within 80 columns: two lines
+        out = ["Routes: " + "  ".join(parts[:3]), "        " + "  ".join(parts[3:])]
+    targets = next_spaces(state, seat)
+    if state.pc >= 0 and state.seat == seat and not state.over:
+        c = state.pc
+        where = ", ".join(b.ids[t] for t in targets)
+        started = sh.entry[c] >= 0
+        if where:
+            what = f"next step from {b.ids[sh.end[c]]} to" if started else "start at"
+            out.append(f"{_colour(c, COLOURS[c].capitalize())}: {what} {where} (underlined)"
+                       + ("; or stop" if state.pmode == PLUS and state.prem >= PLUS_MIN else ""))
+        elif state.pmode == PLUS and state.prem >= PLUS_MIN:
+            out.append(f"{_colour(c, COLOURS[c].capitalize())} cannot go on: stop")
+        else:
+            out.append(f"{_colour(c, COLOURS[c].capitalize())} cannot be drawn: forfeit")
+    return out
+
+
+def _cell(mark: str, grey: bool, value: int, colour: int = -1, nxt: bool = False) -> str:
+    text = f"{mark}{'░' if grey else ' '}{value:>2}"
+    if colour >= 0:
+        return f"[bold {STYLE[colour]}]{_esc(mark)}[/]{text[1:]}"
+    if nxt:
+        return f"[bold]{_esc(mark)}[/]{text[1:]}"
+    return f"[dim]{_esc(mark)}[/]{text[1:]}"
 
 
 def render_pad(state: ReefsState, seat: int) -> list[str]:
-    """The score pad of one seat: treasure rows, coin row, propellers, bonuses."""
+    """The score pad of one seat as printed: the treasure rows (box values, grey boxes, the
+    coloured boxes and the next one), the coin row, propellers, the bonus stars and the total."""
     b = state.board
     sh = state.sheets[seat]
     sc = state.scores()[seat]
     lines = []
     for c in range(5):
-        boxes = []
+        cells = []
         for i, v in enumerate(b.row_values[c]):
-            filled = i < sh.boxes[c]
             grey = i < b.row_grey[c]
-            box = f"{LETTERS[c]}" if filled else ("░" if grey else "_")
-            boxes.append(f"{box}{v:>2}")
-        row = " ".join(boxes)
-        lines.append(
-            f"[{STYLE[c]}]{LETTERS[c]} {COLOURS[c]:<7}[/] {row}  = {sc.breakdown[COLOURS[c]]}"
-        )
-    coins = " ".join(
-        ("$" if i < sh.coins else "_") + f"{v:>2}" for i, v in enumerate(b.coin_values))
-    lines.append(f"$ coins   {coins}  = {sc.breakdown['coins']}")
+            if i < sh.boxes[c]:
+                cells.append(_cell(LETTERS[c], grey, v, colour=c))
+            elif i == sh.boxes[c]:
+                cells.append(_cell(">", grey, v, nxt=True))
+            else:
+                cells.append(_cell("·", grey, v))
+        lines.append(f"{_colour(c, f'{LETTERS[c]} {COLOURS[c]:<7}')} {' '.join(cells)}"
+                     f"  = {sc.breakdown[COLOURS[c]]}")
+    coins = []
+    for i, v in enumerate(b.coin_values):
+        if i < sh.coins:
+            coins.append(_cell("$", False, v, nxt=True))
+        elif i == sh.coins:
+            coins.append(_cell(">", False, v, nxt=True))
+        else:
+            coins.append(_cell("·", False, v))
+    lines.append(f"$ coins    {' '.join(coins)}  = {sc.breakdown['coins']}")
     if b.n_props:
-        lines.append(
-            f"% propellers collected {sh.props}/{b.n_props}, used {sh.props_used}"
-        )
-    bonus = []
-    for key in ("bonus 2 each", "bonus full row", "end grey", "end coins"):
-        if sc.breakdown[key]:
-            bonus.append(f"{key} +{sc.breakdown[key]}")
-    holders = []
-    if state.two_each_holder >= 0:
-        holders.append(f"2-each star: {state.seats[state.two_each_holder]}")
-    if state.full_row_holder >= 0:
-        holders.append(f"full-row star: {state.seats[state.full_row_holder]}")
-    lines.append("* " + (", ".join(bonus) or "no bonus") + (
-        "   (" + "; ".join(holders) + ")" if holders else ""))
+        marks = ["x" if i < sh.props_used else "%" if i < sh.props else "·"
+                 for i in range(b.n_props)]
+        ready = sh.props - sh.props_used
+        lines.append(f"% propellers {' '.join(marks)}   {sh.props} of {b.n_props} collected, "
+                     f"{sh.props_used} used, {ready} ready (x used, % ready)")
+    grey_rows = [LETTERS[c] for c in range(5) if sh.boxes[c] >= b.row_grey[c]]
+    coin_end = f"last coin box ({sh.coins} of {b.coin_len})"
+    if any(b.row_grey):
+        lines.append(f"  game end: grey in all 5 rows (reached: "
+                     f"{' '.join(grey_rows) or 'none'}) or {coin_end}")
+    else:
+        lines.append(f"  game end: {coin_end}")
+    lines.append("  " + _stars(state, seat))
     lines.append(f"[bold]TOTAL {sc.total}[/]")
     return lines
 
 
-def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str:
-    from meeple.games.reefs.moves import FACES
+def _stars(state: ReefsState, seat: int) -> str:
+    """The four bonus stars of the pad: taken by this seat (+points), by another, or open."""
+    b = state.board
+    bonus = b.bonus
+
+    def first(holder: int, points: int, what: str) -> str:
+        if holder == seat:
+            return f"{what} +{points}"
+        if holder >= 0:
+            return f"{what}: {_esc(state.seats[holder])}"
+        return f"{what}: open ({points})"
+
+    parts = [
+        first(state.two_each_holder, bonus.two_each, "2 boxes in every row"),
+        first(state.full_row_holder, bonus.full_row, "a full row"),
+    ]
+    if state.over and state.ender == seat:
+        if state.end_grey:
+            parts.append(f"end, grey boxes +{bonus.end_grey}")
+        if state.end_coins:
+            parts.append(f"end, last coin box +{bonus.end_coins}")
+    return "★ " + "; ".join(parts)
+
+
+def render_score(state: ReefsState, seat: int | None = None, colourblind: bool = True) -> str:
+    """Every seat's score pad, as printed (``score`` at the prompt); ``seat`` comes first."""
+    order = list(range(state.players))
+    if seat is not None and 0 <= seat < state.players:
+        order.remove(seat)
+        order.insert(0, seat)
+    out: list[str] = []
+    for s in order:
+        out.append(f"[bold]{_esc(state.seats[s])}[/]")
+        out.extend(render_pad(state, s))
+        out.append("")
+    out.append(_PAD_LEGEND)
+    return "\n".join(out)
+
+
+_PAD_LEGEND = ("[dim]box: mark, ░ if grey, value printed above; "
+               "O R B G P $ coloured, > next, · empty[/]")
+
+
+def _status(state: ReefsState) -> str:
     from meeple.games.reefs.rules import P_DRAW, P_ROLL
 
+    if state.over:
+        return f"[bold]Game over[/]: {_esc(end_reason(state))}"
+    if state.phase == P_ROLL:
+        return f"Rolling the pencils for {_esc(state.seats[state.roller])}"
+    who = _esc(state.seats[state.seat])
+    if state.phase == P_DRAW:
+        return f"To move: {who}, drawing {_esc(state.pencil_text())}"
+    return f"To move: {who}, take a pencil"
+
+
+def end_reason(state: ReefsState) -> str:
+    """Why the game ended (R11, R15), in words."""
+    from meeple.core.text import subject
+
+    if state.ender >= 0:
+        why = [w for w, ok in (("the grey boxes of all five rows", state.end_grey),
+                               ("the last coin box", state.end_coins)) if ok]
+        return f"{subject(state.seats[state.ender], 'has')} reached {' and '.join(why)} (R11)"
+    return "no sheet can draw another step (R15)"
+
+
+def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str:
     seats = range(state.players) if seat is None else [seat]
     out: list[str] = [f"[bold]Pick a Pen: Reefs[/] - {_esc(state.board.sheet.title)}"
                       f" - round {state.rounds}"]
@@ -175,35 +343,24 @@ def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str
     for c in range(5):
         f = state.middle[c]
         if f >= 0:
-            mid.append(f"[{STYLE[c]}]{LETTERS[c]}[/] {COLOURS[c]} {FACES[f][0]}")
+            mid.append(f"{_colour(c, LETTERS[c])} {face_words(f)}")
     out.append("Middle: " + (", ".join(mid) or "no pencils"))
-    if state.over:
-        if state.ender >= 0:
-            why = [w for w, ok in (("grey boxes in all rows", state.end_grey),
-                                   ("last coin box", state.end_coins)) if ok]
-            out.append(f"[bold]Game over[/]: {state.seats[state.ender]} ended it "
-                       f"({', '.join(why)})")
-        else:
-            out.append("[bold]Game over[/]: no sheet can take another step")
-    elif state.phase == P_ROLL:
-        out.append(f"Rolling the pencils for {state.seats[state.roller]}")
-    else:
-        who = state.seats[state.seat]
-        if state.phase == P_DRAW:
-            out.append(f"To move: {who}, drawing {_esc(state.pencil_text())}")
-        else:
-            out.append(f"To move: {who}, take a pencil")
+    out.append(_status(state))
     for s in seats:
         out.append("")
         out.append(f"[bold]{_esc(state.seats[s])}[/]")
         out.extend(render_sheet(state, s, colourblind))
+        out.extend(route_lines(state, s))
         out.extend(render_pad(state, s))
     if seat is not None and state.players > 1:
         others = state.scores()
         out.append("Others: " + ", ".join(
             f"{_esc(state.seats[i])} {others[i].total}" for i in range(state.players) if i != seat))
     out.append("")
-    out.append("[dim]> entry  $ coin  @ whirlpool  % propeller  * collected[/]")
-    out.append("[dim]c2:3o treasure on c2 worth 3 for orange (n neutral); "
-               "routes: O R B G P[/]")
+    out.append(_PAD_LEGEND)
+    out.append("[dim]> entry point  $ coin  @ whirlpool  % propeller  * collected  "
+               "(n neutral)[/]")
+    out.append("[dim]c2:3o a treasure worth 3 for orange on c2; routes drawn as O R B G P[/]")
+    out.append("[dim]Routes: start→end (steps); route ends in reverse video, "
+               "next spaces underlined[/]")
     return "\n".join(out)

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from meeple.core.errors import IllegalMove
 from meeple.core.state import CHANCE, Score, State, part_for_update
+from meeple.core.text import subject
 from meeple.games.reefs.moves import (
     ANY,
     ENTER,
@@ -223,7 +224,8 @@ class ReefsState(State[ReefsMove]):
                         f"legal: {summary}")
             return f"the next pencil to roll is {COLOURS[self.rolled]}; legal: {summary}"
         if move.kind == ROLL:
-            return f"no roll is pending; seat {self.seat} is to move; legal: {summary}"
+            return (f"no roll is pending: {subject(self.seats[self.seat], 'is')} to move; "
+                    f"legal: {summary}")
         if move.kind == TAKE:
             if self.phase != P_TAKE:
                 return f"a pencil is already taken and being drawn; legal: {summary}"
@@ -256,7 +258,8 @@ class ReefsState(State[ReefsMove]):
 
     # ------------------------------------------------------------------ legal moves
     def _take_moves(self) -> list[ReefsMove]:
-        """G2 draft: take one pencil from the middle; R13 optionally with a propeller."""
+        """G2 draft: take one pencil from the middle; R13 optionally with a propeller, offered
+        only when that colour can draw its 3 any steps (R16)."""
         out: list[ReefsMove] = []
         sh = self.sheets[self.seat]
         prop = sh.props > sh.props_used
@@ -393,7 +396,7 @@ class ReefsState(State[ReefsMove]):
             sh = self.sheet_for_update(self.seat)
             sh.props_used += 1
             self.pmode, self.prem = ANY, PROPELLER_STEPS
-            self.pdrawn = True  # the propeller is only offered when it can be used: no forfeit
+            self.pdrawn = True  # R16: offered only when it can be used, so no forfeit after it
         else:
             _, mode, steps = FACES[face]
             self.pmode = mode
@@ -486,7 +489,8 @@ class ReefsState(State[ReefsMove]):
         sh.props += 1
 
     def _end_pencil(self) -> None:
-        """The seat's turn is over: check the end of the game, then pass on the draft (G2)."""
+        """The seat's turn is over: check the end of the game (R14), then pass on the draft
+        (G2)."""
         self.turn += 1
         self.pc = -1
         self.pmode, self.prem, self.pdir, self.pdrawn = ANY, 0, -1, False
@@ -503,9 +507,9 @@ class ReefsState(State[ReefsMove]):
         self.seat = nxt
 
     def _game_end(self, sh: SeatSheet) -> bool:
-        """R11 end of the game: grey boxes of all five rows, or the last coin box; the seat
-        gets the end bonus of each condition it fulfils (R10). Also (our choice, rules silent):
-        the game ends when no seat can draw a single step any more."""
+        """R11 end of the game: grey boxes of all five rows, or the last coin box, checked once
+        the whole pencil is drawn (R14); the seat gets the end bonus of each condition it
+        fulfils (R10). R15: the game also ends when no seat can draw a single step any more."""
         b = self.board
         # a sheet without any grey box has no grey end condition
         grey = any(b.row_grey) and all(sh.boxes[c] >= b.row_grey[c] for c in range(5))
@@ -565,4 +569,5 @@ class ReefsState(State[ReefsMove]):
         if self.pmode == PLUS:
             return f"{COLOURS[self.pc]} ({LETTERS[self.pc]}): 4+ straight, {self.prem} drawn"
         kind = "any" if self.pmode == ANY else "straight"
-        return f"{COLOURS[self.pc]} ({LETTERS[self.pc]}): {self.prem} {kind} steps to draw"
+        steps = "step" if self.prem == 1 else "steps"
+        return f"{COLOURS[self.pc]} ({LETTERS[self.pc]}): {self.prem} {kind} {steps} to draw"
