@@ -186,6 +186,15 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         rec["table"] = rt.table.id
         return rec
 
+    @app.get("/api/tables/{table_id}/log")
+    async def table_log(table_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """The stored log entries numbered above ``after``: moves, chance outcomes already
+        drawn and undos, each with its number (the table version it made)."""
+        await asyncio.to_thread(store.table, table_id)
+        entries = await asyncio.to_thread(store.log, table_id, after)
+        return [{"number": e.number, "kind": e.kind, "seat": e.seat, "text": e.text}
+                for e in entries]
+
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
