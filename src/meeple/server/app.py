@@ -20,7 +20,7 @@ import meeple
 from meeple.bots import BOTS, make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.view import view_schema
-from meeple.server.botpool import make_pool
+from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
 from meeple.server.protocol import (
     MAX_FRAME,
     CreateTable,
@@ -54,8 +54,8 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = make_pool(bot_workers) if bots else None
-        kw: dict[str, Any] = {} if bot_deadline is None else {"bot_deadline": bot_deadline}
-        service = Service(store, pool, bots=bots, **kw)
+        service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(bot_workers),
+                          bot_deadline=bot_deadline or deadline_from_env())
         app.state.service = service
         fanout = None
         if store.dialect == "postgresql":
@@ -70,8 +70,8 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
             await service.stop()
             if fanout is not None:
                 fanout.stop()
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+            if service.pool is not None:
+                kill_pool(service.pool)
 
     app = FastAPI(title="meeple", version=meeple.__version__, lifespan=lifespan,
                   description="Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and "

@@ -63,3 +63,18 @@ def make_pool(workers: int | None = None) -> Executor:
     n = workers or int(os.environ.get("MEEPLE_BOT_WORKERS", "0")) or (os.cpu_count() or 2)
     ctx = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_warm)
+
+
+def kill_pool(pool: Executor) -> None:
+    """Stop a pool at once, its workers too (one may be stuck in an overlong decision)."""
+    procs = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.kill()
+
+
+def deadline_from_env() -> float:
+    """``MEEPLE_BOT_DEADLINE`` seconds, else the default."""
+    value = os.environ.get("MEEPLE_BOT_DEADLINE")
+    return float(value) if value else DEFAULT_DEADLINE

@@ -19,14 +19,16 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 import meeple
+from meeple.bots import make_bot
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
 from meeple.core.view import View, log_lines, seat_view
-from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide
+from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool
 from meeple.store import (
     BOT,
     FINISHED,
@@ -125,9 +127,11 @@ class Service:
     """Every live table of this server process."""
 
     def __init__(self, store: Store, pool: Executor | None, *,
-                 bot_deadline: float = DEFAULT_DEADLINE, bots: bool = True) -> None:
+                 bot_deadline: float = DEFAULT_DEADLINE, bots: bool = True,
+                 new_pool: Callable[[], Executor] | None = None) -> None:
         self.store = store
         self.pool = pool
+        self.new_pool = new_pool
         self.bot_deadline = bot_deadline
         self.bots_enabled = bots
         self.runtimes: dict[str, Runtime] = {}
@@ -357,7 +361,6 @@ class Service:
 
     async def _bot_turns(self, rt: Runtime) -> None:
         """Let bots play while a bot (or a stand-in) is to move."""
-        loop = asyncio.get_running_loop()
         for _ in range(10_000):
             seat = rt.state.to_move
             if seat is None or seat == CHANCE or rt.table.status != RUNNING:
@@ -370,27 +373,46 @@ class Service:
             d = Decision(t.game, t.players, t.variant, t.sheet, t.seed,
                          tuple(str(m) for m in rt.state.history), seat, spec,
                          (t.seed * 1_000_003 + version) % (1 << 62))
-            try:
-                if self.pool is None:
-                    text = decide(d)
-                else:
-                    text = await asyncio.wait_for(loop.run_in_executor(self.pool, decide, d),
-                                                  self.bot_deadline)
-            except TimeoutError:
-                log.warning("table %s: %s missed its %.0f s deadline; a random move is played",
-                            t.id, spec, self.bot_deadline)
-                text = str(rt.state.legal_moves()[0])
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.error("table %s: bot %s failed (%s); a legal move is played", t.id, spec, exc)
-                text = str(rt.state.legal_moves()[0])
+            text = await self._decide(d)
+            if text is None:  # missed its deadline or failed: a random legal move instead
+                text = str(make_bot("random", seed=d.bot_seed).choose(
+                    rt.state.view(seat), rt.state.legal_moves()))
             try:
                 await self.play(t.id, seat, text, version, None, by_bot=True)
             except Refused:
                 await self.refresh(rt)  # someone else moved meanwhile: look again
             if rt.bot_task is not asyncio.current_task():
                 return
+
+    async def _decide(self, d: Decision) -> str | None:
+        """The bot's move, or None if it missed its deadline or failed (then the caller plays a
+        stand-in move). A worker that overruns is stopped: the pool is made anew, and decisions
+        that were under way in it are asked again."""
+        loop = asyncio.get_running_loop()
+        for _attempt in range(3):
+            pool = self.pool
+            if pool is None:
+                return decide(d)
+            try:
+                return await asyncio.wait_for(loop.run_in_executor(pool, decide, d),
+                                              self.bot_deadline)
+            except TimeoutError:
+                log.warning("table bot %s missed its %.1f s deadline; a stand-in move is played",
+                            d.spec, self.bot_deadline)
+                self._renew_pool(pool)
+                return None
+            except BrokenProcessPool:
+                continue  # another decision's overrun renewed the pool: ask again
+            except Exception as exc:
+                log.error("bot %s failed (%s); a stand-in move is played", d.spec, exc)
+                return None
+        return None
+
+    def _renew_pool(self, pool: Executor) -> None:
+        if self.pool is not pool or self.new_pool is None:
+            return
+        self.pool = self.new_pool()
+        kill_pool(pool)
 
     # ------------------------------------------------------------------ clock
     async def _clock_loop(self) -> None:
