@@ -2,4 +2,5 @@
 
 from meeple.cli import main
 
-main()
+if __name__ == "__main__":  # not when a spawned worker process imports this module
+    main()

@@ -45,7 +45,8 @@ def serve_cmd(
                   f"http://{host}:{port}/docs)")
     console.print(f"database: {display_url(url)}")
     uvicorn.run(create_app(store, bot_workers=bot_workers), host=host, port=port,
-                ws_max_size=1 << 20, log_level="warning")
+                ws_max_size=1 << 20, ws_per_message_deflate=False,
+                log_level="warning")
 
 
 @app.command("schema")

@@ -69,7 +69,7 @@ class View(BaseModel):
     board: dict[str, Any] = Field(description="the game's public position data "
                                               "(game-specific; see docs/server.md)")
     text: str = Field(description="the position as the terminal draws it for this viewer, "
-                                  "plain text")
+                                  "plain text (only when asked for)")
 
     model_config = {"populate_by_name": True}
 
@@ -89,9 +89,24 @@ def log_lines(state: State[Any], said: Sequence[list[str]] | None = None,
     return out
 
 
+#: How many of the last log lines a view carries (the whole log is the record's).
+LOG_TAIL = 50
+
+
+def log_line(state: State[Any], said: list[str]) -> LogLine:
+    """The log line of the move just played on ``state``; ``said``: what it caused."""
+    mover, move = state.last_logged()
+    seat = None if mover == CHANCE else mover
+    return LogLine(number=len(state.history), seat=seat,
+                   who="chance" if seat is None else state.seats[seat], move=str(move),
+                   said=list(said))
+
+
 def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None = None,
-              log_tail: int = 200) -> View:
-    """The view of ``viewer`` (None: a spectator) of ``state``."""
+              log_tail: int = LOG_TAIL, text: bool = False) -> View:
+    """The view of ``viewer`` (None: a spectator) of ``state``: ``log`` is the game's log in
+    words if the caller keeps it (else it is made from the moves, without announcements);
+    ``text`` adds the terminal drawing as plain text."""
     from meeple.core.registry import game_info
 
     info = game_info(state.game_name)
@@ -115,7 +130,7 @@ def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None =
         turn=state.turn, moves_played=len(state.history), legal_moves=legal,
         can_undo=viewer is not None and state.can_undo() and to_move == viewer,
         scores=[ScorePad(total=s.total, rows=dict(s.breakdown)) for s in scores],
-        log=lines[-log_tail:], board=board, text=_plain(seen, viewer),
+        log=lines[-log_tail:], board=board, text=_plain(seen, viewer) if text else "",
     )
 
 

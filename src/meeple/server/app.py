@@ -165,15 +165,14 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         return table_out(store.table(table_id))
 
     @app.get("/api/tables/{table_id}/view")
-    async def get_view(table_id: str, seat: int | None = None,
+    async def get_view(table_id: str, seat: int | None = None, text: bool = False,
                        x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
         """The table's view as ``seat`` (with its secret in the X-Seat-Secret header) or, with
         no seat, as a spectator."""
         rt = await service().runtime(table_id)
         if seat is not None and not store.check_secret(table_id, seat, x_seat_secret):
             raise HTTPException(403, "a seat's view needs that seat's secret (X-Seat-Secret)")
-        return {"version": rt.version,
-                "view": service().view(rt, seat).model_dump(mode="json", by_alias=True)}
+        return service().view_frame(rt, seat, text)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
@@ -284,12 +283,11 @@ async def _hello(svc: Service, rt: Any, frame: dict[str, Any], send: Any,
             return old
     if old is not None:
         rt.clients.discard(old)
-    client = Client(viewer=seat, send=send)
+    client = Client(viewer=seat, send=send, text=frame.get("text") is True)
     rt.clients.add(client)
     await svc.refresh(rt)
     await send({"type": "welcome", "table": rt.table.id, "seat": seat})
-    await send({"type": "view", "version": rt.version,
-                "view": svc.view(rt, seat).model_dump(mode="json", by_alias=True)})
+    await send(svc.view_frame(rt, seat, client.text))
     return client
 
 

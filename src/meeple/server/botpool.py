@@ -31,6 +31,8 @@ class Decision:
     seat: int
     spec: str
     bot_seed: int
+    #: the table's id, so a worker can keep its position for the next decision
+    table: str = ""
 
 
 def decide(d: Decision) -> str:

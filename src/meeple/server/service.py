@@ -27,7 +27,7 @@ import meeple
 from meeple.bots import make_bot
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
-from meeple.core.view import View, log_lines, seat_view
+from meeple.core.view import LogLine, View, log_line, seat_view
 from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool
 from meeple.store import (
     BOT,
@@ -68,13 +68,15 @@ class Client:
 
     viewer: int | None
     send: Sender
+    #: whether its views carry the terminal drawing as plain text
+    text: bool = False
 
 
 @dataclass(eq=False)
 class Runtime:
     table: Table
     state: State[Any]
-    said: list[list[str]]
+    lines: list[LogLine]
     version: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
@@ -112,15 +114,15 @@ def new_state(table: Table) -> State[Any]:
     return state
 
 
-def rebuild(table: Table, entries: list[Entry]) -> tuple[State[Any], list[list[str]]]:
-    """The position a stored log describes, and what each of its moves caused in words."""
+def rebuild(table: Table, entries: list[Entry]) -> tuple[State[Any], list[LogLine]]:
+    """The position a stored log describes, and its log in words."""
     state = new_state(table)
-    said: list[list[str]] = []
+    lines: list[LogLine] = []
     for e in effective_moves(entries):
         before = state.clone()
         state.play(e.text)
-        said.append(state.announcements(before))
-    return state, said
+        lines.append(log_line(state, state.announcements(before)))
+    return state, lines
 
 
 class Service:
@@ -179,9 +181,9 @@ class Service:
     def _load(self, table_id: str) -> Runtime:
         table = self.store.table(table_id)
         entries = self.store.log(table_id)
-        state, said = rebuild(table, entries)
+        state, lines = rebuild(table, entries)
         version = entries[-1].number if entries else 0
-        rt = Runtime(table=table, state=state, said=said, version=version)
+        rt = Runtime(table=table, state=state, lines=lines, version=version)
         if state.is_over and table.status != FINISHED:
             self.store.finish(table_id, [s.as_dict() for s in state.scores()])
             rt.table = self.store.table(table_id)
@@ -194,7 +196,7 @@ class Service:
         changed = table != rt.table
         if table.version != rt.version:
             fresh = await asyncio.to_thread(self._load, rt.table.id)
-            rt.table, rt.state, rt.said, rt.version = fresh.table, fresh.state, fresh.said, \
+            rt.table, rt.state, rt.lines, rt.version = fresh.table, fresh.state, fresh.lines, \
                 fresh.version
             rt.since = time.monotonic()
             return True
@@ -213,14 +215,21 @@ class Service:
             await self.broadcast(rt)
 
     # ------------------------------------------------------------------ views
-    def view(self, rt: Runtime, viewer: int | None) -> View:
-        return seat_view(rt.state, viewer, log_lines(rt.state, rt.said))
+    def view(self, rt: Runtime, viewer: int | None, text: bool = False) -> View:
+        return seat_view(rt.state, viewer, rt.lines, text=text)
+
+    def view_frame(self, rt: Runtime, viewer: int | None, text: bool = False) -> dict[str, Any]:
+        return {"type": "view", "version": rt.version,
+                "view": self.view(rt, viewer, text).model_dump(mode="json", by_alias=True)}
 
     async def broadcast(self, rt: Runtime) -> None:
-        """Send every connected client its own view."""
+        """Send every connected client its own view (made once per viewer)."""
+        made: dict[tuple[int | None, bool], dict[str, Any]] = {}
         for client in list(rt.clients):
-            frame = {"type": "view", "version": rt.version,
-                     "view": self.view(rt, client.viewer).model_dump(mode="json", by_alias=True)}
+            key = (client.viewer, client.text)
+            frame = made.get(key)
+            if frame is None:
+                frame = made[key] = self.view_frame(rt, client.viewer, client.text)
             try:
                 await client.send(frame)
             except Exception:  # a client that went away is dropped
@@ -241,9 +250,9 @@ class Service:
             except IllegalMove as exc:
                 raise Refused(exc.reason, rt.version) from None
             entries = [Entry(MOVE, seat, str(trial.history[-1]), client_id)]
-            said = [trial.announcements(before)]
-            self._draw_chance(trial, entries, said)
-            await self._commit(rt, trial, entries, rt.said + said)
+            lines = [log_line(trial, trial.announcements(before))]
+            self._draw_chance(trial, entries, lines)
+            await self._commit(rt, trial, entries, rt.lines + lines)
         if not by_bot and rt.table.seats[seat].absent:
             await self.set_absent(table_id, seat, False)
         await self.broadcast(rt)
@@ -261,7 +270,7 @@ class Service:
             except IllegalMove as exc:
                 raise Refused(exc.reason, rt.version) from None
             await self._commit(rt, trial, [Entry(UNDO, seat, str(back), client_id)],
-                               rt.said[:-1])
+                               rt.lines[:-1])
         await self.broadcast(rt)
         return rt.version
 
@@ -269,11 +278,9 @@ class Service:
                           by_bot: bool) -> None:
         if version != rt.version:
             await self.refresh(rt)
-        if client_id is not None:
-            seen = await asyncio.to_thread(self.store.seen_client_id, rt.table.id, client_id)
-        else:
-            seen = False
-        if seen:
+        if version != rt.version and client_id is not None and await asyncio.to_thread(
+                self.store.seen_client_id, rt.table.id, client_id):
+            # a resend of a move already played (the client missed its ack): say so
             raise Refused(f"move id {client_id!r} was already played", rt.version)
         if version != rt.version:
             raise Refused(f"the table has moved on: it is at version {rt.version}, your move "
@@ -292,16 +299,16 @@ class Service:
             raise Refused(f"seat {seat} is a bot seat", rt.version)
 
     @staticmethod
-    def _draw_chance(trial: State[Any], entries: list[Entry], said: list[list[str]]) -> None:
+    def _draw_chance(trial: State[Any], entries: list[Entry], lines: list[LogLine]) -> None:
         """Play every chance event now pending, from the table's own generator."""
         while trial.to_move == CHANCE:
             before = trial.clone()
             move = trial.sample_chance()
             entries.append(Entry(CHANCE_ENTRY, -1, str(move)))
-            said.append(trial.announcements(before))
+            lines.append(log_line(trial, trial.announcements(before)))
 
     async def _commit(self, rt: Runtime, trial: State[Any], entries: list[Entry],
-                      said: list[list[str]]) -> None:
+                      lines: list[LogLine]) -> None:
         result = [s.as_dict() for s in trial.scores()] if trial.is_over else None
         try:
             new = await asyncio.to_thread(self.store.append, rt.table.id, rt.version, entries,
@@ -312,7 +319,7 @@ class Service:
             await self.refresh(rt)
             raise Refused(f"the table has moved on: it is at version {rt.version}; look at "
                           f"the new position and play again", rt.version) from None
-        rt.state, rt.said, rt.version = trial, said, new
+        rt.state, rt.lines, rt.version = trial, lines, new
         rt.since = time.monotonic()
         if result is not None:
             rt.table = await asyncio.to_thread(self.store.table, rt.table.id)
@@ -326,10 +333,10 @@ class Service:
             if rt.table.status == RUNNING and rt.state.to_move == CHANCE:
                 trial = rt.state.clone()
                 entries: list[Entry] = []
-                said: list[list[str]] = []
-                self._draw_chance(trial, entries, said)
+                lines: list[LogLine] = []
+                self._draw_chance(trial, entries, lines)
                 with contextlib.suppress(Refused):
-                    await self._commit(rt, trial, entries, rt.said + said)
+                    await self._commit(rt, trial, entries, rt.lines + lines)
         await self.broadcast(rt)
         self.schedule_bots(rt)
 
@@ -372,7 +379,7 @@ class Service:
             t = rt.table
             d = Decision(t.game, t.players, t.variant, t.sheet, t.seed,
                          tuple(str(m) for m in rt.state.history), seat, spec,
-                         (t.seed * 1_000_003 + version) % (1 << 62))
+                         (t.seed * 1_000_003 + version) % (1 << 62), t.id)
             text = await self._decide(d)
             if text is None:  # missed its deadline or failed: a random legal move instead
                 text = str(make_bot("random", seed=d.bot_seed).choose(

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, create_engine, event, func, select, text, update
+from sqlalchemy import Connection, Engine, create_engine, event, func, insert, select, text, update
+from sqlalchemy import Table as Table_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -301,7 +302,7 @@ class Store:
         s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat)
                   .values(absent=absent))
 
-    def _notify(self, s: Session, table_id: str, version: int) -> None:
+    def _notify(self, s: Session | Connection, table_id: str, version: int) -> None:
         """On PostgreSQL, tell the other server processes (delivered at commit only); a version
         of -1 means the seats changed."""
         if self.dialect == "postgresql":
@@ -337,23 +338,27 @@ class Store:
         if finished_result is not None:
             values["status"] = FINISHED
             values["result"] = finished_result
+        tables = cast("Table_", TableRow.__table__)
+        log = cast("Table_", LogRow.__table__)
+        rows = [{"table_id": table_id, "number": k, "kind": e.kind, "seat": e.seat,
+                 "text": e.text, "client_id": e.client_id, "created": values["updated"]}
+                for k, e in enumerate(entries, start=expected + 1)]
         try:
-            with self.session() as s:
+            with self.engine.begin() as conn:
                 # the guarded write first: later writers wait for this row, then find 0 rows
-                done = s.execute(update(TableRow)
-                                 .where(TableRow.id == table_id, TableRow.version == expected,
-                                        TableRow.status != FINISHED)
-                                 .values(**values))
-                if done.rowcount != 1:  # type: ignore[attr-defined]
-                    current = s.scalar(select(TableRow.version).where(TableRow.id == table_id))
+                done = conn.execute(update(tables)
+                                    .where(tables.c.id == table_id,
+                                           tables.c.version == expected,
+                                           tables.c.status != FINISHED)
+                                    .values(**values))
+                if done.rowcount != 1:
+                    current = conn.scalar(select(tables.c.version)
+                                          .where(tables.c.id == table_id))
                     if current is None:
                         raise NotFound(f"no table {table_id!r}")
                     raise StaleVersion(f"the table is at version {current}, not {expected}")
-                for k, e in enumerate(entries, start=expected + 1):
-                    s.add(LogRow(table_id=table_id, number=k, kind=e.kind, seat=e.seat,
-                                 text=e.text, client_id=e.client_id, created=now()))
-                s.flush()
-                self._notify(s, table_id, new)
+                conn.execute(insert(log), rows)
+                self._notify(conn, table_id, new)
         except IntegrityError as exc:
             ids = [e.client_id for e in entries if e.client_id]
             if ids and self._seen_client_id(table_id, ids):
