@@ -54,6 +54,9 @@ class GameInfo:
     #: ``announce(before, after)``: what happened between two states of a game, in words, for
     #: players (a garden completed, a bonus taken); see ``State.announcements``.
     announce: Callable[[Any, Any], list[str]] | None = None
+    #: ``view_board(view_state, viewer)``: the game's public position as JSON-able data for
+    #: clients (``meeple.core.view``); ``viewer`` is a seat or None for a spectator.
+    view_board: Callable[[Any, int | None], dict[str, Any]] | None = None
 
     def player_range(self, variant: Mapping[str, Any]) -> range:
         lo, hi = (self.min_players, self.max_players)

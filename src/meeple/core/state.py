@@ -171,6 +171,12 @@ class State(ABC, Generic[M]):
         announce = game_info(self.game_name).announce
         return [] if announce is None else announce(before, self)
 
+    def last_logged(self) -> tuple[int, M]:
+        """The last move with who made it: ``(seat or CHANCE, move)``."""
+        if not self._history:
+            raise IndexError("no move has been played yet")
+        return self._movers[-1][0], self._history[-1]
+
     def log(self) -> list[tuple[int, M]]:
         """Every move so far with who made it: ``(seat or CHANCE, move)``, oldest first."""
         return [(mover, move) for (mover, _), move in zip(self._movers, self._history, strict=True)]

@@ -1,0 +1,177 @@
+"""What the server costs: accepted moves per second and move round trips over WebSockets.
+
+For T tables (10, 100, 500 by default) of one game, a real ``meeple serve`` process on
+127.0.0.1 (SQLite file, and PostgreSQL when ``--postgres URL`` or MEEPLE_TEST_POSTGRES names one)
+serves T tables of two seats: one played by a WebSocket client of this process (random legal
+moves, sent as soon as its view says it is to move), one by the server's ``random`` bot. Each
+run lasts ``--seconds`` (bounded) and then stops by itself. Reported: accepted client moves per
+second, p50 and p99 of send-to-ack, and, in the same run, the same moves through the engine
+alone (replayed from the tables' records, with the legality check), as the ratio of what the
+server costs per move.
+
+    uv run python benchmarks/bench_server.py [--tables 10,100,500] [--seconds 15] [--game reefs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.server.conftest import Server, free_port  # noqa: E402
+
+
+async def drive(ws_base: str, table: str, seat: int, secret: str, stop_at: float,
+                rtts: list[float], rng: random.Random) -> int:
+    made = 0
+    async with connect(f"{ws_base}/ws/tables/{table}", max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "seat": seat, "secret": secret}))
+        view: dict[str, object] = {}
+        version = -1
+        sent_at: float | None = None
+        while time.monotonic() < stop_at:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
+            except TimeoutError:
+                break
+            frame = json.loads(raw)
+            if frame["type"] == "view" and frame["version"] >= version:
+                version, view = frame["version"], frame["view"]
+            elif frame["type"] == "ack":
+                assert sent_at is not None
+                rtts.append(time.perf_counter() - sent_at)
+                sent_at = None
+                made += 1
+            elif frame["type"] == "refused":
+                sent_at = None
+            if view.get("over"):
+                break
+            legal = view.get("legal_moves") or []
+            if sent_at is None and view.get("to_move") == seat and legal:
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "move": rng.choice(legal),
+                                          "version": version}))
+    return made
+
+
+def engine_rate(records: list[dict[str, object]]) -> tuple[int, float]:
+    """Moves per second replaying the same games through the engine alone."""
+    import meeple
+
+    moves = 0
+    start = time.perf_counter()
+    for rec in records:
+        state = meeple.new_game(str(rec["game"]), players=int(rec["players"]),  # type: ignore[call-overload]
+                                seed=0, sheet=rec["sheet"], **rec["variant"])  # type: ignore[arg-type]
+        for text in rec["moves"]:  # type: ignore[attr-defined]
+            state.play(text)
+            moves += 1
+    return moves, moves / (time.perf_counter() - start)
+
+
+async def run(server: Server, game: str, tables: int, seconds: float,
+              bots: bool = True) -> dict[str, float]:
+    async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
+        seats = []
+        other = {"kind": "bot", "bot": "random"} if bots else {"kind": "human"}
+        for _ in range(tables):
+            r = await http.post("/api/tables", json={
+                "game": game, "seats": [{"kind": "human"}, other],
+                "join_as": "bench", "public": False})
+            r.raise_for_status()
+            j = r.json()
+            seats.append((j["table"]["id"], j["seat"], j["secret"]))
+            if not bots:
+                r = await http.post(f"/api/tables/{j['table']['id']}/join", json={"name": "b2"})
+                r.raise_for_status()
+                seats.append((j["table"]["id"], r.json()["seat"], r.json()["secret"]))
+        rtts: list[float] = []
+        stop_at = time.monotonic() + seconds
+        start = time.perf_counter()
+        made = await asyncio.gather(*(drive(server.ws_base, t, s, sec, stop_at, rtts,
+                                            random.Random(i))
+                                      for i, (t, s, sec) in enumerate(seats)))
+        elapsed = time.perf_counter() - start
+        records = [(await http.get(f"/api/tables/{t}/record")).json()
+               for t in dict.fromkeys(t for t, _, _ in seats)]
+    total = sum(made)
+    all_moves = sum(len(r["moves"]) for r in records)
+    _, engine = engine_rate(records)
+    rtts.sort()
+    return {
+        "client moves": total, "all moves": all_moves, "seconds": elapsed,
+        "moves/s": total / elapsed, "all moves/s": all_moves / elapsed,
+        "p50 ms": 1000 * rtts[len(rtts) // 2] if rtts else float("nan"),
+        "p99 ms": 1000 * rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))] if rtts else float("nan"),
+        "mean ms": 1000 * statistics.fmean(rtts) if rtts else float("nan"),
+        "engine moves/s": engine,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", default="10,100,500")
+    ap.add_argument("--seconds", type=float, default=15.0)
+    ap.add_argument("--game", default="reefs")
+    ap.add_argument("--postgres", default=os.environ.get("MEEPLE_TEST_POSTGRES"))
+    ap.add_argument("--no-bots", action="store_true",
+                    help="two WebSocket clients per table instead of a client and a bot")
+    args = ap.parse_args()
+    dbs = [("SQLite", None)]
+    if args.postgres:
+        dbs.append(("PostgreSQL", args.postgres))
+    print(f"| database | tables | accepted client moves/s | all moves/s | p50 ms | p99 ms | "
+          f"engine alone moves/s | engine / server |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for label, pg in dbs:
+        for t in (int(x) for x in args.tables.split(",")):
+            with tempfile.TemporaryDirectory() as tmp:
+                url = f"sqlite:///{tmp}/bench.db" if pg is None else _fresh_pg(pg)
+                srv = Server(url, free_port(), Path(tmp) / "server.log")
+                srv.env = {"MEEPLE_BOT_WORKERS": "1"}
+                srv.start()
+                try:
+                    r = asyncio.run(run(srv, args.game, t, args.seconds, not args.no_bots))
+                finally:
+                    srv.stop()
+                    if pg is not None:
+                        _drop_pg(pg, url)
+            print(f"| {label} | {t} | {r['moves/s']:.0f} | {r['all moves/s']:.0f} | "
+                  f"{r['p50 ms']:.1f} | {r['p99 ms']:.1f} | {r['engine moves/s']:.0f} | "
+                  f"{r['engine moves/s'] / r['all moves/s']:.0f}x |", flush=True)
+
+
+def _fresh_pg(base: str) -> str:
+    import psycopg
+
+    name = f"meeple_bench_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
+    with psycopg.connect(base.replace("postgresql+psycopg://", "postgresql://"),
+                         autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{base.rpartition('/')[0]}/{name}"
+
+
+def _drop_pg(base: str, url: str) -> None:
+    import psycopg
+
+    name = url.rpartition("/")[2]
+    with psycopg.connect(base.replace("postgresql+psycopg://", "postgresql://"),
+                         autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()

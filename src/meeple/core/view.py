@@ -1,0 +1,149 @@
+"""The per-seat view: the one thing a client (browser, terminal, bot over the wire) ever sees.
+
+``seat_view(state, viewer, log)`` builds it from the engine's own ``state.view(seat)``: what
+that seat may see and nothing else (a spectator, ``viewer=None``, sees what every seat may see
+in common). It carries the legal moves of the seat to move (only to that seat), the score pad
+rows of every seat, the log of what happened in words, and ``board``: the game's own public
+position data, from the hook its package registers (``GameInfo.view_board``), documented in
+``docs/server.md``. The schema is versioned (``schema``); ``meeple schema GAME`` prints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from meeple.core.state import CHANCE, State
+
+VIEW_SCHEMA = "meeple-view/1"
+
+
+class ScorePad(BaseModel):
+    """One seat's score pad: the total and the rows as printed, in pad order."""
+
+    total: int
+    rows: dict[str, int]
+
+
+class LogLine(BaseModel):
+    """One move of the game: its number, who made it and what happened, in words."""
+
+    number: int = Field(description="1-based position among the game's moves")
+    seat: int | None = Field(description="the seat that moved; None for chance (a roll, a draw)")
+    who: str = Field(description="the seat's display name, or 'chance'")
+    move: str = Field(description="the move in the game's notation")
+    said: list[str] = Field(default_factory=list,
+                            description="what a player should be told it caused")
+
+
+class SeatSummary(BaseModel):
+    index: int
+    name: str
+    total: int
+
+
+class View(BaseModel):
+    """What one seat (or a spectator) sees of a game."""
+
+    schema_: str = Field(VIEW_SCHEMA, alias="schema", description="the view format's version")
+    game: str
+    title: str
+    variant: dict[str, Any]
+    players: int
+    viewer: int | None = Field(description="the seat this view is for; None for a spectator")
+    seats: list[SeatSummary]
+    to_move: int | None = Field(description="the seat to move; None once over or while "
+                                            "chance is pending")
+    chance_pending: bool
+    over: bool
+    winners: list[int]
+    turn: int = Field(description="seat turns completed")
+    moves_played: int
+    legal_moves: list[str] = Field(description="the moves of the seat to move, in notation; "
+                                               "empty unless the viewer is to move")
+    can_undo: bool = Field(description="whether the viewer may take back their last decision")
+    scores: list[ScorePad]
+    log: list[LogLine]
+    board: dict[str, Any] = Field(description="the game's public position data "
+                                              "(game-specific; see docs/server.md)")
+    text: str = Field(description="the position as the terminal draws it for this viewer, "
+                                  "plain text (only when asked for)")
+
+    model_config = {"populate_by_name": True}
+
+
+def log_lines(state: State[Any], said: Sequence[list[str]] | None = None,
+              first: int = 0) -> list[LogLine]:
+    """The game's moves as log lines, from move ``first`` on; ``said[i]`` is what move ``i``
+    caused (from ``State.announcements``), when the caller kept it."""
+    out = []
+    for i, (mover, move) in enumerate(state.log()):
+        if i < first:
+            continue
+        seat = None if mover == CHANCE else mover
+        out.append(LogLine(number=i + 1, seat=seat,
+                           who="chance" if seat is None else state.seats[seat],
+                           move=str(move), said=list(said[i]) if said and i < len(said) else []))
+    return out
+
+
+#: How many of the last log lines a view carries (the whole log is the record's).
+LOG_TAIL = 50
+
+
+def log_line(state: State[Any], said: list[str]) -> LogLine:
+    """The log line of the move just played on ``state``; ``said``: what it caused."""
+    mover, move = state.last_logged()
+    seat = None if mover == CHANCE else mover
+    return LogLine(number=len(state.history), seat=seat,
+                   who="chance" if seat is None else state.seats[seat], move=str(move),
+                   said=list(said))
+
+
+def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None = None,
+              log_tail: int = LOG_TAIL, text: bool = False) -> View:
+    """The view of ``viewer`` (None: a spectator) of ``state``: ``log`` is the game's log in
+    words if the caller keeps it (else it is made from the moves, without announcements);
+    ``text`` adds the terminal drawing as plain text."""
+    from meeple.core.registry import game_info
+
+    info = game_info(state.game_name)
+    seen = state.view(viewer if viewer is not None else 0)
+    to_move = state.to_move
+    scores = state.scores()
+    legal: list[str] = []
+    if viewer is not None and to_move == viewer:
+        legal = [str(m) for m in state.legal_moves()]
+    board: dict[str, Any] = {}
+    if info.view_board is not None:
+        board = info.view_board(seen, viewer)
+    lines = log if log is not None else log_lines(state)
+    return View(
+        schema=VIEW_SCHEMA, game=state.game_name, title=info.title, variant=state.variant(),
+        players=state.players, viewer=viewer,
+        seats=[SeatSummary(index=i, name=state.seats[i], total=scores[i].total)
+               for i in range(state.players)],
+        to_move=None if to_move in (None, CHANCE) else to_move,
+        chance_pending=to_move == CHANCE, over=state.is_over, winners=state.winners(),
+        turn=state.turn, moves_played=len(state.history), legal_moves=legal,
+        can_undo=viewer is not None and state.can_undo() and to_move == viewer,
+        scores=[ScorePad(total=s.total, rows=dict(s.breakdown)) for s in scores],
+        log=lines[-log_tail:], board=board, text=_plain(seen, viewer) if text else "",
+    )
+
+
+def _plain(state: State[Any], viewer: int | None) -> str:
+    try:
+        markup = state.render_text(viewer, True)
+    except NotImplementedError:
+        return ""
+    from meeple.core.markup import strip_markup
+
+    return strip_markup(markup)
+
+
+def view_schema() -> dict[str, Any]:
+    """The JSON Schema of :class:`View`."""
+    return View.model_json_schema(by_alias=True)

@@ -1,0 +1,324 @@
+"""The FastAPI app: the REST lobby under ``/api`` and one WebSocket per client.
+
+``create_app(store)`` builds it; ``meeple serve`` runs it with uvicorn. The protocol is in
+:mod:`meeple.server.protocol` and ``docs/server.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+
+import meeple
+from meeple.bots import BOTS, make_bot
+from meeple.core.errors import MeepleError
+from meeple.core.view import view_schema
+from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
+from meeple.server.protocol import (
+    MAX_FRAME,
+    CreateTable,
+    Joined,
+    JoinTable,
+    Leave,
+    SeatOut,
+    TableOut,
+)
+from meeple.server.service import Client, Refused, Service
+from meeple.store import BOT, FINISHED, NotFound, SeatSpec, Store, StoreError, Table
+
+log = logging.getLogger("meeple.server")
+
+
+def table_out(t: Table) -> TableOut:
+    return TableOut(
+        id=t.id, game=t.game, title=meeple.game_info(t.game).title, variant=t.variant,
+        players=t.players, status=t.status, version=t.version, public=t.public, clock=t.clock,
+        seats=[SeatOut(index=s.index, kind=s.kind, name=s.name, bot=s.bot, taken=s.taken,
+                       absent=s.absent) for s in t.seats],
+        open_seats=t.open_seats, created=t.created.isoformat(), updated=t.updated.isoformat(),
+        result=t.result,
+    )
+
+
+def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = True,
+               bot_deadline: float | None = None) -> FastAPI:
+    """The server app on ``store`` (already migrated)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = make_pool(bot_workers) if bots else None
+        service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(bot_workers),
+                          bot_deadline=bot_deadline or deadline_from_env())
+        app.state.service = service
+        fanout = None
+        if store.dialect == "postgresql":
+            from meeple.server.fanout import PgListener
+
+            fanout = PgListener(store.url, service, asyncio.get_running_loop())
+            fanout.start()
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            if fanout is not None:
+                fanout.stop()
+            if service.pool is not None:
+                kill_pool(service.pool)
+
+    app = FastAPI(title="meeple", version=meeple.__version__, lifespan=lifespan,
+                  description="Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and "
+                              "Pergola online: a lobby of tables and a WebSocket per client. "
+                              "See docs/server.md.")
+
+    def service() -> Service:
+        svc: Service = app.state.service
+        return svc
+
+    @app.exception_handler(StoreError)
+    async def _store_error(_: Any, exc: StoreError) -> JSONResponse:
+        code = 404 if isinstance(exc, NotFound) else 409
+        return JSONResponse({"detail": str(exc)}, status_code=code)
+
+    @app.exception_handler(MeepleError)
+    async def _meeple_error(_: Any, exc: MeepleError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    # ------------------------------------------------------------------ lobby
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        """Every game with its players, options, variants and the bots a seat can have."""
+        return [{"name": g.name, "title": g.title, "min_players": g.min_players,
+                 "max_players": g.max_players, "default_players": g.default_players,
+                 "options": {k: list(v) for k, v in g.options.items()},
+                 "variants": [dict(v) for v in g.variants], "summary": g.summary}
+                for g in meeple.games()]
+
+    @app.get("/api/bots")
+    def bots_list() -> list[str]:
+        return sorted(BOTS)
+
+    @app.get("/api/schema/{game}")
+    def schema(game: str) -> dict[str, Any]:
+        """The JSON Schema of the per-seat view (the same for every game; ``board`` is the
+        game's own part)."""
+        meeple.game_info(game)
+        return view_schema()
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> Joined | TableOut:
+        """Create a table; with ``join_as`` its creator takes the first open seat at once."""
+        info = meeple.game_info(body.game)
+        seats = []
+        for i, s in enumerate(body.seats):
+            if s.kind == BOT:
+                if not s.bot:
+                    raise HTTPException(422, f"seat {i} is a bot seat and needs a bot spec "
+                                             f"(bots: {', '.join(sorted(BOTS))})")
+                make_bot(s.bot)  # a bad spec is refused here, before the table exists
+            seats.append(SeatSpec(kind=s.kind, bot=s.bot, name=s.name))
+        meeple.new_game(info.name, players=len(seats), **body.variant)  # refuses bad variants
+        table = await asyncio.to_thread(
+            store.create_table, info.name, body.variant, len(seats), seats,
+            public=body.public, clock=body.clock)
+        if body.join_as is not None and table.open_seats:
+            seat, secret = await asyncio.to_thread(store.join, table.id, None, body.join_as)
+            await service().seats_changed(table.id)
+            return Joined(table=table_out(store.table(table.id)), seat=seat, secret=secret)
+        await service().seats_changed(table.id)
+        return table_out(store.table(table.id))
+
+    @app.get("/api/tables")
+    async def list_tables(status: str | None = Query(None, pattern="^(waiting|running|finished)$"),
+                          game: str | None = None) -> list[TableOut]:
+        """Public tables, newest first: waiting, running or finished; filter by game."""
+        if game is not None:
+            meeple.game_info(game)
+        tables = await asyncio.to_thread(store.tables, status, game)
+        return [table_out(t) for t in tables]
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> TableOut:
+        return table_out(await asyncio.to_thread(store.table, table_id))
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinTable) -> Joined:
+        """Take an open seat; the response carries that seat's secret (shown only here)."""
+        seat, secret = await asyncio.to_thread(store.join, table_id, body.seat, body.name)
+        await service().seats_changed(table_id)
+        return Joined(table=table_out(store.table(table_id)), seat=seat, secret=secret)
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, body: Leave) -> TableOut:
+        """Leave a seat: before the game it opens again; during it a bot plays for it."""
+        if not store.check_secret(table_id, body.seat, body.secret):
+            raise HTTPException(403, "that is not the secret of this seat")
+        await asyncio.to_thread(store.leave, table_id, body.seat)
+        await service().seats_changed(table_id)
+        return table_out(store.table(table_id))
+
+    @app.get("/api/tables/{table_id}/view")
+    async def get_view(table_id: str, seat: int | None = None, text: bool = False,
+                       x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
+        """The table's view as ``seat`` (with its secret in the X-Seat-Secret header) or, with
+        no seat, as a spectator."""
+        rt = await service().runtime(table_id)
+        if seat is not None and not store.check_secret(table_id, seat, x_seat_secret):
+            raise HTTPException(403, "a seat's view needs that seat's secret (X-Seat-Secret)")
+        return service().view_frame(rt, seat, text)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        """The game record (the engine's format; ``meeple replay`` reads it). While the game
+        runs, the seed is withheld (0) so that no future roll can be foreseen."""
+        rt = await service().runtime(table_id)
+        rec = rt.state.record()
+        if rt.table.status != FINISHED:
+            rec["seed"] = 0
+        rec["table"] = rt.table.id
+        return rec
+
+    @app.get("/api/tables/{table_id}/log")
+    async def table_log(table_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """The stored log entries numbered above ``after``: moves, chance outcomes already
+        drawn and undos, each with its number (the table version it made)."""
+        await asyncio.to_thread(store.table, table_id)
+        entries = await asyncio.to_thread(store.log, table_id, after)
+        return [{"number": e.number, "kind": e.kind, "seat": e.seat, "text": e.text}
+                for e in entries]
+
+    # ------------------------------------------------------------------ play
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        svc = service()
+        try:
+            rt = await svc.runtime(table_id)
+        except NotFound as exc:
+            await ws.send_json({"type": "error", "reason": str(exc)})
+            await ws.close(code=4404)
+            return
+        client: Client | None = None
+        send_lock = asyncio.Lock()
+
+        async def send(frame: dict[str, Any]) -> None:
+            async with send_lock:
+                await ws.send_json(frame)
+
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw_bytes = message.get("bytes") or b""
+                    if len(raw_bytes) > MAX_FRAME:
+                        await send(_error(f"frame too large ({len(raw_bytes)} bytes; at most "
+                                          f"{MAX_FRAME})"))
+                        continue
+                    raw = raw_bytes.decode("utf-8", "replace")
+                if len(raw) > MAX_FRAME:
+                    await send(_error(f"frame too large ({len(raw)} bytes; at most {MAX_FRAME})"))
+                    continue
+                try:
+                    frame = json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    await send(_error(f"not JSON: {exc.msg}"))
+                    continue
+                if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+                    await send(_error('a frame is a JSON object with a "type"'))
+                    continue
+                kind = frame["type"]
+                if kind == "ping":
+                    await send({"type": "pong"})
+                elif kind == "hello":
+                    client = await _hello(svc, rt, frame, send, client)
+                elif client is None:
+                    await send(_error('say hello first: {"type": "hello", "seat": N, '
+                                      '"secret": "..."} or {"type": "hello"} to watch'))
+                elif kind in ("move", "undo"):
+                    await _move(svc, table_id, client, frame, send)
+                elif kind == "back":
+                    if client.viewer is None:
+                        await send(_error("a spectator has no seat to take back"))
+                    else:
+                        await svc.set_absent(table_id, client.viewer, False)
+                else:
+                    await send(_error(f"unknown frame type {kind!r}; types: hello, move, undo, "
+                                      "back, ping"))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if client is not None:
+                rt.clients.discard(client)
+
+    return app
+
+
+def _error(reason: str) -> dict[str, Any]:
+    return {"type": "error", "reason": reason}
+
+
+async def _hello(svc: Service, rt: Any, frame: dict[str, Any], send: Any,
+                 old: Client | None) -> Client | None:
+    seat = frame.get("seat")
+    if seat is not None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or \
+                not 0 <= seat < rt.table.players:
+            await send(_error(f"seat must be a number 0..{rt.table.players - 1}"))
+            return old
+        secret = frame.get("secret")
+        ok = await asyncio.to_thread(svc.store.check_secret, rt.table.id, seat,
+                                     secret if isinstance(secret, str) else None)
+        if not ok:
+            await send(_error(f"that is not the secret of seat {seat}"))
+            return old
+    if old is not None:
+        rt.clients.discard(old)
+    client = Client(viewer=seat, send=send, text=frame.get("text") is True)
+    rt.clients.add(client)
+    await svc.refresh(rt)
+    await send({"type": "welcome", "table": rt.table.id, "seat": seat})
+    await send(svc.view_frame(rt, seat, client.text))
+    return client
+
+
+async def _move(svc: Service, table_id: str, client: Client, frame: dict[str, Any],
+                send: Any) -> None:
+    move_id = frame.get("id")
+    if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= 64):
+        await send(_error("id must be a string of 1 to 64 characters"))
+        return
+    version = frame.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        await send(_error("version must be the table version you last saw (a number)"))
+        return
+    if client.viewer is None:
+        await send({"type": "refused", "id": move_id, "reason": "spectators cannot move",
+                    "version": version})
+        return
+    try:
+        if frame["type"] == "undo":
+            new = await svc.undo(table_id, client.viewer, version, move_id)
+        else:
+            text = frame.get("move")
+            if not isinstance(text, str) or not text.strip() or len(text) > 200:
+                await send(_error("move must be the move's text, e.g. \"take O\""))
+                return
+            new = await svc.play(table_id, client.viewer, text, version, move_id)
+    except Refused as exc:
+        await send({"type": "refused", "id": move_id, "reason": exc.reason,
+                    "version": exc.version})
+        return
+    await send({"type": "ack", "id": move_id, "version": new})
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,82 @@
+"""Bot decisions in worker processes, never in the server's event loop.
+
+A worker rebuilds the table's position from its effective moves, takes the seat's view (with
+the table's seed replaced, so a bot could not foresee chance even if it tried) and asks the bot.
+Each decision has a deadline; past it the server plays a quick stand-in move instead and says
+so in the log (:mod:`meeple.server.service`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+#: Seconds a bot decision may take before the server plays a stand-in move.
+DEFAULT_DEADLINE = 10.0
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a worker needs: the game, the moves so far, the seat and the bot."""
+
+    game: str
+    players: int
+    variant: dict[str, Any]
+    sheet: dict[str, Any] | None
+    seed: int
+    moves: tuple[str, ...]
+    seat: int
+    spec: str
+    bot_seed: int
+    #: the table's id, so a worker can keep its position for the next decision
+    table: str = ""
+
+
+def decide(d: Decision) -> str:
+    """The bot's move (its text) for ``d.seat``; runs in a worker process."""
+    import meeple
+    from meeple.bots import make_bot
+    from meeple.server.service import game_args
+
+    state = meeple.new_game(d.game, players=d.players, seed=d.seed,
+                            **game_args(d.variant, d.sheet))
+    for text in d.moves:
+        state.play(text)
+    if state.to_move != d.seat:
+        raise ValueError(f"seat {d.seat} is not to move")
+    view = state.view(d.seat)
+    view.seed = d.bot_seed
+    bot = make_bot(d.spec, seed=d.bot_seed)
+    return str(bot.choose(view, view.legal_moves()))
+
+
+def _warm() -> None:
+    import meeple
+    import meeple.bots
+
+    meeple.games()
+
+
+def make_pool(workers: int | None = None) -> Executor:
+    """A process pool for bot decisions (``MEEPLE_BOT_WORKERS``, default: the core count)."""
+    n = workers or int(os.environ.get("MEEPLE_BOT_WORKERS", "0")) or (os.cpu_count() or 2)
+    ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_warm)
+
+
+def kill_pool(pool: Executor) -> None:
+    """Stop a pool at once, its workers too (one may be stuck in an overlong decision)."""
+    procs = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.kill()
+
+
+def deadline_from_env() -> float:
+    """``MEEPLE_BOT_DEADLINE`` seconds, else the default."""
+    value = os.environ.get("MEEPLE_BOT_DEADLINE")
+    return float(value) if value else DEFAULT_DEADLINE

@@ -1,0 +1,67 @@
+"""Fan-out between server processes on one PostgreSQL: LISTEN/NOTIFY.
+
+Every committed log append (and every seat change) is announced on the channel
+``meeple_tables`` inside its own transaction, so PostgreSQL delivers it exactly when it commits.
+Each server process listens on a connection of its own, in a thread; on a notice for a table it
+holds, it catches up from the stored log and sends its own clients their new views. We chose
+LISTEN/NOTIFY over Redis because the database is already there: no second service to run, and
+a notice can never announce a move that was not committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import TYPE_CHECKING
+
+from meeple.store.store import NOTIFY_CHANNEL
+
+if TYPE_CHECKING:
+    from meeple.server.service import Service
+
+log = logging.getLogger("meeple.server")
+
+
+def psycopg_dsn(url: str) -> str:
+    """A libpq connection string from an SQLAlchemy URL."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    parts = {"host": u.host, "port": u.port, "dbname": u.database, "user": u.username,
+             "password": u.password, **u.query}
+    return " ".join(f"{k}={v}" for k, v in parts.items() if v not in (None, ""))
+
+
+class PgListener:
+    """A thread that LISTENs and hands each notice to the service's event loop."""
+
+    def __init__(self, url: str, service: Service, loop: asyncio.AbstractEventLoop) -> None:
+        self.dsn = psycopg_dsn(url)
+        self.service = service
+        self.loop = loop
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="meeple-listen", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=3)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    while not self._stop.is_set():
+                        for n in conn.notifies(timeout=0.5):
+                            table_id, _, version = n.payload.rpartition(":")
+                            asyncio.run_coroutine_threadsafe(
+                                self.service.remote_change(table_id, int(version)), self.loop)
+            except Exception as exc:  # the database went away: try again shortly
+                log.warning("LISTEN connection lost (%s); reconnecting", exc)
+                self._stop.wait(1.0)

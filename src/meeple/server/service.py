@@ -1,0 +1,438 @@
+"""Live tables: the engine's position of every table in play, moves in, views out.
+
+The engine stays the single source of truth: a move is checked by playing it on a clone of the
+table's position; the chance moves that follow it are drawn on the server from the table's own
+generator; then the move and those draws are appended to the stored log in one transaction that
+raises the table's version (:meth:`meeple.store.Store.append`). Only after that commit is the
+move acknowledged and the clone becomes the table's position. A refused move changes nothing.
+
+One :class:`Runtime` per table in this process holds the position, what each move caused in
+words, the connected clients and the bot task. Runtimes are rebuilt from the stored log (on
+first use, after a restart, or when another server process moved the table on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+import meeple
+from meeple.bots import make_bot
+from meeple.core.errors import IllegalMove, MeepleError
+from meeple.core.state import CHANCE, State
+from meeple.core.view import LogLine, View, log_line, seat_view
+from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool
+from meeple.store import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    MOVE,
+    RUNNING,
+    UNDO,
+    DuplicateMove,
+    Entry,
+    StaleVersion,
+    Store,
+    Table,
+    effective_moves,
+)
+from meeple.store import CHANCE as CHANCE_ENTRY
+
+log = logging.getLogger("meeple.server")
+
+#: The bot that plays for a human seat whose turn clock ran out, unless the seat names one.
+STAND_IN = "greedy"
+
+Sender = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Refused(MeepleError):
+    """A move, undo or request the table refuses; nothing changed."""
+
+    def __init__(self, reason: str, version: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.version = version
+
+
+@dataclass(eq=False)
+class Client:
+    """A connected WebSocket: who it is and how to send it a frame."""
+
+    viewer: int | None
+    send: Sender
+    #: whether its views carry the terminal drawing as plain text
+    text: bool = False
+
+
+@dataclass(eq=False)
+class Runtime:
+    table: Table
+    state: State[Any]
+    lines: list[LogLine]
+    version: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clients: set[Client] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    since: float = field(default_factory=time.monotonic)
+
+    def seat_kind(self, seat: int) -> tuple[str, str | None, bool]:
+        s = self.table.seats[seat]
+        return s.kind, s.bot, s.absent
+
+    def bot_for(self, seat: int) -> str | None:
+        """The bot that plays ``seat`` now: its own for a bot seat, the stand-in for an absent
+        human seat, none for a present person."""
+        kind, bot, absent = self.seat_kind(seat)
+        if kind == BOT:
+            return bot or "random"
+        if absent:
+            return bot or STAND_IN
+        return None
+
+
+def game_args(variant: dict[str, Any], sheet: dict[str, Any] | None) -> dict[str, Any]:
+    """``new_game`` keywords for a stored table: its variant, and its sheet data if it has its
+    own (an uploaded sheet) instead of a shipped sheet named in the variant."""
+    opts = dict(variant)
+    if sheet is not None:
+        opts["sheet"] = sheet
+    return opts
+
+
+def new_state(table: Table) -> State[Any]:
+    state = meeple.new_game(table.game, players=table.players, seed=table.seed,
+                            **game_args(table.variant, table.sheet))
+    state.seats = [s.name for s in table.seats]
+    return state
+
+
+def rebuild(table: Table, entries: list[Entry]) -> tuple[State[Any], list[LogLine]]:
+    """The position a stored log describes, and its log in words."""
+    state = new_state(table)
+    lines: list[LogLine] = []
+    for e in effective_moves(entries):
+        before = state.clone()
+        state.play(e.text)
+        lines.append(log_line(state, state.announcements(before)))
+    return state, lines
+
+
+class Service:
+    """Every live table of this server process."""
+
+    def __init__(self, store: Store, pool: Executor | None, *,
+                 bot_deadline: float = DEFAULT_DEADLINE, bots: bool = True,
+                 new_pool: Callable[[], Executor] | None = None) -> None:
+        self.store = store
+        self.pool = pool
+        self.new_pool = new_pool
+        self.bot_deadline = bot_deadline
+        self.bots_enabled = bots
+        self.runtimes: dict[str, Runtime] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        """Resume every unfinished table from its log: bots pick up where they were."""
+        for table_id in await asyncio.to_thread(self.store.unfinished):
+            try:
+                await self.start_table(table_id)
+            except MeepleError as exc:
+                log.error("table %s cannot be rebuilt: %s", table_id, exc)
+        self._spawn(self._clock_loop())
+
+    async def stop(self) -> None:
+        self._closed = True
+        for rt in self.runtimes.values():
+            if rt.bot_task is not None:
+                rt.bot_task.cancel()
+        for t in list(self._tasks):
+            t.cancel()
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ------------------------------------------------------------------ positions
+    async def runtime(self, table_id: str) -> Runtime:
+        rt = self.runtimes.get(table_id)
+        if rt is not None:
+            return rt
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            rt = self.runtimes.get(table_id)
+            if rt is None:
+                rt = await asyncio.to_thread(self._load, table_id)
+                self.runtimes[table_id] = rt
+        return rt
+
+    def _load(self, table_id: str) -> Runtime:
+        table = self.store.table(table_id)
+        entries = self.store.log(table_id)
+        state, lines = rebuild(table, entries)
+        version = entries[-1].number if entries else 0
+        rt = Runtime(table=table, state=state, lines=lines, version=version)
+        if state.is_over and table.status != FINISHED:
+            self.store.finish(table_id, [s.as_dict() for s in state.scores()])
+            rt.table = self.store.table(table_id)
+        return rt
+
+    async def refresh(self, rt: Runtime) -> bool:
+        """Catch up with the stored log (another process may have moved the table on).
+        Returns whether anything changed."""
+        table = await asyncio.to_thread(self.store.table, rt.table.id)
+        changed = table != rt.table
+        if table.version != rt.version:
+            fresh = await asyncio.to_thread(self._load, rt.table.id)
+            rt.table, rt.state, rt.lines, rt.version = fresh.table, fresh.state, fresh.lines, \
+                fresh.version
+            rt.since = time.monotonic()
+            return True
+        rt.table = table
+        rt.state.seats = [s.name for s in table.seats]
+        return changed
+
+    async def remote_change(self, table_id: str, version: int) -> None:
+        """Another server process changed a table (fan-out): catch up and tell our clients."""
+        rt = self.runtimes.get(table_id)
+        if rt is None or (0 <= version <= rt.version):
+            return
+        async with rt.lock:
+            changed = await self.refresh(rt)
+        if changed:
+            await self.broadcast(rt)
+
+    # ------------------------------------------------------------------ views
+    def view(self, rt: Runtime, viewer: int | None, text: bool = False) -> View:
+        return seat_view(rt.state, viewer, rt.lines, text=text)
+
+    def view_frame(self, rt: Runtime, viewer: int | None, text: bool = False) -> dict[str, Any]:
+        return {"type": "view", "version": rt.version,
+                "view": self.view(rt, viewer, text).model_dump(mode="json", by_alias=True)}
+
+    async def broadcast(self, rt: Runtime) -> None:
+        """Send every connected client its own view (made once per viewer)."""
+        made: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        for client in list(rt.clients):
+            key = (client.viewer, client.text)
+            frame = made.get(key)
+            if frame is None:
+                frame = made[key] = self.view_frame(rt, client.viewer, client.text)
+            try:
+                await client.send(frame)
+            except Exception:  # a client that went away is dropped
+                rt.clients.discard(client)
+
+    # ------------------------------------------------------------------ moves
+    async def play(self, table_id: str, seat: int, text: str, version: int,
+                   client_id: str | None, *, by_bot: bool = False) -> int:
+        """Play ``text`` for ``seat`` against table version ``version``. Returns the new version
+        once committed; raises :class:`Refused` with the reason otherwise."""
+        rt = await self.runtime(table_id)
+        async with rt.lock:
+            await self._check_turn(rt, seat, version, client_id, by_bot)
+            trial = rt.state.clone()
+            before = trial.clone()
+            try:
+                trial.play(text)
+            except IllegalMove as exc:
+                raise Refused(exc.reason, rt.version) from None
+            entries = [Entry(MOVE, seat, str(trial.history[-1]), client_id)]
+            lines = [log_line(trial, trial.announcements(before))]
+            self._draw_chance(trial, entries, lines)
+            await self._commit(rt, trial, entries, rt.lines + lines)
+        if not by_bot and rt.table.seats[seat].absent:
+            await self.set_absent(table_id, seat, False)
+        await self.broadcast(rt)
+        self.schedule_bots(rt)
+        return rt.version
+
+    async def undo(self, table_id: str, seat: int, version: int, client_id: str | None) -> int:
+        """Take back ``seat``'s last decision of its unfinished turn (as the engine allows)."""
+        rt = await self.runtime(table_id)
+        async with rt.lock:
+            await self._check_turn(rt, seat, version, client_id, False)
+            trial = rt.state.clone()
+            try:
+                back = trial.undo()
+            except IllegalMove as exc:
+                raise Refused(exc.reason, rt.version) from None
+            await self._commit(rt, trial, [Entry(UNDO, seat, str(back), client_id)],
+                               rt.lines[:-1])
+        await self.broadcast(rt)
+        return rt.version
+
+    async def _check_turn(self, rt: Runtime, seat: int, version: int, client_id: str | None,
+                          by_bot: bool) -> None:
+        if version != rt.version:
+            await self.refresh(rt)
+        if version != rt.version and client_id is not None and await asyncio.to_thread(
+                self.store.seen_client_id, rt.table.id, client_id):
+            # a resend of a move already played (the client missed its ack): say so
+            raise Refused(f"move id {client_id!r} was already played", rt.version)
+        if version != rt.version:
+            raise Refused(f"the table has moved on: it is at version {rt.version}, your move "
+                          f"was made at version {version}; look at the new position and "
+                          f"play again", rt.version)
+        if rt.table.status == FINISHED or rt.state.is_over:
+            raise Refused("the game is over", rt.version)
+        if rt.table.status != RUNNING:
+            raise Refused("the game has not started: seats are still open "
+                          f"({', '.join(map(str, rt.table.open_seats))})", rt.version)
+        to_move = rt.state.to_move
+        if to_move != seat:
+            who = "chance" if to_move == CHANCE else rt.state.seats[to_move or 0]
+            raise Refused(f"it is not seat {seat}'s turn: {who} is to move", rt.version)
+        if not by_bot and rt.table.seats[seat].kind == BOT:
+            raise Refused(f"seat {seat} is a bot seat", rt.version)
+
+    @staticmethod
+    def _draw_chance(trial: State[Any], entries: list[Entry], lines: list[LogLine]) -> None:
+        """Play every chance event now pending, from the table's own generator."""
+        while trial.to_move == CHANCE:
+            before = trial.clone()
+            move = trial.sample_chance()
+            entries.append(Entry(CHANCE_ENTRY, -1, str(move)))
+            lines.append(log_line(trial, trial.announcements(before)))
+
+    async def _commit(self, rt: Runtime, trial: State[Any], entries: list[Entry],
+                      lines: list[LogLine]) -> None:
+        result = [s.as_dict() for s in trial.scores()] if trial.is_over else None
+        try:
+            new = await asyncio.to_thread(self.store.append, rt.table.id, rt.version, entries,
+                                          finished_result=result)
+        except DuplicateMove as exc:
+            raise Refused(str(exc), rt.version) from None
+        except StaleVersion:
+            await self.refresh(rt)
+            raise Refused(f"the table has moved on: it is at version {rt.version}; look at "
+                          f"the new position and play again", rt.version) from None
+        rt.state, rt.lines, rt.version = trial, lines, new
+        rt.since = time.monotonic()
+        if result is not None:
+            rt.table = await asyncio.to_thread(self.store.table, rt.table.id)
+
+    async def start_table(self, table_id: str) -> None:
+        """A table whose game starts: draw its opening chance events (the first roll) on the
+        server, then let its bots play."""
+        rt = await self.runtime(table_id)
+        async with rt.lock:
+            await self.refresh(rt)
+            if rt.table.status == RUNNING and rt.state.to_move == CHANCE:
+                trial = rt.state.clone()
+                entries: list[Entry] = []
+                lines: list[LogLine] = []
+                self._draw_chance(trial, entries, lines)
+                with contextlib.suppress(Refused):
+                    await self._commit(rt, trial, entries, rt.lines + lines)
+        await self.broadcast(rt)
+        self.schedule_bots(rt)
+
+    async def set_absent(self, table_id: str, seat: int, absent: bool) -> None:
+        rt = await self.runtime(table_id)
+        await asyncio.to_thread(self.store.set_absent, table_id, seat, absent)
+        await self.refresh(rt)
+        await self.broadcast(rt)
+        self.schedule_bots(rt)
+
+    async def seats_changed(self, table_id: str) -> None:
+        rt = await self.runtime(table_id)
+        await self.refresh(rt)
+        if rt.table.status == RUNNING:
+            await self.start_table(table_id)
+        else:
+            await self.broadcast(rt)
+
+    # ------------------------------------------------------------------ bots
+    def schedule_bots(self, rt: Runtime) -> None:
+        if not self.bots_enabled or self._closed or rt.table.status != RUNNING:
+            return
+        if rt.bot_task is not None and not rt.bot_task.done():
+            return
+        to_move = rt.state.to_move
+        if to_move is None or to_move == CHANCE or rt.bot_for(to_move) is None:
+            return
+        rt.bot_task = asyncio.ensure_future(self._bot_turns(rt))
+
+    async def _bot_turns(self, rt: Runtime) -> None:
+        """Let bots play while a bot (or a stand-in) is to move."""
+        for _ in range(10_000):
+            seat = rt.state.to_move
+            if seat is None or seat == CHANCE or rt.table.status != RUNNING:
+                return
+            spec = rt.bot_for(seat)
+            if spec is None:
+                return
+            version = rt.version
+            t = rt.table
+            d = Decision(t.game, t.players, t.variant, t.sheet, t.seed,
+                         tuple(str(m) for m in rt.state.history), seat, spec,
+                         (t.seed * 1_000_003 + version) % (1 << 62), t.id)
+            text = await self._decide(d)
+            if text is None:  # missed its deadline or failed: a random legal move instead
+                text = str(make_bot("random", seed=d.bot_seed).choose(
+                    rt.state.view(seat), rt.state.legal_moves()))
+            try:
+                await self.play(t.id, seat, text, version, None, by_bot=True)
+            except Refused:
+                await self.refresh(rt)  # someone else moved meanwhile: look again
+            if rt.bot_task is not asyncio.current_task():
+                return
+
+    async def _decide(self, d: Decision) -> str | None:
+        """The bot's move, or None if it missed its deadline or failed (then the caller plays a
+        stand-in move). A worker that overruns is stopped: the pool is made anew, and decisions
+        that were under way in it are asked again."""
+        loop = asyncio.get_running_loop()
+        for _attempt in range(3):
+            pool = self.pool
+            if pool is None:
+                return decide(d)
+            try:
+                return await asyncio.wait_for(loop.run_in_executor(pool, decide, d),
+                                              self.bot_deadline)
+            except TimeoutError:
+                log.warning("table bot %s missed its %.1f s deadline; a stand-in move is played",
+                            d.spec, self.bot_deadline)
+                self._renew_pool(pool)
+                return None
+            except BrokenProcessPool:
+                continue  # another decision's overrun renewed the pool: ask again
+            except Exception as exc:
+                log.error("bot %s failed (%s); a stand-in move is played", d.spec, exc)
+                return None
+        return None
+
+    def _renew_pool(self, pool: Executor) -> None:
+        if self.pool is not pool or self.new_pool is None:
+            return
+        self.pool = self.new_pool()
+        kill_pool(pool)
+
+    # ------------------------------------------------------------------ clock
+    async def _clock_loop(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(1.0)
+            for rt in list(self.runtimes.values()):
+                clock = rt.table.clock
+                seat = rt.state.to_move
+                if (clock is None or rt.table.status != RUNNING or seat is None
+                        or seat == CHANCE):
+                    continue
+                kind, _, absent = rt.seat_kind(seat)
+                if kind == HUMAN and not absent and time.monotonic() - rt.since > clock:
+                    log.info("table %s: seat %s ran out of time; a bot plays for it",
+                             rt.table.id, seat)
+                    await self.set_absent(rt.table.id, seat, True)

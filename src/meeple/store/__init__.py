@@ -1,0 +1,29 @@
+"""Stored games: tables, seats and append-only move logs (SQLAlchemy 2, Alembic migrations).
+
+An SQLite file (WAL) by default, in the user's data folder; PostgreSQL by URL
+(``postgresql+psycopg://user@host/db``), given as ``--db`` or ``MEEPLE_DATABASE_URL``.
+"""
+
+from meeple.store.models import BOT, CHANCE, FINISHED, HUMAN, MOVE, RUNNING, UNDO, WAITING
+from meeple.store.store import (
+    DuplicateMove,
+    Entry,
+    NotFound,
+    Seat,
+    SeatError,
+    SeatSpec,
+    StaleVersion,
+    Store,
+    StoreError,
+    Table,
+    default_url,
+    display_url,
+    effective_moves,
+    sqlite_url,
+)
+
+__all__ = [
+    "BOT", "CHANCE", "FINISHED", "HUMAN", "MOVE", "RUNNING", "UNDO", "WAITING", "DuplicateMove",
+    "Entry", "NotFound", "Seat", "SeatError", "SeatSpec", "StaleVersion", "Store", "StoreError",
+    "Table", "default_url", "display_url", "effective_moves", "sqlite_url",
+]

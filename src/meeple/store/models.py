@@ -1,0 +1,108 @@
+"""The stored tables: a game table, its seats and its append-only move log.
+
+A table's ``version`` is the number of entries in its log. An accepted move (with the chance
+moves the server plays after it) is appended in the same transaction that raises the version,
+guarded by ``WHERE version = <the version the move was checked against>``, so two concurrent
+moves for one table cannot both be accepted, and ``(table_id, number)`` is unique besides.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+#: A table's life: seats still open, game under way, game over (or abandoned).
+WAITING, RUNNING, FINISHED = "waiting", "running", "finished"
+#: Log entry kinds: a seat's move, a chance outcome the server drew, an undo of the last move.
+MOVE, CHANCE, UNDO = "move", "chance", "undo"
+#: Seat kinds.
+HUMAN, BOT = "human", "bot"
+
+
+class TableRow(Base):
+    __tablename__ = "game_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), index=True)
+    variant: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: The sheet data in use (shipped or uploaded), as the record keeps it.
+    sheet: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    players: Mapped[int] = mapped_column(Integer)
+    #: The table's own generator: chance is drawn from it on the server; never sent to a client.
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(12), index=True, default=WAITING)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: Seconds a human seat has for each decision; None: no clock.
+    clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: When the seat to move started thinking (for the turn clock).
+    turn_started: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    #: Final scores once finished: the record's ``scores``.
+    result: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan")
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "index"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    index: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    #: The bot spec of a bot seat (``greedy``, ``mcts:seconds=1``), or of the stand-in that
+    #: plays for a human seat whose clock ran out.
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    name: Mapped[str] = mapped_column(String(60))
+    #: sha256 of the seat's secret (hex); None while the seat is open.
+    secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: A human seat whose clock ran out is played by its stand-in bot until its person returns.
+    absent: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class LogRow(Base):
+    __tablename__ = "move_log"
+    __table_args__ = (
+        UniqueConstraint("table_id", "number"),
+        UniqueConstraint("table_id", "client_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          index=True)
+    #: 1-based position in the table's log; the table's version after this entry.
+    number: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    #: The client's move id (duplicates refused); None for chance and bot moves.
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -1,0 +1,412 @@
+"""Storage of tables, seats and move logs: an SQLite file by default, PostgreSQL by URL.
+
+Every method is one short transaction. The one that matters most, :meth:`Store.append`, adds
+log entries and raises the table's version in the same transaction, guarded by the version the
+entries were checked against: an entry is acknowledged only after that commit, so nothing
+acknowledged is ever lost, and of two concurrent moves for one table exactly one is accepted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any, cast
+
+from sqlalchemy import Connection, Engine, create_engine, event, func, insert, select, text, update
+from sqlalchemy import Table as Table_
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from meeple.core.errors import MeepleError
+from meeple.store.models import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    RUNNING,
+    UNDO,
+    WAITING,
+    LogRow,
+    SeatRow,
+    TableRow,
+    now,
+)
+
+ENV_URL = "MEEPLE_DATABASE_URL"
+#: PostgreSQL channel on which every committed log append is announced as "table:version".
+NOTIFY_CHANNEL = "meeple_tables"
+
+
+class StoreError(MeepleError):
+    """A request the store refuses; the message says why. Nothing was changed."""
+
+
+class NotFound(StoreError):
+    pass
+
+
+class StaleVersion(StoreError):
+    pass
+
+
+class DuplicateMove(StoreError):
+    pass
+
+
+class SeatError(StoreError):
+    pass
+
+
+def default_url() -> str:
+    """``MEEPLE_DATABASE_URL`` if set, else an SQLite file in the user's data folder."""
+    env = os.environ.get(ENV_URL)
+    if env:
+        return env
+    from platformdirs import user_data_dir
+
+    return sqlite_url(Path(user_data_dir("meeple", appauthor=False)) / "meeple.db")
+
+
+def sqlite_url(path: str | Path) -> str:
+    return f"sqlite:///{Path(path).expanduser().resolve()}"
+
+
+def display_url(url: str) -> str:
+    """The URL without its password, to print."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def new_secret() -> str:
+    """A seat secret: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat asked for when a table is created: open for a person, or a bot with its spec."""
+
+    kind: str = HUMAN
+    bot: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One log entry: ``kind`` move/chance/undo, by ``seat`` (-1 for chance), its text."""
+
+    kind: str
+    seat: int
+    text: str
+    client_id: str | None = None
+    number: int = 0
+
+
+@dataclass(frozen=True)
+class Seat:
+    index: int
+    kind: str
+    name: str
+    bot: str | None
+    taken: bool
+    absent: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as read from the store (no secrets; the seed stays on the server)."""
+
+    id: str
+    game: str
+    variant: dict[str, Any]
+    sheet: dict[str, Any] | None
+    players: int
+    seed: int
+    status: str
+    version: int
+    public: bool
+    clock: int | None
+    turn_started: datetime | None
+    created: datetime
+    updated: datetime
+    result: list[Any] | None
+    seats: tuple[Seat, ...]
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [s.index for s in self.seats if s.kind == HUMAN and not s.taken]
+
+
+def _table(row: TableRow) -> Table:
+    return Table(
+        id=row.id, game=row.game, variant=dict(row.variant), sheet=row.sheet,
+        players=row.players, seed=row.seed, status=row.status, version=row.version,
+        public=row.public, clock=row.clock, turn_started=row.turn_started, created=row.created,
+        updated=row.updated, result=row.result,
+        seats=tuple(Seat(s.index, s.kind, s.name, s.bot, s.secret_hash is not None, s.absent)
+                    for s in row.seats),
+    )
+
+
+class Store:
+    """The database behind the server. ``Store(url)`` connects; :meth:`migrate` creates or
+    upgrades the schema (Alembic migrations shipped in the package)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        self.engine: Engine = _engine(self.url)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest migration."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location",
+                            str(resources.files("meeple.store") / "migrations"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._session.begin() as s:
+            yield s
+
+    # ------------------------------------------------------------------ tables
+    def create_table(self, game: str, variant: dict[str, Any], players: int,
+                     seats: Sequence[SeatSpec], *, sheet: dict[str, Any] | None = None,
+                     public: bool = True, clock: int | None = None,
+                     seed: int | None = None) -> Table:
+        if len(seats) != players:
+            raise StoreError(f"{players} seats are needed, {len(seats)} were given")
+        table_id = secrets.token_hex(8)
+        row = TableRow(
+            id=table_id, game=game, variant=dict(variant), sheet=sheet, players=players,
+            seed=secrets.randbits(63) if seed is None else seed, status=WAITING, version=0,
+            public=public, clock=clock, created=now(), updated=now(),
+        )
+        for i, spec in enumerate(seats):
+            name = spec.name or (f"{spec.bot} ({i})" if spec.kind == BOT else f"seat {i}")
+            row.seats.append(SeatRow(index=i, kind=spec.kind, bot=spec.bot, name=name,
+                                     absent=False))
+        if all(s.kind == BOT for s in seats):
+            row.status = RUNNING
+        with self.session() as s:
+            s.add(row)
+        return self.table(table_id)
+
+    def table(self, table_id: str) -> Table:
+        with self.session() as s:
+            row = s.get(TableRow, table_id, options=[selectinload(TableRow.seats)])
+            if row is None:
+                raise NotFound(f"no table {table_id!r}")
+            return _table(row)
+
+    def tables(self, status: str | None = None, game: str | None = None,
+               public_only: bool = True, limit: int = 200) -> list[Table]:
+        q = select(TableRow).options(selectinload(TableRow.seats))
+        if status is not None:
+            q = q.where(TableRow.status == status)
+        if game is not None:
+            q = q.where(TableRow.game == game)
+        if public_only:
+            q = q.where(TableRow.public.is_(True))
+        q = q.order_by(TableRow.updated.desc()).limit(limit)
+        with self.session() as s:
+            return [_table(r) for r in s.scalars(q)]
+
+    def unfinished(self) -> list[str]:
+        """Ids of every table whose game is not over (to resume after a restart)."""
+        with self.session() as s:
+            return list(s.scalars(select(TableRow.id).where(TableRow.status != FINISHED)))
+
+    # ------------------------------------------------------------------ seats
+    def join(self, table_id: str, seat: int | None, name: str) -> tuple[int, str]:
+        """Take an open human seat (the first open one if ``seat`` is None): its index and its
+        secret, which only this response ever carries (the store keeps its hash)."""
+        table = self.table(table_id)
+        if table.status == FINISHED:
+            raise SeatError(f"table {table_id} is finished; nobody can join it")
+        open_seats = table.open_seats
+        if seat is None:
+            if not open_seats:
+                raise SeatError(f"table {table_id} has no open seat")
+            seat = open_seats[0]
+        if not 0 <= seat < table.players:
+            raise SeatError(f"seat {seat} does not exist; seats are 0..{table.players - 1}")
+        if seat not in open_seats:
+            raise SeatError(f"seat {seat} of table {table_id} is not open; open seats: "
+                            f"{', '.join(map(str, open_seats)) or 'none'}")
+        secret = new_secret()
+        with self.session() as s:
+            done = s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.index == seat,
+                       SeatRow.kind == HUMAN, SeatRow.secret_hash.is_(None))
+                .values(secret_hash=hash_secret(secret), name=name[:60] or f"seat {seat}")
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise SeatError(f"seat {seat} of table {table_id} was just taken")
+            still_open = s.scalar(
+                select(func.count()).select_from(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.kind == HUMAN,
+                       SeatRow.secret_hash.is_(None)))
+            if not still_open:
+                s.execute(update(TableRow).where(TableRow.id == table_id,
+                                                 TableRow.status == WAITING)
+                          .values(status=RUNNING, updated=now(), turn_started=now()))
+            self._notify(s, table_id, -1)
+        return seat, secret
+
+    def leave(self, table_id: str, seat: int) -> None:
+        """Before the game starts the seat opens again; once it runs, a bot stands in for the
+        seat until its person comes back (:meth:`come_back`)."""
+        table = self.table(table_id)
+        with self.session() as s:
+            if table.status == WAITING:
+                s.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                                SeatRow.index == seat)
+                          .values(secret_hash=None, name=f"seat {seat}"))
+            else:
+                self._set_absent(s, table_id, seat, True)
+            self._notify(s, table_id, -1)
+
+    def set_absent(self, table_id: str, seat: int, absent: bool) -> None:
+        with self.session() as s:
+            self._set_absent(s, table_id, seat, absent)
+            self._notify(s, table_id, -1)
+
+    @staticmethod
+    def _set_absent(s: Session, table_id: str, seat: int, absent: bool) -> None:
+        s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat)
+                  .values(absent=absent))
+
+    def _notify(self, s: Session | Connection, table_id: str, version: int) -> None:
+        """On PostgreSQL, tell the other server processes (delivered at commit only); a version
+        of -1 means the seats changed."""
+        if self.dialect == "postgresql":
+            s.execute(text("SELECT pg_notify(:c, :p)"),
+                      {"c": NOTIFY_CHANNEL, "p": f"{table_id}:{version}"})
+
+    def check_secret(self, table_id: str, seat: int, secret: str | None) -> bool:
+        """Whether ``secret`` is the secret of ``seat`` (compared in constant time)."""
+        with self.session() as s:
+            stored = s.scalar(select(SeatRow.secret_hash).where(
+                SeatRow.table_id == table_id, SeatRow.index == seat))
+        given = hash_secret(secret or "")
+        return stored is not None and secret is not None and hmac.compare_digest(stored, given)
+
+    # ------------------------------------------------------------------ the log
+    def log(self, table_id: str, after: int = 0) -> list[Entry]:
+        """The log entries numbered above ``after``, in order."""
+        with self.session() as s:
+            rows = s.scalars(select(LogRow).where(LogRow.table_id == table_id,
+                                                  LogRow.number > after)
+                             .order_by(LogRow.number))
+            return [Entry(r.kind, r.seat, r.text, r.client_id, r.number) for r in rows]
+
+    def append(self, table_id: str, expected: int, entries: Sequence[Entry], *,
+               finished_result: list[Any] | None = None) -> int:
+        """Add ``entries`` after entry ``expected`` and raise the version, in one transaction.
+        Raises :class:`StaleVersion` if the table moved on meanwhile and
+        :class:`DuplicateMove` if a client move id was used before; nothing is written then."""
+        if not entries:
+            return expected
+        new = expected + len(entries)
+        values: dict[str, Any] = {"version": new, "updated": now(), "turn_started": now()}
+        if finished_result is not None:
+            values["status"] = FINISHED
+            values["result"] = finished_result
+        tables = cast("Table_", TableRow.__table__)
+        log = cast("Table_", LogRow.__table__)
+        rows = [{"table_id": table_id, "number": k, "kind": e.kind, "seat": e.seat,
+                 "text": e.text, "client_id": e.client_id, "created": values["updated"]}
+                for k, e in enumerate(entries, start=expected + 1)]
+        try:
+            with self.engine.begin() as conn:
+                # the guarded write first: later writers wait for this row, then find 0 rows
+                done = conn.execute(update(tables)
+                                    .where(tables.c.id == table_id,
+                                           tables.c.version == expected,
+                                           tables.c.status != FINISHED)
+                                    .values(**values))
+                if done.rowcount != 1:
+                    current = conn.scalar(select(tables.c.version)
+                                          .where(tables.c.id == table_id))
+                    if current is None:
+                        raise NotFound(f"no table {table_id!r}")
+                    raise StaleVersion(f"the table is at version {current}, not {expected}")
+                conn.execute(insert(log), rows)
+                self._notify(conn, table_id, new)
+        except IntegrityError as exc:
+            ids = [e.client_id for e in entries if e.client_id]
+            if ids and self._seen_client_id(table_id, ids):
+                raise DuplicateMove(f"move id {ids[0]!r} was already played") from None
+            raise StaleVersion(f"the table moved on past version {expected}") from exc
+        return new
+
+    def _seen_client_id(self, table_id: str, ids: list[str]) -> bool:
+        with self.session() as s:
+            return s.scalar(select(func.count()).select_from(LogRow).where(
+                LogRow.table_id == table_id, LogRow.client_id.in_(ids))) != 0
+
+    def seen_client_id(self, table_id: str, client_id: str) -> bool:
+        return self._seen_client_id(table_id, [client_id])
+
+    def finish(self, table_id: str, result: list[Any] | None) -> None:
+        """Mark a table finished (its game is over, or it was abandoned with ``None``)."""
+        with self.session() as s:
+            s.execute(update(TableRow).where(TableRow.id == table_id)
+                      .values(status=FINISHED, result=result, updated=now()))
+
+
+def effective_moves(entries: Sequence[Entry]) -> list[Entry]:
+    """The moves a log leaves standing: each undo takes back the move before it."""
+    out: list[Entry] = []
+    for e in entries:
+        if e.kind == UNDO:
+            out.pop()
+        else:
+            out.append(e)
+    return out
+
+
+def _engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)

@@ -1,0 +1,106 @@
+"""A real ``meeple serve`` process on 127.0.0.1 for the server tests, on SQLite (and on
+PostgreSQL when ``MEEPLE_TEST_POSTGRES`` names a server URL, as .ci/run sets it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+PG_ENV = "MEEPLE_TEST_POSTGRES"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """One server process; ``restart(kill=True)`` kills it with SIGKILL and starts it again."""
+
+    def __init__(self, url: str, port: int, log: Path) -> None:
+        self.db_url = url
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        self.ws_base = f"ws://127.0.0.1:{port}"
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.env: dict[str, str] = {}
+
+    def start(self) -> None:
+        env = {**os.environ, "MEEPLE_DATABASE_URL": self.db_url, "MEEPLE_BOT_WORKERS": "1",
+               **self.env}
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "meeple", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port)], env=env, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not start in 60 s")
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def restart(self, kill: bool = True) -> None:
+        self.stop(kill=kill)
+        self.start()
+
+    def api(self, method: str, path: str, **kw: object) -> httpx.Response:
+        return httpx.request(method, self.base + path, timeout=30, **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'meeple.db'}"
+        return
+    import psycopg
+
+    base = os.environ.get(PG_ENV)
+    if not base:
+        pytest.skip(f"PostgreSQL is not available ({PG_ENV} unset; scripts/test starts one)")
+    name = f"meeple_test_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
+    admin = base.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    head, _, _ = base.rpartition("/")
+    yield f"{head}/{name}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(db_url, free_port(), tmp_path_factory.mktemp("log") / "server.log")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()

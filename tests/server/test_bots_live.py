@@ -1,0 +1,58 @@
+"""Bots at live tables: they think in worker processes, so a person's moves on another table
+are answered while many bots think; a bot past its deadline is replaced by a random move."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from meeple.core.rng import Rng
+from tests.server.client import Player
+from tests.server.conftest import Server, free_port
+from tests.server.test_play import create
+
+THINKERS = 20
+
+
+def test_moves_are_answered_while_twenty_bot_tables_think(server: Server) -> None:
+    busy = [create(server, "gardens", {"level": 1},
+                   [{"kind": "bot", "bot": "mcts:iterations=60"}] * 2)["id"]
+            for _ in range(THINKERS)]
+    joined = create(server, "reefs", {"level": 1},
+                    [{"kind": "human"}, {"kind": "bot", "bot": "random"}], join_as="Ann")
+    p = Player(server.ws_base, joined["table"]["id"], joined["seat"], joined["secret"])
+    rng = Rng(3)
+    try:
+        for i in range(10):
+            assert p.wait_turn(60)
+            assert p.move(rng.choice(p.view["legal_moves"]), f"live-{i}")["type"] == "ack"
+    finally:
+        p.close()
+    # the bot tables were really under way meanwhile
+    versions = [server.api("GET", f"/api/tables/{t}").json()["version"] for t in busy]
+    assert sum(1 for v in versions if v > 0) == THINKERS
+
+
+@pytest.fixture
+def impatient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('db') / 'm.db'}", free_port(),
+                 tmp_path_factory.mktemp("log") / "server.log")
+    srv.env = {"MEEPLE_BOT_DEADLINE": "0.5"}
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_a_bot_past_its_deadline_is_replaced_and_the_game_goes_on(impatient: Server) -> None:
+    t = create(impatient, "gardens", {"level": 1},
+               [{"kind": "bot", "bot": "mcts:iterations=1000000"},
+                {"kind": "bot", "bot": "random"}])["id"]
+    deadline = time.monotonic() + 60
+    while impatient.api("GET", f"/api/tables/{t}").json()["version"] < 12:
+        assert time.monotonic() < deadline, "the overrunning bot stalled its table"
+        time.sleep(0.3)
+    assert "missed its" in impatient.log.read_text()

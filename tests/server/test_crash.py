@@ -1,0 +1,60 @@
+"""kill -9 the server again and again while a person and bots play: nothing acknowledged is
+lost, and the games finish."""
+
+from __future__ import annotations
+
+import time
+
+from meeple.core.rng import Rng
+from tests.server.client import Player
+from tests.server.conftest import Server
+from tests.server.test_play import create
+
+KILLS = 20
+
+
+def test_kill_9_mid_game_loses_no_acknowledged_move(server: Server) -> None:
+    rng = Rng(11)
+    human = create(server, "gardens", {"level": 2},
+                   [{"kind": "human"}, {"kind": "bot", "bot": "random"}], join_as="Ann")
+    table, seat, secret = human["table"]["id"], human["seat"], human["secret"]
+    bots_only = create(server, "reefs", {"level": 1},
+                       [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}])
+    acked: list[tuple[int, str]] = []  # (log number of the move, its text)
+    made = 0
+    for kill in range(KILLS + 1):
+        p = Player(server.ws_base, table, seat, secret)
+        try:
+            for _ in range(rng.choice([1, 2, 3, 5, 8])):
+                if not p.wait_turn(60):
+                    break
+                text = rng.choice(p.view["legal_moves"])
+                version = p.version
+                got = p.move(text, f"k{made}")
+                made += 1
+                assert got["type"] == "ack", got
+                acked.append((version + 1, text))
+        finally:
+            p.close()
+        log = server.api("GET", f"/api/tables/{table}/log").json()
+        by_number = {e["number"]: e["text"] for e in log}
+        assert all(by_number.get(n) == text for n, text in acked)
+        if kill < KILLS:
+            server.restart(kill=True)
+            log = server.api("GET", f"/api/tables/{table}/log").json()
+            by_number = {e["number"]: e["text"] for e in log}
+            missing = [(n, t) for n, t in acked if by_number.get(n) != t]
+            assert not missing, f"after kill {kill + 1}: lost {missing}"
+    # finish the human game; the bots-only game finishes by itself
+    p = Player(server.ws_base, table, seat, secret)
+    try:
+        while p.wait_turn(120):
+            assert p.move(rng.choice(p.view["legal_moves"]), f"k{made}")["type"] == "ack"
+            made += 1
+        assert p.view["over"]
+    finally:
+        p.close()
+    deadline = time.monotonic() + 120
+    while server.api("GET", f"/api/tables/{bots_only['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots-only table did not finish"
+        time.sleep(0.5)

@@ -1,0 +1,72 @@
+"""Whole games over real WebSockets against a real server process, every game and variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.core.rng import Rng
+from tests.server.client import Player
+from tests.server.conftest import Server
+
+VARIANTS: list[tuple[str, dict[str, Any], int]] = [
+    *(("gardens", {"level": lv}, 2) for lv in (1, 2, 3)),
+    *(("reefs", {"level": lv}, 2) for lv in (1, 2, 3)),
+    *(("takenokolor", {"sheet": s}, 2)
+      for s in ("2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon")),
+    ("pergola", {}, 2),
+    ("pergola", {"challenge": 3}, 1),
+]
+
+
+def create(server: Server, game: str, variant: dict[str, Any], seats: list[dict[str, Any]],
+           **extra: Any) -> dict[str, Any]:
+    r = server.api("POST", "/api/tables", json={"game": game, "variant": variant,
+                                                 "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def join(server: Server, table: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    r = server.api("POST", f"/api/tables/{table}/join", json={"name": name, "seat": seat})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def play_out(p: Player, rng: Rng) -> int:
+    """Play random legal moves for the player's seat until the game ends; returns moves made."""
+    made = 0
+    while p.wait_turn():
+        legal = p.view["legal_moves"]
+        got = p.move(rng.choice(legal), move_id=f"m{p.seat}-{made}")
+        assert got["type"] == "ack", got
+        made += 1
+    return made
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), VARIANTS,
+                         ids=[f"{g}-{'-'.join(map(str, v.values())) or 'std'}" for g, v, _ in VARIANTS])
+def test_a_whole_game_with_a_bot_and_a_scripted_human(server: Server, game: str,
+                                                     variant: dict[str, Any],
+                                                     players: int) -> None:
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
+    joined = create(server, game, variant, seats, join_as="Ann")
+    table, seat, secret = joined["table"]["id"], joined["seat"], joined["secret"]
+    p = Player(server.ws_base, table, seat, secret)
+    try:
+        made = play_out(p, Rng(7))
+    finally:
+        p.close()
+    assert made > 0
+    assert p.view["over"]
+    rec = server.api("GET", f"/api/tables/{table}/record").json()
+    replayed = meeple.replay(rec)
+    assert [s.total for s in replayed.scores()] == [s["total"] for s in p.view["scores"]]
+    assert [dict(s.breakdown) for s in replayed.scores()] == [s["rows"] for s in p.view["scores"]]
+    info = server.api("GET", f"/api/tables/{table}").json()
+    assert info["status"] == "finished"
+    assert info["result"] == rec["scores"]
