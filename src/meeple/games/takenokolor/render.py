@@ -88,9 +88,9 @@ def _cell(st: TakenokolorState, p: int, i: int, legal: set[int]) -> tuple[str, i
     if done:
         text = f"{mark}{iid} [{CHIP.get(letter, 'bold reverse')}]{tail}[/]"
     elif i in legal:
-        text = f"[bold]{mark}[underline]{iid}[/underline][/bold] [{INK[letter]}]{tail}[/]"
+        text = f"[bold underline {INK[letter]}]{mark}{iid} {tail}[/]"
     elif status == "open":
-        text = f"{mark}{iid} [{INK[letter]}]{tail}[/]"
+        text = f"[{INK[letter]}]{mark}{iid} {tail}[/]"
     else:
         text = f"[{GREY}]{mark}{iid} {tail}[/]"
     return text, width
@@ -455,11 +455,12 @@ def announce(before: TakenokolorState, after: TakenokolorState) -> list[str]:
         for ri, race in enumerate(cs.sheet.races):
             label = race.label or race.id
             if after.first[q] >> ri & 1 and not before.first[q] >> ri & 1:
-                out.append(f"{_cap(subject(name, 'is'))} first at {label}: "
-                           f"{verb(name, 'keeps')} {race.first}; anyone later keeps {race.later}")
+                out.append(f"{_cap(subject(name, 'reaches', 'reach'))} {label} first: {name} "
+                           f"{verb(name, 'keeps')} {race.first}; anyone later keeps {race.later} "
+                           "(A3)")
             if after.later[q] >> ri & 1 and not before.later[q] >> ri & 1:
-                out.append(f"{_cap(subject(name, 'reaches'))} {label} after someone else: "
-                           f"{verb(name, 'keeps')} {race.later}")
+                out.append(f"{_cap(subject(name, 'reaches', 'reach'))} {label} after someone else: "
+                           f"{name} {verb(name, 'keeps')} {race.later}")
         locked = after.blocked[q] & ~before.blocked[q]
         if locked:
             areas = {cs.sheet.areas[cs.item_area[locked.bit_length() - 1]].kind}
