@@ -213,7 +213,10 @@ def _ladybugs(st: TakenokolorState, p: int) -> list[str]:
     need = cs.sheet.ladybugs_to_end
     labels = [lb.label or lb.id for lb in cs.sheet.ladybugs]
     mine = [x for li, x in enumerate(labels) if st.ladybugs[p] >> li & 1]
-    rest = [x for li, x in enumerate(labels) if not st.ladybugs[p] >> li & 1]
+    rest = [x for li, x in enumerate(labels) if not st.ladybugs[p] >> li & 1
+            and not (len(cs.sheet.ladybugs[li].areas) == 1 and not cs.sheet.ladybugs[li].items)]
+    if len(rest) < len(labels) - len(mine):  # the others are one area each, marked in the grid
+        rest.append(f"the other areas marked {LADYBUG}")
     counts = ", ".join(f"{escape(name)} {st.ladybugs[q].bit_count()}"
                        for q, name in enumerate(st.seats))
     return [f"[bold]Ladybugs circled: {len(mine)}/{need}[/] {LADYBUG} in "
