@@ -38,6 +38,7 @@ KEY = ("> legal now  . open now  # coloured  - passed (no going back)  x locked 
        "grey: not open yet  B blue  Y yellow  P pink  G green  * any colour\n"
        "○ □ △ symbol (● ■ ▲ coloured)  number: printed points  + earns a free colouring\n"
        f"{LADYBUG} completing the area circles a ladybug  ✓ area complete")
+FOOT_KEY = "foot 3/1: a dragon foot, its first / later number (in brackets: what you keep)"
 
 
 def _cap(text: str) -> str:
@@ -147,6 +148,17 @@ def _grid(st: TakenokolorState, p: int, legal: set[int]) -> list[str]:
             run[-1] = (c0, kind, [*names, name[len(kind) + 1:] + done], bug or ai in bugs)
         else:
             run.append((col, area.kind if short else "", [name + done], ai in bugs))
+    for ri, race in enumerate(cs.sheet.races):
+        if race.when != "any":  # lanterns are named above; a dragon foot is drawn below
+            continue
+        its = [cs.sheet.areas[cs.item_area[cs.index[iid]]].items for iid in race.items]
+        cells_ = [it for items in its for it in items if it.id in race.items]
+        kept = (f" ({race.first})" if st.first[p] >> ri & 1 else
+                f" ({race.later})" if st.later[p] >> ri & 1 else "")
+        name = "foot" if cs.sheet.areas[cs.item_area[cs.index[race.items[0]]]].kind == "dragon" \
+            else race.id
+        below.setdefault(max(it.row for it in cells_), []).append(
+            (min(it.col for it in cells_), f"{name} {race.first}/{race.later}{kept}"))
     for r, run in runs.items():
         for col, kind, names, bug in run:
             text = (f"{kind}s " + ", ".join(n.removeprefix(kind + " ") for n in names)
@@ -294,7 +306,8 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
     if title.lower().startswith("garden sheet - "):
         title = title[len("garden sheet - "):]
     lines = [f"[bold]Takenokolor[/] · {escape(title)}",
-             f"Round {rnd} · the panda is with {escape(st.seats[st.holder])}"]
+             f"Round {rnd} · the panda is with {escape(st.seats[st.holder])}"
+             + (" · the game is over" if st.phase == OVER else "")]
     marks = []
     for k in range(4):
         text = marker_text(k, st.rolled[k])
@@ -303,7 +316,8 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
         elif st.phase == COLOUR and k == st.taken:
             text += " (in hand)"
         marks.append(text)
-    lines.append("Markers: " + "  ".join(marks))
+    if st.phase != OVER:
+        lines.append("Markers: " + "  ".join(marks))
     lines.append(_status_line(st))
     legal: set[int] = set()
     if st.phase in (COLOUR, FREE) and st.seat == p:
@@ -311,6 +325,8 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
     lines.append(f"\n[bold]{escape(_cap(possessive(st.seats[p])))} garden[/]")
     lines.extend(_grid(st, p, legal))
     lines.append(f"[{GREY}]{KEY}[/]")
+    if any(r.when == "any" for r in cs.sheet.races):
+        lines.append(f"[{GREY}]{FOOT_KEY}[/]")
     lines.append("")
     lines.extend(_areas_legend(st, p))
     lines.extend(_ladybugs(st, p))
