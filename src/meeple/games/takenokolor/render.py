@@ -447,8 +447,10 @@ def announce(before: TakenokolorState, after: TakenokolorState) -> list[str]:
             if new & cs.area_mask[ai] and cs.complete(after.coloured[q], ai) \
                     and not cs.complete(before.coloured[q], ai):
                 area = cs.sheet.areas[ai]
-                out.append(f"{_cap(subject(name, 'completes'))} {possessive(name)} "
-                           f"{area.kind} {area.id}" + (f" ({area.title})" if area.title else ""))
+                what = area_label(after, ai)
+                if area.kind == "bamboo":
+                    what = f"bamboo {what}"
+                out.append(f"{_cap(subject(name, 'completes'))} {possessive(name)} {what}")
         earned = []
         i_bits = new
         while i_bits:
