@@ -220,3 +220,32 @@ def test_announces_a_free_colouring_earned_and_a_race_won() -> None:
     assert any(x.startswith("You earn a free colouring") for x in said)
     said = _announce(s, "l1b")
     assert any(x.startswith("You reach lantern l1") and "you keep 4" in x for x in said)
+
+
+def test_sun_lock_out_is_announced_and_drawn_x_for_the_others() -> None:
+    s = new("3-pandas", 2)
+    s.seats = ["you", "Ann"]
+    paint(s, 0, "s1", "s2", "s3")
+    roll(s, "circle square triangle square")  # B circle: s4
+    s.play("take B")
+    said = _announce(s, "s4")
+    assert "Ann's sun is locked: someone completed theirs first (T6)" in said
+    plain = Text.from_markup(s.render_text(1)).plain
+    assert "xs1 Y" in plain and "Ann's garden" in plain
+
+
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_wording_agrees_with_you_in_whole_games(sheet: str) -> None:
+    rng = random.Random(sheet)
+    s = new(sheet, 3)
+    s.seats = ["you", "Ann", "Bob"]
+    said: list[str] = []
+    while not s.is_over:
+        before = s.clone()
+        s.play(rng.choice(s.legal_moves()))
+        said += s.announcements(before)
+    assert any("ladybug" in x for x in said) and "Game over" in said[-1]
+    text = " ".join(said) + Text.from_markup(s.render_text(0) + s.render_score(0)).plain
+    for wrong in ("you's", "you is", "you has", "you circles", "you completes", "you earns",
+                  "you keeps", "you reaches", "you rolls", "You is", "You has", "You circles"):
+        assert wrong not in text
