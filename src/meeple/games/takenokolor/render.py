@@ -217,6 +217,14 @@ def _areas_legend(st: TakenokolorState, p: int) -> list[str]:
             full = "✓" if cs.complete(st.coloured[p], ai) else f" {done}/{m.bit_count()}"
             names.append(f"{area_label(st, ai)}{full}")
         lines.append(f"  {escape(', '.join(names))}: {escape(title)}")
+        grants: dict[str, list[str]] = {}  # what each + item gives
+        for ai in ais:
+            for it in cs.sheet.areas[ai].items:
+                for g in it.grants:
+                    grants.setdefault(g.label or f"{g.count} {g.target}", []).append(it.id)
+        if grants:
+            lines.append("    + free colouring: " + "; ".join(
+                f"{' '.join(ids)} → {escape(label)}" for label, ids in grants.items()))
     return lines
 
 
