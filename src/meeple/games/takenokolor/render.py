@@ -11,6 +11,7 @@ chip (black or white text on its colour), readable on either background.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.markup import escape
@@ -345,30 +346,59 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
 
 
 # ---------------------------------------------------------------------- the score pad
+#: What a score row counts, per kind of area (plural, as a player would say it).
+KIND_WORDS = {"bamboo": "bamboo sections", "cloud": "cloud sections", "sun": "sun rays",
+              "pond": "ponds", "river": "river sections", "fish": "fish",
+              "lantern": "lanterns", "shoot": "bamboo shoots", "favour": "party favours",
+              "dragon": "dragon sections", "trail": "trail sections", "burst": "bursts"}
+
+
+def _sel(areas: Sequence[str], kinds: Sequence[str], plural: bool = True,
+         st: TakenokolorState | None = None) -> str:
+    words = [KIND_WORDS.get(k, k) if plural else k for k in kinds]
+    names = list(areas)
+    if st is not None and areas:  # an area by its title's first words: "lanterns above ..."
+        found = [st.cs.sheet.areas[st.cs.area_index[a]] for a in areas]
+        if all(a.kind != "bamboo" and a.title for a in found):
+            names = list(dict.fromkeys(a.title.split(",")[0] for a in found))
+    return ", ".join([*words, *names]) or "all"
+
+
 def row_meaning(st: TakenokolorState, row: Row) -> str:
     """What a score row counts, in words."""
-    sel = ", ".join([*row.areas, *row.kinds]) or "all"
     if row.rule == "sum":
-        return f"points printed on the coloured {sel} items"
+        return f"points printed on the coloured {_sel(row.areas, row.kinds)}"
     if row.rule == "complete":
-        return f"{row.points} per complete {sel}"
+        return f"{row.points} per complete {_sel(row.areas, row.kinds, plural=False)}"
     if row.rule == "groups":
-        return f"{row.points} per group of {sel} all complete"
+        return (f"{row.points} per group of same-colour "
+                f"{_sel(row.areas, row.kinds, plural=False)} all complete")
     if row.rule == "majority":
         places = "/".join(str(x) for x in row.places)
-        return f"{places} for the most, 2nd, 3rd most {sel} coloured (ties share, T8)"
+        return (f"{places} for the most, 2nd, 3rd most {_sel(row.areas, row.kinds)} "
+                "(ties share the place, T8)")
     if row.rule == "races":
         return "numbers kept in the first-player boxes (T7, A3)"
     if row.rule == "product":
         assert row.left is not None and row.right is not None
-        return f"{_measure_words(row.left)} x {_measure_words(row.right)}"
+        return f"{_measure_words(st, row.left)} x {_measure_words(st, row.right)}"
     return f"{row.points} per circled ladybug"
 
 
-def _measure_words(m: Measure) -> str:
-    sel = ", ".join([*m.areas, *m.kinds])
-    return {"sum": f"points of coloured {sel}", "count": f"{sel} coloured",
-            "last": f"highest coloured {sel} (per area)"}[m.op]
+def _measure_words(st: TakenokolorState, m: Measure) -> str:
+    sel = _sel(m.areas, m.kinds, st=st)
+    if m.op == "sum":
+        return f"points of the coloured {sel}"
+    if m.op == "count":
+        return f"{sel} coloured"
+    kinds = {st.cs.sheet.areas[ai].kind for ai in _selected(st, m.areas, m.kinds)}
+    if kinds == {"bamboo"}:
+        return f"(highest leaves of {sel})"
+    return f"points of the last coloured of the {sel}"
+
+
+def _selected(st: TakenokolorState, areas: Sequence[str], kinds: Sequence[str]) -> list[int]:
+    return [ai for ai, a in enumerate(st.cs.sheet.areas) if a.id in areas or a.kind in kinds]
 
 
 def row_detail(st: TakenokolorState, row: Row, p: int) -> str:
