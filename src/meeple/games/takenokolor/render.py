@@ -325,23 +325,26 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
         elif st.phase == COLOUR and k == st.taken:
             text += " (in hand)"
         marks.append(text)
-    if st.phase != OVER:
-        lines.append("Markers: " + "  ".join(marks))
-    lines.append(_status_line(st))
     legal: set[int] = set()
     if st.phase in (COLOUR, FREE) and st.seat == p:
         legal = {m.a for m in st.legal_moves()}
+    # top to bottom: the pad and the races, how each area is coloured, then the garden and the
+    # markers right above the prompt, where a player looks when choosing
+    lines.append("")
+    lines.append(score_pad(st, details=False))
+    lines.extend(_ladybugs(st, p))
+    lines.extend(_races(st))
+    lines.append("\n[bold]Areas[/] (coloured so far / items)")
+    lines.extend(_areas_legend(st, p))
     lines.append(f"\n[bold]{escape(_cap(possessive(st.seats[p])))} garden[/]")
     lines.extend(_grid(st, p, legal))
     lines.append(f"[{GREY}]{KEY}[/]")
     if any(r.when == "any" for r in cs.sheet.races):
         lines.append(f"[{GREY}]{FOOT_KEY}[/]")
     lines.append("")
-    lines.extend(_areas_legend(st, p))
-    lines.extend(_ladybugs(st, p))
-    lines.extend(_races(st))
-    lines.append("")
-    lines.append(score_pad(st, details=False))
+    if st.phase != OVER:
+        lines.append("Markers: " + "  ".join(marks))
+    lines.append(_status_line(st))
     return "\n".join(lines)
 
 
