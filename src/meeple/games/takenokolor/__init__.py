@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meeple.core.registry import GameInfo
-from meeple.games.takenokolor.render import render
+from meeple.games.takenokolor.render import NOTATION_HELP, announce, render, render_score
 from meeple.games.takenokolor.rules import TakenokolorState, factory
 
 GAME = GameInfo(
@@ -12,6 +12,9 @@ GAME = GameInfo(
     min_players=1,
     max_players=4,
     render=render,
+    render_score=render_score,
+    notation_help=NOTATION_HELP,
+    announce=announce,
     factory=factory,
     options={},
     defaults={},

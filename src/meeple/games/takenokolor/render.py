@@ -1,79 +1,189 @@
-"""Terminal rendering: the sheet as a grid of cells (from the sheet's col/row geometry), the
-markers, ladybugs, races and the score pad. Every cell shows a colour letter, so it reads
-without colour (colour-blind friendly)."""
+"""Terminal rendering of Takenokolor: the markers, the garden as a grid of cells (from the
+sheet's col/row geometry, each area named in the grid), what each area does, ladybugs, the
+first-player races and the score pad; also the pad alone (``render_score``), the notation help
+and the announcements (``announce``) the terminal prints after a move.
+
+Every cell shows its colour letter and symbol, so the screen reads without colour. Colours are
+fixed xterm-256 colours (not the 16 theme colours, which differ between terminals) chosen to keep
+a contrast of at least 3:1 against both a black and a white background; a coloured section is a
+chip (black or white text on its colour), readable on either background.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.markup import escape
+
+from meeple.core.text import possessive, subject, verb
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
-from meeple.games.takenokolor.sheet import ANY, COLOURS, SYMBOLS
+from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
 
 if TYPE_CHECKING:
     from meeple.games.takenokolor.rules import TakenokolorState
+    from meeple.games.takenokolor.sheet import Area, Measure, Row
 
+OVER = 4  # the phase after the last round
 OPEN = {"circle": "○", "square": "□", "triangle": "△"}
 FULL = {"circle": "●", "square": "■", "triangle": "▲"}
-STYLE = {"B": "bold blue", "Y": "bold yellow", "P": "bold magenta", "G": "bold green"}
+#: Letters of items not yet coloured: mid-tone colours, >= 3:1 on black and on white.
+INK = {"B": "color(32)", "Y": "color(136)", "P": "color(169)", "G": "color(28)", "*": "bold"}
+#: Coloured items: a chip of the colour with black or white text (>= 4.5:1).
+CHIP = {"B": "bold color(231) on color(25)", "Y": "bold color(16) on color(178)",
+        "P": "bold color(16) on color(211)", "G": "bold color(16) on color(34)"}
+#: Items that cannot be coloured yet, are passed or locked: grey, >= 3:1 on black and white.
+GREY = "color(244)"
+LADYBUG = "✿"
+KEY = ("> legal now  . open now  # coloured  - passed (no going back)  x locked (T6)\n"
+       "grey: not open yet  B blue  Y yellow  P pink  G green  * any colour\n"
+       "○ □ △ symbol (● ■ ▲ coloured)  number: printed points  + earns a free colouring\n"
+       f"{LADYBUG} completing the area circles a ladybug  ✓ area complete")
+FOOT_KEY = "foot 3/1: a dragon foot, its first / later number (in brackets: what you keep)"
 
 
-def _cell(st: TakenokolorState, p: int, i: int, legal: set[int], colourblind: bool) -> tuple[str, int]:
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def marker_text(k: int, symbol: int | None = None) -> str:
+    """A marker as a chip with its letter and name, and its rolled symbol."""
+    c = COLOURS[k]
+    face = " ?" if symbol is None or symbol < 0 else f" {OPEN[SYMBOLS[symbol]]} {SYMBOLS[symbol]}"
+    return f"[{CHIP[c]}] {c} [/]{face}"
+
+
+# ---------------------------------------------------------------------- the garden grid
+def _status(st: TakenokolorState, p: int, i: int) -> str:
+    """One of: coloured, open, locked, passed, later (not open yet)."""
+    cs = st.cs
+    if st.coloured[p] >> i & 1:
+        return "coloured"
+    if st.avail[p] >> i & 1:
+        return "open"
+    if st.blocked[p] >> i & 1:
+        return "locked"
+    ai = cs.item_area[i]
+    if cs.area_sequence[ai]:
+        done = st.coloured[p] & cs.area_mask[ai]
+        if done and cs.item_step[done.bit_length() - 1] >= cs.item_step[i]:
+            return "passed"
+    return "later"
+
+
+def _cell(st: TakenokolorState, p: int, i: int, legal: set[int]) -> tuple[str, int]:
     cs = st.cs
     c = cs.item_colour[i]
     letter = "*" if c == ANY else COLOURS[c]
     sym = SYMBOLS[cs.item_symbol[i]]
     pts = cs.item_points[i]
-    done = st.coloured[p] >> i & 1
+    status = _status(st, p, i)
+    done = status == "coloured"
     if done and cs.adjacent >> i & 1:
         letter = COLOURS[(st.colcode[p] >> (2 * i)) & 3]
     glyph = FULL[sym] if done else OPEN[sym]
-    mark = ">" if i in legal else ("#" if done else ("." if st.avail[p] >> i & 1 else " "))
-    extra = "+" if cs.item_grants[i] else ""
-    text = f"{mark}{cs.item_ids[i]} {letter}{glyph}{pts if pts else ''}{extra}"
-    width = len(text)
+    mark = ">" if i in legal else {"coloured": "#", "open": ".", "locked": "x",
+                                   "passed": "-"}.get(status, " ")
+    tail = f"{letter}{glyph}{pts if pts else ''}{'+' if cs.item_grants[i] else ''}"
+    iid = cs.item_ids[i]
+    width = len(mark) + len(iid) + 1 + len(tail)
     if done:
-        style = STYLE.get(letter, "bold")
-        text = f"[{style}]{text}[/]"
-    elif not (st.avail[p] >> i & 1):
-        text = f"[dim]{text}[/]"
+        text = f"{mark}{iid} [{CHIP.get(letter, 'bold reverse')}]{tail}[/]"
+    elif i in legal:
+        text = f"[bold underline {INK[letter]}]{mark}{iid} {tail}[/]"
+    elif status == "open":
+        text = f"[{INK[letter]}]{mark}{iid} {tail}[/]"
+    else:
+        text = f"[{GREY}]{mark}{iid} {tail}[/]"
     return text, width
 
 
-def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
+def area_label(st: TakenokolorState, ai: int) -> str:
+    """A short name for an area, as written in the grid: its id when it names its kind
+    (``cloud``, ``favours``), else kind and id (``lantern l1``); a bamboo is its id."""
+    area = st.cs.sheet.areas[ai]
+    if area.kind == "bamboo" or area.id.startswith(area.kind[:4]):
+        return area.id
+    return f"{area.kind} {area.id}"
+
+
+def _ladybug_areas(st: TakenokolorState) -> set[int]:
     cs = st.cs
-    p = seat if seat is not None else (st.seat if st.seat >= 0 else 0)
-    lines: list[str] = []
-    title = cs.sheet.title or cs.sheet.name
-    lines.append(f"[bold]Takenokolor[/] - {title} - round {st.rounds + 1}, "
-                 f"panda: {st.seats[st.holder]}")
-    marks = []
-    for k in range(4):
-        s = st.rolled[k]
-        face = SYMBOLS[s] if s >= 0 else "?"
-        state = "" if st.left >> k & 1 else " (taken)"
-        marks.append(f"[{STYLE[COLOURS[k]]}]{COLOURS[k]}[/] {face}{state}")
-    lines.append("Markers: " + ", ".join(marks))
-    if st.phase == ROLL:
-        lines.append(f"Rolling the markers ({COLOURS[st.n_rolled]} next)")
-    elif st.phase in (TAKE, COLOUR, FREE):
-        what = {TAKE: "take a marker", COLOUR: f"colour an item with {COLOURS[st.taken]}",
-                FREE: "make a free colouring (T3)"}[st.phase]
-        lines.append(f"To move: {st.seats[st.seat]}: {what}")
-    else:
-        lines.append("Game over; winners: " + ", ".join(st.seats[w] for w in st.winners()))
-    legal: set[int] = set()
-    if st.phase in (COLOUR, FREE) and st.seat == p:
-        legal = {m.a for m in st.legal_moves()}
-    lines.append(f"\n[bold]{st.seats[p]}[/]'s garden (> legal, # coloured, . open now):")
+    out: set[int] = set()
+    for li, lb in enumerate(cs.sheet.ladybugs):
+        out.update(cs.ladybug_areas[li])
+        for iid in lb.items:
+            out.add(cs.item_area[cs.index[iid]])
+    return out
+
+
+def _grid(st: TakenokolorState, p: int, legal: set[int]) -> list[str]:
+    cs = st.cs
     grid: dict[tuple[int, int], int] = {}
-    for i, it in enumerate(it for a in cs.sheet.areas for it in a.items):
-        grid[(it.row, it.col)] = i
-    cells = {k: _cell(st, p, i, legal, colourblind) for k, i in grid.items()}
+    for i, item in enumerate(it for a in cs.sheet.areas for it in a.items):
+        grid[(item.row, item.col)] = i
+    cells = {k: _cell(st, p, i, legal) for k, i in grid.items()}
     ncols = max(c for _, c in grid) + 1
     widths = [0] * ncols
     for (_, c), (_, w) in cells.items():
         widths[c] = max(widths[c], w + 1)
+    # area names: above an area's top row, below a bamboo (its ground)
+    bugs = _ladybug_areas(st)
+    above: dict[int, list[tuple[int, str]]] = {}
+    below: dict[int, list[tuple[int, str]]] = {}
+    runs: dict[int, list[tuple[int, str, list[str], bool]]] = {}  # row: (col, kind, names, bug)
+    for ai, area in enumerate(cs.sheet.areas):
+        rows = [it.row for it in area.items]
+        col = min(it.col for it in area.items)
+        name = area_label(st, ai)
+        done = " ✓" if cs.complete(st.coloured[p], ai) else ""
+        if area.kind == "bamboo":
+            mark = f" {LADYBUG}" if ai in bugs else ""
+            below.setdefault(max(rows), []).append((col, name + mark + done))
+            continue
+        run = runs.setdefault(min(rows), [])
+        short = name.startswith(area.kind + " ")
+        if short and run and run[-1][1] == area.kind:
+            # lanterns l1, l2, l3 side by side: one name for them
+            c0, kind, names, bug = run[-1]
+            run[-1] = (c0, kind, [*names, name[len(kind) + 1:] + done], bug or ai in bugs)
+        else:
+            run.append((col, area.kind if short else "", [name + done], ai in bugs))
+    for ri, race in enumerate(cs.sheet.races):
+        if race.when != "any":  # lanterns are named above; a dragon foot is drawn below
+            continue
+        its = [cs.sheet.areas[cs.item_area[cs.index[iid]]].items for iid in race.items]
+        cells_ = [it for items in its for it in items if it.id in race.items]
+        kept = (f" ({race.first})" if st.first[p] >> ri & 1 else
+                f" ({race.later})" if st.later[p] >> ri & 1 else "")
+        name = "foot" if cs.sheet.areas[cs.item_area[cs.index[race.items[0]]]].kind == "dragon" \
+            else race.id
+        below.setdefault(max(it.row for it in cells_), []).append(
+            (min(it.col for it in cells_), f"{name} {race.first}/{race.later}{kept}"))
+    for r, run in runs.items():
+        for col, kind, names, bug in run:
+            text = (f"{kind}s " + ", ".join(n.removeprefix(kind + " ") for n in names)
+                    if len(names) > 1 else names[0])
+            above.setdefault(r, []).append((col, text + (f" {LADYBUG}" if bug else "")))
+    xs = [sum(widths[:c]) for c in range(ncols + 1)]
+
+    def label_line(labels: list[tuple[int, str]]) -> str:
+        labels = sorted(labels)
+        out = ""
+        for n, (col, name) in enumerate(labels):
+            x = xs[col] + 1
+            if len(out) > x:
+                continue
+            room = (xs[labels[n + 1][0]] + 1 if n + 1 < len(labels) else 10**6) - x - 1
+            if len(name) > room:
+                name = name[:max(room - 1, 1)] + "…"
+            out += " " * (x - len(out)) + name
+        return f"[italic]{escape(out.rstrip())}[/]"
+
+    lines: list[str] = []
     for r in sorted({r for r, _ in grid}):
+        if r in above:
+            lines.append(label_line(above[r]))
         out = ""
         for c in range(ncols):
             if (r, c) in cells:
@@ -82,24 +192,363 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
             else:
                 out += " " * widths[c]
         lines.append(out.rstrip())
+        if r in below:
+            lines.append(label_line(below[r]))
+    return lines
+
+
+# ---------------------------------------------------------------------- what each area does
+def _gives(st: TakenokolorState, area: Area) -> str:
+    labels = [g.label or f"{g.count} {g.target}" for g in area.on_complete]
+    return f"; when complete: free {', '.join(labels)}" if labels else ""
+
+
+def _areas_legend(st: TakenokolorState, p: int) -> list[str]:
+    cs = st.cs
+    by_title: dict[str, list[int]] = {}
+    for ai, area in enumerate(cs.sheet.areas):
+        key = area.title or (area.kind + _gives(st, area))
+        by_title.setdefault(key, []).append(ai)
+    lines = []
+    for title, ais in by_title.items():
+        names = []
+        for ai in ais:
+            m = cs.area_mask[ai]
+            done = (st.coloured[p] & m).bit_count()
+            full = "✓" if cs.complete(st.coloured[p], ai) else f" {done}/{m.bit_count()}"
+            names.append(f"{area_label(st, ai)}{full}")
+        lines.append(f"  {escape(', '.join(names))}: {escape(title)}")
+        grants: dict[str, list[str]] = {}  # what each + item gives
+        for ai in ais:
+            for it in cs.sheet.areas[ai].items:
+                for g in it.grants:
+                    grants.setdefault(g.label or f"{g.count} {g.target}", []).append(it.id)
+        if grants:
+            lines.append("    + free colouring: " + "; ".join(
+                f"{' '.join(ids)} → {escape(label)}" for label, ids in grants.items()))
+    return lines
+
+
+def _ladybugs(st: TakenokolorState, p: int) -> list[str]:
+    cs = st.cs
+    need = cs.sheet.ladybugs_to_end
+    labels = [lb.label or lb.id for lb in cs.sheet.ladybugs]
+    mine = [x for li, x in enumerate(labels) if st.ladybugs[p] >> li & 1]
+    rest = [x for li, x in enumerate(labels) if not st.ladybugs[p] >> li & 1
+            and not (len(cs.sheet.ladybugs[li].areas) == 1 and not cs.sheet.ladybugs[li].items)]
+    if len(rest) < len(labels) - len(mine):  # the others are one area each, marked in the grid
+        rest.append(f"the other areas marked {LADYBUG}")
+    counts = ", ".join(f"{escape(name)} {st.ladybugs[q].bit_count()}"
+                       for q, name in enumerate(st.seats))
+    return [f"[bold]Ladybugs circled: {len(mine)}/{need}[/] {LADYBUG} in "
+            f"{escape(possessive(st.seats[p]))} garden"
+            + (f" ({escape(', '.join(mine))})" if mine else "")
+            + (f"; not yet: {escape(', '.join(rest))}" if rest else ""),
+            f"  every garden: {counts}; the round in which someone circles {need} is the "
+            "last (T4)"]
+
+
+def race_state(st: TakenokolorState, ri: int) -> str:
+    """Who holds the first number of a race and who kept the later one."""
+    first = [st.seats[q] for q in range(st.players) if st.first[q] >> ri & 1]
+    later = [st.seats[q] for q in range(st.players) if st.later[q] >> ri & 1]
+    race = st.cs.sheet.races[ri]
+    if not first:
+        return f"open: the first to get there keeps {race.first}"
+    text = f"first {', '.join(first)} ({race.first})"
+    return text + (f", later ({race.later}): {', '.join(later)}" if later
+                   else f"; anyone later keeps {race.later}")
+
+
+def _races(st: TakenokolorState) -> list[str]:
+    races = st.cs.sheet.races
+    if not races:
+        return []
+    lines = ["[bold]First-player boxes[/] (first to get there keeps the first number, A3):"]
+    for ri, race in enumerate(races):
+        items = (" and " if race.when == "all" else " or ").join(race.items)
+        lines.append(f"  {escape(race.label or race.id)} ({items}): "
+                     f"{escape(race_state(st, ri))}")
+    return lines
+
+
+def _status_line(st: TakenokolorState) -> str:
+    if st.phase == ROLL:
+        return (f"{escape(_cap(subject(st.seats[st.holder], 'rolls')))} the markers "
+                f"(the {COLOUR_NAMES[COLOURS[st.n_rolled]]} marker next)")
+    if st.phase == TAKE:
+        return (f"To move: {escape(st.seats[st.seat])}: take a marker that can colour a "
+                "matching item (colour AND symbol)")
+    if st.phase == COLOUR:
+        k = st.taken
+        return (f"To move: {escape(st.seats[st.seat])}: colour one item that is "
+                f"{COLOURS[k]} {OPEN[SYMBOLS[st.rolled[k]]]} ({COLOUR_NAMES[COLOURS[k]]} "
+                f"{SYMBOLS[st.rolled[k]]}) with the {COLOUR_NAMES[COLOURS[k]]} marker")
+    if st.phase == FREE:
+        g = st.cs.grants[st.pending[0][0]]
+        left = st.pending[0][1]
+        more = f" ({left} to make)" if left > 1 and g.spread != "group" else ""
+        return (f"To move: {escape(st.seats[st.seat])}: a free colouring{more}: "
+                f"{escape(g.label or g.target)}; any colour and symbol, order rules kept (T3)")
+    return game_over_text(st)
+
+
+def game_over_text(st: TakenokolorState) -> str:
+    names = ", ".join(st.seats[w] for w in st.winners())
+    return f"Game over after round {st.rounds}: {end_reason(st)}. Winner(s): {escape(names)}"
+
+
+def end_reason(st: TakenokolorState) -> str:
+    need = st.cs.sheet.ladybugs_to_end
+    done = [st.seats[q] for q in range(st.players) if st.ladybugs[q].bit_count() >= need]
+    if done:
+        return f"{', '.join(done)} circled {need} ladybugs (T4)"
+    return "nobody could colour anything any more, whatever the rolls (see docs/rules/takenokolor.md)"
+
+
+def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
+    """The whole screen for ``seat`` (default: the seat to move) as Rich markup."""
+    cs = st.cs
+    p = seat if seat is not None else (st.seat if st.seat >= 0 else 0)
+    title = cs.sheet.title or cs.sheet.name
+    rnd = st.rounds if st.phase == OVER else st.rounds + 1
+    if title.lower().startswith("garden sheet - "):
+        title = title[len("garden sheet - "):]
+    lines = [f"[bold]Takenokolor[/] · {escape(title)}",
+             f"Round {rnd} · the panda is with {escape(st.seats[st.holder])}"
+             + (" · the game is over" if st.phase == OVER else "")]
+    marks = []
+    for k in range(4):
+        text = marker_text(k, st.rolled[k])
+        if not st.left >> k & 1:
+            text = f"[{GREY}] {COLOURS[k]}  taken[/]"
+        elif st.phase == COLOUR and k == st.taken:
+            text += " (in hand)"
+        marks.append(text)
+    legal: set[int] = set()
+    if st.phase in (COLOUR, FREE) and st.seat == p:
+        legal = {m.a for m in st.legal_moves()}
+    # top to bottom: the pad and the races, how each area is coloured, then the garden and the
+    # markers right above the prompt, where a player looks when choosing
     lines.append("")
-    for area in cs.sheet.areas:
-        if area.title:
-            lines.append(f"  {area.id}: {area.title}")
-    lbs = [lb.label or lb.id for li, lb in enumerate(cs.sheet.ladybugs) if st.ladybugs[p] >> li & 1]
-    lines.append(f"Ladybugs circled: {len(lbs)}/{cs.sheet.ladybugs_to_end}"
-                 + (f" ({', '.join(lbs)})" if lbs else ""))
-    for ri, race in enumerate(cs.sheet.races):
-        mine = ("first" if st.first[p] >> ri & 1 else
-                "later" if st.later[p] >> ri & 1 else "-")
-        taken = "claimed" if st.claimed >> ri & 1 else "open"
-        lines.append(f"  {race.label or race.id}: {mine} ({taken})")
-    lines.append("\n[bold]Score pad[/]")
-    scores = st.scores()
-    rows_ = [r.row for r in cs.sheet.scoring]
-    w = max(8, *(len(name) + 2 for name in st.seats))
-    lines.append(f"  {'':<24}" + "".join(f"{name:>{w}}" for name in st.seats))
-    for name in rows_:
-        lines.append(f"  {name[:24]:<24}" + "".join(f"{sc.breakdown[name]:>{w}}" for sc in scores))
-    lines.append(f"  {'Total':<24}" + "".join(f"{sc.total:>{w}}" for sc in scores))
+    lines.append(score_pad(st, details=False))
+    lines.extend(_ladybugs(st, p))
+    lines.extend(_races(st))
+    lines.append("\n[bold]Areas[/] (coloured so far / items)")
+    lines.extend(_areas_legend(st, p))
+    lines.append(f"\n[bold]{escape(_cap(possessive(st.seats[p])))} garden[/]")
+    lines.extend(_grid(st, p, legal))
+    lines.append(f"[{GREY}]{KEY}[/]")
+    if any(r.when == "any" for r in cs.sheet.races):
+        lines.append(f"[{GREY}]{FOOT_KEY}[/]")
+    lines.append("")
+    if st.phase != OVER:
+        lines.append("Markers: " + "  ".join(marks))
+    lines.append(_status_line(st))
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- the score pad
+#: What a score row counts, per kind of area (plural, as a player would say it).
+KIND_WORDS = {"bamboo": "bamboo sections", "cloud": "cloud sections", "sun": "sun rays",
+              "pond": "ponds", "river": "river sections", "fish": "fish",
+              "lantern": "lanterns", "shoot": "bamboo shoots", "favour": "party favours",
+              "dragon": "dragon sections", "trail": "trail sections", "burst": "bursts"}
+
+
+def _sel(areas: Sequence[str], kinds: Sequence[str], plural: bool = True,
+         st: TakenokolorState | None = None) -> str:
+    words = [KIND_WORDS.get(k, k) if plural else k for k in kinds]
+    names = list(areas)
+    if st is not None and areas:  # an area by its title's first words: "lanterns above ..."
+        found = [st.cs.sheet.areas[st.cs.area_index[a]] for a in areas]
+        if all(a.kind != "bamboo" and a.title for a in found):
+            names = list(dict.fromkeys(a.title.split(",")[0] for a in found))
+    return ", ".join([*words, *names]) or "all"
+
+
+def row_meaning(st: TakenokolorState, row: Row) -> str:
+    """What a score row counts, in words."""
+    if row.rule == "sum":
+        return f"points printed on the coloured {_sel(row.areas, row.kinds)}"
+    if row.rule == "complete":
+        return f"{row.points} per complete {_sel(row.areas, row.kinds, plural=False)}"
+    if row.rule == "groups":
+        return (f"{row.points} per group of same-colour "
+                f"{_sel(row.areas, row.kinds, plural=False)} all complete")
+    if row.rule == "majority":
+        places = "/".join(str(x) for x in row.places)
+        return (f"{places} for the most, 2nd, 3rd most {_sel(row.areas, row.kinds)} "
+                "(ties share the place, T8)")
+    if row.rule == "races":
+        return "numbers kept in the first-player boxes (T7, A3)"
+    if row.rule == "product":
+        assert row.left is not None and row.right is not None
+        return f"{_measure_words(st, row.left)} x {_measure_words(st, row.right)}"
+    return f"{row.points} per circled ladybug"
+
+
+def _measure_words(st: TakenokolorState, m: Measure) -> str:
+    sel = _sel(m.areas, m.kinds, st=st)
+    if m.op == "sum":
+        return f"points of the coloured {sel}"
+    if m.op == "count":
+        return f"{sel} coloured"
+    kinds = {st.cs.sheet.areas[ai].kind for ai in _selected(st, m.areas, m.kinds)}
+    if kinds == {"bamboo"}:
+        return f"(highest leaves of {sel})"
+    return f"points of the last coloured of the {sel}"
+
+
+def _selected(st: TakenokolorState, areas: Sequence[str], kinds: Sequence[str]) -> list[int]:
+    return [ai for ai, a in enumerate(st.cs.sheet.areas) if a.id in areas or a.kind in kinds]
+
+
+def row_detail(st: TakenokolorState, row: Row, p: int) -> str:
+    """What a row counts for seat ``p`` now (e.g. ``3 of 4``, ``7 x 2``)."""
+    from meeple.games.takenokolor import scoring
+
+    cs = st.cs
+    col = st.coloured[p]
+    areas = scoring._areas(cs, row.areas, row.kinds)
+    mask = scoring._mask(cs, areas) if areas else 0
+    if row.rule in ("sum", "majority"):
+        return f"{(col & mask).bit_count()} of {mask.bit_count()}"
+    if row.rule == "complete":
+        return f"{sum(cs.complete(col, ai) for ai in areas)} of {len(areas)}"
+    if row.rule == "groups":
+        groups: dict[tuple[str, str], bool] = {}
+        for ai in areas:
+            key = cs.area_group[ai]
+            if key is not None:
+                groups[key] = groups.get(key, True) and cs.complete(col, ai)
+        return f"{sum(groups.values())} of {len(groups)}"
+    if row.rule == "races":
+        ids = [r.id for r in cs.sheet.races]
+        chosen = [ids.index(r) for r in row.races] if row.races else list(range(len(ids)))
+        kept = [str(cs.race_first[ri]) if st.first[p] >> ri & 1 else str(cs.race_later[ri])
+                for ri in chosen if (st.first[p] | st.later[p]) >> ri & 1]
+        return "+".join(kept) if kept else "none"
+    if row.rule == "product":
+        assert row.left is not None and row.right is not None
+        return (f"{scoring.measure(cs, row.left, col)} x "
+                f"{scoring.measure(cs, row.right, col)}")
+    return f"{st.ladybugs[p].bit_count()} of {len(cs.sheet.ladybugs)}"
+
+
+def score_pad(st: TakenokolorState, details: bool = True) -> str:
+    """Every seat's pad: each row as printed, with what it counts (``details``) and the total."""
+    scores = st.scores()
+    rows = st.cs.sheet.scoring
+    w = max(8, *(len(name) + 2 for name in st.seats))
+    lw = 26
+    head = f"[bold]{'Score pad':<{lw}}[/]" + "".join(f"[bold]{escape(n):>{w}}[/]" for n in st.seats)
+    lines = [head]
+    for row in rows:
+        lines.append(f"{escape(row.row[:lw]):<{lw}}"
+                     + "".join(f"{sc.breakdown[row.row]:>{w}}" for sc in scores))
+        if details:
+            lines.append(f"[{GREY}]  {escape(row_meaning(st, row))}[/]")
+            lines.append(f"[{GREY}]{'':<{lw}}"
+                         + "".join(f"{escape(row_detail(st, row, q)):>{w}}"
+                                   for q in range(st.players)) + "[/]")
+    lines.append(f"[bold]{'Total':<{lw}}[/]" + "".join(f"[bold]{sc.total:>{w}}[/]" for sc in scores))
+    if st.phase == OVER:
+        lines.append(game_over_text(st))
+    return "\n".join(lines)
+
+
+def render_score(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
+    """The score pad alone (``score`` at the prompt): every seat, every row with what it counts."""
+    return score_pad(st, details=True)
+
+
+NOTATION_HELP = """[bold]Takenokolor moves[/]
+  take P           take the pink marker (B blue, Y yellow, P pink, G green; also 'take pink')
+  P  or  pink      the same: a bare marker means take
+  colour b3.2      colour item b3.2 with the marker in hand ('color' works too)
+  b3.2             the same: a bare item id colours it, or makes the free colouring
+                   when one is pending
+  free b1.1        a free colouring you have earned (cloud, river, favour...; T3)
+  take P b3.2      several steps on one line, one after the other
+Items are written as drawn in the garden (b3.2, c1, head). Only markers that can colour
+something are offered; the dice rolls ('roll B circle') are chance and play by themselves."""
+
+
+# ---------------------------------------------------------------------- announcements
+def announce(before: TakenokolorState, after: TakenokolorState) -> list[str]:
+    """What happened between two states of one game, in words, for the players."""
+    cs = after.cs
+    out: list[str] = []
+    need = cs.sheet.ladybugs_to_end
+    for q in range(after.players):
+        name = after.seats[q]
+        new = after.coloured[q] & ~before.coloured[q]
+        for ai in range(len(cs.sheet.areas)):
+            if new & cs.area_mask[ai] and cs.complete(after.coloured[q], ai) \
+                    and not cs.complete(before.coloured[q], ai):
+                area = cs.sheet.areas[ai]
+                what = area_label(after, ai)
+                if area.kind == "bamboo":
+                    what = f"bamboo {what}"
+                out.append(f"{_cap(subject(name, 'completes'))} {possessive(name)} {what}")
+        earned = []
+        i_bits = new
+        while i_bits:
+            low = i_bits & -i_bits
+            i = low.bit_length() - 1
+            i_bits ^= low
+            earned += [cs.grants[g] for g in cs.item_grants[i]]
+            ai = cs.item_area[i]
+            if cs.complete(after.coloured[q], ai) and not cs.complete(before.coloured[q], ai):
+                earned += [cs.grants[g] for g in cs.area_grants[ai]]
+        for g in earned:
+            lost = not (after.phase == FREE and after.seat == q)
+            out.append(f"{_cap(subject(name, 'earns'))} a free colouring: {g.label or g.target}"
+                       + (" (nothing it could go to: lost, T3)" if lost else " (T3)"))
+        for li, lb in enumerate(cs.sheet.ladybugs):
+            if after.ladybugs[q] >> li & 1 and not before.ladybugs[q] >> li & 1:
+                n = after.ladybugs[q].bit_count()
+                text = (f"{_cap(subject(name, 'circles'))} a ladybug: {lb.label or lb.id} "
+                        f"({n} of {need})")
+                if n >= need > before.ladybugs[q].bit_count():
+                    text += "; the game ends after this round (T4)"
+                out.append(text)
+        for ri, race in enumerate(cs.sheet.races):
+            label = race.label or race.id
+            if after.first[q] >> ri & 1 and not before.first[q] >> ri & 1:
+                out.append(f"{_cap(subject(name, 'reaches', 'reach'))} {label} first: {name} "
+                           f"{verb(name, 'keeps')} {race.first}; anyone later keeps {race.later} "
+                           "(A3)")
+            if after.later[q] >> ri & 1 and not before.later[q] >> ri & 1:
+                out.append(f"{_cap(subject(name, 'reaches', 'reach'))} {label} after someone else: "
+                           f"{name} {verb(name, 'keeps')} {race.later}")
+        locked = after.blocked[q] & ~before.blocked[q]
+        if locked:
+            areas = {cs.sheet.areas[cs.item_area[locked.bit_length() - 1]].kind}
+            out.append(f"{_cap(possessive(name))} {', '.join(areas)} is locked: someone "
+                       "completed theirs first (T6)")
+    if after.rounds - before.rounds <= 1:
+        out.extend(_skipped(before, after))
+    if after.rounds > before.rounds and after.phase != OVER:
+        out.append(f"Round {after.rounds} is over; the panda passes to "
+                   f"{after.seats[after.holder]}, who rolls next")
+    if after.phase == OVER and before.phase != OVER:
+        out.append(game_over_text(after))
+    return out
+
+
+def _skipped(before: TakenokolorState, after: TakenokolorState) -> list[str]:
+    """T2: seats passed over because they could colour nothing with the markers left."""
+    if after.players == 1:
+        return []
+    if after.rounds > before.rounds:
+        end = after.players
+    elif after.phase == TAKE and after.pos > before.pos:
+        end = after.pos
+    else:
+        return []
+    names = [after.seats[(before.holder + k) % after.players]
+             for k in range(max(before.pos + 1, 0), end)]
+    return [f"{_cap(n)} can colour nothing with the markers left and {verb(n, 'is')} "
+            "skipped (T2)" for n in names]

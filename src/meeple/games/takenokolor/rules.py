@@ -17,6 +17,7 @@ from typing import Any
 from meeple.core.bits import bit_list
 from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.state import CHANCE, Score, State
+from meeple.core.text import possessive, subject
 from meeple.games.takenokolor import scoring
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE, Move
 from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS, Compiled, Sheet, load
@@ -27,7 +28,18 @@ DEFAULT_SHEET = "2-pandas"
 FORMS = ("roll <B|Y|P|G> <circle|square|triangle>", "take <B|Y|P|G>", "colour <item id>",
          "free <item id>")
 
+MARKERS_TEXT = ", ".join(f"{c} ({COLOUR_NAMES[c]})" for c in COLOURS)
+
 _CACHE: dict[str, Compiled] = {}
+
+
+def _marker(word: str) -> int | None:
+    """The marker a word names: its letter or colour name, any case (``P``, ``pink``)."""
+    w = word.lower()
+    for k, c in enumerate(COLOURS):
+        if w in (c.lower(), COLOUR_NAMES[c]):
+            return k
+    return None
 
 
 def compiled_sheet(source: Any) -> Compiled:
@@ -131,24 +143,47 @@ class TakenokolorState(State[Move]):
         return [(row[s], pr) for s, pr in self.cs.faces]
 
     def parse_move(self, text: str) -> Move:
+        """The move written ``text``. Canonical forms: ``roll B circle``, ``take P``,
+        ``colour b3.2``, ``free b1.1``. Also read: ``color``; a marker by its name (``take
+        pink``); a bare marker (``pink``, ``P``) for ``take``; a bare item id (``b3.2``) for
+        ``colour`` or, while a free colouring is pending, ``free``. A word that is both an item
+        id and a marker (only on a user's sheet) means what the pending decision asks for."""
         if not isinstance(text, str):
             raise IllegalMove(f"a move is text such as 'take B'; got {text!r}", text)
         parts = text.split()
         word = parts[0].lower() if parts else ""
+        cs = self.cs
         canon = None
         if word == "roll" and len(parts) == 3:
             canon = f"roll {parts[1].upper()} {parts[2].lower()}"
         elif word == "take" and len(parts) == 2:
-            canon = f"take {parts[1].upper()}"
+            k = _marker(parts[1])
+            if k is None:
+                raise IllegalMove(f"there is no {parts[1]!r} marker; the markers are "
+                                  f"{MARKERS_TEXT} (e.g. 'take P' or 'take pink')", text)
+            canon = f"take {COLOURS[k]}"
         elif word in ("colour", "color", "free") and len(parts) == 2:
             canon = f"{'free' if word == 'free' else 'colour'} {parts[1].lower()}"
-        move = self.cs.by_text.get(canon) if canon else None
+        elif len(parts) == 1:
+            k = _marker(word)
+            item = word in cs.index
+            if item and (k is None or self.phase != TAKE):
+                canon = f"{'free' if self.phase == FREE else 'colour'} {word}"
+            elif k is not None:
+                canon = f"take {COLOURS[k]}"
+        move = cs.by_text.get(canon) if canon else None
         if move is None:
             hint = ""
             if word in ("colour", "color", "free") and len(parts) == 2:
-                hint = f"; there is no item {parts[1]!r} on sheet {self.cs.sheet.name!r}"
+                hint = f"; there is no item {parts[1]!r} on sheet {cs.sheet.name!r}"
+            elif len(parts) == 1 and word not in ("roll", "take", "colour", "color", "free"):
+                hint = (f"; {parts[0]!r} is neither a marker ({MARKERS_TEXT}) nor an item of "
+                        f"sheet {cs.sheet.name!r} (items are written as drawn, e.g. "
+                        f"{cs.item_ids[0]!r})")
             raise IllegalMove(f"cannot read move {text!r}{hint}; moves are written "
-                              + ", ".join(repr(f) for f in FORMS), text)
+                              + ", ".join(repr(f) for f in FORMS)
+                              + "; a bare item id or marker also works (e.g. 'b3.2', 'pink')",
+                              text)
         return move
 
     def _apply(self, move: Move) -> None:
@@ -472,19 +507,21 @@ class TakenokolorState(State[Move]):
             return (f"the next marker to roll is {COLOURS[self.n_rolled]} "
                     f"({COLOUR_NAMES[COLOURS[self.n_rolled]]}); legal: {legal}")
         if move.kind == ROLL:
-            return f"the markers are already rolled; {self.seats[self.seat]} is to move; legal: {legal}"
+            return (f"the markers are already rolled; {subject(self.seats[self.seat], 'is')} "
+                    f"to move; legal: {legal}")
         who = self.seats[self.seat]
         if ph == TAKE:
             if move.kind != TAKE:
-                return f"{who} must first take a marker; legal: {legal}"
+                return f"{who} must first take a marker{self._take_hint(move)}; legal: {legal}"
             k = move.a
             if not self.left >> k & 1:
                 return f"the {COLOUR_NAMES[COLOURS[k]]} marker was already taken this round; legal: {legal}"
-            return (f"nothing on {who}'s sheet matches {COLOURS[k]} {SYMBOLS[self.rolled[k]]} "
+            return (f"nothing on {possessive(who)} sheet matches {COLOURS[k]} {SYMBOLS[self.rolled[k]]} "
                     f"(colour AND symbol); legal: {legal}")
         if ph == COLOUR:
             if move.kind != COLOUR:
-                return f"{who} colours one item with the marker taken; legal: {legal}"
+                return (f"{subject(who, 'colours')} one item with the marker taken (write "
+                        f"'colour <item>' or just the item id); legal: {legal}")
             k = self.taken
             i = move.a
             c, s = cs.item_colour[i], cs.item_symbol[i]
@@ -496,13 +533,26 @@ class TakenokolorState(State[Move]):
             return f"{self._blocked_reason(self.seat, i, k)}; legal: {legal}"
         # FREE
         if move.kind != FREE:
-            return f"{who} has a free colouring to make first (T3); legal: {legal}"
+            return (f"{subject(who, 'has')} a free colouring to make first (T3; write "
+                    f"'free <item>' or just the item id); legal: {legal}")
         i = move.a
         g = cs.grants[self.pending[0][0]]
         if not self.pending[0][2] >> i & 1:
             return (f"this free colouring goes to a {g.target} "
                     f"({g.spread} spread); {cs.item_ids[i]} is not allowed; legal: {legal}")
         return f"{self._blocked_reason(self.seat, i, BLUE)}; legal: {legal}"
+
+    def _take_hint(self, move: Move) -> str:
+        """For an item given while a marker is to be taken: which marker would colour it."""
+        if move.kind not in (COLOUR, FREE):
+            return ""
+        i = move.a
+        for k in range(4):
+            if self.left >> k & 1 and i in self._targets(self.seat, k, self.rolled[k]):
+                iid = self.cs.item_ids[i]
+                return (f" (for {iid}: 'take {COLOURS[k]}' then '{iid}', or "
+                        f"'take {COLOURS[k]} {iid}' on one line)")
+        return f" (no marker left can colour {self.cs.item_ids[i]} now)"
 
     def _blocked_reason(self, p: int, i: int, k: int) -> str:
         cs = self.cs
