@@ -12,3 +12,8 @@ def test_possessive_and_verbs_agree_with_you_and_named_seats() -> None:
     assert verb("you", "has") == "have"
     assert verb("you", "takes") == "take"
     assert verb("Bo", "takes") == "takes"
+    assert verb("you", "reaches") == "reach"
+    assert verb("you", "passes") == "pass"
+    assert verb("you", "carries") == "carry"
+    assert verb("you", "goes") == "go"
+    assert verb("you", "rolls") == "roll"

@@ -25,9 +25,13 @@ def verb(name: str, third_person: str, plain: str | None = None) -> str:
         return third_person
     if plain is not None:
         return plain
-    irregular = {"has": "have", "is": "are", "does": "do"}
+    irregular = {"has": "have", "is": "are", "does": "do", "goes": "go"}
     if third_person in irregular:
         return irregular[third_person]
+    if third_person.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return third_person[:-2]  # reaches, pushes, passes, fixes
+    if third_person.endswith("ies") and len(third_person) > 4:
+        return third_person[:-3] + "y"  # carries
     return third_person[:-1] if third_person.endswith("s") else third_person
 
 
