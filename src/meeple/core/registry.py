@@ -55,8 +55,14 @@ class GameInfo:
     #: players (a garden completed, a bonus taken); see ``State.announcements``.
     announce: Callable[[Any, Any], list[str]] | None = None
     #: ``view_board(view_state, viewer)``: the game's public position as JSON-able data for
-    #: clients (``meeple.core.view``); ``viewer`` is a seat or None for a spectator.
+    #: clients (``meeple.core.view``): what changes during a game, and the choices of the
+    #: seat to move keyed by the layout element each one targets; ``viewer`` is a seat or
+    #: None for a spectator.
     view_board: Callable[[Any, int | None], dict[str, Any]] | None = None
+    #: ``view_layout(state)``: what never changes during a game, as JSON-able data: the
+    #: sheet's or board's geometry, element ids, labels and scoring tables, so a client can
+    #: draw any sheet (a user's own too). Sent once per table (``GET .../layout``).
+    view_layout: Callable[[Any], dict[str, Any]] | None = None
 
     def player_range(self, variant: Mapping[str, Any]) -> range:
         lo, hi = (self.min_players, self.max_players)

@@ -185,6 +185,14 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         rec["table"] = rt.table.id
         return rec
 
+    @app.get("/api/tables/{table_id}/layout")
+    async def layout(table_id: str) -> dict[str, Any]:
+        """What never changes at this table: the sheet or board geometry to draw, from the
+        game's ``view_layout`` (empty for a game that registers none)."""
+        rt = await service().runtime(table_id)
+        hook = meeple.game_info(rt.table.game).view_layout
+        return {"game": rt.table.game, "layout": hook(rt.state) if hook is not None else {}}
+
     @app.get("/api/tables/{table_id}/log")
     async def table_log(table_id: str, after: int = 0) -> list[dict[str, Any]]:
         """The stored log entries numbered above ``after``: moves, chance outcomes already
