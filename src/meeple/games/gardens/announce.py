@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.core.text import subject
-from meeple.games.gardens.render import end_reason, garden_labels
+from meeple.games.gardens.render import end_reason, fields, garden_labels
 from meeple.games.gardens.sheet import COLOURS, LETTERS
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def _gardens(before: GardensState, after: GardensState, seat: int) -> list[str]:
             continue
         size = mask.bit_count()
         present = [c for c in range(5) if after.cmask[base + c] & mask]
-        what = f"{name} completed garden {labels[g]} ({size} field{'s' * (size > 1)})"
+        what = f"{name} completed garden {labels[g]} ({fields(size)})"
         if len(present) == 1:
             c = present[0]
             k = next_box[base + c]
@@ -145,10 +145,10 @@ def _end(after: GardensState) -> list[str]:
     areas = [after.largest_area(s) for s in range(after.players)]
     win = after.g8_largest_area_winner()
     if win >= 0:
-        out.append(f"{after.seats[win]} got the largest-area bonus with {areas[win]} fields of "
+        out.append(f"{after.seats[win]} got the largest-area bonus with {fields(areas[win])} of "
                    f"one colour ({_points(pad.largest_area_bonus)}, G8)")
     else:
-        out.append(f"The largest one-colour area is a tie at {max(areas)} fields: nobody gets "
+        out.append(f"The largest one-colour area is a tie at {fields(max(areas))}: nobody gets "
                    "the largest-area bonus (G8)")
     scores = after.scores()
     out.append("Final scores: " + ", ".join(f"{after.seats[s]} {scores[s].total}"

@@ -22,7 +22,7 @@ ROLL, TAKE, FIELD, WASTE = 0, 1, 2, 3
 NOTATION_HELP = """[bold]Gardens moves[/]  a turn: take a pencil, then colour that many fields, or waste it
   take O     take the orange pencil from the middle; also [bold]O[/], [bold]orange[/] or [bold]takeO[/]
              (pencils: O orange, R red, G green, B blue, P purple)
-  D4         colour field D4 with the pencil in hand (also d4), one field a step;
+  D4         colour field D4 with your pencil (or d4), one field a step;
              each touches this pencil's fields (the first: your coloured area)
   waste      cross your next pencil symbol instead (also [bold]w[/]); before any field
   steps can share a line, split by spaces:  [bold]O D4 D5 E4[/]   or   [bold]B w[/]

@@ -253,6 +253,11 @@ LEGEND = ("O orange  R red  G green  B blue  P purple   *X flower of colour X   
           "~~~ fountain   a, b, ...: the garden of each field (lines are garden borders)")
 
 
+def fields(n: int) -> str:
+    """"1 field", "5 fields"."""
+    return f"{n} field" if n == 1 else f"{n} fields"
+
+
 # ---------------------------------------------------------------------------------- status
 def end_reason(state: GardensState) -> str:
     """Why the game ended (G10): a seat coloured its last field or crossed its last symbol."""
@@ -427,12 +432,12 @@ def render_pad(state: GardensState, seat: int) -> str:
     if state.phase == OVER:
         win = state.g8_largest_area_winner()
         if win == seat:
-            status = f"[bold]★{pad.largest_area_bonus} got[/] ({areas[seat]} fields)"
+            status = f"[bold]★{pad.largest_area_bonus} got[/] ({fields(areas[seat])})"
         elif win < 0:
-            status = f"★{pad.largest_area_bonus}: tie at {max(areas)} fields, nobody gets it"
+            status = f"★{pad.largest_area_bonus}: tie at {fields(max(areas))}, nobody gets it"
         else:
             status = (f"★{pad.largest_area_bonus} to {state.seats[win]} "
-                      f"({areas[win]} fields; yours {areas[seat]})")
+                      f"({fields(areas[win])}; yours {areas[seat]})")
     elif state.players == 1:
         status = f"★{pad.largest_area_bonus} at the end (a lone player gets it); now {areas[0]}"
     else:
