@@ -81,8 +81,7 @@ def test_crossing_pencil_symbols_and_the_end_by_the_last_one() -> None:
     s.play("take G")
     out = said(s, "waste")
     assert out[0] == "you wasted a pencil and crossed pencil symbol 2 of 2 (-2, G9) - the last one"
-    assert out[1] == ("The game is over: you have crossed the last pencil symbol (G10); pencils "
-                      "left in the middle stay there.")
+    assert out[1] == "The game is over: you have crossed the last pencil symbol (G10)."
     assert out[2].startswith("Ann got the largest-area bonus")
 
 

@@ -120,7 +120,7 @@ def _goals(before: GardensState, after: GardensState) -> list[str]:
     for old, new, what, value, rule in goals:
         if old < 0 <= new:
             name = after.seats[new]
-            others = ("; nobody else can take it now"
+            others = (", closed to the others now"
                       if after.players > 1 and after.phase != OVER else "")
             out.append(f"{subject(name, 'was', 'were')} the first to {what}: bonus "
                        f"{_points(value)} ({rule}){others}")
@@ -141,7 +141,7 @@ def _pencils(before: GardensState, after: GardensState, seat: int) -> list[str]:
 
 def _end(after: GardensState) -> list[str]:
     pad = after.pad
-    out = [f"The game is over: {end_reason(after)}; pencils left in the middle stay there."]
+    out = [f"The game is over: {end_reason(after)}."]
     areas = [after.largest_area(s) for s in range(after.players)]
     win = after.g8_largest_area_winner()
     if win >= 0:

@@ -285,8 +285,8 @@ def render_status(state: GardensState) -> str:
             who = ("tied at " + str(best) + " points, winning together (A4): "
                    + ", ".join(state.seats[w] for w in winners))
         if state.players == 1:
-            return f"[bold]Game over:[/] {end_reason(state)}. Final score: {best} points."
-        return f"[bold]Game over:[/] {end_reason(state)}. Winner: {who}."
+            return f"[bold]Game over:[/] {end_reason(state)}.\nFinal score: {best} points."
+        return f"[bold]Game over:[/] {end_reason(state)}.\nWinner: {who}."
     if state.phase == ROLLING:
         return f"{subject(name, 'rolls')} the pencils."
     middle = [f"[{STYLE[COLOURS[c]]}]{LETTERS[c]}{state.faces[c]}[/]"

@@ -185,8 +185,10 @@ class GardensState(State[GardensMove]):
         # COLOURING
         if kind == mv.TAKE:
             name = self.seats[self.seat]
+            left = self.need - self.group.bit_count()
             return (f"{name} already {verb(name, 'holds')} the {COLOURS[self.hand]} pencil: colour "
-                    f"{self.need - self.group.bit_count()} more field(s) or waste it")
+                    f"{left} more field{'s' if left != 1 else ''}"
+                    + ("" if self.group else " or waste it"))
         if kind == mv.WASTE:
             if self.group:
                 return ("waste is only possible before colouring a field of this pencil; "
