@@ -198,3 +198,15 @@ def test_screens_fit_80_columns(level: int) -> None:
                  meeple.game_info("gardens").notation_help):
         for line in text.splitlines():
             assert plain_length(line) <= 80, line
+
+
+def test_names_with_brackets_are_shown_as_typed() -> None:
+    s = new(strip_sheet([2, 1]), players=2)
+    s.seats = ["[bold]Ann", "Bo [2]"]
+    text = plain(s.render_text(0) + s.render_score(None))
+    assert "[bold]Ann's sheet" in text and "Bo [2]'s score pad" in text
+    from rich.console import Console
+
+    console = Console(width=100, color_system=None, record=True)
+    console.print(s.render_text(0))
+    assert "[bold]Ann's sheet" in console.export_text()

@@ -32,6 +32,9 @@ STYLE = {
 }
 FOUNTAIN_STYLE = "bold black on cyan3"
 
+_TAG = re.compile(r"(?<!\\)\[[a-z#/@][^\[\]]*\]")
+LB = "\\["  # a literal "[" in Rich markup
+
 CELL = 8  # columns per field: one border column and seven of content
 HALF = CELL // 2
 OUTSIDE = -1
@@ -60,6 +63,11 @@ def _per_sheet(fn: Callable[[CompiledSheet], T]) -> Callable[[CompiledSheet], T]
 
 
 # ---------------------------------------------------------------------------------- the sheet
+def esc(text: str) -> str:
+    """``text`` (a seat or sheet name) shown as is inside Rich markup."""
+    return text.replace("[", LB)
+
+
 def garden_labels(sheet: CompiledSheet) -> tuple[str, ...]:
     """A short label per garden, in sheet order: a, b, ..., z, aa, ab, ..."""
     out = []
@@ -226,7 +234,8 @@ def render_gardens(state: GardensState, names_width: int = 11) -> str:
     sheet = state.sheet
     labels = garden_labels(sheet)
     per_table = 16
-    names = [state.seats[s][:names_width] for s in range(state.players)]
+    names = [esc(state.seats[s][:names_width]) + " " * (names_width - len(state.seats[s][:names_width]))
+             for s in range(state.players)]
     out = []
     for start in range(0, len(labels), per_table):
         part = range(start, min(start + per_table, len(labels)))
@@ -243,7 +252,7 @@ def render_gardens(state: GardensState, names_width: int = 11) -> str:
                     cells.append(f"[bold]{st:>4}[/]")
                 else:
                     cells.append(f"[dim]{st:>4}[/]")
-            out.append(names[s].ljust(names_width) + "".join(cells))
+            out.append(names[s] + "".join(cells))
     out.append("[dim]per seat: fields to go; done: its colour letter, 5c = five colours, "
                "mix = no box[/]")
     return "\n".join(out)
@@ -274,19 +283,19 @@ def end_reason(state: GardensState) -> str:
 def render_status(state: GardensState) -> str:
     from meeple.games.gardens.rules import COLOURING, OVER, ROLLING
 
-    name = state.seats[state.seat]
+    name = esc(state.seats[state.seat])
     if state.phase == OVER:
         scores = state.scores()
         winners = state.winners()
         best = max(sc.total for sc in scores)
         if len(winners) == 1:
-            who = f"{state.seats[winners[0]]} with {best} points"
+            who = f"{esc(state.seats[winners[0]])} with {best} points"
         else:
             who = ("tied at " + str(best) + " points, winning together (A4): "
-                   + ", ".join(state.seats[w] for w in winners))
+                   + ", ".join(esc(state.seats[w]) for w in winners))
         if state.players == 1:
-            return f"[bold]Game over:[/] {end_reason(state)}.\nFinal score: {best} points."
-        return f"[bold]Game over:[/] {end_reason(state)}.\nWinner: {who}."
+            return f"[bold]Game over:[/] {esc(end_reason(state))}.\nFinal score: {best} points."
+        return f"[bold]Game over:[/] {esc(end_reason(state))}.\nWinner: {who}."
     if state.phase == ROLLING:
         return f"{subject(name, 'rolls')} the pencils."
     middle = [f"[{STYLE[COLOURS[c]]}]{LETTERS[c]}{state.faces[c]}[/]"
@@ -304,8 +313,6 @@ def render_status(state: GardensState) -> str:
 
 
 # ---------------------------------------------------------------------------------- score pad
-_TAG = re.compile(r"(?<!\\)\[[a-z#/@][^\[\]]*\]")
-LB = "\\["  # a literal "[" in Rich markup
 
 
 def plain_length(markup: str) -> int:
@@ -359,7 +366,7 @@ def render_pad(state: GardensState, seat: int) -> str:
             text += " " * max(1, PAD_WIDTH - plain_length(text) - len(pts)) + pts
         out.append(text.rstrip())
 
-    out.append(f"[bold]{possessive(name)} score pad[/]"
+    out.append(f"[bold]{esc(possessive(name))} score pad[/]"
                + " " * max(1, PAD_WIDTH - len(f"{possessive(name)} score pad")
                            - len(f"total {score.total}"))
                + f"[bold]total {score.total}[/]")
@@ -424,7 +431,7 @@ def render_pad(state: GardensState, seat: int) -> str:
                 parts.append(f"{LETTERS[c]} {n}/{pad.four_gardens_count}")
         line(f"  {pad.four_gardens_count} gardens, 1 colour",
              f"★{pad.four_gardens_bonus} each: " + " ".join(parts), rows["four gardens"])
-        takers = [f"{LETTERS[c]} by {state.seats[h]}" for c, h in enumerate(state.first_four)
+        takers = [f"{LETTERS[c]} by {esc(state.seats[h])}" for c, h in enumerate(state.first_four)
                   if h >= 0 and h != seat]
         if takers:
             line("", "[dim]taken: " + ", ".join(takers) + "[/]")
@@ -436,7 +443,7 @@ def render_pad(state: GardensState, seat: int) -> str:
         elif win < 0:
             status = f"★{pad.largest_area_bonus}: tie at {fields(max(areas))}, nobody gets it"
         else:
-            status = (f"★{pad.largest_area_bonus} to {state.seats[win]} "
+            status = (f"★{pad.largest_area_bonus} to {esc(state.seats[win])} "
                       f"({fields(areas[win])}; yours {areas[seat]})")
     elif state.players == 1:
         status = f"★{pad.largest_area_bonus} at the end (a lone player gets it); now {areas[0]}"
@@ -452,13 +459,13 @@ def _goal(state: GardensState, seat: int, value: int, holder: int, mine: int, to
     if holder == seat:
         return f"[bold]★{value} got[/] (first)"
     if holder >= 0:
-        return f"[dim]★{value} taken by {state.seats[holder]}[/]"
+        return f"[dim]★{value} taken by {esc(state.seats[holder])}[/]"
     return f"★{value} open: {mine}/{total} coloured"
 
 
 def render_totals(state: GardensState) -> str:
     scores = state.scores()
-    return "totals: " + ", ".join(f"{state.seats[s]} {scores[s].total}"
+    return "totals: " + ", ".join(f"{esc(state.seats[s])} {scores[s].total}"
                                   for s in range(state.players))
 
 
@@ -471,7 +478,7 @@ def render_score(state: GardensState, seat: int | None = None, colourblind: bool
 def render(state: GardensState, seat: int, colourblind: bool = True) -> str:
     """The whole screen for ``seat``: the sheet, the gardens, whose turn, the score pad."""
     name = state.seats[seat]
-    title = f"[bold]{state.sheet.data.name}[/] - {possessive(name)} sheet"
+    title = f"[bold]{esc(state.sheet.data.name)}[/] - {esc(possessive(name))} sheet"
     parts = [title, render_sheet(state, seat, colourblind), LEGEND, "",
              render_gardens(state), "", render_pad(state, seat)]
     if state.players > 1:
