@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meeple
 from meeple.games.gardens.render import CELL, STYLE, garden_labels, plain_length
@@ -210,3 +212,26 @@ def test_names_with_brackets_are_shown_as_typed() -> None:
     console = Console(width=100, color_system=None, record=True)
     console.print(s.render_text(0))
     assert "[bold]Ann's sheet" in console.export_text()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 200))
+def test_markup_is_valid_rich_in_any_position(seed: int, players: int, steps: int) -> None:
+    from rich.console import Console
+
+    from meeple.core.rng import Rng
+
+    s = meeple.new_game("gardens", players=players, seed=seed, level=1 + seed % 3)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if s.is_over:
+            break
+        if s.to_move == meeple.CHANCE:
+            s.sample_chance()
+        else:
+            s.play(rng.choice(s.legal_moves()))
+    for markup in (s.render_text(None), s.render_score(None)):
+        console = Console(width=200, color_system=None, record=True)
+        console.print(markup)  # a markup error would raise here
+        shown = [line.rstrip() for line in console.export_text().splitlines()]
+        assert shown == [line.rstrip() for line in plain(markup).splitlines()]
