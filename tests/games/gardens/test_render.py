@@ -120,8 +120,19 @@ def test_colours_read_on_dark_and_light_terminals() -> None:
         assert on and fg in ("black", "bright_white") and bg
     s = fill_sheet(1, players=2)
     tags = set(re.findall(r"(?<!\\)\[([a-z#@][^\[\]]*)\]", s.render_text(0) + s.render_score(0)))
-    bare = {t for t in tags if t not in ("bold", "dim") and " on " not in t}
+    bare = {t for t in tags if t not in ("bold", "dim", "underline") and " on " not in t}
     assert not bare, bare
+
+
+def test_fields_open_to_the_pencil_in_hand_are_underlined() -> None:
+    s = new(strip_sheet([2, 3]))
+    roll(s, "O2 R3 G1 B1 P1")
+    s.play("take O")
+    s.play("A3")
+    sheet = s.render_text(0)
+    assert "[underline]A2[/]" in sheet and "[underline]A4[/]" in sheet
+    assert "[underline]A1[/]" not in sheet and "[underline]A5[/]" not in sheet
+    assert "O+" in plain(sheet)
 
 
 def test_each_garden_size_and_completion_per_seat_are_listed() -> None:

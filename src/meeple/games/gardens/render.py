@@ -163,8 +163,10 @@ def _borders(sheet: CompiledSheet) -> tuple[tuple[str, ...], tuple[frozenset[int
     return tuple(gaps), tuple(bars)
 
 
-def _field_text(state: GardensState, seat: int, i: int, labels: tuple[str, ...]) -> str:
-    """Seven columns of content for field ``i`` on ``seat``'s sheet, as markup."""
+def _field_text(state: GardensState, seat: int, i: int, labels: tuple[str, ...],
+                open_now: int = 0) -> str:
+    """Seven columns of content for field ``i`` on ``seat``'s sheet, as markup; the ids of the
+    fields in ``open_now`` (those the seat may colour next) are underlined."""
     sheet = state.sheet
     bit = 1 << i
     base = seat * 5
@@ -177,7 +179,11 @@ def _field_text(state: GardensState, seat: int, i: int, labels: tuple[str, ...])
         mark = "  "
     label = labels[sheet.garden_of[i]]
     if colour < 0:
-        return f"{sheet.ids[i]:<3}{mark}{label:>2}"[:7]
+        text = f"{sheet.ids[i]:<3}{mark}{label:>2}"[:7]
+        if open_now >> i & 1:
+            fid = sheet.ids[i]
+            return f"[underline]{fid}[/]{text[len(fid):]}"
+        return text
     now = state.phase == 2 and seat == state.seat and state.group & bit
     main = LETTERS[colour] + ("+" if now else "")
     text = f"{main:<3}{mark}{label:>2}"[:7]
@@ -189,6 +195,10 @@ def render_sheet(state: GardensState, seat: int, colourblind: bool = True) -> st
     sheet = state.sheet
     labels = garden_labels(sheet)
     _rows, grid = _layout(sheet)
+    from meeple.games.gardens.rules import COLOURING
+
+    open_now = (state.g4_colourable_fields()
+                if state.phase == COLOURING and seat == state.seat else 0)
     gaps, bars = _borders(sheet)
     lines = [gaps[0]]
     for k, line in enumerate(grid):
@@ -206,7 +216,7 @@ def render_sheet(state: GardensState, seat: int, colourblind: bool = True) -> st
             if cell >= sheet.n:
                 out.append(f"[{FOUNTAIN_STYLE}]  ~~~  [/]")
             else:
-                out.append(_field_text(state, seat, cell, labels))
+                out.append(_field_text(state, seat, cell, labels, open_now))
             c += CELL
         lines.append("".join(out).rstrip())
         lines.append(gaps[k + 1])
@@ -258,8 +268,9 @@ def render_gardens(state: GardensState, names_width: int = 11) -> str:
     return "\n".join(out)
 
 
-LEGEND = ("O orange  R red  G green  B blue  P purple   *X flower of colour X   ^ tree\n"
-          "~~~ fountain   a, b, ...: the garden of each field (lines are garden borders)")
+LEGEND = ("O orange  R red  G green  B blue  P purple  O+ this pencil  *X flower X  ^ tree\n"
+          "~~~ fountain   a, b, ...: each field's garden   lines: borders  "
+          "[underline]underlined[/]: open")
 
 
 def fields(n: int) -> str:
