@@ -132,3 +132,9 @@ def test_the_command_line_refuses_contradicting_level_and_sheet() -> None:
                                       "--seats", "me"], input="quit\ny\n")
     assert result.exit_code == 2
     assert "contradicts" in result.output
+
+
+def test_notation_help_is_plain_text_within_80_columns() -> None:
+    text = meeple.game_info("gardens").notation_help
+    assert "[/" not in text and "[bold" not in text  # no markup: clients print it as is
+    assert all(len(line) <= 80 for line in text.splitlines())

@@ -18,14 +18,14 @@ from meeple.games.gardens.sheet import LETTERS
 
 ROLL, TAKE, FIELD, WASTE = 0, 1, 2, 3
 
-#: Shown by ``help`` at the terminal prompt (``GameInfo.notation_help``).
-NOTATION_HELP = """[bold]Gardens moves[/]  a turn: take a pencil, then colour that many fields, or waste it
-  take O     take the orange pencil from the middle; also [bold]O[/], [bold]orange[/] or [bold]takeO[/]
+#: Shown by ``help`` at the terminal prompt (``GameInfo.notation_help``); plain text.
+NOTATION_HELP = """A turn: take a pencil, then colour as many fields as it shows, or waste it.
+  take O     take the orange pencil from the middle; also O, orange or takeO
              (pencils: O orange, R red, G green, B blue, P purple)
   D4         colour field D4 with your pencil (or d4), one field a step;
              each touches this pencil's fields (the first: your coloured area)
-  waste      cross your next pencil symbol instead (also [bold]w[/]); before any field
-  steps can share a line, split by spaces:  [bold]O D4 D5 E4[/]   or   [bold]B w[/]
+  waste      cross your next pencil symbol instead (also w); before any field
+  steps can share a line, split by spaces:  O D4 D5 E4   or   B w
   rolls are chance moves the game makes ('roll O3': the orange pencil shows 3)"""
 
 #: G1: the six faces of every pencil.
