@@ -487,14 +487,15 @@ def render_score(state: GardensState, seat: int | None = None, colourblind: bool
 
 
 def render(state: GardensState, seat: int, colourblind: bool = True) -> str:
-    """The whole screen for ``seat``: the sheet, the gardens, whose turn, the score pad."""
+    """The whole screen for ``seat``: the score pad, the gardens, the sheet, whose turn. The
+    sheet and the turn come last, nearest the prompt, where a player looks to choose."""
     name = state.seats[seat]
     title = f"[bold]{esc(state.sheet.data.name)}[/] - {esc(possessive(name))} sheet"
-    parts = [title, render_sheet(state, seat, colourblind), LEGEND, "",
-             render_gardens(state), "", render_pad(state, seat)]
+    parts = [render_pad(state, seat)]
     if state.players > 1:
         parts.append(render_totals(state))
-    parts += ["", render_status(state)]
+    parts += ["", render_gardens(state), "", title, render_sheet(state, seat, colourblind),
+              LEGEND, "", render_status(state)]
     return "\n".join(parts)
 
 
