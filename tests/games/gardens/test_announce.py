@@ -141,3 +141,24 @@ def test_you_is_worded_as_you_everywhere_gardens_prints() -> None:
         assert "your sheet" in screen and "your score pad" in screen
         assert not BAD.search(screen), BAD.search(screen)
         assert "greedy (1)'s sheet" in screen
+
+
+def test_colourful_star_and_four_gardens_goal_are_announced() -> None:
+    s = new(strip_sheet([5, 1, 1, 1, 1, 1, 1], colourful_boxes=[6], four_gardens_count=2,
+                        four_gardens_bonus=5))
+    s.seats = ["you"]
+    roll(s, "O1 R1 G1 B1 P1")
+    for pencil, field in zip("ORGB", ("A1", "A2", "A3", "A4"), strict=True):
+        turn(s, pencil, field)
+    s.play("take P")
+    assert said(s, "A5") == [
+        "you completed garden a (5 fields) in all five colours: colourful box 1 (+6)",
+        "you filled every colourful box: the colourful star (+10, G7)"]
+    roll(s, "O1 R1 G1 B1 P1")
+    for pencil, field in zip("ORGBP", ("A6", "A7", "A8", "A9", "A10"), strict=True):
+        turn(s, pencil, field)
+    roll(s, "O1 R1 G1 B1 P1")
+    s.play("take O")
+    out = said(s, "A11")
+    assert "you completed garden g (1 field) all in orange: orange box 2 (+3)" in out
+    assert "you were the first to complete 2 orange gardens: bonus +5 (G12)" in out
