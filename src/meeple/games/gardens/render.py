@@ -6,8 +6,13 @@ shape stays readable all game, and every field carries its garden's letter (``a`
 on the right. A free field shows its id (``D4``); a coloured field shows its colour letter on
 its colour (O orange, R red, G green, B blue, P purple: the rulebook's colour-blind tip), so
 the sheet also reads without colour. ``*O`` marks a flower field of colour O, ``^`` a tree,
-``~~~`` the fountain. Every style sets its own background and foreground, so it reads the same
-on dark and light terminals.
+``~~~`` the fountain; ``O+`` the fields of the pencil in hand, and the ids of the fields open
+to it are underlined. Every style sets its own background and foreground, so it reads the same
+on dark and light terminals; the letters are always drawn (``colourblind`` changes nothing).
+
+The score pad is drawn as printed (:func:`render_pad`: coloured boxes ``[n]``, the next box
+``>n<``, row stars and how close they are, pencil symbols, bonus goals and who took them);
+:func:`render_score` is every seat's pad, registered as ``GameInfo.render_score``.
 """
 
 from __future__ import annotations
