@@ -1,7 +1,9 @@
 """Pick a Pen: Gardens (Reiner Knizia, AMIGO 2023): roll-and-write with five pencils."""
 
 from meeple.core.registry import GameInfo
-from meeple.games.gardens.render import render_text
+from meeple.games.gardens.announce import announce
+from meeple.games.gardens.moves import NOTATION_HELP
+from meeple.games.gardens.render import render_score, render_text
 from meeple.games.gardens.rules import GardensState, new_gardens
 
 GAME = GameInfo(
@@ -10,9 +12,14 @@ GAME = GameInfo(
     min_players=1,
     max_players=4,
     render=render_text,
+    render_score=render_score,
+    notation_help=NOTATION_HELP,
+    announce=announce,
     factory=new_gardens,
     options={"level": (1, 2, 3)},
-    defaults={"level": 1},
+    # no default level: the factory plays level 1 when neither a level nor a sheet is given,
+    # so it can tell an explicit level that contradicts the sheet (refused) from no level
+    defaults={},
     variants=({"level": 1}, {"level": 2}, {"level": 3}),
     summary="Draft rolled pencils and colour connected groups of hex fields to complete gardens.",
     default_players=2,

@@ -6,6 +6,8 @@
 - ``waste``: cross the next pencil symbol instead of colouring (G3, G9).
 
 Colour letters: O orange, R red, G green, B blue, P purple (the rulebook's colour-blind tip).
+Bare forms are read too (``O`` or ``orange`` for ``take O``, ``d4``, ``w`` for ``waste``); each
+is one word, so several steps can share a line. ``str(move)`` is always the canonical text.
 """
 
 from __future__ import annotations
@@ -15,6 +17,16 @@ from dataclasses import dataclass
 from meeple.games.gardens.sheet import LETTERS
 
 ROLL, TAKE, FIELD, WASTE = 0, 1, 2, 3
+
+#: Shown by ``help`` at the terminal prompt (``GameInfo.notation_help``); plain text.
+NOTATION_HELP = """A turn: take a pencil, then colour as many fields as it shows, or waste it.
+  take O     take the orange pencil from the middle; also O, orange or takeO
+             (pencils: O orange, R red, G green, B blue, P purple)
+  D4         colour field D4 with your pencil (or d4), one field a step;
+             each touches this pencil's fields (the first: your coloured area)
+  waste      cross your next pencil symbol instead (also w); before any field
+  steps can share a line, split by spaces:  O D4 D5 E4   or   B w
+  rolls are chance moves the game makes ('roll O3': the orange pencil shows 3)"""
 
 #: G1: the six faces of every pencil.
 FACES: tuple[int, ...] = (1, 1, 2, 3, 4, 5)

@@ -12,6 +12,7 @@ from typing import Any
 from meeple.core.bits import bit_list, components, neighbourhood
 from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.state import CHANCE, Score, State
+from meeple.core.text import verb
 from meeple.games.gardens import moves as mv
 from meeple.games.gardens.moves import (
     FACE_PROBABILITY,
@@ -125,12 +126,15 @@ class GardensState(State[GardensMove]):
         return []
 
     def parse_move(self, text: str) -> GardensMove:
+        """Read a move: the canonical texts (``take O``, ``D4``, ``waste``, ``roll O3``) and the
+        bare forms, each one word so several can share a line: ``O`` or ``orange`` for
+        ``take O``, ``takeO``, ``w`` for ``waste``, any case."""
         t = " ".join(str(text).split())
         low = t.lower()
-        if low == "waste":
+        if low in ("waste", "w"):
             return WASTE_MOVE
-        if low.startswith("take "):
-            c = _colour_of(t[5:])
+        if low.startswith("take"):
+            c = _colour_of(t[4:])
             if c is not None:
                 return TAKE_MOVES[c]
         elif low.startswith("roll "):
@@ -146,13 +150,17 @@ class GardensState(State[GardensMove]):
             i = self.sheet.index.get(t.upper())
             if i is not None:
                 return self.fmoves[i]
+            c = _colour_of(t)
+            if c is not None:
+                return TAKE_MOVES[c]
             if t[:1].isalpha() and t[1:].isdigit():
                 raise IllegalMove(f"there is no field {t.upper()!r} on this sheet "
                                   f"({self.sheet.data.name}); fields are {self.sheet.ids[0]}.."
                                   f"{self.sheet.ids[-1]} as drawn", text)
         raise IllegalMove(
-            f"cannot read the move {text!r}; write 'take O' (a pencil: O R G B P), a field id "
-            f"such as {self.sheet.ids[0]!r}, 'waste', or a roll such as 'roll O3'", text)
+            f"cannot read the move {text!r}; write 'take O' or just 'O' (a pencil: O R G B P), "
+            f"a field id such as {self.sheet.ids[0]!r}, 'waste' (or 'w'), or a roll such as "
+            "'roll O3'", text)
 
     def illegal_reason(self, move: GardensMove) -> str | None:
         phase = self.phase
@@ -168,7 +176,7 @@ class GardensState(State[GardensMove]):
             return "the pencils are not being rolled now; rolls are chance events (G2)"
         if phase == TAKING:
             if kind != mv.TAKE:
-                return (f"seat {self.seat} must first take a pencil from the middle (G3): "
+                return (f"{self.seats[self.seat]} must first take a pencil from the middle (G3): "
                         + self._legal_summary())
             if not self.middle >> move.colour & 1:
                 return (f"the {COLOURS[move.colour]} pencil is not in the middle; "
@@ -176,8 +184,11 @@ class GardensState(State[GardensMove]):
             return None
         # COLOURING
         if kind == mv.TAKE:
-            return (f"seat {self.seat} already holds the {COLOURS[self.hand]} pencil: colour "
-                    f"{self.need - self.group.bit_count()} more field(s) or waste it")
+            name = self.seats[self.seat]
+            left = self.need - self.group.bit_count()
+            return (f"{name} already {verb(name, 'holds')} the {COLOURS[self.hand]} pencil: colour "
+                    f"{left} more field{'s' if left != 1 else ''}"
+                    + ("" if self.group else " or waste it"))
         if kind == mv.WASTE:
             if self.group:
                 return ("waste is only possible before colouring a field of this pencil; "
@@ -498,10 +509,27 @@ LEVEL_SHEETS = {1: "level-1", 2: "level-2", 3: "level-3"}
 
 
 def new_gardens(players: int, seed: int, sheet: str | Path | dict[str, Any] | None = None,
-                level: int = 1) -> GardensState:
-    """The factory the registry calls: a level's shipped sheet, or the user's ``sheet``."""
+                level: int | None = None) -> GardensState:
+    """The factory the registry calls: a level's shipped sheet, or the user's ``sheet``.
+
+    ``level`` alone picks that level's shipped sheet (level 1 when neither is given). With a
+    ``sheet`` as well, the level must be the sheet's own (its ``level`` key): a contradiction
+    (``level=2, sheet="level-1"``, or a file saying ``level = 1``) is refused, never resolved.
+    """
+    if level is not None and level not in LEVEL_SHEETS:
+        raise BadVariant(f"Gardens has levels 1, 2 and 3, not {level!r}")
     if sheet is None:
-        if level not in LEVEL_SHEETS:
-            raise BadVariant(f"Gardens has levels 1, 2 and 3, not {level!r}")
-        sheet = LEVEL_SHEETS[level]
-    return GardensState(load(sheet), players, seed)
+        return GardensState(load(LEVEL_SHEETS[level or 1]), players, seed)
+    compiled = load(sheet)
+    if level is not None and compiled.data.level != level:
+        name = sheet if isinstance(sheet, str) else compiled.data.name
+        shipped = LEVEL_SHEETS.get(compiled.data.level)
+        if isinstance(sheet, str) and sheet == shipped:
+            allowed = (f"give level={level} alone (its sheet is {LEVEL_SHEETS[level]!r}), "
+                       f"or sheet={sheet!r} alone (level {compiled.data.level})")
+        else:
+            allowed = (f"leave out the level (the sheet says level {compiled.data.level}), or "
+                       f"change the sheet's 'level' key")
+        raise BadVariant(f"level={level} contradicts the sheet {name!r}, which is a level "
+                         f"{compiled.data.level} sheet: {allowed}")
+    return GardensState(compiled, players, seed)
