@@ -102,8 +102,10 @@ def test_score_prints_the_games_score_pad_hook_for_every_seat(monkeypatch: pytes
     assert calls == [0]
 
 
-def test_score_without_a_hook_lists_every_pad_row_of_every_seat(tmp_path: Path) -> None:
-    # Reefs registers no score pad hook: the fallback is every row of State.scores()
+def test_score_without_a_hook_lists_every_pad_row_of_every_seat(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    # a game with no score pad hook: the fallback is every row of State.scores()
+    patch_game(monkeypatch, "reefs", render_score=None)
     result = play(["reefs", "--seats", "me,random", "--seed", "3", "--record",
                    str(tmp_path / "r.json")], ["score", "quit", "y"])
     assert result.exit_code == 0, result.output
@@ -128,8 +130,10 @@ def test_help_shows_this_games_notation_never_gardens_examples(monkeypatch: pyte
 
 @pytest.mark.parametrize(("game", "args"), [("takenokolor", []),
                                             ("pergola", ["--challenge", "1"])])
-def test_help_without_notation_hook_gives_this_games_moves(game: str, args: list[str],
+def test_help_without_notation_hook_gives_this_games_moves(monkeypatch: pytest.MonkeyPatch,
+                                                           game: str, args: list[str],
                                                            tmp_path: Path) -> None:
+    patch_game(monkeypatch, game, notation_help="")
     result = play([game, "--seats", "me", "--seed", "2", "--record", str(tmp_path / "x.json"),
                    *args], ["help", "quit", "y"])
     assert result.exit_code == 0, result.output

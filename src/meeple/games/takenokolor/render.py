@@ -294,8 +294,13 @@ def _status_line(st: TakenokolorState) -> str:
 
 
 def game_over_text(st: TakenokolorState) -> str:
-    names = ", ".join(st.seats[w] for w in st.winners())
-    return f"Game over after round {st.rounds}: {end_reason(st)}. Winner(s): {escape(names)}"
+    head = f"Game over after round {st.rounds}: {end_reason(st)}."
+    if st.players == 1:  # a practice game alone has a score, not a winner (A5)
+        return f"{head} Final score: {st.scores()[0].total}."
+    names = " and ".join(escape(st.seats[w]) for w in st.winners())
+    best = max(s.total for s in st.scores())
+    verb = "share the win" if len(st.winners()) > 1 else "wins"
+    return f"{head} {names} {verb} with {best}."
 
 
 def end_reason(st: TakenokolorState) -> str:
