@@ -424,7 +424,7 @@ def garden_lines(state: PergolaState, seat: int) -> list[str]:
         else:
             only = "" if len(lay.spaces[i]) != 1 else f"({lay.spaces[i][0]} only)"
             cups.append(f"{i + 1}:_{only}")
-    out += _wrap("  Pergola  ", [*cups, " (s/L small/large buttercup, * bee, . free, _ empty)"],
+    out += _wrap("  Pergola   ", [*cups, " (s/L small/large buttercup, * bee, . free, _ empty)"],
                  12, sep=" ")
     pairs = g.lav_leaves // 2
     items = [f"flower {j + 1}({_bees(b, 3)})" for j, b in enumerate(g.flowers)]
@@ -434,7 +434,7 @@ def garden_lines(state: PergolaState, seat: int) -> list[str]:
     empty = max(0, pairs - len(g.flowers) - dfs)
     if empty:
         items.append(f"{_plural(empty, 'pair')} with nothing (supply empty)")
-    single = " + 1 leaf awaiting its pair" if g.lav_leaves % 2 else ""
+    single = "; 1 leaf waits for its pair" if g.lav_leaves % 2 else ""
     lav = f"{_plural(g.lav_leaves, 'leaf', 'leaves')}"
     out.append(f"  Lavender  {lav}" + (f": {', '.join(items)}" if items else "") + single)
     out.append(f"  Flying    butterflies {g.bfly_fly}, ladybugs {g.lady_fly}, bees {g.bees_fly}"
@@ -460,7 +460,7 @@ def garden_lines(state: PergolaState, seat: int) -> list[str]:
     out += _drops_text(state, g)
     out += [("  Pond      " if i == 0 else " " * 12) + x
             for i, x in enumerate(_frog_text(state, g))]
-    out += _wrap("  Tools    ", [lay.tool_ids[t] for t in g.tools] or ["none yet"], 12, sep=" ")
+    out += _wrap("  Tools     ", [lay.tool_ids[t] for t in g.tools] or ["none yet"], 12, sep=" ")
     return out
 
 
@@ -565,7 +565,7 @@ def status_lines(state: PergolaState) -> list[str]:
     if state.current_tool >= 0:
         out.append(f"Tool in play: {tool_text(state, state.current_tool)}")
     name = _name(state, who)
-    out += _wrap(f"[bold]{name}[/bold] {verb(name, 'decides')} now:",
+    out += _wrap(f"[bold]{_cap(name)}[/bold] {verb(name, 'decides')} now:",
                  decision_text(state).split(), 4, sep=" ")
     return out
 
@@ -620,9 +620,8 @@ def render(state: PergolaState, seat: int | None, colourblind: bool = True) -> s
         lines.append("")
         lines += garden_lines(state, s)
     lines.append("")
-    if state.is_over:
-        lines.append(render_score(state, seat, colourblind))
-        lines.append("")
+    lines.append(render_score(state, seat, colourblind))
+    lines.append("")
     lines += status_lines(state)
     return "\n".join(lines)
 
@@ -646,7 +645,7 @@ def announce(before: PergolaState, after: PergolaState) -> list[str]:
                      f"({ACTION_NAMES.get(lay.board[space], lay.board[space])})")
         lay_t = tool_text(after, t, plain=True).split(" ", 1)
         out.append(f"The solo neighbour discards {lay_t[0]} ({lay_t[1]}){where}, the other "
-                   f"tool of the half of the board {subject(after.seats[0], 'picked')} from.")
+                   f"tool of the same half of the board.")
     for s in range(after.players):
         a, b = after.gardens[s], before.gardens[s]
         if a is b:
@@ -729,8 +728,8 @@ def _doc_forms(doc: str | None) -> list[str]:
 
 
 def _notation_help() -> str:
-    forms = _doc_forms(_MOVES_DOC) or list(FORMS)
-    body = "\n".join(f"  {_esc(f)}" for f in forms)
+    forms = [f.rstrip(";.") for f in _doc_forms(_MOVES_DOC)] or list(FORMS)
+    body = "\n".join(line for f in forms for line in _wrap_text(f"  {_esc(f)}"))
     return ("[bold]Pergola moves[/bold] (one small decision each; a decision with one choice "
             "plays itself)\n" + body
             + "\n  Case and extra spaces are forgiven. 'moves' lists the legal choices now.")

@@ -193,7 +193,7 @@ def challenge_summary(state: PergolaState) -> list[str]:
     rep = challenge_report(state)
     number, score = rep["challenge"], rep["score"]
     whose = possessive(state.seats[0])
-    head = f"Solo challenge {number}: {rep['title']} ({rep['goal']})"
+    head = f"Challenge {number} (solo): {rep['title']} ({rep['goal']})"
     progress = challenge_progress(state)
     if not rep["over"]:
         so_far = "met so far" if rep["met"] else "not met yet"
