@@ -173,8 +173,8 @@ def test_p10_met_challenge_says_met_and_compares_with_its_neighbours() -> None:
     s = _finished_with_lanterns(4)
     score = s.scores()[0].total
     screen = _plain(s.render_text(0))
-    assert f"challenge 2 met (4 of 4 lanterns used" in screen
-    assert f"recorded at challenge 2" in screen
+    assert "challenge 2 met (4 of 4 lanterns used" in screen
+    assert "recorded at challenge 2" in screen
     assert "printed neighbours at challenge 2: Przemek 99, Gołąb 103" in screen
     assert "at the Free game" not in screen and "Winner" not in screen
     verdict = "better than both" if score > 103 else "below both" if score < 99 else ""
@@ -200,7 +200,7 @@ def test_p10_progress_in_words_for_every_challenge(number: int) -> None:
         s = start(challenge=number)
         BUILD[number](s.garden_for_update(0), ok)
         text = challenge_progress(s)
-        assert text and " of " in text or number in (4, 5, 10)
+        assert (text and " of " in text) or number in (4, 5, 10)
         if number in (1, 2, 6, 8, 9) and ok:
             need = {1: "3 of 3", 2: "4 of 4", 6: "4 of 4", 8: "5 of 5", 9: "4 of 4"}[number]
             assert text.startswith(need), text
