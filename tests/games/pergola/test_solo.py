@@ -162,8 +162,8 @@ def test_p10_failed_challenge_says_not_met_with_the_neighbours_scores_and_no_win
     s = _finished_with_lanterns(0)
     score = s.scores()[0].total
     screen = _plain(s.render_text(0))
-    assert "challenge 2 not met (0 of 4 lanterns used" in screen
-    assert f"score {score}, recorded in the Free game space" in screen
+    assert "challenge 2 not met: 0 of 4 lanterns used" in screen
+    assert f"score {score}, recorded in the Free game space (challenge 10)" in screen
     assert "printed neighbours at challenge 2: Przemek 99, Gołąb 103" in screen
     assert "printed neighbours at the Free game: Przemek 105, Gołąb 104" in screen
     assert "Winner" not in screen and "wins" not in screen and "met so far" not in screen
@@ -173,8 +173,8 @@ def test_p10_met_challenge_says_met_and_compares_with_its_neighbours() -> None:
     s = _finished_with_lanterns(4)
     score = s.scores()[0].total
     screen = _plain(s.render_text(0))
-    assert "challenge 2 met (4 of 4 lanterns used" in screen
-    assert "recorded at challenge 2" in screen
+    assert "challenge 2 met: 4 of 4 lanterns used" in screen
+    assert f"score {score}, recorded at challenge 2" in screen
     assert "printed neighbours at challenge 2: Przemek 99, Gołąb 103" in screen
     assert "at the Free game" not in screen and "Winner" not in screen
     verdict = "better than both" if score > 103 else "below both" if score < 99 else ""

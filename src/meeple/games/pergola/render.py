@@ -620,7 +620,12 @@ def render(state: PergolaState, seat: int | None, colourblind: bool = True) -> s
         lines.append("")
         lines += garden_lines(state, s)
     lines.append("")
-    lines.append(render_score(state, seat, colourblind))
+    totals = [f"{_name(state, s)} {x.total}" for s, x in enumerate(state.scores())]
+    if state.is_over:
+        lines += _wrap("[bold]Score pad[/bold]  final totals:", totals, 4)
+    else:
+        lines += _wrap("[bold]Score pad[/bold]  points so far:",
+                       [*totals[:-1], totals[-1] + " (type score for every row)"], 4)
     lines.append("")
     lines += status_lines(state)
     return "\n".join(lines)

@@ -137,36 +137,41 @@ def _best_pot(g: Garden) -> int:
                 for p in g.pots), default=0)
 
 
+def _of(n: int, need: int) -> str:
+    """``n`` against what a challenge needs: "2 of 3", or "5 (4 needed)" once past it."""
+    return f"{n} of {need}" if n <= need else f"{n} ({need} needed)"
+
+
 def challenge_progress(state: PergolaState, seat: int = 0) -> str:
     """How far the solo player is with the chosen challenge (P10), in words: the count the
     challenge checks against the count it needs ("2 of 3 magnolia levels with a ladybug")."""
     g = state.gardens[seat]
     number = state.challenge or FREE_GAME
     if number == 1:
-        return f"{sum(1 for n in g.lady if n)} of 3 magnolia levels with a ladybug"
+        return f"{_of(sum(1 for n in g.lady if n), 3)} magnolia levels with a ladybug"
     if number == 2:
-        return f"{g.lanterns_used} of 4 lanterns used ({sum(g.lanterns)} unused)"
+        return f"{_of(g.lanterns_used, 4)} lanterns used ({sum(g.lanterns)} unused)"
     if number == 3:
-        return (f"butterflies {g.butterflies()} of 4, ladybugs {g.ladybugs()} of 4, "
-                f"bees {g.bees()} of 4")
+        return (f"butterflies {_of(g.butterflies(), 4)}, ladybugs {_of(g.ladybugs(), 4)}, "
+                f"bees {_of(g.bees(), 4)}")
     if number == 4:
         if not g.bonuses:
             return "no waterdrop at the bottom of the cascade"
-        return f"best cascade bonus taken is worth {_best_bonus(g)} of 5 points"
+        return f"best cascade bonus taken is worth {_of(_best_bonus(g), 5)} points"
     if number == 5:
         if not g.pots:
             return "no honey pot filled"
-        return f"best filled honey pot is worth {_best_pot(g)} of 5 points"
+        return f"best filled honey pot is worth {_of(_best_pot(g), 5)} points"
     if number == 6:
-        return f"{sum(g.full_flowers())} of 4 flowers full of bees"
+        return f"{_of(sum(g.full_flowers()), 4)} flowers full of bees"
     if number == 7:
-        return (f"{sum(g.bfly[3:])} of 2 butterflies on hollyhock level 4 or higher "
+        return (f"{_of(sum(g.bfly[3:]), 2)} butterflies on hollyhock level 4 or higher "
                 f"(tallest hollyhock: level {max(g.holly)})")
     if number == 8:
         colours = len({state.c.leaf_colour[i] for i in g.leaves})
-        return f"{colours} of 5 leaf colours on the birdhouse"
+        return f"{_of(colours, 5)} leaf colours on the birdhouse"
     if number == 9:
-        return f"{g.dragonflies()} of 4 dragonflies"
+        return f"{_of(g.dragonflies(), 4)} dragonflies"
     return "no extra goal"
 
 
@@ -202,18 +207,20 @@ def challenge_summary(state: PergolaState) -> list[str]:
     lines = [head]
     if number == FREE_GAME:
         lines.append(f"  free game: score {score}, recorded in the Free game space")
-    elif rep["met"]:
-        lines.append(f"  challenge {number} met ({progress}): score {score}, recorded at "
-                     f"challenge {number}")
     else:
-        lines.append(f"  challenge {number} not met ({progress}): score {score}, recorded in "
-                     f"the Free game space")
+        verdict = "met" if rep["met"] else "not met"
+        lines.append(f"  challenge {number} {verdict}: {progress}")
+        where = (f"at challenge {number}" if rep["met"]
+                 else f"in the Free game space (challenge {FREE_GAME})")
+        lines.append(f"  score {score}, recorded {where}")
     lines.append(f"  printed neighbours at challenge {number}: Przemek {rep['przemek']}, Gołąb "
-                 f"{rep['golab']}; {whose} {score} is {_against(score, rep['przemek'], rep['golab'])}")
+                 f"{rep['golab']}; {whose} {score} is "
+                 f"{_against(score, rep['przemek'], rep['golab'])}")
     if rep["recorded_as"] != number:
         free = CHALLENGES[FREE_GAME - 1]
         lines.append(f"  printed neighbours at the Free game: Przemek {free.przemek}, Gołąb "
-                     f"{free.golab}; {whose} {score} is {_against(score, free.przemek, free.golab)}")
+                     f"{free.golab}; {whose} {score} is "
+                     f"{_against(score, free.przemek, free.golab)}")
     return lines
 
 
