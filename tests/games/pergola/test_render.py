@@ -53,7 +53,7 @@ def test_cascade_drops_of_each_seat_and_bonus_spots_taken() -> None:
     assert "Bob's drops on a and b; bonus spots taken: none yet" in text
     assert "c* ladybug -> f g" in text  # the viewer's drop is marked on the cascade
     # the panel says where each drop may go and what the next stone gives
-    assert "drops a drop at the bottom | c -> f bee, g butterfly | bonus spots: sets" in text
+    assert "drops one at the bottom | c -> f bee, g butterfly | bonus spots: sets" in text
 
 
 def test_cascade_blocked_stream_is_marked() -> None:
@@ -274,3 +274,12 @@ def test_the_table_before_setup_is_drawn(players: int) -> None:
     assert isinstance(s, PergolaState)
     text = screen(s)
     assert "(empty)" in text and "being set" in text
+
+
+def test_both_drops_at_the_bottom() -> None:
+    s = start(players=1)
+    g = garden(s)
+    g.drops = [BOTTOM, BOTTOM]
+    g.bonuses = ["sets", "honey"]
+    assert ("drops both at the bottom (a water drip gives an insect) | bonus spots: sets, honey"
+            in screen(s))

@@ -363,7 +363,7 @@ def pond_lines(state: PergolaState) -> list[str]:
                                 if st else "empty")
         touches = "touches " + " ".join(x.get("adjacent", []))
         frogs = [_name(state, s) for s, g in enumerate(state.gardens) if g.frog == i]
-        line = f"  {x['id']:>3}  {gives:<33}{stack:<12}{touches:<23}"
+        line = f"  {x['id']:>3}  {gives:<33}{stack:<12}{touches:<24}"
         if frogs:
             out += _wrap(line + "frog:", frogs, 70)
         else:
@@ -413,7 +413,7 @@ def garden_lines(state: PergolaState, seat: int) -> list[str]:
     moving = state.to_move == seat
     head = f"[bold reverse] {name} [/]" if moving else f"[bold]{name}[/bold]"
     out = [f"{head}  seat {seat}{', to move' if moving else ''}  ·  {len(g.tools)} of {lay.turns} "
-           f"tools taken  ·  {total} points{'' if state.is_over else ' so far'}"]
+           f"tools taken  ·  {_plural(total, 'point')}{'' if state.is_over else ' so far'}"]
     out += ["  " + x for x in _side(_hollyhocks(g), _magnolia(g), 42)]
     cups = []
     for i, (size, b) in enumerate(zip(g.cups, g.cup_bees, strict=True)):
@@ -424,7 +424,7 @@ def garden_lines(state: PergolaState, seat: int) -> list[str]:
         else:
             only = "" if len(lay.spaces[i]) != 1 else f"({lay.spaces[i][0]} only)"
             cups.append(f"{i + 1}:_{only}")
-    out += _wrap("  Pergola   ", [*cups, " (s/L small/large buttercup, * bee, . free, _ empty)"],
+    out += _wrap("  Pergola   ", [*cups, " (s/L small/large, * bee, . free spot, _ empty)"],
                  12, sep=" ")
     pairs = g.lav_leaves // 2
     items = [f"flower {j + 1}({_bees(b, 3)})" for j, b in enumerate(g.flowers)]
@@ -467,9 +467,12 @@ def garden_lines(state: PergolaState, seat: int) -> list[str]:
 def _drops_text(state: PergolaState, g: Garden) -> list[str]:
     lay = layout(state)
     parts = []
+    if all(d < 0 for d in g.drops):
+        parts.append("both at the bottom (a water drip gives an insect)")
     for k, d in enumerate(g.drops):
         if d < 0:
-            parts.append("a drop at the bottom")
+            if not all(x < 0 for x in g.drops):
+                parts.append("one at the bottom")
             continue
         other = g.drops[1 - k]
         ways = []
@@ -584,13 +587,13 @@ def game_over_lines(state: PergolaState) -> list[str]:
     totals = [x.total for x in state.scores()]
     best = max(totals)
     win = [_name(state, s) for s, t in enumerate(totals) if t == best]
-    order = sorted(range(state.players), key=lambda s: -totals[s])
-    out.append("Final: " + ", ".join(f"{_name(state, s)} {totals[s]}" for s in order))
+    others = ", ".join(f"{_name(state, s)} {t}" for s, t in
+                       sorted(enumerate(totals), key=lambda st: -st[1]) if t != best)
     if len(win) == 1:
-        out.append(f"[bold]{_cap(subject(win[0], 'wins'))}[/bold] with {best} points.")
+        line = f"{_cap(subject(win[0], 'wins'))} with {best} points"
     else:
-        out.append(f"[bold]{' and '.join(win)} tie[/bold] with {best} points and win together.")
-    return out
+        line = f"{' and '.join(win)} tie with {best} points and win together"
+    return _wrap_text(out[0][:-1] + f": {line}" + (f" ({others})." if others else "."))
 
 
 def render(state: PergolaState, seat: int | None, colourblind: bool = True) -> str:
@@ -648,9 +651,8 @@ def announce(before: PergolaState, after: PergolaState) -> list[str]:
             space = before.board.index(t)
             where = (f" from space {space + 1} "
                      f"({ACTION_NAMES.get(lay.board[space], lay.board[space])})")
-        lay_t = tool_text(after, t, plain=True).split(" ", 1)
-        out.append(f"The solo neighbour discards {lay_t[0]} ({lay_t[1]}){where}, the other "
-                   f"tool of the same half of the board.")
+        tid, parts = tool_text(after, t, plain=True).split(" ", 1)
+        out.append(f"The solo neighbour discards {tid} ({parts}){where}.")
     for s in range(after.players):
         a, b = after.gardens[s], before.gardens[s]
         if a is b:

@@ -137,9 +137,9 @@ def _best_pot(g: Garden) -> int:
                 for p in g.pots), default=0)
 
 
-def _of(n: int, need: int) -> str:
+def _of(n: int, need: int, unit: str = "") -> str:
     """``n`` against what a challenge needs: "2 of 3", or "5 (4 needed)" once past it."""
-    return f"{n} of {need}" if n <= need else f"{n} ({need} needed)"
+    return f"{n} of {need}{unit}" if n <= need else f"{n}{unit} ({need} needed)"
 
 
 def challenge_progress(state: PergolaState, seat: int = 0) -> str:
@@ -157,11 +157,11 @@ def challenge_progress(state: PergolaState, seat: int = 0) -> str:
     if number == 4:
         if not g.bonuses:
             return "no waterdrop at the bottom of the cascade"
-        return f"best cascade bonus taken is worth {_of(_best_bonus(g), 5)} points"
+        return f"best cascade bonus taken is worth {_of(_best_bonus(g), 5, ' points')}"
     if number == 5:
         if not g.pots:
             return "no honey pot filled"
-        return f"best filled honey pot is worth {_of(_best_pot(g), 5)} points"
+        return f"best filled honey pot is worth {_of(_best_pot(g), 5, ' points')}"
     if number == 6:
         return f"{_of(sum(g.full_flowers()), 4)} flowers full of bees"
     if number == 7:
