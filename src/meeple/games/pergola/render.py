@@ -293,7 +293,7 @@ def leaf_lines(state: PergolaState) -> list[str]:
             what = "(new top leaf at clean-up)"
         else:
             what = "(empty)"
-        out.append(f"  pile {p + 1}: {_pad(what, 40)} {_plural(left, 'leaf', 'leaves')} in the "
+        out.append(f"  pile {p + 1}: {_pad(what, 43)} {_plural(left, 'leaf', 'leaves')} in the "
                    f"pile")
     return out
 
