@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import meeple
 from meeple.core.rng import Rng
 from meeple.games.pergola.rules import BOTTOM, LARGE, PergolaState
@@ -145,3 +148,24 @@ def test_end_of_a_failed_solo_challenge_says_not_met_and_never_winner() -> None:
         assert "Winner" not in text and "wins" not in text
         return
     raise AssertionError("no failed challenge 7 in 20 random games")
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), challenge=st.integers(1, 10))
+def test_p10_every_discard_announced_once_in_random_solo_games(seed: int, challenge: int) -> None:
+    s = meeple.new_game("pergola", players=1, seed=seed, challenge=challenge)
+    assert isinstance(s, PergolaState)
+    s.seats = ["you"]
+    rng = Rng(seed)
+    said: list[str] = []
+    while not s.is_over:
+        before = s.clone()
+        if s.to_move == meeple.CHANCE:
+            s.sample_chance(rng)
+        else:
+            s.play(rng.choice(s.legal_moves()))
+        said += s.announcements(before)
+    discards = [a for a in said if a.startswith("The solo neighbour discards ")]
+    assert [a.split()[4] for a in discards] == [s.c.tool_ids[t] for t in s.discards]
+    assert sum(a.startswith("Game over") for a in said) == 1
+    assert not any("Winner" in a or " wins " in a for a in said)

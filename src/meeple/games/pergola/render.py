@@ -22,7 +22,7 @@ from meeple.core.text import possessive, subject, verb
 from meeple.games.pergola import scoring as sc
 from meeple.games.pergola.moves import FORMS
 from meeple.games.pergola.moves import __doc__ as _MOVES_DOC
-from meeple.games.pergola.sheet import LANTERNS, REQUIREMENTS
+from meeple.games.pergola.sheet import LANTERNS, REQUIREMENTS, SUPPLY_ITEMS
 from meeple.games.pergola.solo import challenge_summary
 
 if TYPE_CHECKING:
@@ -227,8 +227,9 @@ def component_text(comp: str, plain: bool = False) -> str:
         return "magnolia (1 bud)" if comp == "magnolia-single" else "magnolia (2 buds)"
     if comp.startswith("buttercup-"):
         return f"{comp.split('-', 1)[1]} buttercup"
-    if comp.startswith("lantern-"):
-        return f"{comp.split('-', 1)[1]} lantern"
+    if comp.startswith(("lantern-", "dragonfly-")):
+        kind, size = comp.split("-", 1)
+        return f"{size} {kind}"
     return comp.replace("-", " ")
 
 
@@ -299,14 +300,13 @@ def leaf_lines(state: PergolaState) -> list[str]:
 
 
 def supply_lines(state: PergolaState) -> list[str]:
-    from meeple.games.pergola.sheet import SUPPLY_ITEMS
-
     have = dict(zip(SUPPLY_ITEMS, state.supply, strict=True))
     main = (f"  Supply: butterflies {have['butterfly']}, ladybugs {have['ladybug']}, bees "
             f"{have['bee']}, lavender flowers {have['lavender-flower']}, small dragonflies "
             f"{have['dragonfly-small']}")
     out = [main]
-    gone = [component_text(k) for k, n in have.items() if not n and k not in PLURAL]
+    gone = [component_text(k) for k, n in have.items()
+            if not n and k not in PLURAL and k not in ("dragonfly-medium", "dragonfly-large")]
     if gone:
         out += _wrap("  None left in the supply (nobody gets one):", gone, 4)
     return out
@@ -662,8 +662,6 @@ def announce(before: PergolaState, after: PergolaState) -> list[str]:
         if leaf >= 0 and leaf != before.tops[p]:
             out.append(f"New top leaf on pile {p + 1}: "
                        f"{leaf_text(after, leaf, plain=True)}.")
-    from meeple.games.pergola.sheet import SUPPLY_ITEMS
-
     for i, item in enumerate(SUPPLY_ITEMS):
         if item in PLURAL and before.supply[i] > 0 and after.supply[i] == 0:
             out.append(f"The supply has no {PLURAL[item]} left: from now on nobody gets one.")
