@@ -733,11 +733,12 @@ def _doc_forms(doc: str | None) -> list[str]:
 
 
 def _notation_help() -> str:
-    forms = [f.rstrip(";.") for f in _doc_forms(_MOVES_DOC)] or list(FORMS)
-    body = "\n".join(line for f in forms for line in _wrap_text(f"  {_esc(f)}"))
-    return ("[bold]Pergola moves[/bold] (one small decision each; a decision with one choice "
-            "plays itself)\n" + body
-            + "\n  Case and extra spaces are forgiven. 'moves' lists the legal choices now.")
+    """The move forms as plain text (no markup: the terminal shows it as written)."""
+    forms = [f.rstrip(";.") for f in _doc_forms(_MOVES_DOC) or list(FORMS)]
+    body = "\n".join(line for f in forms for line in _wrap_text(f"  {f}"))
+    return ("  One small decision per move; a decision with only one choice plays itself.\n"
+            + body + "\n  Case and extra spaces are forgiven; 'moves' lists the legal "
+            "choices now.")
 
 
 NOTATION_HELP = _notation_help()
