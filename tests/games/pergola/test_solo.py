@@ -140,3 +140,77 @@ def test_thousand_club_from_records_best_score_per_challenge() -> None:
     assert not club["member"]
     spaces = {r["challenge"]["recorded_as"] for r in recs}
     assert set(club["best"]) == spaces
+
+
+# ---------------------------------------------------------------- the challenge on screen (P10)
+
+
+def _plain(markup: str) -> str:
+    from rich.text import Text
+
+    return Text.from_markup(markup).plain
+
+
+def _finished_with_lanterns(used: int) -> PergolaState:
+    s = _finish(2, 5)
+    s.seats = ["you"]
+    s.garden_for_update(0).lanterns_used = used
+    return s
+
+
+def test_p10_failed_challenge_says_not_met_with_the_neighbours_scores_and_no_winner() -> None:
+    s = _finished_with_lanterns(0)
+    score = s.scores()[0].total
+    screen = _plain(s.render_text(0))
+    assert "challenge 2 not met: 0 of 4 lanterns used" in screen
+    assert f"score {score}, recorded in the Free game space (challenge 10)" in screen
+    assert "printed neighbours at challenge 2: Przemek 99, Gołąb 103" in screen
+    assert "printed neighbours at the Free game: Przemek 105, Gołąb 104" in screen
+    assert "Winner" not in screen and "wins" not in screen and "met so far" not in screen
+
+
+def test_p10_met_challenge_says_met_and_compares_with_its_neighbours() -> None:
+    s = _finished_with_lanterns(4)
+    score = s.scores()[0].total
+    screen = _plain(s.render_text(0))
+    assert "challenge 2 met: 4 of 4 lanterns used" in screen
+    assert f"score {score}, recorded at challenge 2" in screen
+    assert "printed neighbours at challenge 2: Przemek 99, Gołąb 103" in screen
+    assert "at the Free game" not in screen and "Winner" not in screen
+    verdict = "better than both" if score > 103 else "below both" if score < 99 else ""
+    assert verdict in screen
+
+
+def test_p10_during_the_game_the_challenge_and_its_progress_are_shown() -> None:
+    s = start(challenge=2)
+    s.garden_for_update(0).lanterns_used = 1
+    screen = _plain(s.render_text(0))
+    assert "Challenge 2 (solo): Use 4 lanterns (use at least 4 lanterns during the game)" in screen
+    assert "so far: 1 of 4 lanterns used (0 unused) (not met yet)" in screen
+    assert "Przemek 99, Gołąb 103" in screen
+    s.garden_for_update(0).lanterns_used = 4
+    assert "(met so far)" in _plain(s.render_text(0))
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+def test_p10_progress_in_words_for_every_challenge(number: int) -> None:
+    from meeple.games.pergola.solo import challenge_progress
+
+    for ok in (True, False):
+        s = start(challenge=number)
+        BUILD[number](s.garden_for_update(0), ok)
+        text = challenge_progress(s)
+        assert (text and " of " in text) or number in (4, 5, 10)
+        if number in (1, 2, 6, 8, 9) and ok:
+            need = {1: "3 of 3", 2: "4 of 4", 6: "4 of 4", 8: "5 of 5", 9: "4 of 4"}[number]
+            assert text.startswith(need), text
+
+
+def test_neighbours_comparison_words() -> None:
+    from meeple.games.pergola.solo import _against
+
+    assert _against(110, 104, 105) == "better than both"
+    assert _against(90, 104, 105) == "below both"
+    assert _against(104, 104, 105) == "level with Przemek"
+    assert _against(105, 104, 105) == "better than Przemek, level with Gołąb"
+    assert _against(101, 101, 101) == "level with Przemek and Gołąb"

@@ -1,7 +1,7 @@
 """Pergola (Rebel, 2023): pick tools, grow a garden, attract insects. 1-4 players (1 = solo)."""
 
 from meeple.core.registry import GameInfo
-from meeple.games.pergola.render import render
+from meeple.games.pergola.render import NOTATION_HELP, announce, render, render_score
 from meeple.games.pergola.rules import PergolaState, new_pergola
 from meeple.games.pergola.solo import CHALLENGES, challenge_report, thousand_club
 
@@ -11,6 +11,9 @@ GAME = GameInfo(
     min_players=1,
     max_players=4,
     render=render,
+    render_score=render_score,
+    notation_help=NOTATION_HELP,
+    announce=announce,
     factory=new_pergola,
     options={"challenge": (None, *range(1, 11))},
     defaults={},
