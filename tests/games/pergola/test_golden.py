@@ -45,7 +45,7 @@ def _name(players: int, challenge: int | None, seed: int, eager: bool) -> str:
 def play_golden(players: int, challenge: int | None, seed: int,
                 eager: bool = False) -> dict[str, Any]:
     """Play one seeded random game; return its digest, decision count and score pads."""
-    options = {"challenge": challenge} if challenge else {}
+    options: dict[str, Any] = {"challenge": challenge} if challenge else {}
     s = meeple.new_game("pergola", players=players, seed=seed, **options)
     rng = Rng(seed * 7919 + players)
     h = hashlib.sha256()
