@@ -7,6 +7,7 @@ legal move of many positions.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -35,6 +36,7 @@ from meeple.games.pergola.rules import (
     FROG,
     INSECT,
     PICK,
+    RULES,
     TASK_NAMES,
     PergolaState,
 )
@@ -118,6 +120,22 @@ def test_every_legal_move_carries_the_meaning_of_its_text(players: int, seed: in
             fresh.sample_chance(rng)
         else:
             fresh.play(rng.choice(fresh.legal_moves()), check=False)
+
+
+def test_each_task_kind_has_a_named_rule_citing_its_source() -> None:
+    names = []
+    for kind, (options, effect) in enumerate(RULES):
+        assert options.__name__ == f"{effect.__name__}_options", TASK_NAMES[kind]
+        for fn in (options, effect):
+            doc = fn.__doc__ or ""
+            assert re.search(r"\bP\d+|Rulebook", doc), fn.__name__
+        names.append(effect.__name__)
+    assert names == [
+        "pick_tool", "place_magnolia", "place_buttercup", "lavender_pair", "place_insect",
+        "insect_lantern", "choose_action", "insect_flutter", "bird_flight", "water_drip",
+        "bottom_of_cascade", "cascade_bonus", "frog_jump", "drip_lantern", "jump_lantern",
+        "fill_honey_pot",
+    ]
 
 
 def test_lanterns_by_name() -> None:

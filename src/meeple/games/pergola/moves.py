@@ -72,7 +72,8 @@ LEAF, TAKE, DRIP, BONUS, JUMP, HONEY, SKIP_FORM, DRAW, REVEAL = (
 @dataclass(frozen=True, slots=True, eq=False)
 class PergolaMove:
     """One decision. ``text`` is canonical; the other fields hold what it means (-1 / ""
-    where a field does not apply)."""
+    where a field does not apply). Indices (stone, lily, tool, leaf) are those of the data
+    bundle whose state listed the move: play it in states of the same data."""
 
     text: str
     form: str = ""

@@ -817,6 +817,7 @@ class PergolaState(State[PergolaMove]):
         return [(FLUTTER, left - 1)] if left > 1 else []
 
     def _occupied_spots(self, g: Garden, insect: int) -> list[Spot]:
+        """Where insects of a kind sit now (one spot per kind of spot, as in _free_spots)."""
         out: list[Spot] = []
         if insect == BUTTERFLY:
             if g.bfly_fly:
@@ -909,7 +910,8 @@ class PergolaState(State[PergolaMove]):
         return self._take_options()
 
     def bottom_of_cascade(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
-        """The insect chosen at the bottom of the cascade, to be placed."""
+        """Rulebook, Water drip: the insect chosen at the bottom of the cascade is placed
+        (the bonus spot is chosen next, P8)."""
         return self._gain_insect(move.insect)
 
     def cascade_bonus_options(self, g: Garden, arg: int) -> list[PergolaMove]:
@@ -927,6 +929,7 @@ class PergolaState(State[PergolaMove]):
         return [self.c.jump_moves[i] for i in self._frog_targets(g)]
 
     def _frog_targets(self, g: Garden) -> list[int]:
+        """The lilies the frog may land on (indices)."""
         cands = range(len(self.c.lily_ids)) if g.frog < 0 else self.c.lily_adj[g.frog]
         out = []
         for i in cands:
@@ -964,6 +967,7 @@ class PergolaState(State[PergolaMove]):
         return [LANTERN_MOVES[DRIP_LANTERN], SKIP] if g.lanterns[DRIP_LANTERN] else []
 
     def drip_lantern(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Lanterns: the lantern is turned over and another water drip follows."""
         if move.lantern != DRIP_LANTERN:
             return []
         self._use_lantern(g, DRIP_LANTERN)
@@ -974,6 +978,7 @@ class PergolaState(State[PergolaMove]):
         return [LANTERN_MOVES[JUMP_LANTERN], SKIP] if g.lanterns[JUMP_LANTERN] else []
 
     def jump_lantern(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Lanterns: the lantern is turned over and another frog jump follows."""
         if move.lantern != JUMP_LANTERN:
             return []
         self._use_lantern(g, JUMP_LANTERN)
@@ -1035,27 +1040,28 @@ class PergolaState(State[PergolaMove]):
 Options = Callable[[PergolaState, Garden, int], list[PergolaMove]]
 Effect = Callable[[PergolaState, Garden, int, PergolaMove], list[Task]]
 S = PergolaState
-#: Each task kind's rule: (the seat's choices, what the chosen move does).
-RULES: tuple[tuple[Options, Effect], ...] = (
-    (S.pick_tool_options, S.pick_tool),  # PICK
-    (S.place_magnolia_options, S.place_magnolia),  # MAGNOLIA
-    (S.place_buttercup_options, S.place_buttercup),  # BUTTERCUP
-    (S.lavender_pair_options, S.lavender_pair),  # LAVPAIR
-    (S.place_insect_options, S.place_insect),  # INSECT
-    (S.insect_lantern_options, S.insect_lantern),  # LANT_INSECT
-    (S.choose_action_options, S.choose_action),  # ACTION
-    (S.insect_flutter_options, S.insect_flutter),  # FLUTTER
-    (S.bird_flight_options, S.bird_flight),  # BIRD
-    (S.water_drip_options, S.water_drip),  # DRIP
-    (S.bottom_of_cascade_options, S.bottom_of_cascade),  # BOTTOM_INSECT
-    (S.cascade_bonus_options, S.cascade_bonus),  # BONUS
-    (S.frog_jump_options, S.frog_jump),  # FROG
-    (S.drip_lantern_options, S.drip_lantern),  # LANT_DRIP
-    (S.jump_lantern_options, S.jump_lantern),  # LANT_JUMP
-    (S.fill_honey_pot_options, S.fill_honey_pot),  # HONEY
-)
+#: Each task kind's rule: (the seat's choices, what the chosen move does), by task kind.
+RULES_BY_KIND: dict[int, tuple[Options, Effect]] = {
+    PICK: (S.pick_tool_options, S.pick_tool),
+    MAGNOLIA: (S.place_magnolia_options, S.place_magnolia),
+    BUTTERCUP: (S.place_buttercup_options, S.place_buttercup),
+    LAVPAIR: (S.lavender_pair_options, S.lavender_pair),
+    INSECT: (S.place_insect_options, S.place_insect),
+    LANT_INSECT: (S.insect_lantern_options, S.insect_lantern),
+    ACTION: (S.choose_action_options, S.choose_action),
+    FLUTTER: (S.insect_flutter_options, S.insect_flutter),
+    BIRD: (S.bird_flight_options, S.bird_flight),
+    DRIP: (S.water_drip_options, S.water_drip),
+    BOTTOM_INSECT: (S.bottom_of_cascade_options, S.bottom_of_cascade),
+    BONUS: (S.cascade_bonus_options, S.cascade_bonus),
+    FROG: (S.frog_jump_options, S.frog_jump),
+    LANT_DRIP: (S.drip_lantern_options, S.drip_lantern),
+    LANT_JUMP: (S.jump_lantern_options, S.jump_lantern),
+    HONEY: (S.fill_honey_pot_options, S.fill_honey_pot),
+}
 del S
-assert len(RULES) == len(TASK_NAMES) == HONEY + 1
+RULES: tuple[tuple[Options, Effect], ...] = tuple(RULES_BY_KIND[k] for k in range(len(TASK_NAMES)))
+assert len(RULES) == len(RULES_BY_KIND) == HONEY + 1
 
 
 def new_pergola(players: int = 2, seed: int = 0,
