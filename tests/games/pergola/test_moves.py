@@ -223,7 +223,7 @@ def test_short_forms_for_bird_flight_and_flutter() -> None:
     assert s2.parse_move("butterfly fly>h1") == mv("move butterfly fly>h1")
     before = s2.key()
     with pytest.raises(meeple.IllegalMove) as exc:  # no hollyhock level 4 to land on
-        s2.play("fly>h4")
+        s2.play("FLY>H4")
     assert "move butterfly fly>h4 is not legal now" in exc.value.reason
     assert TASK_NAMES[FLUTTER] in exc.value.reason
     assert s2.key() == before

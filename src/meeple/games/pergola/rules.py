@@ -406,7 +406,7 @@ class PergolaState(State[PergolaMove]):
                     return short
                 written = " ".join(text.split())
                 if written and not is_move_text(written):
-                    full = self._read_short(written)
+                    full = self._read_short(t)
                     if full is not None:
                         return parse(full)
         return parse(text)
@@ -427,8 +427,9 @@ class PergolaState(State[PergolaMove]):
         return out
 
     def _read_short(self, written: str) -> str | None:
-        """The full text a short form stands for at the decision pending, if it reads as one."""
-        if written.split(" ", 1)[0].lower() in _KEYWORDS:
+        """The full text a short form (in lower case) stands for at the decision pending, if
+        it reads as one."""
+        if written.split(" ", 1)[0] in _KEYWORDS:
             return None
         kind, arg = self.tasks[0]
         if kind == INSECT:
@@ -446,7 +447,7 @@ class PergolaState(State[PergolaMove]):
     def _flutter_word(written: str) -> tuple[str, ...]:
         """``move KIND`` for a flutter's short form ``FROM>TO``: the kind its spots take."""
         kinds = set()
-        for code in written.lower().split(">"):
+        for code in written.split(">"):
             try:
                 where = parse_spot(code)[0]
             except ValueError:
