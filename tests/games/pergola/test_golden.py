@@ -116,5 +116,7 @@ def test_fixture_covers_every_game() -> None:
 
 if __name__ == "__main__":
     out = {_name(*g): play_golden(*g) for g in GAMES}
-    FIXTURE.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    lines = [f" {json.dumps(k)}: {json.dumps(out[k], sort_keys=True, separators=(',', ':'))}"
+             for k in sorted(out)]  # one line per game
+    FIXTURE.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
     print(f"wrote {FIXTURE} ({len(out)} games)")
