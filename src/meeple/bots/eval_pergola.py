@@ -25,16 +25,8 @@ from typing import Any
 
 from meeple.bots.evaluation import register_evaluation
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.rules import (
-    BOTTOM,
-    LARGE,
-    SMALL,
-    Compiled,
-    Garden,
-    PergolaState,
-    score_garden,
-)
-from meeple.games.pergola.sheet import REQUIREMENTS
+from meeple.games.pergola.rules import Garden, PergolaState, score_garden
+from meeple.games.pergola.sheet import BOTTOM, LARGE, REQUIREMENTS, SMALL, Compiled
 
 __all__ = ["pergola_evaluation", "turns_left"]
 

@@ -310,13 +310,13 @@ def test_frog_dragonfly_lily_requirement_one_per_requirement_and_empty_stack() -
     assert g.df_large == 1 and s.stacks[1] == [3]
     # another jump to that lily gives nothing more (one dragonfly per requirement)
     g.frog = s.c.lily_index["2"]
-    t = s._frog_jump(g, s.c.lily_index["3"])
+    t = s.frog_jump(g, 0, s.c.jump_moves[s.c.lily_index["3"]])
     assert g.df_medium == 0 and s.stacks[1] == [3] and t
     # an empty stack: the jump has no effect
     g.holly = [0, 0, 0]
     g.lav_leaves = 4
     s.stacks[3] = []
-    s._frog_jump(g, s.c.lily_index["14"])
+    s.frog_jump(g, 0, s.c.jump_moves[s.c.lily_index["14"]])
     assert g.df_large == 1 and g.df_medium == 0
 
 

@@ -7,11 +7,16 @@ rulebook says "in any order"); perform the action (or another one with an action
 optionally fill a honey pot; clean up. Tasks with a single possible choice resolve themselves.
 Every tool draw and every new top leaf is an explicit chance move (A1, P4): the hidden order is
 never decided before it is revealed, so ``view`` holds public information only.
+
+Each task kind has one rule, named by the rulebook's words: a method listing the seat's choices
+(``frog_jump_options``) beside the method doing what the chosen move says (``frog_jump``);
+:data:`RULES` pairs them by task kind. A rule returns the tasks it adds to the front of the
+queue (``frog_jump`` adds placing the insect it gives, then offering a jump lantern).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,87 +24,60 @@ from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, Score, State, part_for_update
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.moves import PergolaMove, mv, parse
-from meeple.games.pergola.sheet import (
+from meeple.games.pergola.moves import (
+    ACTION_LANTERN,
     ACTIONS,
+    BEE,
+    BIRD_ACTION,
+    BONUS_MOVES,
+    BUTTERFLY,
+    DRIP_ACTION,
+    DRIP_LANTERN,
+    FLUTTER_ACTION,
+    FLY,
+    HONEY_MOVES,
+    INSECT_LANTERN,
     INSECTS,
+    JUMP_LANTERN,
+    LADYBUG,
+    LANTERN_ACTION_MOVES,
+    LANTERN_MOVES,
     LANTERNS,
+    LAVENDER_MOVES,
+    OWN_ACTION_MOVES,
+    SKIP,
+    STOP,
+    TAKE_MOVES,
+    PergolaMove,
+    Spot,
+    flutter_move,
+    is_move_text,
+    parse,
+    parse_spot,
+    place_move,
+)
+from meeple.games.pergola.sheet import (
+    BOTTOM,
+    HOLLYHOCKS,
+    LARGE,
     REQUIREMENTS,
-    SUPPLY_ITEMS,
+    SMALL,
+    SUP,
     Bundle,
+    Compiled,
+    compiled,
     load_bundle,
 )
 
-SUP = {name: i for i, name in enumerate(SUPPLY_ITEMS)}
-HOLLY = {"hollyhock-blue": 0, "hollyhock-yellow": 1, "hollyhock-red": 2}
 DRAGONFLY_REQUIREMENT = 4  # "at least 4" of the plant (printed)
 MAX_POTS = 3  # P7
-SMALL, LARGE = 1, 2
 CUP_CAP = {SMALL: 1, LARGE: 2}
 FLOWER_CAP = 3
 BONUS_NAMES = sc.BONUSES
 POT_NAMES = sc.POTS
-BOTTOM = -1
-
-
-class Compiled:
-    """Immutable, shared per data bundle: indices, adjacency and the move objects."""
-
-    def __init__(self, b: Bundle) -> None:
-        self.bundle = b
-        self.turns = b.tools.turns
-        self.board = tuple(b.tools.board)
-        self.tools = tuple(tuple(t.components) for t in b.tools.tool)
-        self.tool_ids = tuple(t.id for t in b.tools.tool)
-        self.tool_index = {t: i for i, t in enumerate(self.tool_ids)}
-        self.tool_type = tuple(t.type for t in b.tools.tool)
-        self.supply = tuple(b.tools.supply[k] for k in SUPPLY_ITEMS)
-        lil = b.pond.lily
-        self.lily_ids = tuple(x.id for x in lil)
-        self.lily_index = {x: i for i, x in enumerate(self.lily_ids)}
-        self.lily_insect = tuple(x.insect for x in lil)
-        self.lily_req = tuple(x.dragonfly for x in lil)
-        self.lily_adj = tuple(tuple(self.lily_index[a] for a in x.adjacent) for x in lil)
-        self.dragon_lilies = tuple(i for i, x in enumerate(lil) if x.dragonfly)
-        st = b.cascade.stone
-        self.stone_ids = tuple(s.id for s in st)
-        self.stone_index = {s: i for i, s in enumerate(self.stone_ids)}
-        self.stone_insect = tuple(s.insect for s in st)
-        self.stone_to = tuple(tuple(BOTTOM if t == "bottom" else self.stone_index[t]
-                                    for t in s.to) for s in st)
-        self.starts = tuple(self.stone_index[s] for s in b.cascade.starts)
-        lv = b.leaves.leaf
-        self.leaf_ids = tuple(x.id for x in lv)
-        self.leaf_index = {x: i for i, x in enumerate(self.leaf_ids)}
-        self.leaf_colour = tuple(x.colour for x in lv)
-        self.leaf_insect = tuple(x.insect for x in lv)
-        self.leaf_flutter = tuple(x.flutter for x in lv)
-        self.piles = b.leaves.piles
-        self.pile_size = len(lv) // self.piles
-        self.colours = tuple(dict.fromkeys(self.leaf_colour))
-        self.spaces = tuple(tuple(SMALL if a == "small" else LARGE for a in s.accepts)
-                            for s in b.pergola.space)
-        self.thresholds = tuple(b.pergola.honey_thresholds)
-        self.draw_moves = tuple(mv(f"draw {t}") for t in self.tool_ids)
-        self.reveal_moves = tuple(tuple(mv(f"reveal {p + 1} {x}") for x in self.leaf_ids)
-                                  for p in range(self.piles))
-        self.max_holly = max(b.tools.supply[k] for k in HOLLY) + 1
-        self.max_mag = b.tools.supply["magnolia-single"] + b.tools.supply["magnolia-double"] + 1
-
-    def stacks(self, players: int) -> list[list[int]]:
-        """Dragonfly stacks (bottom first, 3 = medium, 5 = large) for the player count."""
-        return [[3 if d == "medium" else 5 for d in s]
-                for s in self.bundle.pond.stacks[str(players)]]
-
-
-def compiled(b: Bundle) -> Compiled:
-    """The compiled form of a bundle, built once and kept on the bundle."""
-    c = b.__dict__.get("_compiled")
-    if c is None:
-        c = Compiled(b)
-        object.__setattr__(b, "_compiled", c)
-    assert isinstance(c, Compiled)
-    return c
+#: Tool component -> the lantern kind / the insect it gives.
+LANTERN_OF = {f"lantern-{x}": i for i, x in enumerate(LANTERNS)}
+INSECT_OF = {x: i for i, x in enumerate(INSECTS)}
 
 
 class Garden:
@@ -129,7 +107,7 @@ class Garden:
         self.df_medium = 0
         self.df_large = 0
         self.df_reqs = 0  # bit per REQUIREMENTS index already rewarded
-        self.lanterns = [0, 0, 0, 0]  # unused, per LANTERNS type
+        self.lanterns = [0, 0, 0, 0]  # unused, by kind: [DRIP_LANTERN], ..., [ACTION_LANTERN]
         self.lanterns_used = 0
         self.leaves: list[int] = []  # leaf indices on the birdhouse
         self.pots: list[str] = []
@@ -181,6 +159,48 @@ class Garden:
                 tuple(self.lanterns), self.lanterns_used, tuple(self.leaves), tuple(self.pots),
                 tuple(self.drops), tuple(self.bonuses), self.frog, tuple(self.tools))
         return k
+
+    # ------------------------------------------------------------ insects on their spots
+    def add_insect(self, k: int, spot: Spot) -> None:
+        """Put an insect of kind ``k`` on ``spot`` (flying, or on its plant)."""
+        where, i = spot
+        if k == BUTTERFLY:
+            if where == "fly":
+                self.bfly_fly += 1
+            else:
+                self.bfly[i] += 1
+        elif k == LADYBUG:
+            if where == "fly":
+                self.lady_fly += 1
+            else:
+                self.lady[i] += 1
+        elif where == "fly":
+            self.bees_fly += 1
+        elif where == "cup":
+            self.cup_bees[i] += 1
+        else:
+            self.flowers[i] += 1
+
+    def remove_insect(self, k: int, spot: Spot) -> None:
+        """Take an insect of kind ``k`` off ``spot``."""
+        where, i = spot
+        if k == BUTTERFLY:
+            if where == "fly":
+                self.bfly_fly -= 1
+            else:
+                self.bfly[i] -= 1
+        elif k == LADYBUG:
+            if where == "fly":
+                self.lady_fly -= 1
+            else:
+                self.lady[i] -= 1
+        elif where == "fly":
+            self.bees_fly -= 1
+        elif where == "cup":
+            self.cup_bees[i] -= 1
+        else:
+            self.flowers[i] -= 1
+
 
     # ------------------------------------------------------------ counts used by rules
     def butterflies(self) -> int:
@@ -272,22 +292,21 @@ TASK_NAMES = (
     "cascade", "choose a cascade bonus spot", "frog jump", "use a water drip lantern or skip",
     "use a frog jump lantern or skip", "fill a honey pot or skip",
 )
-Task = tuple[int, int]  # (kind, argument)
+Task = tuple[int, int]  # (kind, argument): the argument is the insect, size, flutters left, ...
 
-STOP, SKIP = mv("stop"), mv("skip")
-
-
-def spot_code(kind: str, loc: tuple[str, int]) -> str:
-    return "fly" if loc[0] == "fly" else f"{loc[0]}{loc[1] + 1}"
-
-
-def parse_spot(code: str) -> tuple[str, int]:
-    if code == "fly":
-        return ("fly", 0)
-    for pre in ("cup", "flower", "h", "m"):
-        if code.startswith(pre) and code[len(pre):].isdigit():
-            return (pre, int(code[len(pre):]) - 1)
-    raise ValueError(code)
+#: The first word a short form stands for at each decision (``7`` at a frog jump is
+#: ``jump 7``); used to explain a short form that is not legal now. See ``parse_move``.
+SHORT_FOR: dict[int, tuple[str, ...]] = {
+    PICK: ("pick",), MAGNOLIA: ("magnolia",), BUTTERCUP: ("buttercup",),
+    LAVPAIR: ("lavender",), ACTION: ("action",), BIRD: ("leaf", "take"),
+    DRIP: ("drip", "take"), BOTTOM_INSECT: ("take",), BONUS: ("bonus",), FROG: ("jump",),
+    HONEY: ("honey",),
+}
+_KEYWORDS = frozenset(("pick", "magnolia", "buttercup", "lavender", *INSECTS, "action",
+                       "lantern", "move", "stop", "leaf", "take", "drip", "bonus", "jump",
+                       "honey", "skip", "draw", "reveal"))
+#: Which insect sits on a kind of spot (a flutter's short form ``fly>h3`` moves a butterfly).
+_SPOT_INSECT = {"h": BUTTERFLY, "m": LADYBUG, "cup": BEE, "flower": BEE}
 
 
 class PergolaState(State[PergolaMove]):
@@ -370,14 +389,72 @@ class PergolaState(State[PergolaMove]):
         return [score_garden(g, self.c.leaf_colour) for g in self.gardens]
 
     def parse_move(self, text: str) -> PergolaMove:
-        """Canonical text; case and extra spaces are forgiven for the moves legal now."""
+        """Canonical text; case and extra spaces are forgiven for the moves legal now, and so
+        are the short forms of the decision pending (``3`` for ``pick 3`` at a pick, ``7`` for
+        ``jump 7`` at a frog jump, ``fly>cup2`` for ``move bee fly>cup2`` in a flutter; see
+        :attr:`PergolaMove.short`). A short form that is not legal now reads as the full move,
+        so that the refusal says what the decision takes."""
         if isinstance(text, str) and self.to_move is not None:
             t = " ".join(text.split()).lower()
-            for m in self.legal_moves():
+            legal = self.legal_moves()
+            for m in legal:
                 if m.text.lower() == t:
                     return m
+            if not self.chance and self.tasks:
+                short = self._short_forms(legal).get(t)
+                if short is not None:
+                    return short
+                written = " ".join(text.split())
+                if written and not is_move_text(written):
+                    full = self._read_short(t)
+                    if full is not None:
+                        return parse(full)
         return parse(text)
 
+    @staticmethod
+    def _short_forms(legal: list[PergolaMove]) -> dict[str, PergolaMove]:
+        """Each short form of a legal move, if no other legal move has it too."""
+        out: dict[str, PergolaMove] = {}
+        taken: set[str] = set()
+        for m in legal:
+            for f in m.short:
+                f = f.lower()
+                if f in out and out[f] is not m:
+                    taken.add(f)
+                out[f] = m
+        for f in taken:
+            del out[f]
+        return out
+
+    def _read_short(self, written: str) -> str | None:
+        """The full text a short form (in lower case) stands for at the decision pending, if
+        it reads as one."""
+        if written.split(" ", 1)[0] in _KEYWORDS:
+            return None
+        kind, arg = self.tasks[0]
+        if kind == INSECT:
+            words: tuple[str, ...] = (INSECTS[arg],)
+        elif kind == FLUTTER:
+            words = ("move",) if " " in written else self._flutter_word(written)
+        else:
+            words = SHORT_FOR.get(kind, ())
+        for w in words:
+            if is_move_text(f"{w} {written}"):
+                return f"{w} {written}"
+        return None
+
+    @staticmethod
+    def _flutter_word(written: str) -> tuple[str, ...]:
+        """``move KIND`` for a flutter's short form ``FROM>TO``: the kind its spots take."""
+        kinds = set()
+        for code in written.split(">"):
+            try:
+                where = parse_spot(code)[0]
+            except ValueError:
+                return ()
+            if where != "fly":
+                kinds.add(_SPOT_INSECT[where])
+        return (f"move {INSECTS[kinds.pop()]}",) if len(kinds) == 1 else ()
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[PergolaMove, float]]:
@@ -416,233 +493,15 @@ class PergolaState(State[PergolaMove]):
         more = f", ... ({len(legal)} in all)" if len(legal) > 14 else ""
         return f"{move} is not legal now: {doing}; legal: {shown}{more}"
 
-    # ------------------------------------------------------------------ options
+    # ------------------------------------------------------------------ the turn engine
     def _options(self, task: Task) -> list[PergolaMove]:
+        """The seat's choices for ``task`` (its rule's options; the garden is not changed)."""
         kind, arg = task
-        g = self.gardens[self.seat]
-        if kind == PICK:
-            return [mv(f"pick {i + 1}") for i, t in enumerate(self.board) if t >= 0]
-        if kind == MAGNOLIA:
-            return [mv(f"magnolia {lv}") for lv in self._magnolia_levels(g)]
-        if kind == BUTTERCUP:
-            return [mv(f"buttercup {i + 1}") for i in self._buttercup_spaces(g, arg)]
-        if kind == LAVPAIR:
-            out = []
-            if self.supply[SUP["lavender-flower"]]:
-                out.append(mv("lavender flower"))
-            if self.supply[SUP["dragonfly-small"]]:
-                out.append(mv("lavender dragonfly"))
-            return out
-        if kind == INSECT:
-            name = INSECTS[arg]
-            return [mv(f"{name} {spot_code(name, s)}") for s in self._free_spots(g, arg)]
-        if kind == LANT_INSECT:
-            if g.lanterns[2] and self.supply[SUP[INSECTS[arg]]]:
-                return [mv("lantern insect"), SKIP]
-            return []
-        if kind == ACTION:
-            own = ACTIONS[arg]
-            return [mv(f"action {own}")] + [mv(f"lantern action {a}") for a in ACTIONS
-                                            if a != own]
-        if kind == FLUTTER:
-            return self._flutter_moves(g)
-        if kind == BIRD:
-            if any(t >= 0 for t in self.tops):
-                return [mv(f"leaf {p + 1}") for p, t in enumerate(self.tops) if t >= 0]
-            return [mv(f"take {x}") for x in INSECTS if self.supply[SUP[x]]]
-        if kind == DRIP:
-            return self._drip_moves(g)
-        if kind == BOTTOM_INSECT:
-            return [mv(f"take {x}") for x in INSECTS if self.supply[SUP[x]]]
-        if kind == BONUS:
-            return [mv(f"bonus {b}") for b in BONUS_NAMES if b not in g.bonuses]
-        if kind == FROG:
-            return [mv(f"jump {self.c.lily_ids[i]}") for i in self._frog_targets(g)]
-        if kind == LANT_DRIP:
-            return [mv("lantern drip"), SKIP] if g.lanterns[0] else []
-        if kind == LANT_JUMP:
-            return [mv("lantern jump"), SKIP] if g.lanterns[1] else []
-        if kind == HONEY:
-            if self._honey_ready(g):
-                return [mv(f"honey {p}") for p in POT_NAMES if p not in g.pots] + [SKIP]
-            return []
-        raise AssertionError(kind)
+        return RULES[kind][0](self, self.gardens[self.seat], arg)
 
-    def _magnolia_levels(self, g: Garden) -> list[int]:
-        """Magnolia: the first anywhere (level 1); later ones on a free bud (level + 1)."""
-        if not g.mag[0]:
-            return [1]
-        return [lv + 2 for lv, n in enumerate(g.mag_buds) if n and lv + 1 < len(g.mag)]
-
-    def _buttercup_spaces(self, g: Garden, size: int) -> list[int]:
-        """Buttercups go on free pergola spaces that take their size (one per kind of space)."""
-        seen: set[tuple[int, ...]] = set()
-        out = []
-        for i, acc in enumerate(self.c.spaces):
-            if not g.cups[i] and size in acc and acc not in seen:
-                seen.add(acc)
-                out.append(i)
-        return out
-
-    def _free_spots(self, g: Garden, insect: int) -> list[tuple[str, int]]:
-        """Where an insect may sit: flying (always, P6) or a free spot on its plant."""
-        out: list[tuple[str, int]] = [("fly", 0)]
-        if insect == 0:  # butterflies on hollyhock flowers, one each
-            for lv in range(max(g.holly)):
-                if g.bfly[lv] < g.hollyhock_slots(lv):
-                    out.append(("h", lv))
-        elif insect == 1:  # ladybugs on magnolias, one each
-            for lv, n in enumerate(g.mag):
-                if g.lady[lv] < n:
-                    out.append(("m", lv))
-        else:  # bees: 1 on a small buttercup, 2 on a large, 3 on a lavender flower
-            seen: set[tuple[int, int]] = set()
-            for i, s in enumerate(g.cups):
-                if s and g.cup_bees[i] < CUP_CAP[s] and (s, g.cup_bees[i]) not in seen:
-                    seen.add((s, g.cup_bees[i]))
-                    out.append(("cup", i))
-            seenf: set[int] = set()
-            for j, b in enumerate(g.flowers):
-                if b < FLOWER_CAP and b not in seenf:
-                    seenf.add(b)
-                    out.append(("flower", j))
-        return out
-
-    def _occupied_spots(self, g: Garden, insect: int) -> list[tuple[str, int]]:
-        out: list[tuple[str, int]] = []
-        if insect == 0:
-            if g.bfly_fly:
-                out.append(("fly", 0))
-            out += [("h", lv) for lv, n in enumerate(g.bfly) if n]
-        elif insect == 1:
-            if g.lady_fly:
-                out.append(("fly", 0))
-            out += [("m", lv) for lv, n in enumerate(g.lady) if n]
-        else:
-            if g.bees_fly:
-                out.append(("fly", 0))
-            seen: set[tuple[int, int]] = set()
-            for i, s in enumerate(g.cups):
-                if g.cup_bees[i] and (s, g.cup_bees[i]) not in seen:
-                    seen.add((s, g.cup_bees[i]))
-                    out.append(("cup", i))
-            seenf: set[int] = set()
-            for j, b in enumerate(g.flowers):
-                if b and b not in seenf:
-                    seenf.add(b)
-                    out.append(("flower", j))
-        return out
-
-    def _flutter_moves(self, g: Garden) -> list[PergolaMove]:
-        """Insect flutter: move one butterfly, ladybug or bee (never a dragonfly, P6) to a
-        free spot of its plant or to fly about; ``stop`` ends the flutter."""
-        out = [STOP]
-        for k, name in enumerate(INSECTS):
-            for src in self._occupied_spots(g, k):
-                self._remove_insect(g, k, src)
-                for dst in self._free_spots(g, k):
-                    if dst == src or self._same_kind_of_spot(g, k, src, dst):
-                        continue
-                    out.append(mv(f"move {name} {spot_code(name, src)}>{spot_code(name, dst)}"))
-                self._add_insect(g, k, src)
-        return out
-
-    @staticmethod
-    def _same_kind_of_spot(g: Garden, k: int, src: tuple[str, int], dst: tuple[str, int]) -> bool:
-        """A bee moved between two equal flowers changes nothing (skip such moves)."""
-        if k != 2 or src[0] != dst[0] or src[0] == "fly":
-            return False
-        if src[0] == "cup":
-            return (g.cups[src[1]] == g.cups[dst[1]]
-                    and g.cup_bees[dst[1]] == g.cup_bees[src[1]])  # src already lowered
-        return g.flowers[dst[1]] == g.flowers[src[1]]
-
-    def _drip_moves(self, g: Garden) -> list[PergolaMove]:
-        """Water drip: one drop one space down a stream; two drops never share a space; with
-        both drops at the bottom, take an insect instead."""
-        d = g.drops
-        if d[0] == BOTTOM and d[1] == BOTTOM:
-            return [mv(f"take {x}") for x in INSECTS if self.supply[SUP[x]]]
-        out = []
-        for k in (0, 1):
-            if d[k] == BOTTOM:
-                continue
-            for t in self.c.stone_to[d[k]]:
-                if t != BOTTOM and t == d[1 - k]:
-                    continue
-                dst = "bottom" if t == BOTTOM else self.c.stone_ids[t]
-                out.append(mv(f"drip {self.c.stone_ids[d[k]]}>{dst}"))
-        return out
-
-    def _frog_targets(self, g: Garden) -> list[int]:
-        """Frog jump: the first jump lands anywhere, later ones on an adjacent lily; a dragonfly
-        lily needs its requirement."""
-        cands = range(len(self.c.lily_ids)) if g.frog < 0 else self.c.lily_adj[g.frog]
-        out = []
-        for i in cands:
-            req = self.c.lily_req[i]
-            if req is None or g.requirement_met(req):
-                out.append(i)
-        return out
-
-    def _honey_ready(self, g: Garden) -> bool:
-        """P7: the next honey pot can be filled when the bees on buttercups reach 4, 7, 9."""
-        n = len(g.pots)
-        return (n < MAX_POTS and n < len(self.c.thresholds)
-                and g.bees_on_buttercups() >= self.c.thresholds[n])
-
-    # ------------------------------------------------------------------ insects
-    @staticmethod
-    def _add_insect(g: Garden, k: int, loc: tuple[str, int]) -> None:
-        where, i = loc
-        if k == 0:
-            if where == "fly":
-                g.bfly_fly += 1
-            else:
-                g.bfly[i] += 1
-        elif k == 1:
-            if where == "fly":
-                g.lady_fly += 1
-            else:
-                g.lady[i] += 1
-        elif where == "fly":
-            g.bees_fly += 1
-        elif where == "cup":
-            g.cup_bees[i] += 1
-        else:
-            g.flowers[i] += 1
-
-    @staticmethod
-    def _remove_insect(g: Garden, k: int, loc: tuple[str, int]) -> None:
-        where, i = loc
-        if k == 0:
-            if where == "fly":
-                g.bfly_fly -= 1
-            else:
-                g.bfly[i] -= 1
-        elif k == 1:
-            if where == "fly":
-                g.lady_fly -= 1
-            else:
-                g.lady[i] -= 1
-        elif where == "fly":
-            g.bees_fly -= 1
-        elif where == "cup":
-            g.cup_bees[i] -= 1
-        else:
-            g.flowers[i] -= 1
-
-    def _gain_insect(self, k: int, front: bool = True) -> list[Task]:
-        """Take an insect from the supply (P1: nothing if none is left): tasks to place it and
-        to offer an insect lantern."""
-        idx = SUP[INSECTS[k]]
-        if not self.supply[idx]:
-            return []
-        self.supply[idx] -= 1
-        return [(INSECT, k), (LANT_INSECT, k)]
-
-    # ------------------------------------------------------------------ apply
     def _apply(self, move: PergolaMove) -> None:
+        if not move.form:  # known by its text only: play the legal move written so
+            move = self._legal_move_written(move)
         self._legal = None
         if self.chance:
             self._apply_chance(move)
@@ -652,20 +511,33 @@ class PergolaState(State[PergolaMove]):
                 self._clean_up()
         self._advance()
 
+    def _legal_move_written(self, move: PergolaMove) -> PergolaMove:
+        for m in self.legal_moves():
+            if m.text == move.text:
+                return m
+        raise IllegalMove(self.illegal_reason(move) or f"{move} is not legal now", move)
+
+    def _apply_seat(self, move: PergolaMove) -> None:
+        """Take the task at the front of the queue and do what ``move`` chose (its rule's
+        effect); the tasks the rule adds go to the front, in order."""
+        kind, arg = self.tasks.pop(0)
+        new = RULES[kind][1](self, self.garden_for_update(self.seat), arg, move)
+        if new:
+            self.tasks[0:0] = new
+
     def _apply_chance(self, move: PergolaMove) -> None:
+        """A1, P2a, P4: a tool drawn from the holder onto an action space, or a new top leaf."""
         what, arg = self.chance.pop(0)
-        t = move.text
         if what == "draw":
-            tool = self.c.tool_index[t.split(" ", 1)[1]]
+            tool = move.tool
             for h in self.holder:
                 if tool in h:
                     h.remove(tool)
                     break
             self.board[arg] = tool
         else:
-            leaf = self.c.leaf_index[t.split(" ")[2]]
-            self.pool.remove(leaf)
-            self.tops[arg] = leaf
+            self.pool.remove(move.leaf)
+            self.tops[arg] = move.leaf
         if not self.chance and self.turn < self.players * self.c.turns and not self.tasks:
             self.tasks = [(PICK, 0)]
 
@@ -675,189 +547,6 @@ class PergolaState(State[PergolaMove]):
         garden goes through here (the rules, and tests that set up positions)."""
         self._own = part_for_update(self.gardens, self._own, seat)
         return self.gardens[seat]
-
-    def _apply_seat(self, move: PergolaMove) -> None:
-        kind, arg = self.tasks.pop(0)
-        g = self.garden_for_update(self.seat)
-        text = move.text
-        word, _, rest = text.partition(" ")
-        new: list[Task] = []
-        if kind == PICK:
-            new = self._pick_tool(g, int(rest) - 1)
-        elif kind == MAGNOLIA:
-            self._place_magnolia(g, arg, int(rest) - 1)
-        elif kind == BUTTERCUP:
-            i = int(rest) - 1
-            g.cups[i] = arg
-        elif kind == LAVPAIR:
-            if rest == "flower":
-                self.supply[SUP["lavender-flower"]] -= 1
-                g.flowers.append(0)
-            else:
-                self.supply[SUP["dragonfly-small"]] -= 1
-                g.df_small += 1
-        elif kind == INSECT:
-            self._add_insect(g, arg, parse_spot(rest))
-        elif kind == LANT_INSECT:
-            if word == "lantern":  # lantern: take another insect of the same type
-                g.lanterns[2] -= 1
-                g.lanterns_used += 1
-                new = self._gain_insect(arg)
-        elif kind == ACTION:
-            if word == "lantern":  # lantern: a different action than the tool's
-                g.lanterns[3] -= 1
-                g.lanterns_used += 1
-                action = ACTIONS.index(rest.split(" ")[1])
-            else:
-                action = arg
-            new = self._action_tasks(action)
-        elif kind == FLUTTER:
-            if word == "move":
-                name, _, spots = rest.partition(" ")
-                src, dst = spots.split(">")
-                k = INSECTS.index(name)
-                self._remove_insect(g, k, parse_spot(src))
-                self._add_insect(g, k, parse_spot(dst))
-                if arg > 1:
-                    new = [(FLUTTER, arg - 1)]
-        elif kind == BIRD:
-            new = self._bird_flight(g, word, rest)
-        elif kind == DRIP:
-            new = self._water_drip(g, word, rest)
-        elif kind == BOTTOM_INSECT:
-            new = self._gain_insect(INSECTS.index(rest))
-        elif kind == BONUS:
-            g.bonuses.append(rest)
-        elif kind == FROG:
-            new = self._frog_jump(g, self.c.lily_index[rest])
-        elif kind == LANT_DRIP:
-            if word == "lantern":  # lantern: after a water drip, drip again
-                g.lanterns[0] -= 1
-                g.lanterns_used += 1
-                new = [(DRIP, 0)]
-        elif kind == LANT_JUMP:
-            if word == "lantern":  # lantern: after a frog jump, jump again
-                g.lanterns[1] -= 1
-                g.lanterns_used += 1
-                new = [(FROG, 0)]
-        elif kind == HONEY and word == "honey":
-            g.pots.append(rest)
-        if new:
-            self.tasks[0:0] = new
-
-    def _pick_tool(self, g: Garden, space: int) -> list[Task]:
-        """Pick a tool (P5), take its components (P1: nothing if the supply has none) and
-        place them: plants first, then lanterns, then insects; then the action and honey."""
-        tool = self.board[space]
-        self.board[space] = -1
-        self.current_tool = tool
-        g.tools.append(tool)
-        if self.solo:
-            self._neighbour_discard(space)
-        plants: list[Task] = []
-        insects: list[Task] = []
-        for comp in self.c.tools[tool]:
-            i = SUP[comp]
-            if not self.supply[i]:
-                continue
-            self.supply[i] -= 1
-            if comp in HOLLY:  # hollyhock: on top of its colour's column
-                g.holly[HOLLY[comp]] += 1
-            elif comp.startswith("magnolia"):
-                plants.append((MAGNOLIA, 1 if comp == "magnolia-single" else 2))
-            elif comp.startswith("buttercup"):
-                size = SMALL if comp == "buttercup-small" else LARGE
-                if self._buttercup_spaces(g, size):
-                    plants.append((BUTTERCUP, size))
-            elif comp == "lavender-leaf":
-                g.lav_leaves += 1
-                if g.lav_leaves % 2 == 0:  # a new pair of lavender leaves
-                    plants.append((LAVPAIR, 0))
-            elif comp.startswith("lantern"):
-                g.lanterns[LANTERNS.index(comp.split("-")[1])] += 1
-            else:
-                self.supply[i] += 1  # taken through _gain_insect
-                insects += self._gain_insect(INSECTS.index(comp))
-        action = ACTIONS.index(self.c.board[space])
-        act: list[Task] = [(ACTION, action)] if g.lanterns[3] else self._action_tasks(action)
-        return plants + insects + act + [(HONEY, 0)]
-
-    def _neighbour_discard(self, space: int) -> None:
-        """P10: the solo neighbour discards the other tool in the same half of the board."""
-        other = space ^ 1
-        if self.board[other] >= 0:
-            self.discards.append(self.board[other])
-            self.board[other] = -1
-
-    def _action_tasks(self, action: int) -> list[Task]:
-        name = ACTIONS[action]
-        if name == "flutter":
-            return [(FLUTTER, 2)]
-        if name == "bird":
-            return [(BIRD, 0)]
-        if name == "drip":
-            return [(DRIP, 0)]
-        return [(FROG, 0)]
-
-    def _place_magnolia(self, g: Garden, branches: int, level: int) -> None:
-        """Magnolia: one tree; a piece on level L uses a free bud of level L-1 and brings
-        1 (single branch) or 2 (double branch) new buds."""
-        if level > 0:
-            g.mag_buds[level - 1] -= 1
-        g.mag[level] += 1
-        g.mag_buds[level] += branches
-
-    def _bird_flight(self, g: Garden, word: str, rest: str) -> list[Task]:
-        """Bird flight: take a top leaf onto the birdhouse and its insect, then its extra
-        1-insect flutter; with no leaves left, take an insect of your choice."""
-        if word == "take":
-            return self._gain_insect(INSECTS.index(rest))
-        p = int(rest) - 1
-        leaf = self.tops[p]
-        self.tops[p] = -1
-        self.pile_left[p] -= 1
-        g.leaves.append(leaf)
-        new = self._gain_insect(INSECTS.index(self.c.leaf_insect[leaf]))
-        if self.c.leaf_flutter[leaf]:
-            new.append((FLUTTER, 1))
-        return new
-
-    def _water_drip(self, g: Garden, word: str, rest: str) -> list[Task]:
-        """Water drip: a stone gives its insect; the bottom gives an insect and a bonus spot
-        (P8); with both drops at the bottom, take an insect instead."""
-        if word == "take":
-            return [*self._gain_insect(INSECTS.index(rest)), (LANT_DRIP, 0)]
-        src, dst = rest.split(">")
-        k = 0 if g.drops[0] == self.c.stone_index[src] else 1
-        if dst == "bottom":
-            g.drops[k] = BOTTOM
-            return [(BOTTOM_INSECT, 0), (BONUS, 0), (LANT_DRIP, 0)]
-        t = self.c.stone_index[dst]
-        g.drops[k] = t
-        ins = self.c.stone_insect[t]
-        new = self._gain_insect(INSECTS.index(ins)) if ins else []
-        return [*new, (LANT_DRIP, 0)]
-
-    def _frog_jump(self, g: Garden, lily: int) -> list[Task]:
-        """Frog jump: an insect lily gives its insect; a dragonfly lily gives its top dragonfly,
-        one per requirement per player, nothing if the stack is empty."""
-        g.frog = lily
-        new: list[Task] = []
-        ins = self.c.lily_insect[lily]
-        if ins:
-            new = self._gain_insect(INSECTS.index(ins))
-        else:
-            req = self.c.lily_req[lily]
-            assert req is not None
-            bit = 1 << REQUIREMENTS.index(req)
-            stack = self.stacks[self.c.dragon_lilies.index(lily)]
-            if stack and not g.df_reqs & bit:
-                g.df_reqs |= bit
-                if stack.pop() == 5:
-                    g.df_large += 1
-                else:
-                    g.df_medium += 1
-        return [*new, (LANT_JUMP, 0)]
 
     def _advance(self) -> None:
         """Resolve tasks with one choice or none; at the end of a turn, clean up (P9)."""
@@ -900,6 +589,423 @@ class PergolaState(State[PergolaMove]):
         if not self.chance and not over:
             self.tasks = [(PICK, 0)]
 
+    def _gain_insect(self, k: int) -> list[Task]:
+        """Take an insect from the supply (P1: nothing if none is left): tasks to place it and
+        to offer an insect lantern."""
+        idx = SUP[INSECTS[k]]
+        if not self.supply[idx]:
+            return []
+        self.supply[idx] -= 1
+        return [(INSECT, k), (LANT_INSECT, k)]
+
+    def _take_options(self) -> list[PergolaMove]:
+        """An insect of the seat's choice (``take bee``), of the kinds the supply still has."""
+        return [TAKE_MOVES[k] for k, x in enumerate(INSECTS) if self.supply[SUP[x]]]
+
+    # ============================================================== the rules, task by task
+    # ---------------------------------------------------------- 1 pick a tool (P5, P9, P10)
+    def pick_tool_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """P5 step 1: any one of the tools above the action board (``pick 3``)."""
+        return [self.c.pick_moves[i] for i, t in enumerate(self.board) if t >= 0]
+
+    def pick_tool(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """P5 steps 1-2: take the tool above ``move.space``, take its components (P1: nothing
+        if the supply has none) and place them: hollyhocks, lavender leaves and lanterns at
+        once, then the other plants, then the insects; then the action (P5 step 3: with an
+        action lantern, a choice) and the honey pot (P7). Solo: the neighbour's discard (P10)."""
+        space = move.space
+        tool = self.board[space]
+        self.board[space] = -1
+        self.current_tool = tool
+        g.tools.append(tool)
+        if self.solo:
+            self.neighbour_discard(space)
+        plants: list[Task] = []
+        insects: list[Task] = []
+        for comp in self.c.tools[tool]:
+            i = SUP[comp]
+            if not self.supply[i]:
+                continue
+            self.supply[i] -= 1
+            if comp in HOLLYHOCKS:  # hollyhock: on top of its colour's column
+                g.holly[HOLLYHOCKS[comp]] += 1
+            elif comp.startswith("magnolia"):
+                plants.append((MAGNOLIA, 1 if comp == "magnolia-single" else 2))
+            elif comp.startswith("buttercup"):
+                size = SMALL if comp == "buttercup-small" else LARGE
+                if self._buttercup_spaces(g, size):
+                    plants.append((BUTTERCUP, size))
+            elif comp == "lavender-leaf":
+                g.lav_leaves += 1
+                if g.lav_leaves % 2 == 0:  # a new pair of lavender leaves
+                    plants.append((LAVPAIR, 0))
+            elif comp in LANTERN_OF:
+                g.lanterns[LANTERN_OF[comp]] += 1
+            else:
+                self.supply[i] += 1  # taken through _gain_insect
+                insects += self._gain_insect(INSECT_OF[comp])
+        action = ACTIONS.index(self.c.board[space])
+        act: list[Task] = ([(ACTION, action)] if g.lanterns[ACTION_LANTERN]
+                           else self._action_tasks(action))
+        return plants + insects + act + [(HONEY, 0)]
+
+    def neighbour_discard(self, space: int) -> None:
+        """P10: the solo neighbour discards the other tool in the same half of the board."""
+        other = space ^ 1
+        if self.board[other] >= 0:
+            self.discards.append(self.board[other])
+            self.board[other] = -1
+
+    # ---------------------------------------------------------- 2 enrich your garden
+    def place_magnolia_options(self, g: Garden, branches: int) -> list[PergolaMove]:
+        """Rulebook, Magnolia: one tree; the first piece anywhere (level 1), later ones on a
+        free bud, one level above the piece that holds it (``magnolia 4``)."""
+        mm = self.c.magnolia_moves
+        if not g.mag[0]:
+            return [mm[0]]
+        return [mm[lv + 1] for lv, n in enumerate(g.mag_buds) if n and lv + 1 < len(g.mag)]
+
+    def place_magnolia(self, g: Garden, branches: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Magnolia: a piece on level L uses a free bud of level L-1 and brings 1
+        (single branch) or 2 (double branch) new buds."""
+        level = move.level
+        if level > 0:
+            g.mag_buds[level - 1] -= 1
+        g.mag[level] += 1
+        g.mag_buds[level] += branches
+        return []
+
+    def place_buttercup_options(self, g: Garden, size: int) -> list[PergolaMove]:
+        """Rulebook, Buttercup: on a free pergola space that takes its size (``buttercup 2``)."""
+        return [self.c.buttercup_moves[i] for i in self._buttercup_spaces(g, size)]
+
+    def place_buttercup(self, g: Garden, size: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Buttercup: the buttercup stays on its space (P6: plants never move)."""
+        g.cups[move.space] = size
+        return []
+
+    def _buttercup_spaces(self, g: Garden, size: int) -> list[int]:
+        """Buttercups go on free pergola spaces that take their size (one per kind of space)."""
+        seen: set[tuple[int, ...]] = set()
+        out = []
+        for i, acc in enumerate(self.c.spaces):
+            if not g.cups[i] and size in acc and acc not in seen:
+                seen.add(acc)
+                out.append(i)
+        return out
+
+    def lavender_pair_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """Rulebook, Lavender: a new pair of leaves takes a lavender flower or a small
+        dragonfly, whichever the supply still has (P1)."""
+        out = []
+        if self.supply[SUP["lavender-flower"]]:
+            out.append(LAVENDER_MOVES["flower"])
+        if self.supply[SUP["dragonfly-small"]]:
+            out.append(LAVENDER_MOVES["dragonfly"])
+        return out
+
+    def lavender_pair(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Lavender: the flower (3 spaces for bees) or the small dragonfly stays
+        between the pair for the rest of the game."""
+        if move.name == "flower":
+            self.supply[SUP["lavender-flower"]] -= 1
+            g.flowers.append(0)
+        else:
+            self.supply[SUP["dragonfly-small"]] -= 1
+            g.df_small += 1
+        return []
+
+    def place_insect_options(self, g: Garden, insect: int) -> list[PergolaMove]:
+        """P6: an insect just taken sits flying or on a free spot of its plant (``bee cup4``)."""
+        return [place_move(insect, s) for s in self._free_spots(g, insect)]
+
+    def place_insect(self, g: Garden, insect: int, move: PergolaMove) -> list[Task]:
+        """P6: the insect goes where the move says."""
+        g.add_insect(insect, move.spot)
+        return []
+
+    def _free_spots(self, g: Garden, insect: int) -> list[Spot]:
+        """Where an insect may sit: flying (always, P6) or a free spot on its plant."""
+        out: list[Spot] = [FLY]
+        if insect == BUTTERFLY:  # butterflies on hollyhock flowers, one each
+            for lv in range(max(g.holly)):
+                if g.bfly[lv] < g.hollyhock_slots(lv):
+                    out.append(("h", lv))
+        elif insect == LADYBUG:  # ladybugs on magnolias, one each
+            for lv, n in enumerate(g.mag):
+                if g.lady[lv] < n:
+                    out.append(("m", lv))
+        else:  # bees: 1 on a small buttercup, 2 on a large, 3 on a lavender flower
+            seen: set[tuple[int, int]] = set()
+            for i, s in enumerate(g.cups):
+                if s and g.cup_bees[i] < CUP_CAP[s] and (s, g.cup_bees[i]) not in seen:
+                    seen.add((s, g.cup_bees[i]))
+                    out.append(("cup", i))
+            seenf: set[int] = set()
+            for j, b in enumerate(g.flowers):
+                if b < FLOWER_CAP and b not in seenf:
+                    seenf.add(b)
+                    out.append(("flower", j))
+        return out
+
+    def insect_lantern_options(self, g: Garden, insect: int) -> list[PergolaMove]:
+        """Rulebook, Lanterns (P5: usable on the turn it is gained): after taking an insect,
+        an insect lantern takes another of the same type, if the supply has one."""
+        if g.lanterns[INSECT_LANTERN] and self.supply[SUP[INSECTS[insect]]]:
+            return [LANTERN_MOVES[INSECT_LANTERN], SKIP]
+        return []
+
+    def insect_lantern(self, g: Garden, insect: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Lanterns: the lantern is turned over and the second insect is placed."""
+        if move.lantern != INSECT_LANTERN:
+            return []
+        self._use_lantern(g, INSECT_LANTERN)
+        return self._gain_insect(insect)
+
+    @staticmethod
+    def _use_lantern(g: Garden, lantern: int) -> None:
+        """Rulebook, Lanterns: a used lantern is flipped (it still counts for a honey pot)."""
+        g.lanterns[lantern] -= 1
+        g.lanterns_used += 1
+
+    # ---------------------------------------------------------- 3 perform an action
+    def choose_action_options(self, g: Garden, action: int) -> list[PergolaMove]:
+        """P5 step 3: the tool's action, or another one with an action lantern (asked only
+        when the seat has one)."""
+        return [OWN_ACTION_MOVES[action]] + [LANTERN_ACTION_MOVES[a] for a in range(len(ACTIONS))
+                                             if a != action]
+
+    def choose_action(self, g: Garden, action: int, move: PergolaMove) -> list[Task]:
+        """P5 step 3: perform the chosen action (an action lantern is used up for another)."""
+        if move.lantern == ACTION_LANTERN:
+            self._use_lantern(g, ACTION_LANTERN)
+        return self._action_tasks(move.action)
+
+    @staticmethod
+    def _action_tasks(action: int) -> list[Task]:
+        """The task that performs an action: a 2-insect flutter, a bird flight, a water drip,
+        a frog jump."""
+        if action == FLUTTER_ACTION:
+            return [(FLUTTER, 2)]
+        if action == BIRD_ACTION:
+            return [(BIRD, 0)]
+        if action == DRIP_ACTION:
+            return [(DRIP, 0)]
+        return [(FROG, 0)]
+
+    def insect_flutter_options(self, g: Garden, left: int) -> list[PergolaMove]:
+        """Rulebook, Insect flutter: move one butterfly, ladybug or bee (never a dragonfly,
+        P6) to a free spot of its plant or to fly about (``move bee fly>cup2``); ``stop`` ends
+        the flutter. A move that changes nothing (between two equal flowers) is not offered."""
+        out = [STOP]
+        for k in range(len(INSECTS)):
+            for src in self._occupied_spots(g, k):
+                g.remove_insect(k, src)  # listed as if lifted; put back below
+                for dst in self._free_spots(g, k):
+                    if dst == src or self._same_kind_of_spot(g, k, src, dst):
+                        continue
+                    out.append(flutter_move(k, src, dst))
+                g.add_insect(k, src)
+        return out
+
+    def insect_flutter(self, g: Garden, left: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Insect flutter: up to ``left`` insects (2, or 1 for a leaf's flutter),
+        one move each; ``stop`` ends it early."""
+        if move.insect < 0:  # stop
+            return []
+        g.remove_insect(move.insect, move.source)
+        g.add_insect(move.insect, move.spot)
+        return [(FLUTTER, left - 1)] if left > 1 else []
+
+    def _occupied_spots(self, g: Garden, insect: int) -> list[Spot]:
+        """Where insects of a kind sit now (one spot per kind of spot, as in _free_spots)."""
+        out: list[Spot] = []
+        if insect == BUTTERFLY:
+            if g.bfly_fly:
+                out.append(FLY)
+            out += [("h", lv) for lv, n in enumerate(g.bfly) if n]
+        elif insect == LADYBUG:
+            if g.lady_fly:
+                out.append(FLY)
+            out += [("m", lv) for lv, n in enumerate(g.lady) if n]
+        else:
+            if g.bees_fly:
+                out.append(FLY)
+            seen: set[tuple[int, int]] = set()
+            for i, s in enumerate(g.cups):
+                if g.cup_bees[i] and (s, g.cup_bees[i]) not in seen:
+                    seen.add((s, g.cup_bees[i]))
+                    out.append(("cup", i))
+            seenf: set[int] = set()
+            for j, b in enumerate(g.flowers):
+                if b and b not in seenf:
+                    seenf.add(b)
+                    out.append(("flower", j))
+        return out
+
+    @staticmethod
+    def _same_kind_of_spot(g: Garden, k: int, src: Spot, dst: Spot) -> bool:
+        """A bee moved between two equal flowers changes nothing (skip such moves)."""
+        if k != BEE or src[0] != dst[0] or src[0] == "fly":
+            return False
+        if src[0] == "cup":
+            return (g.cups[src[1]] == g.cups[dst[1]]
+                    and g.cup_bees[dst[1]] == g.cup_bees[src[1]])  # src already lowered
+        return g.flowers[dst[1]] == g.flowers[src[1]]
+
+    def bird_flight_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """Rulebook, Bird flight: the top leaf of any pile (``leaf 2``); with no leaves left,
+        an insect of the seat's choice (``take bee``)."""
+        if any(t >= 0 for t in self.tops):
+            return [self.c.leaf_moves[p] for p, t in enumerate(self.tops) if t >= 0]
+        return self._take_options()
+
+    def bird_flight(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Bird flight: the leaf goes onto the birdhouse and gives its insect, then
+        its extra 1-insect flutter if it shows one; or the insect chosen."""
+        if move.pile < 0:  # take an insect: no leaves left
+            return self._gain_insect(move.insect)
+        p = move.pile
+        leaf = self.tops[p]
+        self.tops[p] = -1
+        self.pile_left[p] -= 1
+        g.leaves.append(leaf)
+        new = self._gain_insect(INSECT_OF[self.c.leaf_insect[leaf]])
+        if self.c.leaf_flutter[leaf]:
+            new.append((FLUTTER, 1))
+        return new
+
+    def water_drip_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """Rulebook, Water drip: one drop one space down a stream (``drip c>f``); two drops
+        never share a stone; with both drops at the bottom, take an insect instead."""
+        d = g.drops
+        if d[0] == BOTTOM and d[1] == BOTTOM:
+            return self._take_options()
+        out = []
+        for k in (0, 1):
+            if d[k] == BOTTOM:
+                continue
+            for t, m in zip(self.c.stone_to[d[k]], self.c.drip_moves[d[k]], strict=True):
+                if t != BOTTOM and t == d[1 - k]:
+                    continue
+                out.append(m)
+        return out
+
+    def water_drip(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Water drip: a stone gives its insect; the bottom of the cascade gives an
+        insect and a bonus spot (P8); then a drip lantern may drip again."""
+        if move.stone < 0:  # take an insect: both drops at the bottom
+            return [*self._gain_insect(move.insect), (LANT_DRIP, 0)]
+        k = 0 if g.drops[0] == move.stone else 1
+        if move.to == BOTTOM:
+            g.drops[k] = BOTTOM
+            return [(BOTTOM_INSECT, 0), (BONUS, 0), (LANT_DRIP, 0)]
+        g.drops[k] = move.to
+        ins = self.c.stone_insect[move.to]
+        new = self._gain_insect(INSECT_OF[ins]) if ins else []
+        return [*new, (LANT_DRIP, 0)]
+
+    def bottom_of_cascade_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """Rulebook, Water drip: a drop reaching the bottom takes a butterfly, a ladybug or a
+        bee (P1: of the kinds left)."""
+        return self._take_options()
+
+    def bottom_of_cascade(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Water drip: the insect chosen at the bottom of the cascade is placed
+        (the bonus spot is chosen next, P8)."""
+        return self._gain_insect(move.insect)
+
+    def cascade_bonus_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """P8: a drop on the bottom takes a bonus spot not taken yet (``bonus sets``)."""
+        return [BONUS_MOVES[i] for i, b in enumerate(BONUS_NAMES) if b not in g.bonuses]
+
+    def cascade_bonus(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """P8: the drop stays on its bonus spot (scored at the end)."""
+        g.bonuses.append(move.name)
+        return []
+
+    def frog_jump_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """Rulebook, Frog jump: the first jump lands on any lily, later ones on an adjacent
+        lily (``jump 7``); a dragonfly lily needs its requirement met."""
+        return [self.c.jump_moves[i] for i in self._frog_targets(g)]
+
+    def _frog_targets(self, g: Garden) -> list[int]:
+        """The lilies the frog may land on (indices)."""
+        cands = range(len(self.c.lily_ids)) if g.frog < 0 else self.c.lily_adj[g.frog]
+        out = []
+        for i in cands:
+            req = self.c.lily_req[i]
+            if req is None or g.requirement_met(req):
+                out.append(i)
+        return out
+
+    def frog_jump(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Frog jump: an insect lily gives its insect; a dragonfly lily gives its top
+        dragonfly, one per requirement per player, nothing if the stack is empty; then a jump
+        lantern may jump again."""
+        lily = move.lily
+        g.frog = lily
+        new: list[Task] = []
+        ins = self.c.lily_insect[lily]
+        if ins:
+            new = self._gain_insect(INSECT_OF[ins])
+        else:
+            req = self.c.lily_req[lily]
+            assert req is not None
+            bit = 1 << REQUIREMENTS.index(req)
+            stack = self.stacks[self.c.dragon_lilies.index(lily)]
+            if stack and not g.df_reqs & bit:
+                g.df_reqs |= bit
+                if stack.pop() == 5:
+                    g.df_large += 1
+                else:
+                    g.df_medium += 1
+        return [*new, (LANT_JUMP, 0)]
+
+    def drip_lantern_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """Rulebook, Lanterns: after a water drip, a drip lantern drips again (same or other
+        drop)."""
+        return [LANTERN_MOVES[DRIP_LANTERN], SKIP] if g.lanterns[DRIP_LANTERN] else []
+
+    def drip_lantern(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Lanterns: the lantern is turned over and another water drip follows."""
+        if move.lantern != DRIP_LANTERN:
+            return []
+        self._use_lantern(g, DRIP_LANTERN)
+        return [(DRIP, 0)]
+
+    def jump_lantern_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """Rulebook, Lanterns: after a frog jump, a jump lantern jumps again."""
+        return [LANTERN_MOVES[JUMP_LANTERN], SKIP] if g.lanterns[JUMP_LANTERN] else []
+
+    def jump_lantern(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """Rulebook, Lanterns: the lantern is turned over and another frog jump follows."""
+        if move.lantern != JUMP_LANTERN:
+            return []
+        self._use_lantern(g, JUMP_LANTERN)
+        return [(FROG, 0)]
+
+    # ---------------------------------------------------------- honey (P5, P7)
+    def fill_honey_pot_options(self, g: Garden, arg: int) -> list[PergolaMove]:
+        """P7: when the bees on buttercups reach the next threshold (4, 7, 9), the seat may
+        fill one of the pots not filled yet (``honey ladybugs``), at most three, or ``skip``."""
+        if self._honey_ready(g):
+            return [HONEY_MOVES[i] for i, p in enumerate(POT_NAMES) if p not in g.pots] + [SKIP]
+        return []
+
+    def fill_honey_pot(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
+        """P7: the pot stays filled even if bees later move."""
+        if move.name:
+            g.pots.append(move.name)
+        return []
+
+    def _honey_ready(self, g: Garden) -> bool:
+        """P7: the next honey pot can be filled when the bees on buttercups reach 4, 7, 9."""
+        n = len(g.pots)
+        return (n < MAX_POTS and n < len(self.c.thresholds)
+                and g.bees_on_buttercups() >= self.c.thresholds[n])
+
+    # ------------------------------------------------------------------ records
     def record(self) -> dict[str, Any]:
         """The game record; a finished solo game also carries its challenge report (P10)."""
         rec = super().record()
@@ -932,6 +1038,33 @@ class PergolaState(State[PergolaMove]):
         return out
 
 
+Options = Callable[[PergolaState, Garden, int], list[PergolaMove]]
+Effect = Callable[[PergolaState, Garden, int, PergolaMove], list[Task]]
+S = PergolaState
+#: Each task kind's rule: (the seat's choices, what the chosen move does), by task kind.
+RULES_BY_KIND: dict[int, tuple[Options, Effect]] = {
+    PICK: (S.pick_tool_options, S.pick_tool),
+    MAGNOLIA: (S.place_magnolia_options, S.place_magnolia),
+    BUTTERCUP: (S.place_buttercup_options, S.place_buttercup),
+    LAVPAIR: (S.lavender_pair_options, S.lavender_pair),
+    INSECT: (S.place_insect_options, S.place_insect),
+    LANT_INSECT: (S.insect_lantern_options, S.insect_lantern),
+    ACTION: (S.choose_action_options, S.choose_action),
+    FLUTTER: (S.insect_flutter_options, S.insect_flutter),
+    BIRD: (S.bird_flight_options, S.bird_flight),
+    DRIP: (S.water_drip_options, S.water_drip),
+    BOTTOM_INSECT: (S.bottom_of_cascade_options, S.bottom_of_cascade),
+    BONUS: (S.cascade_bonus_options, S.cascade_bonus),
+    FROG: (S.frog_jump_options, S.frog_jump),
+    LANT_DRIP: (S.drip_lantern_options, S.drip_lantern),
+    LANT_JUMP: (S.jump_lantern_options, S.jump_lantern),
+    HONEY: (S.fill_honey_pot_options, S.fill_honey_pot),
+}
+del S
+RULES: tuple[tuple[Options, Effect], ...] = tuple(RULES_BY_KIND[k] for k in range(len(TASK_NAMES)))
+assert len(RULES) == len(RULES_BY_KIND) == HONEY + 1
+
+
 def new_pergola(players: int = 2, seed: int = 0,
                 sheet: str | Path | Mapping[str, Any] | None = None,
                 challenge: int | None = None) -> PergolaState:
@@ -948,6 +1081,7 @@ def new_pergola(players: int = 2, seed: int = 0,
     return PergolaState(players, seed, b, challenge)
 
 
-__all__ = ["Garden", "PergolaState", "new_pergola", "score_garden"]
-
-_ = IllegalMove
+__all__ = [
+    "BOTTOM", "LARGE", "RULES", "SMALL", "TASK_NAMES", "Compiled", "Garden", "PergolaState",
+    "compiled", "new_pergola", "score_garden",
+]

@@ -1,4 +1,5 @@
-"""Pergola data files: tools and supply, pond, cascade, leaves, pergola (TOML, validated).
+"""Pergola data files: tools and supply, pond, cascade, leaves, pergola (TOML, validated),
+and their compiled form (:class:`Compiled`: indices, adjacency and the move objects).
 
 A data *bundle* is the five files together. ``sheet`` may be the shipped bundle name
 (``"standard"``), a directory holding ``tools.toml``, ``pond.toml``, ``cascade.toml``,
@@ -21,14 +22,26 @@ from pydantic import Field, model_validator
 
 from meeple.core.errors import SheetError
 from meeple.core.sheets import SheetModel, load_sheet, parse_sheet_text, validate_data
+from meeple.games.pergola.moves import (
+    ACTIONS,
+    BOTTOM,
+    INSECTS,
+    LANTERNS,
+    PergolaMove,
+    buttercup_move,
+    draw_move,
+    drip_move,
+    jump_move,
+    leaf_move,
+    magnolia_move,
+    pick_move,
+    reveal_move,
+)
 
 SHEETS_DIR = Path(__file__).parent / "sheets"
 PARTS = ("tools", "pond", "cascade", "leaves", "pergola")
 
-ACTIONS = ("flutter", "bird", "drip", "frog")
-INSECTS = ("butterfly", "ladybug", "bee")
 HOLLYHOCK_COLOURS = ("blue", "yellow", "red")
-LANTERNS = ("drip", "jump", "insect", "action")
 REQUIREMENTS = ("magnolia", "hollyhock", "buttercup", "lavender")
 TOOL_COMPONENTS = (
     "hollyhock-blue", "hollyhock-yellow", "hollyhock-red", "magnolia-single", "magnolia-double",
@@ -38,6 +51,13 @@ TOOL_COMPONENTS = (
 SUPPLY_ITEMS = (*TOOL_COMPONENTS, "lavender-flower", "dragonfly-small", "dragonfly-medium",
                 "dragonfly-large")
 PLAYER_COUNTS = ("1", "2", "3", "4")
+
+#: Index of each supply item in ``PergolaState.supply``.
+SUP = {name: i for i, name in enumerate(SUPPLY_ITEMS)}
+#: Hollyhock component -> its column in ``Garden.holly`` (blue, yellow, red).
+HOLLYHOCKS = {f"hollyhock-{c}": i for i, c in enumerate(HOLLYHOCK_COLOURS)}
+#: Buttercup sizes in ``Garden.cups`` (0 = empty space) and the pergola spaces' ``accepts``.
+SMALL, LARGE = 1, 2
 
 
 def _allowed(values: tuple[str, ...] | list[str]) -> str:
@@ -339,4 +359,76 @@ def _bundle_from_path(source: str | Path) -> Bundle:
                      f"with the tables {', '.join(f'[{p}]' for p in PARTS)}")
 
 
-__all__ = ["Bundle", "load_bundle", "parse_sheet_text"]
+class Compiled:
+    """Immutable, shared per data bundle: indices, adjacency and the move objects."""
+
+    def __init__(self, b: Bundle) -> None:
+        self.bundle = b
+        self.turns = b.tools.turns
+        self.board = tuple(b.tools.board)
+        self.tools = tuple(tuple(t.components) for t in b.tools.tool)
+        self.tool_ids = tuple(t.id for t in b.tools.tool)
+        self.tool_index = {t: i for i, t in enumerate(self.tool_ids)}
+        self.tool_type = tuple(t.type for t in b.tools.tool)
+        self.supply = tuple(b.tools.supply[k] for k in SUPPLY_ITEMS)
+        lil = b.pond.lily
+        self.lily_ids = tuple(x.id for x in lil)
+        self.lily_index = {x: i for i, x in enumerate(self.lily_ids)}
+        self.lily_insect = tuple(x.insect for x in lil)
+        self.lily_req = tuple(x.dragonfly for x in lil)
+        self.lily_adj = tuple(tuple(self.lily_index[a] for a in x.adjacent) for x in lil)
+        self.dragon_lilies = tuple(i for i, x in enumerate(lil) if x.dragonfly)
+        st = b.cascade.stone
+        self.stone_ids = tuple(s.id for s in st)
+        self.stone_index = {s: i for i, s in enumerate(self.stone_ids)}
+        self.stone_insect = tuple(s.insect for s in st)
+        self.stone_to = tuple(tuple(BOTTOM if t == "bottom" else self.stone_index[t]
+                                    for t in s.to) for s in st)
+        self.starts = tuple(self.stone_index[s] for s in b.cascade.starts)
+        lv = b.leaves.leaf
+        self.leaf_ids = tuple(x.id for x in lv)
+        self.leaf_index = {x: i for i, x in enumerate(self.leaf_ids)}
+        self.leaf_colour = tuple(x.colour for x in lv)
+        self.leaf_insect = tuple(x.insect for x in lv)
+        self.leaf_flutter = tuple(x.flutter for x in lv)
+        self.piles = b.leaves.piles
+        self.pile_size = len(lv) // self.piles
+        self.colours = tuple(dict.fromkeys(self.leaf_colour))
+        self.spaces = tuple(tuple(SMALL if a == "small" else LARGE for a in s.accepts)
+                            for s in b.pergola.space)
+        self.thresholds = tuple(b.pergola.honey_thresholds)
+        self.max_holly = max(b.tools.supply[k] for k in HOLLYHOCKS) + 1
+        self.max_mag = b.tools.supply["magnolia-single"] + b.tools.supply["magnolia-double"] + 1
+        # the moves, built once with their meaning (index by space, level, pile, lily, ...)
+        self.pick_moves = tuple(pick_move(i) for i in range(len(self.board)))
+        self.magnolia_moves = tuple(magnolia_move(lv) for lv in range(self.max_mag))
+        self.buttercup_moves = tuple(buttercup_move(i) for i in range(len(self.spaces)))
+        self.leaf_moves = tuple(leaf_move(p) for p in range(self.piles))
+        self.jump_moves = tuple(jump_move(i, x) for i, x in enumerate(self.lily_ids))
+        self.drip_moves: tuple[tuple[PergolaMove, ...], ...] = tuple(
+            tuple(drip_move(i, t, sid, "bottom" if t == BOTTOM else self.stone_ids[t])
+                  for t in self.stone_to[i]) for i, sid in enumerate(self.stone_ids))
+        self.draw_moves = tuple(draw_move(i, t) for i, t in enumerate(self.tool_ids))
+        self.reveal_moves = tuple(tuple(reveal_move(p, i, x) for i, x in enumerate(self.leaf_ids))
+                                  for p in range(self.piles))
+
+    def stacks(self, players: int) -> list[list[int]]:
+        """Dragonfly stacks (bottom first, 3 = medium, 5 = large) for the player count."""
+        return [[3 if d == "medium" else 5 for d in s]
+                for s in self.bundle.pond.stacks[str(players)]]
+
+
+def compiled(b: Bundle) -> Compiled:
+    """The compiled form of a bundle, built once and kept on the bundle."""
+    c = b.__dict__.get("_compiled")
+    if c is None:
+        c = Compiled(b)
+        object.__setattr__(b, "_compiled", c)
+    assert isinstance(c, Compiled)
+    return c
+
+
+__all__ = [
+    "ACTIONS", "BOTTOM", "HOLLYHOCKS", "INSECTS", "LANTERNS", "LARGE", "REQUIREMENTS", "SMALL",
+    "SUP", "SUPPLY_ITEMS", "Bundle", "Compiled", "compiled", "load_bundle", "parse_sheet_text",
+]
