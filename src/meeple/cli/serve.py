@@ -24,12 +24,12 @@ def serve_cmd(
     bot_workers: Annotated[int | None, typer.Option(
         help="processes for bot decisions (default: the core count)")] = None,
 ) -> None:
-    """Run the online server: the lobby, the tables and their WebSockets."""
+    """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL."""
     import uvicorn
 
     from meeple.cli.common import fail
-    from meeple.server.app import create_app
     from meeple.store import Store, default_url, display_url, sqlite_url
+    from meeple.web import create_web_app
 
     if db is not None and database_url is not None:
         raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")
@@ -44,7 +44,7 @@ def serve_cmd(
     console.print(f"meeple server at [bold]http://{host}:{port}/[/]  (API docs: "
                   f"http://{host}:{port}/docs)")
     console.print(f"database: {display_url(url)}")
-    uvicorn.run(create_app(store, bot_workers=bot_workers), host=host, port=port,
+    uvicorn.run(create_web_app(store, bot_workers=bot_workers), host=host, port=port,
                 ws_max_size=1 << 20, ws_per_message_deflate=False,
                 log_level="warning")
 

@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 import meeple
 from meeple.bots import BOTS, make_bot
 from meeple.core.errors import MeepleError
-from meeple.core.view import view_schema
+from meeple.core.view import seat_view, view_schema
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
 from meeple.server.protocol import (
     MAX_FRAME,
@@ -166,10 +166,21 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
 
     @app.get("/api/tables/{table_id}/view")
     async def get_view(table_id: str, seat: int | None = None, text: bool = False,
+                       at: int | None = Query(None, ge=0, description="the position after "
+                                              "this many moves (a replay; spectator's view)"),
                        x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
         """The table's view as ``seat`` (with its secret in the X-Seat-Secret header) or, with
-        no seat, as a spectator."""
+        no seat, as a spectator; ``at=K`` gives the position after the first K moves as a
+        spectator sees it (the replay viewer)."""
         rt = await service().runtime(table_id)
+        if at is not None:
+            total = len(rt.state.history)
+            if at > total:
+                raise HTTPException(422, f"at={at}: the game has {total} moves so far")
+            past = await asyncio.to_thread(_position, rt.state, at)
+            view = seat_view(past, None, rt.lines[:at], text=text)
+            return {"type": "view", "version": rt.version, "at": at, "moves": total,
+                    "view": view.model_dump(mode="json", by_alias=True)}
         if seat is not None and not store.check_secret(table_id, seat, x_seat_secret):
             raise HTTPException(403, "a seat's view needs that seat's secret (X-Seat-Secret)")
         return service().view_frame(rt, seat, text)
@@ -254,6 +265,8 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                                       '"secret": "..."} or {"type": "hello"} to watch'))
                 elif kind in ("move", "undo"):
                     await _move(svc, table_id, client, frame, send)
+                elif kind == "preview":
+                    await _preview(svc, table_id, client, frame, send)
                 elif kind == "back":
                     if client.viewer is None:
                         await send(_error("a spectator has no seat to take back"))
@@ -269,6 +282,42 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                 rt.clients.discard(client)
 
     return app
+
+
+def _position(state: Any, at: int) -> Any:
+    """The position after the first ``at`` moves of ``state``'s game."""
+    return state.replay_moves(state.history[:at])
+
+
+def _moves_of(frame: dict[str, Any]) -> list[str] | None:
+    """The move texts of a move frame: ``move`` (one) or ``moves`` (a list, at most 64)."""
+    raw = frame.get("moves", [frame.get("move")] if "move" in frame else None)
+    if not isinstance(raw, list) or not 0 < len(raw) <= 64:
+        return None
+    if not all(isinstance(m, str) and m.strip() and len(m) <= 200 for m in raw):
+        return None
+    return raw
+
+
+async def _preview(svc: Service, table_id: str, client: Client, frame: dict[str, Any],
+                   send: Any) -> None:
+    raw = frame.get("moves")
+    moves = [] if raw == [] else _moves_of(frame)
+    if moves is None:
+        await send(_error("preview needs moves: a list of move texts (may be empty)"))
+        return
+    if client.viewer is None:
+        await send({"type": "refused", "reason": "spectators cannot move"})
+        return
+    try:
+        view, played, complete = await svc.preview(table_id, client.viewer, moves,
+                                                    client.text)
+    except Refused as exc:
+        await send({"type": "refused", "preview": True, "reason": exc.reason,
+                    "version": exc.version})
+        return
+    await send({"type": "preview", "moves": played, "complete": complete,
+                "view": view.model_dump(mode="json", by_alias=True)})
 
 
 def _error(reason: str) -> dict[str, Any]:
@@ -317,11 +366,12 @@ async def _move(svc: Service, table_id: str, client: Client, frame: dict[str, An
         if frame["type"] == "undo":
             new = await svc.undo(table_id, client.viewer, version, move_id)
         else:
-            text = frame.get("move")
-            if not isinstance(text, str) or not text.strip() or len(text) > 200:
-                await send(_error("move must be the move's text, e.g. \"take O\""))
+            moves = _moves_of(frame)
+            if moves is None:
+                await send(_error('move must be the move\'s text, e.g. "take O", or moves a '
+                                  'list of such texts (a whole turn at once)'))
                 return
-            new = await svc.play(table_id, client.viewer, text, version, move_id)
+            new = await svc.play(table_id, client.viewer, moves, version, move_id)
     except Refused as exc:
         await send({"type": "refused", "id": move_id, "reason": exc.reason,
                     "version": exc.version})

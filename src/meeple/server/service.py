@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -236,21 +236,33 @@ class Service:
                 rt.clients.discard(client)
 
     # ------------------------------------------------------------------ moves
-    async def play(self, table_id: str, seat: int, text: str, version: int,
+    async def play(self, table_id: str, seat: int, text: str | Sequence[str], version: int,
                    client_id: str | None, *, by_bot: bool = False) -> int:
-        """Play ``text`` for ``seat`` against table version ``version``. Returns the new version
-        once committed; raises :class:`Refused` with the reason otherwise."""
+        """Play ``text`` (a move, or several decisions of this seat in a row: a whole turn
+        confirmed at once) for ``seat`` against table version ``version``. All or nothing:
+        returns the new version once committed; raises :class:`Refused` otherwise."""
+        texts = [text] if isinstance(text, str) else list(text)
+        if not texts:
+            raise Refused("no move was given", version)
         rt = await self.runtime(table_id)
         async with rt.lock:
             await self._check_turn(rt, seat, version, client_id, by_bot)
             trial = rt.state.clone()
-            before = trial.clone()
-            try:
-                trial.play(text)
-            except IllegalMove as exc:
-                raise Refused(exc.reason, rt.version) from None
-            entries = [Entry(MOVE, seat, str(trial.history[-1]), client_id)]
-            lines = [log_line(trial, trial.announcements(before))]
+            entries: list[Entry] = []
+            lines: list[LogLine] = []
+            for i, step in enumerate(texts):
+                if i and trial.to_move != seat:
+                    raise Refused(f"after {', '.join(texts[:i])} it is no longer seat {seat}'s "
+                                  f"decision; nothing was played", rt.version)
+                before = trial.clone()
+                try:
+                    trial.play(step)
+                except IllegalMove as exc:
+                    prefix = f"after {', '.join(texts[:i])}: " if i else ""
+                    raise Refused(prefix + exc.reason, rt.version) from None
+                entries.append(Entry(MOVE, seat, str(trial.history[-1]),
+                                     client_id if i == 0 else None))
+                lines.append(log_line(trial, trial.announcements(before)))
             self._draw_chance(trial, entries, lines)
             await self._commit(rt, trial, entries, rt.lines + lines)
         if not by_bot and rt.table.seats[seat].absent:
@@ -258,6 +270,40 @@ class Service:
         await self.broadcast(rt)
         self.schedule_bots(rt)
         return rt.version
+
+    async def preview(self, table_id: str, seat: int, texts: Sequence[str], text: bool = False
+                      ) -> tuple[View, list[str], bool]:
+        """What the position would be after ``texts`` (this seat's decisions from now), without
+        playing anything: the seat's view, the moves with every forced decision (only one
+        legal move) that follows them added, and whether the turn is then complete. A refused
+        step raises :class:`Refused`. Used by the browser to build a turn by clicks before it
+        is confirmed."""
+        rt = await self.runtime(table_id)
+        trial = rt.state.clone()
+        if trial.to_move != seat:
+            raise Refused(f"it is not seat {seat}'s turn", rt.version)
+        turn = trial.turn
+        moves: list[str] = []
+        lines = list(rt.lines)
+        for i, step in enumerate(texts):
+            if trial.to_move != seat or trial.turn != turn:
+                raise Refused(f"after {', '.join(moves)} the turn is over", rt.version)
+            before = trial.clone()
+            try:
+                trial.play(step)
+            except IllegalMove as exc:
+                prefix = f"after {', '.join(moves)}: " if i else ""
+                raise Refused(prefix + exc.reason, rt.version) from None
+            moves.append(str(trial.history[-1]))
+            lines.append(log_line(trial, trial.announcements(before)))
+        while (texts and trial.to_move == seat and trial.turn == turn
+               and len(legal := trial.legal_moves()) == 1):
+            before = trial.clone()
+            trial.play(legal[0], check=False)
+            moves.append(str(legal[0]))
+            lines.append(log_line(trial, trial.announcements(before)))
+        complete = trial.to_move != seat or trial.turn != turn
+        return seat_view(trial, seat, lines, text=text), moves, complete
 
     async def undo(self, table_id: str, seat: int, version: int, client_id: str | None) -> int:
         """Take back ``seat``'s last decision of its unfinished turn (as the engine allows)."""

@@ -1,0 +1,82 @@
+// Shared by the lobby and the table page: the REST helper, element building, the seats this
+// browser holds (their secrets, kept in localStorage) and the colour-blind setting.
+
+export async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["content-type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, opts);
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) {
+    const detail = Array.isArray(data.detail)
+      ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
+      : data.detail || r.statusText;
+    throw new Error(detail);
+  }
+  return data;
+}
+
+// el("button", {class: "x", onclick: f}, "text", child...)
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+// The seats this browser holds: {tableId: {seat, secret, name}}.
+const SEATS_KEY = "meeple.seats";
+export function heldSeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}"); } catch { return {}; }
+}
+export function holdSeat(table, seat, secret, name) {
+  const all = heldSeats();
+  all[table] = { seat, secret, name };
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+export function heldSeat(table) { return heldSeats()[table] || null; }
+
+export function myName() { return localStorage.getItem("meeple.name") || ""; }
+export function setMyName(name) { localStorage.setItem("meeple.name", name); }
+
+// Colour-blind mode: a letter or pattern for every colour (body.cb), remembered.
+export function colourBlind() { return localStorage.getItem("meeple.cb") === "1"; }
+export function wireColourBlind(toggle, onChange) {
+  toggle.checked = colourBlind();
+  document.body.classList.toggle("cb", toggle.checked);
+  toggle.addEventListener("change", () => {
+    localStorage.setItem("meeple.cb", toggle.checked ? "1" : "0");
+    document.body.classList.toggle("cb", toggle.checked);
+    if (onChange) onChange(toggle.checked);
+  });
+}
+
+export function describeVariant(variant) {
+  const parts = Object.entries(variant || {}).map(([k, v]) => `${k} ${v}`);
+  return parts.join(", ") || "standard";
+}

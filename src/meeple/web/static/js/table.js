@@ -1,0 +1,400 @@
+// A table: play (a seat this browser holds), watch (spectator) or replay (a finished game).
+//
+// The server's engine decides everything: the page shows the view it sends, and builds a turn
+// by clicks as a list of moves that the server previews (the position after them, with every
+// forced decision added) until the turn is complete; "Confirm turn" sends the whole list, which
+// is stored at once or refused whole. Undo and reset act on that list and reach nobody.
+import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind, describeVariant } from "./common.js";
+import { Connection } from "./net.js";
+import { loadDrawing } from "./games/index.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const tableId = location.pathname.split("/").filter(Boolean).pop();
+
+const page = {
+  table: null,       // GET /api/tables/{id}
+  layout: {},        // GET /api/tables/{id}/layout
+  draw: null,        // the game's drawing module
+  me: null,          // {seat, secret} held by this browser
+  mode: "watch",     // "play" | "watch" | "replay"
+  view: null,        // the last committed view
+  version: -1,
+  buffer: [],        // moves of this turn not yet confirmed
+  preview: null,     // the view after the buffer
+  complete: false,   // whether the buffer completes the turn
+  pending: false,    // a preview or a confirm is on its way
+  lastLogNumber: null,
+  conn: null,
+  replay: { at: 0, total: 0 },
+};
+
+// ---------------------------------------------------------------- drawing
+function shownView() { return page.preview || page.view; }
+
+function myTurn(view) {
+  return page.mode === "play" && view && !view.over && page.me && view.to_move === page.me.seat;
+}
+
+function render() {
+  const view = shownView();
+  if (!view) return;
+  document.body.classList.toggle("my-turn", Boolean(myTurn(page.view)));
+  // for tests and styles: what the page is waiting for, and the committed version
+  document.body.dataset.phase = page.mode === "replay" ? "replay" : page.view.over ? "over"
+    : page.pending ? "pending" : myTurn(page.view) ? (page.complete ? "complete" : "my-turn")
+    : page.mode === "watch" ? "watching" : "waiting";
+  document.body.dataset.version = String(page.version);
+  renderSeats(view);
+  renderStatus(view);
+  renderChoices(view);
+  renderBoard(view);
+  renderPad(view);
+  renderLog(view);
+}
+
+function renderSeats(view) {
+  const box = $("seats");
+  box.replaceChildren();
+  view.seats.forEach((s, i) => {
+    const info = page.table.seats[i] || {};
+    const cls = ["seat-chip"];
+    if (view.to_move === i && !view.over) cls.push("to-move");
+    if (page.me && page.me.seat === i) cls.push("me");
+    const tags = [];
+    if (info.kind === "bot") tags.push("bot");
+    if (info.absent) tags.push("a bot plays for them");
+    if (page.me && page.me.seat === i) tags.push("you");
+    box.append(el("span", { class: cls.join(" ") }, `${s.name}: ${s.total}`,
+      tags.length ? el("span", { class: "muted small" }, ` (${tags.join(", ")})`) : null));
+  });
+}
+
+function renderStatus(view) {
+  const who = (i) => view.seats[i].name;
+  let text;
+  if (page.complete && myTurn(page.view)) {
+    text = view.over ? "This turn ends the game: confirm it, or undo." : "Your turn is complete: confirm it, or undo.";
+  } else if (view.over) {
+    const w = view.winners.map(who);
+    text = view.players === 1
+      ? `Game over: ${who(0)} scored ${view.seats[0].total}.`
+      : `Game over: ${w.join(" and ")} ${w.length > 1 ? "share the win" : "wins"} with ${view.seats[view.winners[0]].total}.`;
+    const said = (view.board && view.board.result_text) || "";
+    if (said) text += " " + said;
+  } else if (page.mode === "replay") {
+    text = `Replay: move ${page.replay.at} of ${page.replay.total}`;
+  } else if (view.chance_pending) {
+    text = "Rolling…";
+  } else if (myTurn(page.view)) {
+    const doing = (view.board && view.board.doing) || "";
+    text = `Your turn${doing ? ": " + doing : "."}`;
+  } else if (view.to_move !== null) {
+    const doing = (view.board && view.board.doing) || "";
+    text = `${who(view.to_move)} is to move${doing ? ": " + doing : "."}`;
+  } else {
+    text = "";
+  }
+  $("status").textContent = text;
+}
+
+function renderChoices(view) {
+  const box = $("choices");
+  box.replaceChildren();
+  const mine = myTurn(page.view);
+  $("undo").classList.toggle("hidden", !(mine && page.buffer.length));
+  $("reset").classList.toggle("hidden", !(mine && page.buffer.length > 1));
+  $("confirm").classList.toggle("hidden", !(mine && page.complete));
+  $("confirm").disabled = page.pending;
+  $("buffer").textContent = mine && page.buffer.length ? `this turn: ${page.buffer.join(", ")}` : "";
+  if (!mine || page.complete) return;
+  const legal = view.legal_moves || [];
+  const labels = new Map(((view.board && view.board.choices) || []).map((c) => [c.move, c.label || c.move]));
+  const group = el("div", { class: "choice-list", role: "group", "aria-label": "your choices" });
+  for (const m of legal) {
+    group.append(el("button", { class: "choice", "data-move": m, onclick: () => choose(m), disabled: page.pending }, labels.get(m) || m));
+  }
+  const typed = el("input", { id: "typed", placeholder: "or type a move", "aria-label": "type a move", size: 16 });
+  typed.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && typed.value.trim()) { choose(typed.value.trim()); typed.value = ""; }
+  });
+  box.append(group, el("p", { class: "small" }, typed,
+    el("span", { class: "muted" }, "  keys: Enter confirms, Backspace undoes, 1-9 pick a choice")));
+}
+
+function renderBoard(view) {
+  const box = $("board");
+  const lit = myTurn(page.view) && !page.complete ? new Set(view.legal_moves || []) : new Set();
+  const ctx = {
+    layout: page.layout, view, board: view.board || {}, seat: page.me ? page.me.seat : null,
+    cb: document.body.classList.contains("cb"), lit, choose,
+  };
+  box.replaceChildren();
+  if (page.draw && page.draw.draw && view.board && Object.keys(view.board).length) {
+    page.draw.draw(box, ctx);
+  } else {
+    box.append(el("h2", {}, "Sheets"), el("pre", { class: "sheet" }, view.text || "(no drawing for this game yet)"));
+  }
+}
+
+function renderPad(view) {
+  const rows = view.scores.length ? Object.keys(view.scores[0].rows) : [];
+  const me = page.me ? page.me.seat : -1;
+  const head = el("tr", {}, el("th", {}, ""), ...view.seats.map((s, i) => el("th", { class: i === me ? "me" : "" }, s.name)));
+  const body = rows.map((r) => el("tr", {}, el("td", {}, r),
+    ...view.scores.map((s, i) => el("td", { class: i === me ? "me" : "" }, s.rows[r]))));
+  const total = el("tr", { class: "total" }, el("td", {}, "total"),
+    ...view.scores.map((s, i) => el("td", { class: i === me ? "me" : "" }, s.total)));
+  $("pad").replaceChildren(el("table", { class: "pad", id: "pad-table" }, el("thead", {}, head), el("tbody", {}, body, total)));
+}
+
+function renderLog(view) {
+  const list = $("log");
+  list.replaceChildren();
+  const committed = page.view && page.view.log.length ? page.view.log[page.view.log.length - 1].number : 0;
+  for (const line of view.log) {
+    const pending = view !== page.view && line.number > committed;
+    list.append(el("li", { value: line.number, class: pending ? "pending" : "" },
+      el("span", {}, `${line.who}: ${line.move}`),
+      pending ? el("span", { class: "muted small" }, " (not confirmed yet)") : null,
+      ...line.said.map((s) => el("span", { class: "said" }, s))));
+  }
+  list.scrollTop = list.scrollHeight;
+  // announcements for what is new since the last committed view (not for previews)
+  if (view === page.view) {
+    const last = view.log.length ? view.log[view.log.length - 1].number : 0;
+    if (page.lastLogNumber !== null) {
+      for (const line of view.log) if (line.number > page.lastLogNumber) line.said.forEach(announce);
+    }
+    page.lastLogNumber = last;
+  }
+}
+
+function announce(text) {
+  const box = $("announce");
+  const note = el("div", {}, text);
+  box.append(note);
+  setTimeout(() => note.remove(), 6000);
+  while (box.children.length > 4) box.firstChild.remove();
+}
+
+// ---------------------------------------------------------------- playing
+function refuse(reason) { $("refusal").textContent = reason || ""; }
+
+function choose(move) {
+  if (!myTurn(page.view) || page.pending || page.complete) return;
+  refuse("");
+  sendPreview([...page.buffer, move]);
+}
+
+function sendPreview(moves) {
+  page.pending = true;
+  render();
+  page.conn.send({ type: "preview", moves });
+}
+
+function undo() {
+  if (!page.buffer.length || page.pending) return;
+  refuse("");
+  const moves = page.buffer.slice(0, -1);
+  if (!moves.length) { resetTurn(); return; }
+  // the forced moves after a step come back with it: drop to the last step the player chose
+  sendPreview(moves);
+}
+
+function resetTurn() {
+  page.buffer = [];
+  page.preview = null;
+  page.complete = false;
+  refuse("");
+  render();
+}
+
+function confirmTurn() {
+  if (!page.complete || page.pending) return;
+  page.pending = true;
+  const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  page.conn.send({ type: "move", moves: page.buffer, version: page.version, id });
+  render();
+}
+
+function onFrame(frame) {
+  if (frame.type === "view") {
+    if (frame.version < page.version) return;
+    page.version = frame.version;
+    page.view = frame.view;
+    if (!myTurn(page.view)) { page.buffer = []; page.preview = null; page.complete = false; }
+    render();
+    maybeForced();
+  } else if (frame.type === "preview") {
+    page.pending = false;
+    page.buffer = frame.moves;
+    page.preview = frame.moves.length ? frame.view : null;
+    page.complete = frame.complete;
+    render();
+    if (page.complete && localStorage.getItem("meeple.autoconfirm") === "1") confirmTurn();
+  } else if (frame.type === "ack") {
+    page.pending = false;
+    page.buffer = [];
+    page.preview = null;
+    page.complete = false;
+    render();
+  } else if (frame.type === "refused") {
+    page.pending = false;
+    refuse(frame.reason);
+    if (!frame.preview) { page.buffer = []; page.preview = null; page.complete = false; }
+    render();
+  } else if (frame.type === "error") {
+    page.pending = false;
+    refuse(frame.reason);
+    render();
+  }
+}
+
+function maybeForced() {
+  // a decision with only one legal option is made for you (shown in "this turn")
+  const v = page.view;
+  if (myTurn(v) && !page.buffer.length && !page.pending && (v.legal_moves || []).length === 1) {
+    sendPreview([v.legal_moves[0]]);
+  }
+}
+
+function wireKeys() {
+  $("undo").addEventListener("click", undo);
+  $("reset").addEventListener("click", resetTurn);
+  $("confirm").addEventListener("click", confirmTurn);
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target && ev.target.tagName === "INPUT") return;
+    if (page.mode === "replay") {
+      if (ev.key === "ArrowLeft") replayTo(page.replay.at - 1);
+      if (ev.key === "ArrowRight") replayTo(page.replay.at + 1);
+      if (ev.key === "Home") replayTo(0);
+      if (ev.key === "End") replayTo(page.replay.total);
+      return;
+    }
+    if (ev.key === "Enter") confirmTurn();
+    else if (ev.key === "Backspace") undo();
+    else if (/^[1-9]$/.test(ev.key)) {
+      const buttons = document.querySelectorAll("#choices button.choice");
+      const b = buttons[Number(ev.key) - 1];
+      if (b) b.click();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- replay
+async function replayTo(at) {
+  const k = Math.max(0, Math.min(page.replay.total, at));
+  page.replay.at = k;
+  const frame = await api("GET", `/api/tables/${tableId}/view?at=${k}${page.draw ? "" : "&text=true"}`);
+  page.view = frame.view;
+  page.replay.total = frame.moves;
+  $("rp-range").max = String(frame.moves);
+  $("rp-range").value = String(k);
+  $("rp-at").textContent = `move ${k} of ${frame.moves}`;
+  const url = `/t/${tableId}?replay&at=${k}`;
+  $("rp-link").href = url;
+  history.replaceState(null, "", url);
+  render();
+}
+
+function startReplay() {
+  page.mode = "replay";
+  $("replay-bar").classList.remove("hidden");
+  $("turnbar").classList.add("hidden");
+  $("conn").textContent = "replay";
+  $("rp-first").onclick = () => replayTo(0);
+  $("rp-prev").onclick = () => replayTo(page.replay.at - 1);
+  $("rp-next").onclick = () => replayTo(page.replay.at + 1);
+  $("rp-last").onclick = () => replayTo(page.replay.total);
+  $("rp-range").oninput = (ev) => replayTo(Number(ev.target.value));
+  const at = params.has("at") ? Number(params.get("at")) : 1e9;
+  replayTo(at);
+}
+
+// ---------------------------------------------------------------- joining
+function showJoin() {
+  const panel = $("join-panel");
+  panel.classList.remove("hidden");
+  $("join-name").value = myName();
+  const sel = $("join-seat");
+  sel.replaceChildren(...page.table.open_seats.map((i) => el("option", { value: i }, `seat ${i + 1}`)));
+  $("watch-instead").onclick = (ev) => { ev.preventDefault(); panel.classList.add("hidden"); connect(); };
+  $("join-form").onsubmit = async (ev) => {
+    ev.preventDefault();
+    const name = $("join-name").value.trim();
+    setMyName(name);
+    try {
+      const out = await api("POST", `/api/tables/${tableId}/join`, { name, seat: Number(sel.value) });
+      holdSeat(tableId, out.seat, out.secret, name);
+      page.me = { seat: out.seat, secret: out.secret };
+      page.table = out.table;
+      panel.classList.add("hidden");
+      history.replaceState(null, "", `/t/${tableId}`);
+      connect();
+    } catch (err) {
+      $("join-error").textContent = err.message;
+    }
+  };
+}
+
+function showInvite() {
+  const open = page.table.open_seats;
+  $("invite").replaceChildren(open.length
+    ? el("span", {}, `Waiting for ${open.length} more player(s). Send your friends this link: `,
+      el("a", { href: `/t/${tableId}?join`, id: "invite-link" }, `${location.origin}/t/${tableId}?join`))
+    : "");
+}
+
+function connect() {
+  page.mode = page.me ? "play" : "watch";
+  page.conn = new Connection(`/ws/tables/${tableId}`, {
+    hello: () => {
+      const h = { type: "hello" };
+      if (page.me) Object.assign(h, { seat: page.me.seat, secret: page.me.secret });
+      if (!page.draw) h.text = true;
+      return h;
+    },
+    onFrame,
+    onState: async (state) => {
+      $("conn").textContent = state;
+      if (state === "connected") {
+        page.pending = false;
+        page.table = await api("GET", `/api/tables/${tableId}`).catch(() => page.table);
+        showInvite();
+      }
+    },
+  });
+}
+
+async function start() {
+  wireColourBlind($("cb-toggle"), () => render());
+  wireKeys();
+  try {
+    page.table = await api("GET", `/api/tables/${tableId}`);
+  } catch (err) {
+    $("status").textContent = `This table cannot be opened: ${err.message}`;
+    $("conn").textContent = "";
+    return;
+  }
+  document.title = `meeple: ${page.table.title}`;
+  $("title").textContent = `${page.table.title} · ${describeVariant(page.table.variant)}`;
+  const [layout, draw] = await Promise.all([
+    api("GET", `/api/tables/${tableId}/layout`).then((r) => r.layout).catch(() => ({})),
+    loadDrawing(page.table.game),
+  ]);
+  page.layout = layout;
+  page.draw = draw;
+  page.me = heldSeat(tableId);
+  if (params.has("replay") || (page.table.status === "finished" && !params.has("live"))) {
+    startReplay();
+    return;
+  }
+  if (!page.me && params.has("join") && page.table.open_seats.length) {
+    showJoin();
+    return;
+  }
+  connect();
+}
+
+start();
