@@ -133,8 +133,8 @@ def main() -> None:
     dbs = [("SQLite", None)]
     if args.postgres:
         dbs.append(("PostgreSQL", args.postgres))
-    print(f"| database | tables | accepted client moves/s | all moves/s | p50 ms | p99 ms | "
-          f"engine alone moves/s | engine / server |")
+    print("| database | tables | accepted client moves/s | all moves/s | p50 ms | p99 ms | "
+          "engine alone moves/s | engine / server |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, pg in dbs:
         for t in (int(x) for x in args.tables.split(",")):
