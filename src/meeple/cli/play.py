@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,7 +11,15 @@ import typer
 import meeple
 from meeple.bots import make_bot
 from meeple.bots.base import Bot
-from meeple.cli.common import app, check_game, console, fail, variant_options
+from meeple.cli.common import (
+    app,
+    check_game,
+    check_record_path,
+    console,
+    fail,
+    save_record,
+    variant_options,
+)
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
 
@@ -51,12 +58,7 @@ def _format_moves(moves: list[Any]) -> str:
 
 
 def _save(state: State[Any], path: Path | None, game: str) -> Path:
-    if path is None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = Path("meeple-records") / f"{game}-seed{state.seed}-{stamp}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(state.record(), indent=1), encoding="utf-8")
-    return path
+    return save_record(state, path, game)  # falls back to another path rather than lose it
 
 
 def _final(state: State[Any]) -> None:
@@ -80,6 +82,7 @@ def play_cmd(
 ) -> None:
     """Play a game in the terminal against bots (or friends on the same keyboard)."""
     check_game(game)
+    check_record_path(record, game)
     try:
         names = _seat_list(seats, game)
         opts = variant_options(game, level, sheet, challenge, option)
