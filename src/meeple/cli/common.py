@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.measure import Measurement
 
 import meeple
@@ -61,8 +62,9 @@ err_console = FullConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print a clear error and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}")
+    """Print a clear error (plain text: brackets in it are not markup) and return the Exit to
+    raise."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code)
 
 

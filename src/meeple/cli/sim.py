@@ -215,6 +215,15 @@ def tournament_cmd(
                 err_console.print(f"[yellow]note:[/] {note}")
     except MeepleError as exc:
         raise fail(str(exc)) from None
+    try:  # every variant and bot checked before the first game
+        for variant in variants:
+            if is_solo(game, variant):
+                for spec in specs:
+                    validate_job(JobSpec(game, (spec,), n, seed, variant))
+            else:
+                validate_job(JobSpec(game, tuple(specs), n, seed, variant))
+    except MeepleError as exc:
+        raise fail(str(exc)) from None
     results = []
     for variant in variants:
         try:

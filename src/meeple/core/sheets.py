@@ -68,6 +68,9 @@ def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
                 i += 2
                 continue
         hit = next((j for j in range(pos, len(lines)) if _is_header(lines[j], dotted, False)), None)
+        if hit is None:  # an array of tables named without an index (e.g. an unknown key)
+            hit = next((j for j in range(pos, len(lines)) if _is_header(lines[j], dotted, True)),
+                       None)
         if hit is not None:
             pos, found = hit, hit + 1
             i += 1
@@ -125,6 +128,11 @@ class SheetProblems(SheetError):
 
 
 def _problem_text(err: Any) -> str:
+    kind = err.get("type")
+    if kind == "missing":
+        return "missing (this field is required)"
+    if kind == "extra_forbidden":
+        return "unknown field (not allowed here: check its spelling and its table)"
     msg = str(err.get("msg", "invalid value"))
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, "):]
@@ -167,7 +175,8 @@ def load_sheet(model: type[T], source: str | Path | Mapping[str, Any],
         return validate_data(model, source, path=f"<{kind} data>")
     src = str(source)
     candidate = shipped_dir / f"{src}.toml"
-    if "/" not in src and "\\" not in src and not src.endswith(".toml"):
+    if "/" not in src and "\\" not in src and not src.endswith(".toml") and not (
+            not candidate.exists() and Path(src).exists()):  # an existing file is a path
         if not candidate.exists():
             names = ", ".join(sorted(p.stem for p in shipped_dir.glob("*.toml")))
             raise SheetError(f"no shipped {kind} named {src!r}; shipped: {names}; "
