@@ -86,7 +86,7 @@ def sheets_validate(
         folder_games = [g for g in candidates if g in BUNDLES]
         if not folder_games:
             raise fail(f"{file} is a folder; a {meeple.game_info(candidates[0]).title} sheet is "
-                       "one .toml file")
+                       "one UTF-8 TOML file")
         candidates = folder_games
     else:
         try:
