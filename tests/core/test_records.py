@@ -188,3 +188,28 @@ def test_sheet_files_use_the_same_reader(tmp_path: Path) -> None:
         meeple.new_game("gardens", sheet=str(tmp_path / "empty.toml"))
     with pytest.raises(SheetError, match="is a folder"):
         meeple.new_game("gardens", sheet=str(tmp_path))
+
+
+def test_gzip_record_files_are_read_and_a_damaged_one_refused(tmp_path: Path) -> None:
+    import gzip
+
+    data = "".join(json.dumps(r) + "\n" for r in RECS).encode()
+    path = tmp_path / "games.jsonl.gz"
+    path.write_bytes(gzip.compress(data))
+    assert read_record_file(path).records == RECS
+    path.write_bytes(gzip.compress(data)[:50])
+    with pytest.raises(BadRecord, match="damaged or cut-off gzip file"):
+        read_record_file(path)
+
+
+def test_games_are_never_appended_to_a_gzip_file(tmp_path: Path) -> None:
+    import gzip
+
+    from meeple.sim.runner import prepare_out
+
+    path = tmp_path / "games.jsonl.gz"
+    packed = gzip.compress(json.dumps(RECS[0]).encode() + b"\n")
+    path.write_bytes(packed)
+    with pytest.raises(BadRecord, match="is gzip-compressed"):
+        prepare_out(path)
+    assert path.read_bytes() == packed

@@ -12,6 +12,8 @@ Record files come in the layouts meeple writes:
 * **JSON lines**, one game per line: ``meeple simulate --out`` and ``meeple tournament
   --records``.
 
+Either may be gzip-compressed (``.jsonl.gz``, as docs/records keeps them) for reading.
+
 :func:`read_record_file` reads either and says which it found; a file of JSON lines whose last
 line was cut off by an interrupted write can be read with ``torn_tail_ok`` (the cut line is left
 out and reported), which is how ``simulate --out`` resumes after a kill.
@@ -19,9 +21,11 @@ out and reported), which is how ``simulate --out`` resumes after a kill.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import stat
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -84,9 +88,22 @@ def check_input_file(path: str | Path, allowed: str = "", *, folder_ok: bool = F
     return p
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: str | Path) -> bool:
+    """Whether the file at ``path`` is gzip-compressed (False if it cannot be read)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(2) == GZIP_MAGIC
+    except OSError:
+        return False
+
+
 def read_text(path: str | Path, allowed: str = "", *, error: type[FileProblem] = FileProblem,
-              empty_ok: bool = False) -> str:
-    """The text of a UTF-8 file (a leading byte-order mark is dropped).
+              empty_ok: bool = False, gzip_ok: bool = False) -> str:
+    """The text of a UTF-8 file (a leading byte-order mark is dropped; with ``gzip_ok`` a
+    gzip-compressed file is uncompressed first).
 
     Raises ``error`` (a :class:`FileProblem`) for a missing file or folder, a folder, a pipe or
     device, a file that cannot be read, a file that is not UTF-8 text, and (unless
@@ -99,6 +116,11 @@ def read_text(path: str | Path, allowed: str = "", *, error: type[FileProblem] =
         raise error(p, "cannot be read: permission denied", allowed) from None
     except OSError as exc:
         raise error(p, f"cannot be read: {exc.strerror or exc}", allowed) from None
+    if gzip_ok and data.startswith(GZIP_MAGIC):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise error(p, f"is a damaged or cut-off gzip file ({exc})", allowed) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -238,7 +260,7 @@ def read_record_file(path: str | Path, *, missing_ok: bool = False, empty_ok: bo
         if not parent.is_dir():
             raise BadRecordFile(p, _missing(p))
         return RecordFile(p)
-    text = read_text(p, RECORD_FORMATS, error=BadRecordFile, empty_ok=True)
+    text = read_text(p, RECORD_FORMATS, error=BadRecordFile, empty_ok=True, gzip_ok=True)
     if not text.strip() and not empty_ok:
         raise BadRecordFile(p, "is empty: it holds no game record")
     return parse_records(text, p, torn_tail_ok=torn_tail_ok)
@@ -265,6 +287,6 @@ def load_record(path: str | Path, index: int = 0) -> dict[str, Any]:
 
 __all__ = [
     "RECORD_FORMATS", "RECORD_KEYS", "BadRecordFile", "FileProblem", "RecordFile",
-    "check_input_file", "check_output_file", "check_output_folder", "load_record",
+    "check_input_file", "check_output_file", "check_output_folder", "is_gzip", "load_record",
     "parse_records", "read_record_file", "read_records", "read_text",
 ]

@@ -26,7 +26,7 @@ from typing import Any
 import meeple
 from meeple.bots import make_bot
 from meeple.core.errors import MeepleError
-from meeple.core.records import BadRecordFile, check_output_file, read_record_file
+from meeple.core.records import BadRecordFile, check_output_file, is_gzip, read_record_file
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 
@@ -178,15 +178,19 @@ def prepare_out(path: Path) -> list[str]:
     """Make ``path`` ready for games to be appended as JSON lines, and say what was done.
 
     Refuses (:class:`~meeple.core.errors.BadRecord`, nothing changed) a folder, a path in a
-    folder that does not exist, a file that cannot be written, and a file that is not a record
-    file (not UTF-8, not JSON, JSON that is not game records). A missing or empty file is
-    fine. A last line cut off by an interrupted write is removed (its seed is played again).
+    folder that does not exist, a file that cannot be written, a gzip-compressed file, and a
+    file that is not a record file (not UTF-8, not JSON, JSON that is not game records). A
+    missing or empty file is fine. A last line cut off by an interrupted write is removed (its
+    seed is played again).
     A file holding one game as an indented JSON document (``meeple play --record``) is
     rewritten as that game on one line, so that the games appended after it keep the file
     one record per line.
     """
     check_output_file(path, "simulate appends games as JSON lines to a new file or to a file "
                             "meeple wrote", error=BadRecordFile)
+    if is_gzip(path):
+        raise BadRecordFile(path, "is gzip-compressed; games are appended as plain JSON lines",
+                            "give an uncompressed .jsonl file (or a new file name)")
     found = read_record_file(path, missing_ok=True, empty_ok=True, torn_tail_ok=True)
     notes = []
     if found.torn_line is not None:
