@@ -126,3 +126,27 @@ def test_a_contradiction_the_game_refuses_reaches_the_user_as_exit_2(
     assert res.exit_code == 2, res.output
     assert res.exception is None or isinstance(res.exception, SystemExit)
     assert "--level 2 contradicts --sheet level-1" in " ".join(res.output.split())
+
+
+def test_sheets_validate_gives_lines_inside_a_one_file_pergola_bundle(tmp_path: Path) -> None:
+    from meeple.games.pergola.sheet import PARTS, SHEETS_DIR
+
+    text = ""
+    for p in PARTS:
+        lines = []
+        for line in (SHEETS_DIR / f"{p}.toml").read_text(encoding="utf-8").splitlines():
+            if line.startswith("[["):
+                line = f"[[{p}.{line[2:]}"
+            elif line.startswith("["):
+                line = f"[{p}.{line[1:]}"
+            lines.append(line)
+        first = next((i for i, ln in enumerate(lines) if ln.startswith("[")), len(lines))
+        text += f"[{p}]\n" + "\n".join(lines[:first]) + "\n" + "\n".join(lines[first:]) + "\n"
+    lines = text.splitlines()
+    lily = [i for i, ln in enumerate(lines) if ln.startswith("[[pond.lily]]")][2]
+    lines.insert(lily + 1, "colour = 'pink'")
+    one = tmp_path / "bundle.toml"
+    one.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = runner.invoke(app, ["sheets", "validate", str(one), "--game", "pergola"])
+    assert res.exit_code == 2, res.output
+    assert f"{one}:{lily + 2}: pond.lily[2].colour: unknown field" in " ".join(res.output.split())
