@@ -186,8 +186,8 @@ def prepare_out(path: Path) -> list[str]:
     rewritten as that game on one line, so that the games appended after it keep the file
     one record per line.
     """
-    check_output_file(path, "simulate appends games as JSON lines to a new file or to a file "
-                            "meeple wrote", error=BadRecordFile)
+    check_output_file(path, "games are appended as JSON lines to a new file or to a record "
+                            "file meeple wrote", error=BadRecordFile)
     if is_gzip(path):
         raise BadRecordFile(path, "is gzip-compressed; games are appended as plain JSON lines",
                             "give an uncompressed .jsonl file (or a new file name)")
