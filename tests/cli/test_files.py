@@ -128,7 +128,7 @@ def test_every_file_argument_refuses_an_unreadable_file(
     monkeypatch.setattr(Path, "read_bytes", denied)
     res = _run({**RECORD_COMMANDS, **SHEET_COMMANDS}[command](path))
     assert res.exit_code == 2
-    assert "locked.toml: cannot be read: permission denied" in _text(res)
+    assert "locked.toml: cannot" in _text(res) and "permission denied" in _text(res)
 
 
 @pytest.mark.parametrize("command", RECORD_COMMANDS)
@@ -136,7 +136,7 @@ def test_record_commands_refuse_cut_off_and_wrong_format_files(tmp_path: Path, c
     pretty = json.dumps(_finished_record(), indent=1)
     cases = {
         "cut.json": (pretty[: len(pretty) // 2], "is cut off"),
-        "sheet.toml": (GARDENS_SHEET.read_text(), "is not JSON"),
+        "sheet.toml": (GARDENS_SHEET.read_text(), "is not JSON at all"),
         "list.json": ("[1, 2]", "holds a JSON list, not a game record"),
         "other.json": ('{"results": []}', "not a game record (no 'game'"),
     }
@@ -193,7 +193,7 @@ def test_output_files_refuse_folders_missing_folders_and_unwritable_paths_before
 def test_appending_refuses_files_that_are_not_records(tmp_path: Path, command: str) -> None:
     cases = {
         "latin1.jsonl": ("Été".encode("latin-1"), "is not UTF-8 text"),
-        "sheet.jsonl": (GARDENS_SHEET.read_bytes(), "is not JSON"),
+        "sheet.jsonl": (GARDENS_SHEET.read_bytes(), "is not JSON at all"),
         "list.jsonl": (b"[1, 2]\n", "not a game record"),
     }
     for name, (content, message) in cases.items():

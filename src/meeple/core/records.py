@@ -201,7 +201,8 @@ def _check_record(path: Path, data: Any, where: str) -> dict[str, Any]:
 def _json_problem(exc: json.JSONDecodeError, text: str) -> str:
     if exc.pos >= len(text.rstrip()):
         return f"is cut off: the JSON ends early (line {exc.lineno}: {exc.msg})"
-    return f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+    return (f"is not a JSON game record: invalid JSON at line {exc.lineno}, column {exc.colno} "
+            f"({exc.msg})")
 
 
 def parse_records(text: str, path: str | Path, *, torn_tail_ok: bool = False) -> RecordFile:
@@ -225,22 +226,24 @@ def parse_records(text: str, path: str | Path, *, torn_tail_ok: bool = False) ->
             # The first line is no JSON value of its own: one JSON document, damaged or cut off.
             if stripped.startswith("{"):
                 raise BadRecordFile(p, _json_problem(whole_error, stripped)) from None
-            raise BadRecordFile(p, f"is not JSON (line 1: {whole_error.msg})") from None
+            raise BadRecordFile(p, f"is not a JSON game record: it is not JSON at all (line 1: "
+                                   f"{whole_error.msg})") from None
     out: list[dict[str, Any]] = []
     for k, (number, line) in enumerate(numbered):
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             last = k == len(numbered) - 1
-            if last and not text.endswith("\n") and line.lstrip().startswith("{"):
+            ends_early = exc.pos >= len(line.rstrip()) or exc.msg.startswith("Unterminated")
+            if last and ends_early and not text.endswith("\n") and line.lstrip().startswith("{"):
                 if torn_tail_ok:
                     return RecordFile(p, out, "JSON lines", torn_line=number)
                 raise BadRecordFile(p, f"is cut off: its last line ({number}) is an incomplete "
                                        "record (an interrupted write? `meeple simulate --out` "
                                        "onto this file removes that line and plays its game "
                                        "again)") from None
-            raise BadRecordFile(p, f"line {number} is not valid JSON (column {exc.colno}: "
-                                   f"{exc.msg})") from None
+            raise BadRecordFile(p, f"is not a JSON game record: line {number} is not valid JSON "
+                                   f"(column {exc.colno}: {exc.msg})") from None
         out.append(_check_record(p, data, f"line {number} "))
     return RecordFile(p, out, "JSON lines")
 

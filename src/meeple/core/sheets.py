@@ -130,9 +130,9 @@ class SheetProblems(SheetError):
 def _problem_text(err: Any) -> str:
     kind = err.get("type")
     if kind == "missing":
-        return "missing (this field is required)"
+        return "Field required (this field is missing)"
     if kind == "extra_forbidden":
-        return "unknown field (not allowed here: check its spelling and its table)"
+        return "Extra inputs are not permitted (an unknown field: check its spelling and table)"
     msg = str(err.get("msg", "invalid value"))
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, "):]
@@ -165,7 +165,11 @@ def read_sheet_text(path: str | Path, kind: str = "sheet") -> str:
     try:
         return read_text(path, f"a {kind} is a UTF-8 TOML file")
     except FileProblem as exc:
-        raise SheetError(f"{exc.problem}; a {kind} is a UTF-8 TOML file", path=exc.path) from None
+        problem = exc.problem.removeprefix("cannot be read: ")
+        if problem.startswith("is "):
+            problem = "it " + problem
+        raise SheetError(f"cannot read {kind} file: {problem}; a {kind} is a UTF-8 TOML file",
+                         path=exc.path) from None
 
 
 def load_sheet(model: type[T], source: str | Path | Mapping[str, Any],
