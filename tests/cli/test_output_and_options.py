@@ -149,4 +149,5 @@ def test_sheets_validate_gives_lines_inside_a_one_file_pergola_bundle(tmp_path: 
     one.write_text("\n".join(lines) + "\n", encoding="utf-8")
     res = runner.invoke(app, ["sheets", "validate", str(one), "--game", "pergola"])
     assert res.exit_code == 2, res.output
-    assert f"{one}:{lily + 2}: pond.lily[2].colour: Extra inputs are not permitted" in " ".join(res.output.split())
+    where = f"{one}:{lily + 2}: pond.lily[2].colour: Extra inputs are not permitted"
+    assert where in " ".join(res.output.split())
