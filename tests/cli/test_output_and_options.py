@@ -151,3 +151,12 @@ def test_sheets_validate_gives_lines_inside_a_one_file_pergola_bundle(tmp_path: 
     assert res.exit_code == 2, res.output
     where = f"{one}:{lily + 2}: pond.lily[2].colour: Extra inputs are not permitted"
     assert where in " ".join(res.output.split())
+
+
+def test_sheets_validate_refuses_broken_toml_once_with_its_line(tmp_path: Path) -> None:
+    bad = tmp_path / "syntax.toml"
+    bad.write_text('name = "x"\nlevel = [1,\n')
+    res = runner.invoke(app, ["sheets", "validate", str(bad)])
+    assert res.exit_code == 2
+    assert f"{bad}: not valid TOML" in " ".join(res.output.split())
+    assert "not of that shape" not in res.output  # not blamed on every game in turn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -90,9 +91,12 @@ def sheets_validate(
         candidates = folder_games
     else:
         try:
-            read_sheet_text(file)
+            text = read_sheet_text(file)
+            tomllib.loads(text)
         except SheetError as exc:
             raise fail(str(exc)) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise fail(f"{file}: not valid TOML ({exc}); a sheet is a TOML file") from None
     errors: dict[str, MeepleError] = {}
     for name in candidates:
         problem = _try_game(name, file)
