@@ -62,10 +62,15 @@ err_console = FullConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print a clear error (plain text: brackets in it are not markup) and return the Exit to
-    raise."""
-    err_console.print(f"[bold red]error:[/] {escape(message)}")
+    """Print a clear error (``message`` is Rich markup) and return the Exit to raise."""
+    err_console.print(f"[bold red]error:[/] {message}")
     return typer.Exit(code)
+
+
+def refuse(message: str, code: int = 2) -> typer.Exit:
+    """:func:`fail` for plain text: brackets in ``message`` (``[pond]``, a path) are kept as
+    they are, not read as markup."""
+    return fail(escape(message), code)
 
 
 def variant_options(
@@ -131,7 +136,7 @@ def check_game(game: str) -> None:
     try:
         meeple.game_info(game)
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
 
 
 def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 import meeple
-from meeple.cli.common import app, console, fail
+from meeple.cli.common import app, console, refuse
 from meeple.core.errors import MeepleError
 from meeple.core.records import load_record
 
@@ -26,13 +26,13 @@ def replay_cmd(
         rec = _read_record(file, index)
         final = meeple.replay(rec)
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     total = len(rec["moves"])
     if not 0 <= seat < final.players:
-        raise fail(f"--seat must be 0-{final.players - 1}")
+        raise refuse(f"--seat must be 0-{final.players - 1}")
     if at is not None:
         if not 0 <= at <= total:
-            raise fail(f"--at must be between 0 and {total} (the record has {total} moves)")
+            raise refuse(f"--at must be between 0 and {total} (the record has {total} moves)")
         _show(rec, at, seat, total)
         return
     pos = 0

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import meeple
-from meeple.cli.common import app, check_game, console, err_console, fail
+from meeple.cli.common import app, check_game, console, err_console, refuse
 from meeple.core.errors import MeepleError, SheetError
 from meeple.core.sheets import SheetProblems, read_sheet_text
 
@@ -86,7 +86,7 @@ def sheets_validate(
     if file.is_dir():
         folder_games = [g for g in candidates if g in BUNDLES]
         if not folder_games:
-            raise fail(f"{file} is a folder; a {meeple.game_info(candidates[0]).title} sheet is "
+            raise refuse(f"{file} is a folder; a {meeple.game_info(candidates[0]).title} sheet is "
                        "one UTF-8 TOML file")
         candidates = folder_games
     else:
@@ -94,9 +94,9 @@ def sheets_validate(
             text = read_sheet_text(file)
             tomllib.loads(text)
         except SheetError as exc:
-            raise fail(str(exc)) from None
+            raise refuse(str(exc)) from None
         except tomllib.TOMLDecodeError as exc:
-            raise fail(f"{file}: not valid TOML ({exc}); a sheet is a TOML file") from None
+            raise refuse(f"{file}: not valid TOML ({exc}); a sheet is a TOML file") from None
     errors: dict[str, MeepleError] = {}
     for name in candidates:
         problem = _try_game(name, file)
@@ -119,7 +119,7 @@ def sheets_validate(
     part_of = [g for g in candidates if g in BUNDLES and file.stem in _shipped(g)]
     if part_of and not game:
         title = meeple.game_info(part_of[0]).title
-        raise fail(f"{file.name} is named like one part of a {title} data bundle: validate the "
+        raise refuse(f"{file.name} is named like one part of a {title} data bundle: validate the "
                    f"bundle instead ({BUNDLES[part_of[0]][1]}), with --game {part_of[0]}")
     closest = min(errors, key=lambda g: _problem_count(errors[g]))
     title = meeple.game_info(closest).title

@@ -20,7 +20,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from meeple.cli.common import app, check_game, console, err_console, fail, variant_options
+from meeple.cli.common import app, check_game, console, err_console, refuse, variant_options
 from meeple.core.errors import MeepleError
 from meeple.core.records import (
     check_output_file,
@@ -88,7 +88,7 @@ def _options(game: str, level: int | None, sheet: str | None, challenge: int | N
     try:
         return variant_options(game, level=level, sheet=sheet, challenge=challenge, option=option)
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
 
 
 def summary_table(records: list[dict[str, Any]], title: str) -> Table:
@@ -131,7 +131,7 @@ def simulate_cmd(
     job = JobSpec(game=game, bots=tuple(split_bots(bots)), n=n, seed=seed, options=options,
                   rotate=True)
     if workers < 1:
-        raise fail(f"--workers must be at least 1, not {workers}")
+        raise refuse(f"--workers must be at least 1, not {workers}")
     try:
         validate_job(job)
         existing: list[dict[str, Any]] = []
@@ -140,7 +140,7 @@ def simulate_cmd(
                 err_console.print(f"[yellow]note:[/] {note}")
             existing = read_records(out)
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     todo = len(pending_seeds(job, existing))
     if out is not None and todo < n:
         console.print(f"{out}: {n - todo} of {n} games already there; playing the other {todo}")
@@ -159,7 +159,7 @@ def simulate_cmd(
             records = run_job(job, out=out, workers=workers, cluster=cluster,
                               on_record=lambda _rec: progress.advance(task))
         except MeepleError as exc:
-            raise fail(str(exc)) from None
+            raise refuse(str(exc)) from None
     console.print(summary_table(records, f"{game}: {len(records)} games"))
     if out is not None:
         console.print(f"records in {out}")
@@ -202,11 +202,11 @@ def tournament_cmd(
         if skipped:
             console.print(f"skipped (not for {len(specs)} seats): {'; '.join(skipped)}")
         if not variants:
-            raise fail(f"no variant of {info.title} takes {len(specs)} seats")
+            raise refuse(f"no variant of {info.title} takes {len(specs)} seats")
     else:
         variants = [_options(game, level, sheet, challenge, option)]
     if workers < 1:
-        raise fail(f"--workers must be at least 1, not {workers}")
+        raise refuse(f"--workers must be at least 1, not {workers}")
     try:
         if out is not None:
             check_output_file(out, "--out writes the results as one JSON file")
@@ -214,7 +214,7 @@ def tournament_cmd(
             for note in prepare_out(records):
                 err_console.print(f"[yellow]note:[/] {note}")
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     try:  # every variant and bot checked before the first game
         for variant in variants:
             if is_solo(game, variant):
@@ -223,7 +223,7 @@ def tournament_cmd(
             else:
                 validate_job(JobSpec(game, tuple(specs), n, seed, variant))
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     results = []
     for variant in variants:
         try:
@@ -233,7 +233,7 @@ def tournament_cmd(
                                      cluster=cluster, records=records,
                                      on_record=_advancer(progress, task))
         except MeepleError as exc:
-            raise fail(str(exc)) from None
+            raise refuse(str(exc)) from None
         console.print(tournament_table(res))
         if (len(specs) > 2 or res.get("solo")) and len(set(specs)) > 1:
             console.print(head_to_head_table(res))
@@ -243,7 +243,7 @@ def tournament_cmd(
             out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         except OSError as exc:
             err_console.print(json.dumps(results, indent=2))
-            raise fail(f"{out}: the results cannot be written ({exc.strerror or exc}); they "
+            raise refuse(f"{out}: the results cannot be written ({exc.strerror or exc}); they "
                        "are printed above") from None
         console.print(f"results in {out}")
 
@@ -265,11 +265,11 @@ def report_cmd(
         if out is not None:
             check_output_folder(out, "--out names a folder for report.md and the plots")
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     recs = [r for r in found.records if "scores" in r]
     if not recs:
         n = len(found.records)
-        raise fail(f"{file}: none of its {n} game record(s) is finished (a game stopped before "
+        raise refuse(f"{file}: none of its {n} game record(s) is finished (a game stopped before "
                    "its end has no scores); report needs finished games")
     if len(recs) < len(found.records):
         err_console.print(f"[yellow]note:[/] {len(found.records) - len(recs)} unfinished game(s) "
@@ -277,6 +277,6 @@ def report_cmd(
     try:
         build_report(recs, out, console=console, plots=plots, source=str(file))
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     except OSError as exc:
-        raise fail(f"{out}: the report cannot be written ({exc.strerror or exc})") from None
+        raise refuse(f"{out}: the report cannot be written ({exc.strerror or exc})") from None
