@@ -117,7 +117,7 @@ def sheets_validate(
             console.print("  marked reconstructed: " + escape(note))
         return
     part_of = [g for g in candidates if g in BUNDLES and file.stem in _shipped(g)]
-    if part_of and not game:
+    if part_of:
         title = meeple.game_info(part_of[0]).title
         raise refuse(f"{file.name} is named like one part of a {title} data bundle: validate the "
                    f"bundle instead ({BUNDLES[part_of[0]][1]}), with --game {part_of[0]}")
