@@ -112,7 +112,7 @@ def test_sheets_validate_good_and_bad(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(good.read_text().replace('id = "C3"', 'id = "c3"'))
     result = runner.invoke(app, ["sheets", "validate", str(bad), "--game", "gardens"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "capital letter" in result.output and "bad.toml:" in result.output
     result = runner.invoke(app, ["sheets", "list", "gardens"])
     assert "level-1" in result.output

@@ -64,7 +64,7 @@ def test_report_tables_and_plots(tmp_path: Path) -> None:
     assert len(group_records(recs)) == 2
     md = build_report(recs, tmp_path)
     assert "Total score per bot and seat" in md
-    assert "first-player advantage" in md
+    assert "Seat position: win share by seat" in md
     assert "Mean points per score-pad row" in md
     assert (tmp_path / "report.md").exists()
     pngs = sorted(p.name for p in tmp_path.glob("*.png"))

@@ -12,7 +12,6 @@ unfinished game with the same seats, bots and seed.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Callable
@@ -25,7 +24,15 @@ from rich.markup import escape
 import meeple
 from meeple.bots import BOTS, make_bot
 from meeple.bots.base import Bot
-from meeple.cli.common import app, check_game, console, fail, variant_options
+from meeple.cli.common import (
+    app,
+    check_game,
+    check_record_path,
+    console,
+    fail,
+    save_record,
+    variant_options,
+)
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.registry import load_record
 from meeple.core.state import CHANCE, State
@@ -504,12 +511,9 @@ class Session:
 # ---------------------------------------------------------------------- saving and the end
 def _save(state: State[Any], path: Path | None, game: str,
           extra: dict[str, Any] | None = None) -> Path:
-    if path is None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = Path("meeple-records") / f"{game}-seed{state.seed}-{stamp}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({**state.record(), **(extra or {})}, indent=1), encoding="utf-8")
-    return path
+    """Save the record (with what ``--resume`` needs); falls back to another path rather
+    than lose it (:func:`meeple.cli.common.save_record`)."""
+    return save_record({**state.record(), **(extra or {})}, path, game)
 
 
 def _final(session: Session) -> None:
@@ -635,6 +639,7 @@ def play_cmd(
             raise fail("name a game (gardens, reefs, takenokolor or pergola), or continue a "
                        "saved one with --resume RECORD")
         check_game(game)
+        check_record_path(record, game)
         try:
             controllers, names = _controllers(seats if seats is not None else "me,random", game)
             opts = variant_options(game, level, sheet, challenge, option)

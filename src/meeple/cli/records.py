@@ -2,36 +2,37 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 import meeple
-from meeple.cli.common import app, console, fail
+from meeple.cli.common import app, console, refuse
 from meeple.core.errors import MeepleError
+from meeple.core.records import load_record
 
 
 @app.command("replay")
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="a record saved by play or simulate (JSON/JSONL)")],
+    file: Annotated[Path, typer.Argument(help="a record saved by play (one game as JSON) or by "
+                                              "simulate/tournament (JSON lines)")],
     at: Annotated[int | None, typer.Option(help="show the position after this many moves")] = None,
     seat: Annotated[int, typer.Option(help="whose sheet to draw")] = 0,
-    index: Annotated[int, typer.Option(help="which record of a JSONL file (0 = first)")] = 0,
+    index: Annotated[int, typer.Option(help="which game of a JSON-lines file (0 = first)")] = 0,
 ) -> None:
     """Step through a saved game: Enter/n next, p previous, g K go to move K, e end, q quit."""
     try:
         rec = _read_record(file, index)
         final = meeple.replay(rec)
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     total = len(rec["moves"])
     if not 0 <= seat < final.players:
-        raise fail(f"--seat must be 0-{final.players - 1}")
+        raise refuse(f"--seat must be 0-{final.players - 1}")
     if at is not None:
         if not 0 <= at <= total:
-            raise fail(f"--at must be between 0 and {total} (the record has {total} moves)")
+            raise refuse(f"--at must be between 0 and {total} (the record has {total} moves)")
         _show(rec, at, seat, total)
         return
     pos = 0
@@ -62,23 +63,9 @@ def replay_cmd(
 
 
 def _read_record(file: Path, index: int) -> dict[str, Any]:
-    if not file.exists():
-        raise MeepleError(f"no such file: {file}")
-    text = file.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if not 0 <= index < len(lines):
-            raise MeepleError(f"{file} holds {len(lines)} records; --index must be 0-"
-                              f"{len(lines) - 1}") from None
-        try:
-            data = json.loads(lines[index])
-        except json.JSONDecodeError as exc:
-            raise MeepleError(f"{file} is not a JSON game record: {exc}") from None
-    if not isinstance(data, dict):
-        raise MeepleError(f"{file} does not hold a game record")
-    return data
+    """Record ``index`` of ``file`` (a one-game JSON file or JSON lines; see
+    :mod:`meeple.core.records`), or a :class:`MeepleError` saying what is wrong."""
+    return load_record(file, index)
 
 
 def _show(rec: dict[str, Any], pos: int, seat: int, total: int) -> None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 import meeple
-from meeple.cli.common import app, check_game, console, err_console, fail
+from meeple.cli.common import app, check_game, console, err_console, refuse
 from meeple.core.errors import MeepleError, SheetError
+from meeple.core.sheets import SheetProblems, read_sheet_text
 
 
 @app.command("games")
@@ -33,46 +36,121 @@ def games_cmd() -> None:
 sheets_app = typer.Typer(help="List and validate sheet files.", no_args_is_help=True)
 app.add_typer(sheets_app, name="sheets")
 
+#: Games whose ``--sheet`` is a data bundle made of several part files rather than one sheet:
+#: the bundle's name, and how a user gives their own.
+BUNDLES = {
+    "pergola": ("standard", "a folder holding the five part files, or one .toml file with the "
+                            "five tables [tools], [pond], [cascade], [leaves], [pergola]"),
+}
+
+
+def _problem_count(exc: MeepleError) -> int:
+    """How far a file is from a game's sheet: its number of invalid fields, or (a file of
+    another shape altogether, e.g. not a Pergola bundle) very far."""
+    return len(exc.problems) if isinstance(exc, SheetProblems) else 1_000_000
+
+
+def _count_text(exc: MeepleError) -> str:
+    n = _problem_count(exc)
+    return "not of that shape" if n >= 1_000_000 else f"{n} problem{'s' if n > 1 else ''}"
+
+
+def _try_game(name: str, file: Path) -> MeepleError | None:
+    """None if ``file`` is a valid sheet of game ``name``, else the error it gives."""
+    info = meeple.game_info(name)
+    last: MeepleError | None = None
+    for players in range(info.min_players, info.max_players + 1):  # a sheet may fix the count
+        try:
+            meeple.new_game(name, players=players, sheet=str(file))
+        except SheetError as exc:
+            return exc
+        except MeepleError as exc:
+            last = exc
+            continue
+        return None
+    return last
+
 
 @sheets_app.command("validate")
 def sheets_validate(
-    file: Annotated[Path, typer.Argument(help="a sheet TOML file")],
-    game: Annotated[str | None, typer.Option(help="the game the sheet is for")] = None,
+    file: Annotated[Path, typer.Argument(help="a sheet TOML file (Pergola: a data bundle, a "
+                                              "folder or one TOML file)")],
+    game: Annotated[str | None, typer.Option(help="the game the sheet is for (without it, "
+                                                  "every game is tried)")] = None,
 ) -> None:
-    """Check a sheet file; errors give the line and say what is allowed."""
-    if not file.exists():
-        raise fail(f"no such file: {file}")
-    candidates = [game] if game else [g.name for g in meeple.games()]
+    """Check a sheet file: every problem is listed with its line and field and what is
+    allowed; exit code 0 if valid, 2 if not."""
     if game:
         check_game(game)
-    errors: list[tuple[str, str]] = []
-    for name in candidates:
-        info = meeple.game_info(name)
+    candidates = [game] if game else [g.name for g in meeple.games()]
+    if file.is_dir():
+        folder_games = [g for g in candidates if g in BUNDLES]
+        if not folder_games:
+            raise refuse(f"{file} is a folder; a {meeple.game_info(candidates[0]).title} sheet is "
+                       "one UTF-8 TOML file")
+        candidates = folder_games
+    else:
         try:
-            state = meeple.new_game(name, players=info.min_players, sheet=str(file))
+            text = read_sheet_text(file)
+            tomllib.loads(text)
         except SheetError as exc:
-            errors.append((name, str(exc)))
+            raise refuse(str(exc)) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise refuse(f"{file}: not valid TOML ({exc}); a sheet is a TOML file") from None
+    errors: dict[str, MeepleError] = {}
+    for name in candidates:
+        problem = _try_game(name, file)
+        if problem is not None:
+            errors[name] = problem
             continue
-        except MeepleError as exc:
-            errors.append((name, str(exc)))
-            continue
+        info = meeple.game_info(name)
+        state = meeple.new_game(name, players=info.max_players, sheet=str(file))
         data = state.sheet_data()
-        console.print(f"[green]valid[/] {info.title} sheet: {data.get('name', file.name)}")
-        if data.get("reconstructed"):
-            console.print("  marked reconstructed: " + str(data.get("note", "")).strip())
+        what = "data bundle" if name in BUNDLES else "sheet"
+        title = data.get("title") or data.get("name") or file.name
+        console.print(f"[green]valid[/] {info.title} {what}: {escape(str(title))}")
+        notes = [str(data.get("note", "")).strip()] if data.get("reconstructed") else []
+        if name in BUNDLES:
+            notes = [f"{part}: {str(v.get('note', '')).strip()}" for part, v in data.items()
+                     if isinstance(v, dict) and v.get("reconstructed")]
+        for note in notes:
+            console.print("  marked reconstructed: " + escape(note))
         return
-    for name, msg in errors:
-        err_console.print(f"[bold red]invalid[/] as a {name} sheet: {msg}")
-    raise typer.Exit(1)
+    part_of = [g for g in candidates if g in BUNDLES and file.stem in _shipped(g)]
+    if part_of:
+        title = meeple.game_info(part_of[0]).title
+        raise refuse(f"{file.name} is named like one part of a {title} data bundle: validate the "
+                   f"bundle instead ({BUNDLES[part_of[0]][1]}), with --game {part_of[0]}")
+    closest = min(errors, key=lambda g: _problem_count(errors[g]))
+    title = meeple.game_info(closest).title
+    err_console.print(f"[bold red]invalid[/] {title} sheet: {escape(str(errors[closest]))}")
+    others = [f"{meeple.game_info(g).title} ({_count_text(e)})"
+              for g, e in errors.items() if g != closest]
+    if others:
+        err_console.print(f"  closest to a {title} sheet; not a sheet of "
+                          f"{', '.join(others)} either (give --game to choose)")
+    raise typer.Exit(2)
+
+
+def _shipped(game: str) -> list[str]:
+    folder = resources.files("meeple.games") / game / "sheets"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
 @sheets_app.command("list")
 def sheets_list(game: Annotated[str | None, typer.Argument()] = None) -> None:
-    """The sheet files shipped with each game."""
+    """The sheets shipped with each game (Pergola: its one data bundle)."""
     names = [game] if game else [g.name for g in meeple.games()]
     for name in names:
         check_game(name)
         folder = resources.files("meeple.games") / name / "sheets"
-        files = sorted(p.name for p in folder.iterdir() if p.name.endswith(".toml"))
-        console.print(f"[bold]{name}[/]: " + ", ".join(f.removesuffix(".toml") for f in files))
+        files = _shipped(name)
+        if name in BUNDLES:
+            bundle, own = BUNDLES[name]
+            console.print(f"[bold]{name}[/]: one data bundle, {bundle!r} (the default), made of "
+                          f"{len(files)} parts: {', '.join(files)}. These parts are not sheets "
+                          f"of their own: --sheet takes the bundle name {bundle!r}, or your own "
+                          f"bundle: {escape(own)}")
+        else:
+            console.print(f"[bold]{name}[/]: " + ", ".join(files))
         console.print(f"  in {folder}")

@@ -20,9 +20,23 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from meeple.cli.common import app, check_game, console, fail, variant_options
+from meeple.cli.common import app, check_game, console, err_console, refuse, variant_options
 from meeple.core.errors import MeepleError
-from meeple.sim.runner import JobSpec, pending_seeds, read_records, run_job, validate_job
+from meeple.core.records import (
+    check_output_file,
+    check_output_folder,
+    read_record_file,
+)
+from meeple.sim.runner import (
+    JobSpec,
+    job_signature,
+    pending_seeds,
+    prepare_out,
+    read_records,
+    record_signature,
+    run_job,
+    validate_job,
+)
 from meeple.sim.stats import bot_summary
 
 LevelOpt = Annotated[int | None, typer.Option("--level", help="Game level (Gardens, Reefs, ...).")]
@@ -74,7 +88,7 @@ def _options(game: str, level: int | None, sheet: str | None, challenge: int | N
     try:
         return variant_options(game, level=level, sheet=sheet, challenge=challenge, option=option)
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
 
 
 def summary_table(records: list[dict[str, Any]], title: str) -> Table:
@@ -110,26 +124,42 @@ def simulate_cmd(
     challenge: ChallengeOpt = None,
     option: OptionOpt = None,
 ) -> None:
-    """Play N games between bots (one per seat) and write one JSON record per game."""
+    """Play N games between bots and write one JSON record per game. The bots move round the
+    table: the game with seed S seats the --bots list rotated by S mod (number of bots), so
+    every bot sits in every seat equally often over consecutive seeds."""
     options = _options(game, level, sheet, challenge, option)
-    job = JobSpec(game=game, bots=tuple(split_bots(bots)), n=n, seed=seed, options=options)
+    job = JobSpec(game=game, bots=tuple(split_bots(bots)), n=n, seed=seed, options=options,
+                  rotate=True)
     if workers < 1:
-        raise fail(f"--workers must be at least 1, not {workers}")
+        raise refuse(f"--workers must be at least 1, not {workers}")
     try:
         validate_job(job)
+        existing: list[dict[str, Any]] = []
+        if out is not None:
+            for note in prepare_out(out):
+                err_console.print(f"[yellow]note:[/] {note}")
+            existing = read_records(out)
     except MeepleError as exc:
-        raise fail(str(exc)) from None
-    existing = read_records(out) if out is not None else []
+        raise refuse(str(exc)) from None
     todo = len(pending_seeds(job, existing))
     if out is not None and todo < n:
         console.print(f"{out}: {n - todo} of {n} games already there; playing the other {todo}")
+    if out is not None and existing:
+        sig = job_signature(job)
+        other = sum(1 for r in existing if record_signature(r) != sig)
+        if other:
+            console.print(f"{out}: {other} other record(s) there are of other games, bots, "
+                          "variants, sheets or seatings, and are left as they are")
+    if job.rotates:
+        console.print(f"seats rotate: the game with seed S seats {', '.join(job.bots)} "
+                      f"rotated by S mod {len(job.bots)}")
     with progress_bar() as progress:
         task = progress.add_task(f"{game} {' v '.join(job.bots)}", total=todo)
         try:
             records = run_job(job, out=out, workers=workers, cluster=cluster,
                               on_record=lambda _rec: progress.advance(task))
         except MeepleError as exc:
-            raise fail(str(exc)) from None
+            raise refuse(str(exc)) from None
     console.print(summary_table(records, f"{game}: {len(records)} games"))
     if out is not None:
         console.print(f"records in {out}")
@@ -172,11 +202,28 @@ def tournament_cmd(
         if skipped:
             console.print(f"skipped (not for {len(specs)} seats): {'; '.join(skipped)}")
         if not variants:
-            raise fail(f"no variant of {info.title} takes {len(specs)} seats")
+            raise refuse(f"no variant of {info.title} takes {len(specs)} seats")
     else:
         variants = [_options(game, level, sheet, challenge, option)]
     if workers < 1:
-        raise fail(f"--workers must be at least 1, not {workers}")
+        raise refuse(f"--workers must be at least 1, not {workers}")
+    try:
+        if out is not None:
+            check_output_file(out, "--out writes the results as one JSON file")
+        if records is not None:
+            for note in prepare_out(records):
+                err_console.print(f"[yellow]note:[/] {note}")
+    except MeepleError as exc:
+        raise refuse(str(exc)) from None
+    try:  # every variant and bot checked before the first game
+        for variant in variants:
+            if is_solo(game, variant):
+                for spec in specs:
+                    validate_job(JobSpec(game, (spec,), n, seed, variant))
+            else:
+                validate_job(JobSpec(game, tuple(specs), n, seed, variant))
+    except MeepleError as exc:
+        raise refuse(str(exc)) from None
     results = []
     for variant in variants:
         try:
@@ -186,31 +233,50 @@ def tournament_cmd(
                                      cluster=cluster, records=records,
                                      on_record=_advancer(progress, task))
         except MeepleError as exc:
-            raise fail(str(exc)) from None
+            raise refuse(str(exc)) from None
         console.print(tournament_table(res))
         if (len(specs) > 2 or res.get("solo")) and len(set(specs)) > 1:
             console.print(head_to_head_table(res))
         results.append(res)
     if out is not None:
-        out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        try:
+            out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            err_console.print(json.dumps(results, indent=2))
+            raise refuse(f"{out}: the results cannot be written ({exc.strerror or exc}); they "
+                       "are printed above") from None
         console.print(f"results in {out}")
 
 
 @app.command("report")
 def report_cmd(
-    file: Annotated[Path, typer.Argument(help="A JSONL file written by meeple simulate.")],
+    file: Annotated[Path, typer.Argument(help="A record file: JSON lines from meeple simulate or "
+                                              "tournament --records, or one game from meeple "
+                                              "play --record.")],
     out: Annotated[Path | None, typer.Option("--out", help="Directory for report.md and PNG plots.")] = None,
     plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw PNG plots.")] = True,
 ) -> None:
-    """Tables (scores, score-pad rows, game length, first-player advantage) and plots."""
+    """Tables (scores per bot and seat, score-pad rows, game length, win share by seat
+    position) and plots."""
     from meeple.sim.report import build_report
 
-    if not file.exists():
-        raise fail(f"no such file: {file}")
-    recs = [r for r in read_records(file) if "scores" in r]
+    try:
+        found = read_record_file(file)
+        if out is not None:
+            check_output_folder(out, "--out names a folder for report.md and the plots")
+    except MeepleError as exc:
+        raise refuse(str(exc)) from None
+    recs = [r for r in found.records if "scores" in r]
     if not recs:
-        raise fail(f"{file} holds no finished game records")
+        n = len(found.records)
+        raise refuse(f"{file}: none of its {n} game record(s) is finished (a game stopped before "
+                   "its end has no scores); report needs finished games")
+    if len(recs) < len(found.records):
+        err_console.print(f"[yellow]note:[/] {len(found.records) - len(recs)} unfinished game(s) "
+                          "in the file are left out")
     try:
         build_report(recs, out, console=console, plots=plots, source=str(file))
     except MeepleError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
+    except OSError as exc:
+        raise refuse(f"{out}: the report cannot be written ({exc.strerror or exc})") from None

@@ -10,7 +10,6 @@ of ``meeple.games`` that define ``GAME`` are found by walking that package inste
 from __future__ import annotations
 
 import importlib
-import json
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.core.errors import BadRecord, BadVariant, IllegalMove, MeepleError, UnknownGame
+from meeple.core.records import load_record as _read_record
 from meeple.core.state import RECORD_FORMAT, State
 
 
@@ -186,21 +186,9 @@ def replay(record: Mapping[str, Any] | str | Path, upto: int | None = None) -> S
     return state
 
 
-def load_record(path: str | Path) -> dict[str, Any]:
-    """Read a record from a JSON file (or the first record of a JSONL file)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadRecord(f"cannot read record {p}: {exc.strerror or exc}") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        first = text.strip().splitlines()[0] if text.strip() else ""
-        try:
-            data = json.loads(first)
-        except json.JSONDecodeError as exc:
-            raise BadRecord(f"{p} is not a JSON game record: {exc}") from exc
-    if not isinstance(data, dict):
-        raise BadRecord(f"{p} does not hold a game record (a JSON object)")
-    return data
+def load_record(path: str | Path, index: int = 0) -> dict[str, Any]:
+    """Read a game record from a file: the game of a one-game JSON file (as ``meeple play``
+    writes it), or record ``index`` (0 = first) of a JSON-lines file (``meeple simulate``).
+    Raises :class:`BadRecord` naming the file and what is wrong (see
+    :mod:`meeple.core.records`)."""
+    return _read_record(path, index)

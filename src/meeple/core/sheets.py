@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from meeple.core.errors import SheetError
+from meeple.core.records import FileProblem, read_text
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -67,6 +68,9 @@ def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
                 i += 2
                 continue
         hit = next((j for j in range(pos, len(lines)) if _is_header(lines[j], dotted, False)), None)
+        if hit is None:  # an array of tables named without an index (e.g. an unknown key)
+            hit = next((j for j in range(pos, len(lines)) if _is_header(lines[j], dotted, True)),
+                       None)
         if hit is not None:
             pos, found = hit, hit + 1
             i += 1
@@ -106,20 +110,66 @@ def _format_loc(loc: tuple[int | str, ...]) -> str:
     return out or "(top level)"
 
 
+class SheetProblems(SheetError):
+    """A sheet with one or more invalid fields: ``problems`` lists ``(line, field, message)``
+    for every one (``line`` is None where unknown); ``line`` is the first problem's line."""
+
+    def __init__(self, problems: list[tuple[int | None, str, str]], path: str | None = None
+                 ) -> None:
+        if len(problems) == 1:
+            line, where, msg = problems[0]
+            super().__init__(f"{where}: {msg}", path=path, line=line)
+        else:
+            listed = "\n".join(f"  {'' if ln is None else f'line {ln}: '}{where}: {msg}"
+                               for ln, where, msg in problems)
+            super().__init__(f"{len(problems)} problems:\n{listed}", path=path)
+            self.line = problems[0][0]
+        self.problems = problems
+
+
+def _problem_text(err: Any) -> str:
+    kind = err.get("type")
+    if kind == "missing":
+        return "Field required (this field is missing)"
+    if kind == "extra_forbidden":
+        return "Extra inputs are not permitted (an unknown field: check its spelling and table)"
+    msg = str(err.get("msg", "invalid value"))
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    return msg
+
+
 def validate_data(model: type[T], data: Mapping[str, Any], path: str | None = None,
-                  text: str | None = None) -> T:
-    """Validate ``data`` against ``model``; raise :class:`SheetError` naming line and field."""
+                  text: str | None = None, prefix: tuple[str, ...] = ()) -> T:
+    """Validate ``data`` against ``model``; raise :class:`SheetError` listing every problem,
+    each with its line (where ``text``, the file's TOML, is given) and field.
+
+    ``prefix`` is where ``data`` sits inside ``text`` (e.g. ``("pond",)`` for the ``[pond]``
+    table of a one-file bundle). The error's ``problems`` holds ``(line, field, message)`` for
+    each problem and ``line`` the first one's line.
+    """
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err.get("loc", ()))
-        line = _locate(text, loc) if text is not None else None
-        more = f" (and {len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
-        msg = err.get("msg", "invalid value")
-        if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
-        raise SheetError(f"{_format_loc(loc)}: {msg}{more}", path=path, line=line) from None
+        problems: list[tuple[int | None, str, str]] = []
+        for err in exc.errors():
+            loc = (*prefix, *tuple(err.get("loc", ())))
+            line = _locate(text, loc) if text is not None else None
+            problems.append((line, _format_loc(loc), _problem_text(err)))
+        raise SheetProblems(problems, path=path) from None
+
+
+def read_sheet_text(path: str | Path, kind: str = "sheet") -> str:
+    """The text of a sheet file, or :class:`SheetError` naming the path and what is wrong
+    (missing, a folder, unreadable, empty, not UTF-8; see :func:`meeple.core.records.read_text`)."""
+    try:
+        return read_text(path, f"a {kind} is a UTF-8 TOML file")
+    except FileProblem as exc:
+        problem = exc.problem.removeprefix("cannot be read: ")
+        if problem.startswith("is "):
+            problem = "it " + problem
+        raise SheetError(f"cannot read {kind} file: {problem}; a {kind} is a UTF-8 TOML file",
+                         path=exc.path) from None
 
 
 def load_sheet(model: type[T], source: str | Path | Mapping[str, Any],
@@ -129,7 +179,8 @@ def load_sheet(model: type[T], source: str | Path | Mapping[str, Any],
         return validate_data(model, source, path=f"<{kind} data>")
     src = str(source)
     candidate = shipped_dir / f"{src}.toml"
-    if "/" not in src and "\\" not in src and not src.endswith(".toml"):
+    if "/" not in src and "\\" not in src and not src.endswith(".toml") and not (
+            not candidate.exists() and Path(src).exists()):  # an existing file is a path
         if not candidate.exists():
             names = ", ".join(sorted(p.stem for p in shipped_dir.glob("*.toml")))
             raise SheetError(f"no shipped {kind} named {src!r}; shipped: {names}; "
@@ -137,11 +188,7 @@ def load_sheet(model: type[T], source: str | Path | Mapping[str, Any],
         path = candidate
     else:
         path = Path(src)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SheetError(f"cannot read {kind} file: {exc.strerror or exc}", path=str(path)) from None
-    return parse_sheet_text(model, text, str(path))
+    return parse_sheet_text(model, read_sheet_text(path, kind), str(path))
 
 
 def parse_sheet_text(model: type[T], text: str, path: str) -> T:

@@ -2,7 +2,10 @@
 
 Records are grouped by game, variant and seat count. For each group: total score per bot and
 per seat position (mean, spread, quantiles, win share), the mean of every score-pad row per
-bot, game length, and the first-player advantage (win share by seat, 95 % Wilson intervals).
+bot, game length, and the win share by seat position (95 % Wilson intervals) with each bot's
+share at each seat. The seat table is a first-player advantage only when every bot sat at
+every seat about equally often (``meeple simulate`` rotates the seats; identical bots need
+no rotation); otherwise its title says that it mixes the seat with the bot in it.
 Tables are printed and written as Markdown (``report.md``); plots are PNG files (matplotlib,
 Agg backend).
 """
@@ -107,15 +110,51 @@ def length_stats(records: list[dict[str, Any]]) -> dict[str, list[float]]:
     return {"moves": moves, "decisions": decisions}
 
 
+def seat_counts(records: list[dict[str, Any]], players: int) -> dict[str, list[int]]:
+    """Per bot: how many games it played at each seat position."""
+    counts: dict[str, list[int]] = {}
+    for rec in records:
+        for seat, spec in enumerate(_bots(rec)[:players]):
+            counts.setdefault(spec, [0] * players)[seat] += 1
+    return counts
+
+
+def seats_balanced(records: list[dict[str, Any]], players: int) -> bool:
+    """Whether every bot sat at every seat about equally often (within one game, or 10 %), so
+    that the win share by seat measures the seat and not the bots in it."""
+    for per_seat in seat_counts(records, players).values():
+        if max(per_seat) - min(per_seat) > max(1, 0.1 * max(per_seat)):
+            return False
+    return True
+
+
 def seat_advantage(records: list[dict[str, Any]], players: int) -> list[list[Any]]:
-    """Per seat position, all bots pooled: games, win share with 95 % CI, mean score."""
+    """Per seat position: games, win share with 95 % CI and mean score of all bots pooled,
+    then each bot's win share at that seat with its games there (``"-"`` if none)."""
+    bots = sorted(seat_counts(records, players))
     out = []
     for seat in range(players):
         shares = [win_share(r, seat) for r in records]
         totals = [float(r["scores"][seat]["total"]) for r in records]
         lo, hi = wilson(sum(shares), len(shares))
-        out.append([seat, len(shares), sum(shares) / len(shares), lo, hi, mean(totals)])
+        row: list[Any] = [seat, len(shares), sum(shares) / len(shares), lo, hi, mean(totals)]
+        for spec in bots:
+            mine = [win_share(r, seat) for r in records if _bots(r)[seat] == spec]
+            row.append(f"{sum(mine) / len(mine):.2f} ({len(mine)})" if mine else "-")
+        out.append(row)
     return out
+
+
+def seat_table_title(records: list[dict[str, Any]], players: int) -> str:
+    """The seat table's title: what its figures mean for these records."""
+    if len(seat_counts(records, players)) <= 1:
+        return "Seat position: win share by seat (one bot in every seat: the seat's own advantage)"
+    if seats_balanced(records, players):
+        return ("Seat position: win share by seat (every bot sat at every seat about equally "
+                "often: the seat's own advantage)")
+    return ("Seat position: win share by seat. NOT a first-player advantage: the bots did not "
+            "sit at every seat equally often (records without seat rotation), so each seat's "
+            "figures mix the seat with the bot in it; see each bot's share by seat")
 
 
 def decision_times(records: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
@@ -124,8 +163,10 @@ def decision_times(records: list[dict[str, Any]]) -> dict[str, tuple[float, floa
     count: dict[str, int] = defaultdict(int)
     longest: dict[str, float] = defaultdict(float)
     for rec in records:
+        if not rec.get("timings"):
+            continue  # a game from meeple play: no timings
         for seat, spec in enumerate(_bots(rec)):
-            t = (rec.get("timings") or [{}] * (seat + 1))[seat]
+            t = rec["timings"][seat]
             spent[spec] += t.get("seconds", 0.0)
             count[spec] += t.get("decisions", 0)
             longest[spec] = max(longest[spec], t.get("longest", 0.0))
@@ -133,7 +174,14 @@ def decision_times(records: list[dict[str, Any]]) -> dict[str, tuple[float, floa
 
 
 def _bots(rec: dict[str, Any]) -> list[str]:
-    return list(rec.get("bots") or [f"seat {i}" for i in range(rec["players"])])
+    """Who played each seat: the bot specs of a simulated game; for a game from ``meeple
+    play``, the seat names without their seat number ("greedy (1)" is "greedy")."""
+    if rec.get("bots"):
+        return list(rec["bots"])
+    seats = rec.get("seats") or []
+    if len(seats) == rec["players"]:
+        return [re.sub(r" \(\d+\)$", "", str(name)) for name in seats]
+    return [f"seat {i}" for i in range(rec["players"])]
 
 
 def _fmt(x: Any) -> str:
@@ -174,12 +222,15 @@ def group_tables(group: Group, records: list[dict[str, Any]]) -> list[tuple[str,
             length_rows.append([name, len(xs), mean(xs), stdev(xs), min(xs), *quantiles(xs, (0.5,)), max(xs)])
     tables.append(("Game length", ["count", "games", "mean", "sd", "min", "median", "max"], length_rows))
     if players > 1:
-        tables.append(("Seat position (first-player advantage), all bots pooled",
-                       ["seat", "games", "win share", "ci95 low", "ci95 high", "mean score"],
+        bots = sorted(seat_counts(records, players))
+        tables.append((seat_table_title(records, players),
+                       ["seat", "games", "win share", "ci95 low", "ci95 high", "mean score",
+                        *(f"{b}: win share (games)" for b in bots)],
                        seat_advantage(records, players)))
     times = decision_times(records)
-    tables.append(("Decision time", ["bot", "mean s/decision", "longest s"],
-                   [[b, f"{m:.4f}", f"{mx:.3f}"] for b, (m, mx) in times.items()]))
+    if times:
+        tables.append(("Decision time", ["bot", "mean s/decision", "longest s"],
+                       [[b, f"{m:.4f}", f"{mx:.3f}"] for b, (m, mx) in times.items()]))
     return tables
 
 
@@ -263,7 +314,7 @@ def build_report(records: list[dict[str, Any]], out: Path | None, console: Conso
         label = _label(group)
         md += [f"## {label}", "", f"{len(recs)} games.", ""]
         if console is not None:
-            console.rule(f"{label}: {len(recs)} games")
+            console.print(f"\n[bold]== {label}: {len(recs)} games ==[/]")
         for title, headers, rows in group_tables(group, recs):
             md += [f"### {title}", "", _md_table(headers, rows), ""]
             if console is not None:

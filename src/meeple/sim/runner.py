@@ -4,6 +4,13 @@
 Game ``i`` of a job uses seed ``base_seed + i``; the bot in seat ``s`` gets the seed
 :func:`bot_seed` ``(game_seed, s)``. Every result is a pure function of (game, variant, bots,
 seed), so a job gives the same records on 1 worker, 8 workers or a cluster.
+
+A job with ``rotate`` (``meeple simulate``) moves the bots round the table from game to game,
+so that no bot always sits first: the game seeded ``s`` seats the line-up rotated by
+``r = s mod k`` (k bots), i.e. seat ``i`` holds bot ``(i + r) mod k`` of the line-up. Over any
+k consecutive seeds every bot sits once in every seat. The record keeps the bots by seat
+(``bots``), the line-up as given (``lineup``) and ``rotation`` (r). A line-up of identical bots
+is not rotated (nothing would change).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import Any
 import meeple
 from meeple.bots import make_bot
 from meeple.core.errors import MeepleError
+from meeple.core.records import BadRecordFile, check_output_file, is_gzip, read_record_file
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 
@@ -86,21 +94,47 @@ def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int
     return rec
 
 
+def rotated(bots: Sequence[str], seed: int) -> tuple[tuple[str, ...], int]:
+    """The bots by seat for the game seeded ``seed`` of a rotating job, and the rotation ``r``:
+    seat ``i`` holds ``bots[(i + r) % k]`` with ``r = seed % k``."""
+    k = len(bots)
+    r = seed % k if k else 0
+    return tuple(bots[(i + r) % k] for i in range(k)), r
+
+
+Task = tuple[str, dict[str, Any], tuple[str, ...], int, tuple[str, ...] | None, int]
+
+
 @dataclass(frozen=True)
 class JobSpec:
-    """A simulation job: ``n`` games of ``game`` (with ``options``) between ``bots``."""
+    """A simulation job: ``n`` games of ``game`` (with ``options``) between ``bots``, one per
+    seat in that order, or with ``rotate`` moved round the table from game to game (see the
+    module docstring)."""
 
     game: str
     bots: tuple[str, ...]
     n: int
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+    rotate: bool = False
+
+    @property
+    def rotates(self) -> bool:
+        """Whether the seats really rotate (a line-up of identical bots is left as it is)."""
+        return self.rotate and len(set(self.bots)) > 1
 
     def seeds(self) -> list[int]:
         return [self.seed + i for i in range(self.n)]
 
-    def task(self, seed: int) -> tuple[str, dict[str, Any], tuple[str, ...], int]:
-        return (self.game, dict(self.options), self.bots, seed)
+    def seating(self, seed: int) -> tuple[str, ...]:
+        """The bots by seat in the game seeded ``seed``."""
+        return rotated(self.bots, seed)[0] if self.rotates else self.bots
+
+    def task(self, seed: int) -> Task:
+        if self.rotates:
+            seats, r = rotated(self.bots, seed)
+            return (self.game, dict(self.options), seats, seed, self.bots, r)
+        return (self.game, dict(self.options), self.bots, seed, None, 0)
 
 
 def validate_job(job: JobSpec) -> None:
@@ -123,41 +157,77 @@ def validate_job(job: JobSpec) -> None:
     meeple.new_game(job.game, players=len(job.bots), seed=job.seed, **job.options)
 
 
-def _run_task(task: tuple[str, dict[str, Any], tuple[str, ...], int]) -> dict[str, Any]:
-    game, options, bots, seed = task
-    return play_game(game, options, bots, seed)
+def _run_task(task: Task) -> dict[str, Any]:
+    game, options, bots, seed, lineup, rotation = task
+    rec = play_game(game, options, bots, seed)
+    if lineup is not None:
+        rec["lineup"] = list(lineup)
+        rec["rotation"] = rotation
+    return rec
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """Every record of a JSONL file (a missing file is empty; a torn last line is skipped)."""
-    if not path.exists():
-        return []
-    out = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue  # an interrupted write; that seed is simply played again
-    return out
+    """Every record of a record file (JSON lines, or one game as JSON; see
+    :mod:`meeple.core.records`). A missing or empty file holds none; a last line cut off by an
+    interrupted write is left out (that seed is played again). Anything else that is not a
+    record file raises :class:`~meeple.core.errors.BadRecord` naming the path and the problem."""
+    return read_record_file(path, missing_ok=True, empty_ok=True, torn_tail_ok=True).records
 
 
-def _signature(game: Any, bots: Any, variant: Any, sheet: Any) -> str:
+def prepare_out(path: Path) -> list[str]:
+    """Make ``path`` ready for games to be appended as JSON lines, and say what was done.
+
+    Refuses (:class:`~meeple.core.errors.BadRecord`, nothing changed) a folder, a path in a
+    folder that does not exist, a file that cannot be written, a gzip-compressed file, and a
+    file that is not a record file (not UTF-8, not JSON, JSON that is not game records). A
+    missing or empty file is fine. A last line cut off by an interrupted write is removed (its
+    seed is played again).
+    A file holding one game as an indented JSON document (``meeple play --record``) is
+    rewritten as that game on one line, so that the games appended after it keep the file
+    one record per line.
+    """
+    check_output_file(path, "games are appended as JSON lines to a new file or to a record "
+                            "file meeple wrote", error=BadRecordFile)
+    if is_gzip(path):
+        raise BadRecordFile(path, "is gzip-compressed; games are appended as plain JSON lines",
+                            "give an uncompressed .jsonl file (or a new file name)")
+    found = read_record_file(path, missing_ok=True, empty_ok=True, torn_tail_ok=True)
+    notes = []
+    if found.torn_line is not None:
+        data = path.read_bytes()
+        keep = data[:data.rfind(b"\n") + 1]
+        path.write_bytes(keep)
+        notes.append(f"{path}: line {found.torn_line} was cut off (an interrupted write); it is "
+                     "removed and its game played again")
+    elif found.layout == "one game" and "\n" in path.read_text(encoding="utf-8").strip():
+        path.write_text(json.dumps(found.records[0], separators=(",", ":")) + "\n",
+                        encoding="utf-8")
+        notes.append(f"{path} held one game as a JSON document; it now holds that game on its "
+                     "first line, and the new games on the lines after it (JSON lines)")
+    elif found.layout != "empty" and not path.read_bytes().endswith(b"\n"):
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write("\n")  # a complete last line without its newline
+    return notes
+
+
+def _signature(game: Any, bots: Any, variant: Any, sheet: Any, rotates: bool) -> str:
     """What must match for a stored record to count as a game of a job (seed aside)."""
     sheet_hash = hashlib.sha1(json.dumps(sheet, sort_keys=True).encode()).hexdigest()
-    return json.dumps([game, list(bots), variant, sheet_hash], sort_keys=True)
+    parts: list[Any] = [game, list(bots), variant, sheet_hash]
+    if rotates:
+        parts.append("rotated")
+    return json.dumps(parts, sort_keys=True)
 
 
 def record_signature(rec: dict[str, Any]) -> str:
-    return _signature(rec.get("game"), rec.get("bots", ()), rec.get("variant", {}), rec.get("sheet"))
+    rotates = "rotation" in rec
+    bots = rec.get("lineup", ()) if rotates else rec.get("bots", ())
+    return _signature(rec.get("game"), bots, rec.get("variant", {}), rec.get("sheet"), rotates)
 
 
 def job_signature(job: JobSpec) -> str:
     state = meeple.new_game(job.game, players=len(job.bots), seed=job.seed, **job.options)
-    return _signature(job.game, job.bots, state.variant(), state.sheet_data())
+    return _signature(job.game, job.bots, state.variant(), state.sheet_data(), job.rotates)
 
 
 def _matching(job: JobSpec, existing: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -223,10 +293,13 @@ def run_job(
     cluster: str | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Run ``job``, appending each new record to ``out`` (skipping seeds already there).
+    """Run ``job``, appending each new record to ``out`` (skipping seeds already there; see
+    :func:`prepare_out` for what ``out`` may be).
 
     Returns the job's records in seed order (those found in ``out`` included).
     """
+    if out is not None:
+        prepare_out(out)
     existing = read_records(out) if out is not None else []
     todo = pending_seeds(job, existing)
     fresh: dict[int, dict[str, Any]] = {}

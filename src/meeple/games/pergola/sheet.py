@@ -21,7 +21,13 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from meeple.core.errors import SheetError
-from meeple.core.sheets import SheetModel, load_sheet, parse_sheet_text, validate_data
+from meeple.core.sheets import (
+    SheetModel,
+    load_sheet,
+    parse_sheet_text,
+    read_sheet_text,
+    validate_data,
+)
 from meeple.games.pergola.moves import (
     ACTIONS,
     BOTTOM,
@@ -337,12 +343,8 @@ def _bundle_from_path(source: str | Path) -> Bundle:
                                  f"{', '.join(f'{q}.toml' for q in PARTS)}", path=str(path))
             parts[p] = load_sheet(MODELS[p], str(f), SHEETS_DIR)
         return Bundle(path.name, **parts)  # type: ignore[arg-type]
-    if str(source).endswith(".toml") or "/" in str(source):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SheetError(f"cannot read pergola data file: {exc.strerror or exc}",
-                             path=str(path)) from None
+    if str(source).endswith(".toml") or "/" in str(source) or path.exists():
+        text = read_sheet_text(path, "pergola data file")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -352,7 +354,8 @@ def _bundle_from_path(source: str | Path) -> Bundle:
             raise SheetError(f"a one-file pergola bundle needs the tables "
                              f"{', '.join(f'[{p}]' for p in PARTS)}; missing: "
                              f"{', '.join(missing)}", path=str(path))
-        parts = {p: validate_data(MODELS[p], data[p], path=f"{path} [{p}]") for p in PARTS}
+        parts = {p: validate_data(MODELS[p], data[p], path=str(path), text=text, prefix=(p,))
+                 for p in PARTS}
         return Bundle(path.stem, **parts)  # type: ignore[arg-type]
     raise SheetError(f"no shipped pergola data named {source!r}; shipped: standard; or give a "
                      f"directory with {', '.join(f'{p}.toml' for p in PARTS)}, or one .toml file "
