@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,20 +87,35 @@ def register(info: GameInfo) -> GameInfo:
 ENTRY_POINT_GROUP = "meeple.games"
 
 
+_LOCK = threading.RLock()
+_LOADING = False
+
+
 def _load() -> None:
-    global _LOADED
+    """Register every announced game, once. Threads that ask meanwhile wait for it (the server
+    asks from worker threads); a game package that asks while it is being imported (the same
+    thread) is answered with what is registered so far."""
+    global _LOADED, _LOADING
     if _LOADED:
         return
-    _LOADED = True
-    from importlib.metadata import entry_points
+    with _LOCK:
+        if _LOADED or _LOADING:
+            return
+        _LOADING = True
+        try:
+            from importlib.metadata import entry_points
 
-    found = [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
-    if not found:
-        found = _walk_games_package()
-    for info in found:
-        if not isinstance(info, GameInfo):
-            raise TypeError(f"a {ENTRY_POINT_GROUP} entry point must name a GameInfo, got {info!r}")
-        register(info)
+            found = [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
+            if not found:
+                found = _walk_games_package()
+            for info in found:
+                if not isinstance(info, GameInfo):
+                    raise TypeError(f"a {ENTRY_POINT_GROUP} entry point must name a GameInfo, "
+                                    f"got {info!r}")
+                register(info)
+            _LOADED = True
+        finally:
+            _LOADING = False
 
 
 def _walk_games_package() -> list[GameInfo]:

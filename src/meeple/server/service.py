@@ -125,6 +125,28 @@ def rebuild(table: Table, entries: list[Entry]) -> tuple[State[Any], list[LogLin
     return state, lines
 
 
+def play_steps(trial: State[Any], seat: int, texts: Sequence[str], version: int,
+               turn: int | None = None) -> tuple[list[str], list[LogLine]]:
+    """Play ``texts`` on ``trial``, each a decision of ``seat`` (and, with ``turn``, of that
+    same turn): the canonical moves and their log lines. Raises :class:`Refused` naming the
+    step that is refused and why; ``trial`` is a scratch copy, so nothing real changed."""
+    moves: list[str] = []
+    lines: list[LogLine] = []
+    for step in texts:
+        after = f"after {', '.join(moves)}: " if moves else ""
+        if trial.to_move != seat or (turn is not None and trial.turn != turn):
+            raise Refused(f"{after}it is no longer seat {seat}'s turn; nothing was played",
+                          version)
+        before = trial.clone()
+        try:
+            trial.play(step)
+        except IllegalMove as exc:
+            raise Refused(after + exc.reason, version) from None
+        moves.append(str(trial.history[-1]))
+        lines.append(log_line(trial, trial.announcements(before)))
+    return moves, lines
+
+
 class Service:
     """Every live table of this server process."""
 
@@ -248,21 +270,9 @@ class Service:
         async with rt.lock:
             await self._check_turn(rt, seat, version, client_id, by_bot)
             trial = rt.state.clone()
-            entries: list[Entry] = []
-            lines: list[LogLine] = []
-            for i, step in enumerate(texts):
-                if i and trial.to_move != seat:
-                    raise Refused(f"after {', '.join(texts[:i])} it is no longer seat {seat}'s "
-                                  f"decision; nothing was played", rt.version)
-                before = trial.clone()
-                try:
-                    trial.play(step)
-                except IllegalMove as exc:
-                    prefix = f"after {', '.join(texts[:i])}: " if i else ""
-                    raise Refused(prefix + exc.reason, rt.version) from None
-                entries.append(Entry(MOVE, seat, str(trial.history[-1]),
-                                     client_id if i == 0 else None))
-                lines.append(log_line(trial, trial.announcements(before)))
+            moves, lines = play_steps(trial, seat, texts, rt.version)
+            entries = [Entry(MOVE, seat, m, client_id if i == 0 else None)
+                       for i, m in enumerate(moves)]
             self._draw_chance(trial, entries, lines)
             await self._commit(rt, trial, entries, rt.lines + lines)
         if not by_bot and rt.table.seats[seat].absent:
@@ -283,19 +293,8 @@ class Service:
         if trial.to_move != seat:
             raise Refused(f"it is not seat {seat}'s turn", rt.version)
         turn = trial.turn
-        moves: list[str] = []
-        lines = list(rt.lines)
-        for i, step in enumerate(texts):
-            if trial.to_move != seat or trial.turn != turn:
-                raise Refused(f"after {', '.join(moves)} the turn is over", rt.version)
-            before = trial.clone()
-            try:
-                trial.play(step)
-            except IllegalMove as exc:
-                prefix = f"after {', '.join(moves)}: " if i else ""
-                raise Refused(prefix + exc.reason, rt.version) from None
-            moves.append(str(trial.history[-1]))
-            lines.append(log_line(trial, trial.announcements(before)))
+        moves, new_lines = play_steps(trial, seat, texts, rt.version, turn=turn)
+        lines = rt.lines + new_lines
         while (texts and trial.to_move == seat and trial.turn == turn
                and len(legal := trial.legal_moves()) == 1):
             before = trial.clone()
