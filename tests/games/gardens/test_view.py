@@ -299,7 +299,7 @@ four_gardens_count = 2
                                    "x": round(math.sqrt(3) * 1.5, 4), "y": 1.5}]
     f = {x["id"]: x for x in layout["fields"]}
     assert f["A2"]["flower"] == "red" and f["A3"]["tree"] and not f["A1"]["tree"]
-    # every field touches the outside here except none: the fountain is enclosed
+    # the fountain is enclosed: A2's side facing it is a border of kind 'fountain'
     assert {b["side"]: b["against"] for b in f["A2"]["borders"]}["SE"] == "fountain"
     score = layout["score"]
     rows = score["single_colour"]["rows"]
@@ -324,6 +324,14 @@ four_gardens_count = 2
                                                "by": "orange"}
     assert board["pencils"][0]["holder"] == 0 and board["pencils"][0]["where"] == "used"
     check_marks(state, layout, board)
+    # without the fountain line, the enclosed space is a hole: still a border, still not outer
+    toml.write_text(toml.read_text().replace("fountain = [[1, 1]]\n", ""))
+    holed = layout_of(new_layout_state(toml))
+    a2 = next(x for x in holed["fields"] if x["id"] == "A2")
+    assert holed["fountain"] == []
+    assert {b["side"]: b["against"] for b in a2["borders"]}["SE"] == "hole"
+    for x in holed["fields"]:
+        assert x["outer"] == any(b["against"] == "outside" for b in x["borders"])
 
 
 def test_pencils_hand_goals_and_choices_in_a_scenario() -> None:
