@@ -340,6 +340,7 @@ def test_pencils_hand_goals_and_choices_in_a_scenario() -> None:
     roll(state, "O1 R2 G1 B1 P1")
     b = board_of(state, 0)
     assert b["phase"] == "taking" and b["seat"] == 0
+    assert b["doing"] == "take a pencil from the middle" and b["result_text"] == ""
     assert [(p["where"], p["face"], p["holder"]) for p in b["pencils"]] == [("middle", 1, None),
                                                                            ("middle", 2, None),
                                                                            ("middle", 1, None),
@@ -354,12 +355,14 @@ def test_pencils_hand_goals_and_choices_in_a_scenario() -> None:
     assert b["hand"] == {"seat": 0, "pencil": "pencil-R", "colour": "red", "letter": "R",
                          "face": 2, "coloured": [], "left": 2, "can_waste": True}
     assert b["pencils"][1]["where"] == "hand" and b["pencils"][1]["holder"] == 0
+    assert b["doing"] == "colour 2 fields with the red pencil, or waste it"
     waste = {c["move"]: c for c in b["choices"]}["waste"]
     assert waste["target"] == "symbol-1" and waste["kind"] == "waste"
     assert "(2 fields)" not in waste["label"] and "-1" in waste["label"]
     state.play("A3")
     b = board_of(state, 0)
     assert b["hand"]["coloured"] == ["A3"] and b["hand"]["left"] == 1 and not b["hand"]["can_waste"]
+    assert b["doing"].startswith("colour 1 more field with the red pencil")
     assert {c["move"] for c in b["choices"]} == {"A4", "A2"}
     assert all(c["kind"] == "field" and c["target"] == c["move"] for c in b["choices"])
     state.play("A4")
@@ -389,6 +392,8 @@ def test_goal_taken_by_one_seat_is_crossed_out_for_the_others() -> None:
     assert b["seats"][0]["goals"] == ["goal-outer", "goal-all", "goal-largest"]
     assert b["seats"][1]["goals"] == []
     assert b["phase"] == "over" and "coloured every field" in b["end"]
+    assert b["result_text"] == "Seat 0 has coloured every field (G10)."
+    assert b["doing"] == ""
     check_marks(state, layout, b)
 
 

@@ -452,6 +452,11 @@ class GardensBoard(_Model):
     seat: int | None = Field(description="whose turn it is (who rolls, takes or colours); null "
                                          "once the game is over")
     sentence: str = Field(description="what is happening, in words")
+    doing: str = Field(description="what the seat to move has to do, without the seat's name, "
+                                   "to follow 'Your turn: ' or 'Ann is to move: '; empty while "
+                                   "rolling or once over")
+    result_text: str = Field(description="once over: why the game ended, as a sentence "
+                                         "(shown after the winners); else empty")
     pencils: list[PencilMark] = Field(description="the five pencils, in roll order")
     hand: Hand | None = Field(description="the pencil being coloured with, or null")
     seats: list[SeatBoard]
@@ -617,27 +622,35 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
     holders, decided = _goal_holders(state)
     hand = None
     end = None
+    doing = result = ""
     if phase == OVER:
         word: Literal["rolling", "taking", "colouring", "over"] = "over"
         end = _end_reason(state)
         sentence = f"Game over: {end}."
+        result = end[0].upper() + end[1:] + "."
     elif phase == ROLLING:
         word = "rolling"
         sentence = f"{subject(who, 'rolls')} the pencils."
     elif phase == TAKING:
         word = "taking"
-        sentence = f"{possessive(who)} turn: take a pencil from the middle."
+        doing = "take a pencil from the middle"
+        sentence = f"{possessive(who)} turn: {doing}."
     else:
         word = "colouring"
         c = state.hand
         done = state.group.bit_count()
+        left = state.need - done
         hand = Hand(seat=state.seat, pencil=f"pencil-{LETTERS[c]}", colour=COLOURS[c],
                     letter=LETTERS[c], face=state.need,
                     coloured=[state.sheet.ids[i] for i in bit_list(state.group)],
-                    left=state.need - done, can_waste=done == 0)
+                    left=left, can_waste=done == 0)
         sentence = (f"{subject(who, 'colours')} with the {COLOURS[c]} pencil: {done} of "
-                    f"{_fields(state.need)} done, {state.need - done} to go"
+                    f"{_fields(state.need)} done, {left} to go"
                     + (" (or waste it)." if done == 0 else "."))
+        doing = (f"colour {_fields(state.need)} with the {COLOURS[c]} pencil, or waste it"
+                 if done == 0 else
+                 f"colour {left} more {'field' if left == 1 else 'fields'} with the "
+                 f"{COLOURS[c]} pencil, each touching this pencil's fields")
     sentence = sentence[0].upper() + sentence[1:]
     choices: list[Choice] = []
     if viewer is not None and viewer == state.seat and phase in (TAKING, COLOURING):
@@ -646,7 +659,7 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
                       decided=g in decided) for g, h in holders.items()]
     return GardensBoard(
         schema=BOARD_SCHEMA, phase=word, seat=None if phase == OVER else state.seat,
-        sentence=sentence, pencils=_pencils(state), hand=hand,
+        sentence=sentence, doing=doing, result_text=result, pencils=_pencils(state), hand=hand,
         seats=[_seat_board(state, s, holders) for s in range(state.players)], goals=goals,
         end=end, choices=choices)
 
