@@ -5,6 +5,7 @@ from meeple.games.gardens.announce import announce
 from meeple.games.gardens.moves import NOTATION_HELP
 from meeple.games.gardens.render import render_score, render_text
 from meeple.games.gardens.rules import GardensState, new_gardens
+from meeple.games.gardens.view import view_board, view_layout
 
 GAME = GameInfo(
     name="gardens",
@@ -23,6 +24,8 @@ GAME = GameInfo(
     variants=({"level": 1}, {"level": 2}, {"level": 3}),
     summary="Draft rolled pencils and colour connected groups of hex fields to complete gardens.",
     default_players=2,
+    view_layout=view_layout,
+    view_board=view_board,
 )
 
 __all__ = ["GAME", "GardensState", "new_gardens"]
