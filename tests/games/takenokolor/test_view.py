@@ -51,8 +51,20 @@ def bits(s: TakenokolorState, mask: int) -> set[str]:
     return {iid for k, iid in enumerate(s.cs.item_ids) if mask >> k & 1}
 
 
+def expected_passed(lay: dict[str, Any], done: set[str]) -> set[str]:
+    """Items of a step-by-step area at or below its furthest coloured step, not coloured."""
+    out: set[str] = set()
+    for area in lay["areas"]:
+        if area["order"] != "sequence":
+            continue
+        reached = [k for k, step in enumerate(area["steps"]) if set(step) & done]
+        if reached:
+            out |= {i for step in area["steps"][:max(reached) + 1] for i in step} - done
+    return out
+
+
 def check_marks(s: TakenokolorState, b: dict[str, Any], ink: list[dict[str, tuple[str, bool]]],
-                takers: dict[str, int]) -> None:
+                takers: dict[str, int], lay: dict[str, Any]) -> None:
     """Every seat's marks on the board are the engine's; the inks and takers are those the
     game's own moves used."""
     cs = s.cs
@@ -64,6 +76,7 @@ def check_marks(s: TakenokolorState, b: dict[str, Any], ink: list[dict[str, tupl
         assert {c["item"]: (c["ink"], c["free"]) for c in seat["coloured"]} == ink[p]
         assert set(seat["open"]) == bits(s, s.avail[p])
         assert set(seat["locked"]) == bits(s, s.blocked[p] & ~s.coloured[p])
+        assert set(seat["passed"]) == expected_passed(lay, coloured(s, p)) - set(seat["locked"])
         marks = [set(seat[k]) for k in ("open", "passed", "locked")] + [set(ink[p])]
         assert sum(len(m) for m in marks) == len(set().union(*marks))  # no item twice
         assert seat["complete"] == [a for ai, a in enumerate(cs.area_ids)
@@ -119,7 +132,7 @@ def play_checked(sheet: Any, players: int, seed: int) -> TakenokolorState:
             takers = {}
         spectator = board_of(s, None)
         assert spectator["choices"] == []
-        check_marks(s, spectator, ink, takers)
+        check_marks(s, spectator, ink, takers, lay)
         for p in range(players):  # a passed item is never coloured afterwards
             assert not passed[p] & coloured(s, p)
             passed[p] |= set(spectator["seats"][p]["passed"])

@@ -352,35 +352,55 @@ def _plural(kind: str) -> str:
     return word if word.endswith(("s", "fish")) else word + "s"
 
 
-def _sel_words(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> str:
-    return ", ".join([*(_plural(k) for k in kinds), *areas]) or "nothing"
+def _kinds_of(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> list[str]:
+    found = [cs.sheet.areas[ai].kind for ai in scoring._areas(cs, areas, kinds)]
+    return list(dict.fromkeys(found))
+
+
+def _items_words(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> str:
+    """The items a row or measure reads: 'bamboo sections', 'lanterns of lanterns-g'."""
+    words = " and ".join(_plural(k) for k in _kinds_of(cs, areas, kinds)) or "items"
+    return f"{words} of {', '.join(areas)}" if areas else words
+
+
+def _areas_words(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> str:
+    """The areas a row counts, singular: 'sun', 'pond', 'bamboo'."""
+    words = " or ".join(AREA_WORDS.get(k, k) for k in kinds)
+    return ", ".join([*([words] if words else []), *areas])
 
 
 def _measure_text(cs: Compiled, m: Measure) -> str:
-    sel = _sel_words(cs, m.areas, m.kinds)
     if m.op == "sum":
-        return f"points of the coloured {sel}"
+        return f"points of the coloured {_items_words(cs, m.areas, m.kinds)}"
     if m.op == "count":
-        return f"{sel} coloured"
-    return f"points of the furthest coloured step of each of {sel}"
+        return f"{_items_words(cs, m.areas, m.kinds)} coloured"
+    ids = _resolve(cs, m.areas, m.kinds)
+    kinds = _kinds_of(cs, m.areas, m.kinds)
+    if kinds == ["bamboo"]:
+        return f"the highest coloured leaves of {', '.join(ids)}, added up"
+    item = " or ".join(ITEM_WORDS.get(k, k) for k in kinds)
+    if len(ids) == 1:
+        return f"the points of the last coloured {item}"
+    return f"the points of the last coloured {item} of each of {', '.join(ids)}, added up"
 
 
 def _row_text(cs: Compiled, row: Row) -> str:
-    sel = _sel_words(cs, row.areas, row.kinds)
     if row.rule == "sum":
-        return f"points printed on the coloured {sel}"
+        return f"points printed on the coloured {_items_words(cs, row.areas, row.kinds)}"
     if row.rule == "complete":
-        return f"{row.points} per complete area of {sel}"
+        return f"{row.points} per complete {_areas_words(cs, row.areas, row.kinds)}"
     if row.rule == "groups":
-        return f"{row.points} per group of {sel} all complete"
+        return (f"{row.points} per group of same-colour "
+                f"{_areas_words(cs, row.areas, row.kinds)} all complete")
     if row.rule == "majority":
         return (f"{'/'.join(map(str, row.places))} for the most, 2nd and 3rd most coloured "
-                f"{sel} (ties share the place, none for none)")
+                f"{_items_words(cs, row.areas, row.kinds)} (ties share the place; none for "
+                "none)")
     if row.rule == "races":
         return "the numbers kept in the first-player boxes"
     if row.rule == "product":
         assert row.left is not None and row.right is not None
-        return f"{_measure_text(cs, row.left)} x {_measure_text(cs, row.right)}"
+        return f"({_measure_text(cs, row.left)}) x ({_measure_text(cs, row.right)})"
     return f"{row.points} per circled ladybug"
 
 
@@ -483,7 +503,8 @@ def _bits(m: int) -> list[int]:
 
 
 def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    """A sentence starting with a seat's name: "You ..." capitalised, other names as written."""
+    return "Y" + text[1:] if text.startswith("you ") else text
 
 
 def _passed(cs: Compiled, col: int, i: int) -> bool:
@@ -559,7 +580,8 @@ def _item_words(cs: Compiled, i: int) -> str:
     c = cs.item_colour[i]
     colour = "any colour" if c == ANY else COLOUR_NAMES[COLOURS[c]]
     pts = cs.item_points[i]
-    return f"{colour} {SYMBOLS[cs.item_symbol[i]]}" + (f", {pts} points" if pts else "")
+    return (f"{colour} {SYMBOLS[cs.item_symbol[i]]}"
+            + (f", {pts} point{'s' if pts != 1 else ''}" if pts else ""))
 
 
 def _choices(st: TakenokolorState) -> list[Choice]:
