@@ -138,8 +138,15 @@ def play_checked(sheet: Any, players: int, seed: int) -> TakenokolorState:
             passed[p] |= set(spectator["seats"][p]["passed"])
         if s.is_over:
             assert spectator["phase"] == "over" and spectator["end_reason"]
-            assert spectator["to_move"] is None
+            assert spectator["to_move"] is None and spectator["doing"] == ""
+            assert spectator["end_reason"] in spectator["result_text"]
+            assert spectator["result_text"] in spectator["sentence"]
+            if players == 1:
+                assert "Final score" in spectator["sentence"] and "win" not in spectator["sentence"]
+            else:
+                assert all(s.seats[w] in spectator["sentence"] for w in s.winners())
             break
+        assert spectator["result_text"] == "" and spectator["end_reason"] is None
         if to_move == meeple.CHANCE:
             assert spectator["phase"] == "roll" and spectator["to_move"] is None
             assert spectator["next_marker"] == COLOURS[s.n_rolled]
@@ -149,7 +156,8 @@ def play_checked(sheet: Any, players: int, seed: int) -> TakenokolorState:
         decisions += 1
         mine = board_of(s, to_move)
         assert mine["to_move"] == to_move and mine["phase"] == str(s.legal_moves()[0]).split()[0]
-        assert mine["sentence"]
+        assert mine["doing"] and mine["doing"].split()[0] in mine["sentence"]
+        assert mine["sentence"].startswith(s.seats[to_move])
         check_choices(s, mine, lay)
         if players > 1:  # another seat (a different one each time) sees no choices
             other = (to_move + 1 + decisions % (players - 1)) % players

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core.state import CHANCE
-from meeple.core.text import subject
+from meeple.core.text import subject, verb
 from meeple.games.takenokolor import scoring
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
 from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
@@ -310,7 +310,11 @@ class TakenokolorBoard(_Model):
     holder: int = Field(description="the seat holding the panda: the roller, first to choose")
     phase: Literal["roll", "take", "colour", "free", "over"]
     to_move: int | None = Field(description="the seat deciding; None while rolling and once over")
-    sentence: str = Field(description="who is doing what, in words")
+    sentence: str = Field(description="who is doing what, in words: a whole sentence naming "
+                                       "the seat (once over: the result)")
+    doing: str = Field(description="what the seat to move is doing, without its name ('take "
+                                   "a marker ...'); empty while rolling and once over")
+    result_text: str = Field(description="once over: when and why the game ended; else empty")
     next_marker: Literal["B", "Y", "P", "G"] | None = Field(
         description="while rolling: the marker rolled next")
     markers: list[MarkerState] = Field(description="the four markers in rolling order")
@@ -556,24 +560,44 @@ def _marker_words(k: int, s: int) -> str:
     return f"{COLOUR_NAMES[COLOURS[k]]} {SYMBOLS[s]}"
 
 
+def _doing(st: TakenokolorState) -> str:
+    """What the seat to move is doing, without its name ("take a marker ..."); empty while
+    rolling and once over."""
+    ph = st.phase
+    if ph == TAKE:
+        return "take a marker that matches an item (colour and symbol)"
+    if ph == COLOUR:
+        k = st.taken
+        return (f"colour a {_marker_words(k, st.rolled[k])} item with the "
+                f"{COLOUR_NAMES[COLOURS[k]]} marker")
+    if ph == FREE:
+        g = st.cs.grants[st.pending[0][0]]
+        return (f"make a free colouring: {grant_text(g)} (any colour and symbol, order rules "
+                "kept)")
+    return ""
+
+
+def _result(st: TakenokolorState) -> str:
+    return f"The game ended after round {st.rounds}: {_end_reason(st)}."
+
+
 def _sentence(st: TakenokolorState) -> str:
     ph = st.phase
     if ph == ROLL:
         return (f"{_cap(subject(st.seats[st.holder], 'rolls'))} the markers (the "
                 f"{COLOUR_NAMES[COLOURS[st.n_rolled]]} marker next)")
     if ph == OVER:
-        names = ", ".join(st.seats[w] for w in st.winners())
-        return f"Game over after round {st.rounds}: {_end_reason(st)}. Winner(s): {names}"
+        scores = st.scores()
+        if st.players == 1:  # a game alone has a score, not a winner (A5)
+            return f"{_result(st)} Final score: {scores[0].total}."
+        winners = st.winners()
+        names = " and ".join(st.seats[w] for w in winners)
+        won = "share the win" if len(winners) > 1 else verb(names, "wins")
+        return f"{_result(st)} {_cap(f'{names} {won}')} with {scores[winners[0]].total}."
     who = st.seats[st.seat]
-    if ph == TAKE:
-        return f"{_cap(subject(who, 'takes'))} a marker that matches an item (colour and symbol)"
-    if ph == COLOUR:
-        k = st.taken
-        return (f"{_cap(subject(who, 'colours'))} a {_marker_words(k, st.rolled[k])} item "
-                f"with the {COLOUR_NAMES[COLOURS[k]]} marker")
-    g = st.cs.grants[st.pending[0][0]]
-    return (f"{_cap(subject(who, 'makes'))} a free colouring: {grant_text(g)} (any colour "
-            "and symbol, order rules kept)")
+    # "you take", "Ann takes": the verb of the phrase agrees with the name
+    first, _, rest = _doing(st).partition(" ")
+    return f"{_cap(subject(who, first + 's'))} {rest}"
 
 
 def _item_words(cs: Compiled, i: int) -> str:
@@ -682,7 +706,8 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
         schema=BOARD_SCHEMA,
         round=st.rounds if ph == OVER else st.rounds + 1, rounds_played=st.rounds,
         holder=st.holder, phase="over" if ph == OVER else PHASES[ph], to_move=seat_to_move,
-        sentence=_sentence(st),
+        sentence=_sentence(st), doing=_doing(st),
+        result_text=_result(st) if ph == OVER else "",
         next_marker=COLOURS[st.n_rolled] if ph == ROLL else None,  # type: ignore[arg-type]
         markers=markers, free=free, seats=seats,
         claimed=[r.id for ri, r in enumerate(cs.sheet.races) if st.claimed >> ri & 1],
