@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meeple
 from meeple.core.view import seat_view
@@ -359,3 +361,30 @@ def test_the_view_carries_the_board() -> None:
     assert seat_view(s, None).board["choices"] == []
     info = meeple.game_info("takenokolor")
     assert info.view_layout is view_layout and info.view_board is view_board
+
+
+@settings(max_examples=25, deadline=None)
+@given(sheet=st.sampled_from(SHEETS), dx=st.integers(0, 40), dy=st.integers(0, 40),
+       points=st.lists(st.integers(0, 99), min_size=60, max_size=60))
+def test_layout_follows_the_sheet_data(sheet: str, dx: int, dy: int, points: list[int]) -> None:
+    """Any sheet data draws as given: move every item and reprint every number."""
+    data = load(sheet).model_dump(mode="json")
+    data["name"] = "moved"
+    k = 0
+    for area in data["areas"]:
+        for item in area["items"]:
+            item["col"] += dx
+            item["row"] += dy
+            item["points"] = points[k % len(points)]
+            k += 1
+    lay = layout_of(new(data, 2))
+    got = {it["id"]: (it["col"], it["row"], it["points"]) for it in lay["items"]}
+    k = 0
+    for area in data["areas"]:
+        for item in area["items"]:
+            assert got[item["id"]] == (item["col"], item["row"], points[k % len(points)])
+            k += 1
+    plain = layout_of(new(sheet, 2))
+    assert lay["grid"] == {"cols": plain["grid"]["cols"] + dx, "rows": plain["grid"]["rows"] + dy}
+    for a, b in zip(lay["areas"], plain["areas"], strict=True):
+        assert (a["box"]["col"], a["box"]["row"]) == (b["box"]["col"] + dx, b["box"]["row"] + dy)
