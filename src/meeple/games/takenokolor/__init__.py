@@ -5,6 +5,7 @@ from __future__ import annotations
 from meeple.core.registry import GameInfo
 from meeple.games.takenokolor.render import NOTATION_HELP, announce, render, render_score
 from meeple.games.takenokolor.rules import TakenokolorState, factory
+from meeple.games.takenokolor.view import view_board, view_layout
 
 GAME = GameInfo(
     name="takenokolor",
@@ -15,6 +16,8 @@ GAME = GameInfo(
     render_score=render_score,
     notation_help=NOTATION_HELP,
     announce=announce,
+    view_layout=view_layout,
+    view_board=view_board,
     factory=factory,
     options={},
     defaults={},
