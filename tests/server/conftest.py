@@ -18,6 +18,17 @@ import pytest
 PG_ENV = "MEEPLE_TEST_POSTGRES"
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: if the test process dies (killed, interrupted), the server
+    it started dies too (Linux PR_SET_PDEATHSIG), so no server outlives its test run."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+    except OSError:
+        pass
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -42,7 +53,8 @@ class Server:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "meeple", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port)], env=env, stdout=out, stderr=subprocess.STDOUT)
+                 "--port", str(self.port)], env=env, stdout=out, stderr=subprocess.STDOUT,
+                preexec_fn=_die_with_parent)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
