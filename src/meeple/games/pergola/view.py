@@ -144,6 +144,7 @@ RGB = {"blue": "#1f6fd1", "yellow": "#d4a900", "red": "#d12a2a", "green": "#2e8b
        "orange": "#e0740b", "purple": "#8e44ad", "pink": "#e05a9a", "white": "#9a9a9a",
        "brown": "#8b5a2b"}
 DEFAULT_RGB = "#7a7a7a"
+PLURALS = {"butterfly": "butterflies", "ladybug": "ladybugs", "bee": "bees"}
 
 
 class _Frozen(BaseModel):
@@ -464,7 +465,7 @@ def layout_model(state: PergolaState) -> PergolaLayout:
         pergola=[PergolaSpace(id=f"cup:{i + 1}", number=i + 1,
                               accepts=[sizes[a] for a in acc], x=i)
                  for i, acc in enumerate(c.spaces)],
-        fly=[Labelled(id=f"fly:{k}", label=f"{k}s flying about") for k in INSECTS],
+        fly=[Labelled(id=f"fly:{k}", label=f"{PLURALS[k]} flying about") for k in INSECTS],
         lanterns=[LanternKind(id=f"lantern:{k}", kind=k,  # type: ignore[arg-type]
                               text=LANTERN_TEXTS[k]) for k in LANTERNS],
         pots=[Pot(id=f"pot:{p}", name=p, text=POT_TEXTS[p])  # type: ignore[arg-type]
