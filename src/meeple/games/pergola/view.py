@@ -787,9 +787,11 @@ def choice(s: PergolaState, m: PergolaMove) -> Choice:
     f = m.form
     text = m.text
     if f == PICK:
-        tool = c.tool_ids[s.board[m.space]]
+        t = s.board[m.space]
+        tool = c.tool_ids[t]
+        parts = ", ".join(COMPONENT_LABELS[x] for x in c.tools[t])
         return Choice(move=text, target=f"tool:{tool}", kind="tool",
-                      label=f"pick tool {tool} ({ACTION_WORDS[c.board[m.space]]})")
+                      label=f"pick tool {tool}: {parts}; then {ACTION_WORDS[c.board[m.space]]}")
     if f == MAGNOLIA:
         return Choice(move=text, target=f"magnolia:{m.level + 1}", kind="magnolia",
                       label=f"magnolia on level {m.level + 1}")
@@ -813,7 +815,8 @@ def choice(s: PergolaState, m: PergolaMove) -> Choice:
     if f == LANTERN:
         k = LANTERNS[m.lantern]
         return Choice(move=text, target=f"lantern:{k}", kind="lantern",
-                      label=f"use a {k} lantern")
+                      label=f"use {'an' if k[0] in 'aeiou' else 'a'} {k} lantern "
+                            f"({LANTERN_TEXTS[k]})")
     if f == MOVE:
         return Choice(move=text, target=spot_element(m.spot, m.insect),
                       source=spot_element(m.source, m.insect), kind="flutter",
@@ -852,7 +855,7 @@ def _lily_gives(s: PergolaState, lily: int) -> str:
     c = s.c
     ins = c.lily_insect[lily]
     if ins:
-        return f"a {ins}"
+        return f"a {ins}" if s.supply[SUP[ins]] else f"nothing: no {ins} left"
     req = c.lily_req[lily]
     assert req is not None
     g = s.gardens[s.seat]
@@ -904,6 +907,8 @@ def _doing(s: PergolaState) -> tuple[Phase, str, int | None]:
     """The phase word, the sentence and whose turn it is."""
     if s.is_over:
         return "over", "the game is over", None
+    if s.turn >= s.players * s.c.turns:  # the last clean-up's draws
+        return "refill", "the last turn is over: the last tools are drawn", None
     seat = s.seat
     name = s.seats[seat]
     if s.chance:
