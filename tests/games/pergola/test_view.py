@@ -553,3 +553,17 @@ def test_the_core_view_carries_the_board_and_the_layout_hook() -> None:
     assert seat_view(s, None).board["choices"] == []
     PergolaBoard.model_json_schema(by_alias=True)
     PergolaLayout.model_json_schema(by_alias=True)
+
+
+def test_the_seed_shows_nowhere() -> None:
+    """Two tables with other seeds but the same public moves draw the same layout and board:
+    nothing the seed would decide later (the holder's order, the leaves below) is in them."""
+    a, b = _new(2, 1), _new(2, 999)
+    rng = random.Random(3)
+    for _ in range(60):
+        assert view_layout(a) == view_layout(b)
+        for viewer in (0, 1, None):
+            assert _b(a, viewer) == _b(b, viewer)
+        m = rng.choice(a.legal_moves())
+        a.play(str(m))
+        b.play(str(m))
