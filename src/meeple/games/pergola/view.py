@@ -17,7 +17,8 @@ turn it is and what they are doing in words, the tool in play, the challenge's p
 solo, and the choices of the seat to move, each keyed by the layout element it targets.
 
 Element ids: every element id has a prefix and a colon, and ends in the word the move notation
-uses: ``space:3`` (``pick 3``; also ``action drip`` on the drip space), ``tool:S05``,
+uses: ``space:3`` (the target of ``action drip`` when drip is space 3), ``tool:S05`` (the
+target of ``pick 3`` when S05 is above space 3),
 ``lily:7`` (``jump 7``), ``stone:c`` and ``bottom`` (``drip c>f``), ``stream:c>f``,
 ``bonus:sets``, ``pile:2`` (``leaf 2``), ``supply:bee`` (``take bee``), ``hollyhock:3``
 (``butterfly h3``), ``magnolia:4`` (``magnolia 4``, ``ladybug m4``), ``cup:2``
