@@ -55,4 +55,4 @@ def schema_cmd(game: Annotated[str, typer.Argument(help="a game name")]) -> None
     from meeple.core.view import view_schema
 
     check_game(game)
-    console.print_json(json.dumps(view_schema()))
+    console.print_json(json.dumps(view_schema(game)))

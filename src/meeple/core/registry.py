@@ -64,6 +64,9 @@ class GameInfo:
     #: sheet's or board's geometry, element ids, labels and scoring tables, so a client can
     #: draw any sheet (a user's own too). Sent once per table (``GET .../layout``).
     view_layout: Callable[[Any], dict[str, Any]] | None = None
+    #: The pydantic models behind ``view_layout`` and ``view_board`` (for ``meeple schema``).
+    layout_model: Any = None
+    board_model: Any = None
 
     def player_range(self, variant: Mapping[str, Any]) -> range:
         lo, hi = (self.min_players, self.max_players)

@@ -144,6 +144,27 @@ def _plain(state: State[Any], viewer: int | None) -> str:
     return strip_markup(markup)
 
 
-def view_schema() -> dict[str, Any]:
-    """The JSON Schema of :class:`View`."""
-    return View.model_json_schema(by_alias=True)
+def view_schema(game: str | None = None) -> dict[str, Any]:
+    """The JSON Schema of :class:`View`; for a game, with its ``board`` part and the layout
+    it draws on (``GameInfo.board_model``, ``layout_model``) under ``$defs``."""
+    schema = View.model_json_schema(by_alias=True)
+    if game is None:
+        return schema
+    from meeple.core.registry import game_info
+
+    info = game_info(game)
+    schema["title"] = f"{info.title} view"
+    defs = schema.setdefault("$defs", {})
+    for key, model in (("board", info.board_model), ("layout", info.layout_model)):
+        if model is None:
+            continue
+        part = model.model_json_schema(by_alias=True, ref_template=f"#/$defs/{key}_{{model}}")
+        for name, sub in part.pop("$defs", {}).items():
+            defs[f"{key}_{name}"] = sub
+        defs[f"{key}_{part.get('title', key)}"] = part
+        if key == "board":
+            schema["properties"]["board"] = {"$ref": f"#/$defs/board_{part.get('title', key)}"}
+        else:
+            schema["x-layout"] = {"$ref": f"#/$defs/layout_{part.get('title', key)}",
+                                  "description": "GET /api/tables/{id}/layout returns this"}
+    return schema

@@ -110,7 +110,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         """The JSON Schema of the per-seat view (the same for every game; ``board`` is the
         game's own part)."""
         meeple.game_info(game)
-        return view_schema()
+        return view_schema(game)
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable) -> Joined | TableOut:

@@ -5,7 +5,7 @@ from meeple.games.gardens.announce import announce
 from meeple.games.gardens.moves import NOTATION_HELP
 from meeple.games.gardens.render import render_score, render_text
 from meeple.games.gardens.rules import GardensState, new_gardens
-from meeple.games.gardens.view import view_board, view_layout
+from meeple.games.gardens.view import GardensBoard, GardensLayout, view_board, view_layout
 
 GAME = GameInfo(
     name="gardens",
@@ -26,6 +26,8 @@ GAME = GameInfo(
     default_players=2,
     view_layout=view_layout,
     view_board=view_board,
+    layout_model=GardensLayout,
+    board_model=GardensBoard,
 )
 
 __all__ = ["GAME", "GardensState", "new_gardens"]

@@ -4,7 +4,7 @@ from meeple.core.registry import GameInfo
 from meeple.games.pergola.render import NOTATION_HELP, announce, render, render_score
 from meeple.games.pergola.rules import PergolaState, new_pergola
 from meeple.games.pergola.solo import CHALLENGES, challenge_report, thousand_club
-from meeple.games.pergola.view import view_board, view_layout
+from meeple.games.pergola.view import PergolaBoard, PergolaLayout, view_board, view_layout
 
 GAME = GameInfo(
     name="pergola",
@@ -17,6 +17,8 @@ GAME = GameInfo(
     announce=announce,
     view_layout=view_layout,
     view_board=view_board,
+    layout_model=PergolaLayout,
+    board_model=PergolaBoard,
     factory=new_pergola,
     options={"challenge": (None, *range(1, 11))},
     defaults={},

@@ -5,7 +5,7 @@ from __future__ import annotations
 from meeple.core.registry import GameInfo
 from meeple.games.takenokolor.render import NOTATION_HELP, announce, render, render_score
 from meeple.games.takenokolor.rules import TakenokolorState, factory
-from meeple.games.takenokolor.view import view_board, view_layout
+from meeple.games.takenokolor.view import TakenokolorBoard, TakenokolorLayout, view_board, view_layout
 
 GAME = GameInfo(
     name="takenokolor",
@@ -18,6 +18,8 @@ GAME = GameInfo(
     announce=announce,
     view_layout=view_layout,
     view_board=view_board,
+    layout_model=TakenokolorLayout,
+    board_model=TakenokolorBoard,
     factory=factory,
     options={},
     defaults={},
