@@ -12,8 +12,9 @@ from websockets.sync.client import ClientConnection, connect
 class Player:
     def __init__(self, ws_base: str, table: str, seat: int | None = None,
                  secret: str | None = None) -> None:
-        self._connection = connect(f"{ws_base}/ws/tables/{table}", open_timeout=30,
-                                   max_size=None)
+        # no keepalive pings: on a loaded machine a slow pong must not close the connection
+        self._connection = connect(f"{ws_base}/ws/tables/{table}", open_timeout=60,
+                                   max_size=None, ping_interval=None, close_timeout=30)
         self.ws: ClientConnection = self._connection.__enter__()
         self.seat = seat
         self.view: dict[str, Any] = {}
@@ -29,14 +30,14 @@ class Player:
     def send(self, frame: dict[str, Any] | str) -> None:
         self.ws.send(frame if isinstance(frame, str) else json.dumps(frame))
 
-    def recv(self, timeout: float = 60) -> dict[str, Any]:
+    def recv(self, timeout: float = 180) -> dict[str, Any]:
         frame: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.frames.append(frame)
         if frame["type"] == "view" and frame["version"] >= self.version:
             self.version, self.view = frame["version"], frame["view"]
         return frame
 
-    def expect(self, kind: str, timeout: float = 60) -> dict[str, Any]:
+    def expect(self, kind: str, timeout: float = 180) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             frame = self.recv(max(0.1, deadline - time.monotonic()))
@@ -45,7 +46,7 @@ class Player:
             if frame["type"] in ("error", "refused") and kind not in ("error", "refused"):
                 raise AssertionError(f"expected {kind}, got {frame}")
 
-    def wait_turn(self, timeout: float = 120) -> bool:
+    def wait_turn(self, timeout: float = 300) -> bool:
         """Wait until this seat is to move (True) or the game is over (False)."""
         deadline = time.monotonic() + timeout
         while True:

@@ -55,7 +55,7 @@ class Server:
                 [sys.executable, "-m", "meeple", "serve", "--host", "127.0.0.1",
                  "--port", str(self.port)], env=env, stdout=out, stderr=subprocess.STDOUT,
                 preexec_fn=_die_with_parent)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
@@ -65,7 +65,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("server did not start in 60 s")
+        raise RuntimeError("server did not start in 180 s")
 
     def stop(self, kill: bool = False) -> None:
         if self.proc is None:
@@ -84,7 +84,7 @@ class Server:
         self.start()
 
     def api(self, method: str, path: str, **kw: object) -> httpx.Response:
-        return httpx.request(method, self.base + path, timeout=30, **kw)  # type: ignore[arg-type]
+        return httpx.request(method, self.base + path, timeout=120, **kw)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

@@ -11,27 +11,35 @@ import pytest
 from meeple.core.rng import Rng
 from tests.server.client import Player
 from tests.server.conftest import Server, free_port
-from tests.server.test_play import create
+from tests.server.test_play import create, join
 
 THINKERS = 20
 
 
 def test_moves_are_answered_while_twenty_bot_tables_think(server: Server) -> None:
+    """Twenty tables of searching bots keep the bot workers busy; two people at another table
+    still get every move answered (the bots think in worker processes, not in the event loop;
+    the benchmark measures how fast)."""
     busy = [create(server, "gardens", {"level": 1},
                    [{"kind": "bot", "bot": "mcts:iterations=60"}] * 2)["id"]
             for _ in range(THINKERS)]
-    joined = create(server, "reefs", {"level": 1},
-                    [{"kind": "human"}, {"kind": "bot", "bot": "random"}], join_as="Ann")
-    p = Player(server.ws_base, joined["table"]["id"], joined["seat"], joined["secret"])
+    t = create(server, "reefs", {"level": 1}, [{"kind": "human"}, {"kind": "human"}])
+    a, b = join(server, t["id"], "Ann"), join(server, t["id"], "Bob")
+    players = [Player(server.ws_base, t["id"], j["seat"], j["secret"]) for j in (a, b)]
     rng = Rng(3)
     try:
-        for i in range(10):
-            assert p.wait_turn(60)
-            assert p.move(rng.choice(p.view["legal_moves"]), f"live-{i}")["type"] == "ack"
+        for i in range(12):
+            mover = next(p for p in players if p.view["to_move"] == p.seat)
+            assert mover.wait_turn(180)
+            assert mover.move(rng.choice(mover.view["legal_moves"]), f"live-{i}")["type"] == "ack"
+            for p in players:
+                while p.version < mover.version:
+                    p.expect("view", 120)
     finally:
-        p.close()
+        for p in players:
+            p.close()
     # the bot tables were really under way meanwhile
-    versions = [server.api("GET", f"/api/tables/{t}").json()["version"] for t in busy]
+    versions = [server.api("GET", f"/api/tables/{b_}").json()["version"] for b_ in busy]
     assert sum(1 for v in versions if v > 0) == THINKERS
 
 
@@ -51,7 +59,7 @@ def test_a_bot_past_its_deadline_is_replaced_and_the_game_goes_on(impatient: Ser
     t = create(impatient, "gardens", {"level": 1},
                [{"kind": "bot", "bot": "mcts:iterations=1000000"},
                 {"kind": "bot", "bot": "random"}])["id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while impatient.api("GET", f"/api/tables/{t}").json()["version"] < 12:
         assert time.monotonic() < deadline, "the overrunning bot stalled its table"
         time.sleep(0.3)

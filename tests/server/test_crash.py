@@ -26,7 +26,7 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(server: Server) -> None:
         p = Player(server.ws_base, table, seat, secret)
         try:
             for _ in range(rng.choice([1, 2, 3, 5, 8])):
-                if not p.wait_turn(60):
+                if not p.wait_turn(180):
                     break
                 text = rng.choice(p.view["legal_moves"])
                 version = p.version
@@ -48,13 +48,13 @@ def test_kill_9_mid_game_loses_no_acknowledged_move(server: Server) -> None:
     # finish the human game; the bots-only game finishes by itself
     p = Player(server.ws_base, table, seat, secret)
     try:
-        while p.wait_turn(120):
+        while p.wait_turn(180):
             assert p.move(rng.choice(p.view["legal_moves"]), f"k{made}")["type"] == "ack"
             made += 1
         assert p.view["over"]
     finally:
         p.close()
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while server.api("GET", f"/api/tables/{bots_only['id']}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "the bots-only table did not finish"
         time.sleep(0.5)

@@ -24,11 +24,11 @@ def test_pergola_views_never_hold_a_leaf_or_a_seed_before_it_is_drawn(server: Se
     rng = Rng(5)
     records = []
     try:
-        while p.wait_turn(120):
+        while p.wait_turn(180):
             records.append(json.dumps(server.api("GET", f"/api/tables/{table}/record").json()))
             assert p.move(rng.choice(p.view["legal_moves"]))["type"] == "ack"
         while watcher.version < p.version:
-            watcher.expect("view", 30)
+            watcher.expect("view", 120)
     finally:
         p.close()
         watcher.close()
@@ -66,10 +66,10 @@ def test_the_turn_clock_lets_a_bot_play_for_an_absent_person_until_they_come_bac
     try:
         # nobody moves: after the clock, stand-ins play, so the game goes on by itself
         start = pa.view["moves_played"]
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300
         while pa.view["moves_played"] <= start + 2:
             assert time.monotonic() < deadline, "no stand-in played"
-            pa.recv(30)
+            pa.recv(120)
         seats = server.api("GET", f"/api/tables/{t['id']}").json()["seats"]
         assert any(s["absent"] for s in seats)
         # both come back: their seats are theirs again
@@ -102,7 +102,7 @@ def test_undo_inside_the_own_turn_over_the_websocket(server: Server) -> None:
         mover.send({"type": "undo", "version": mover.version, "id": "u1"})
         assert mover.expect("ack")["type"] == "ack"
         while mover.view["moves_played"] != moves - 1:
-            mover.recv(10)
+            mover.recv(120)
         rec = server.api("GET", f"/api/tables/{t['id']}/record").json()
         assert take not in rec["moves"][-1:]
         kinds = [e["kind"] for e in server.api("GET", f"/api/tables/{t['id']}/log").json()]
