@@ -51,9 +51,9 @@ from meeple.bots.evaluation import register_evaluation
 from meeple.games.takenokolor.sheet import Compiled
 
 INF = 10**6
-#: Entries each of a sheet model's memos holds before it is cleared: round 11's
-#: (:meth:`_Model.lefts`, :meth:`_Model.race_colourings`) and round 12's (race costs, the sheet
-#: part of the score, each evaluation's own credit and denial memos), shared by every search in
+#: Entries each of a sheet model's memos holds before it is cleared (:meth:`_Model.lefts`,
+#: :meth:`_Model.race_colourings`, race costs, the sheet part of the score, each evaluation's
+#: own credit and denial memos), shared by every search in
 #: the process. All six full take about 16 MB per sheet and process (tracemalloc: 7.0 MB for
 #: 42,000 entries on 4-pandas-river at four seats, about 170 bytes each). 0 turns the memos off
 #: (the benchmark and the tests compare both ways: the same values).

@@ -20,11 +20,11 @@ Each iteration
    numbers): the k-th trial of every root turn sees the same luck. It is off by default (in
    100-game trials in Reefs level 2 and Takenokolor 2-pandas it changed nothing measurable)
    but in Pergola (solo, three and four seats), where with greedy replies the tools and
-   leaves drawn are the only chance (rounds 19-20). With ``chance=closed`` the tree branches on chance
+   leaves drawn are the only chance. With ``chance=closed`` the tree branches on chance
    instead (an expectimax tree: a child per outcome drawn after a turn); with ``diverse=1`` a
    node's candidates include the best turn of every distinct first decision (off by default:
    no measurable change in trials; on in Pergola solo and at three and four seats with
-   ``top=4``, so the root compares one turn per tool on the board, rounds 19-20).
+   ``top=4``, so the root compares one turn per tool on the board).
    Where another seat moves, a node lists only its ``replies`` best turns (default: 1 with
    three or more seats, so the search reaches the seat's own next turns; ``top`` otherwise).
    With ``sync=1`` the tree goes straight through the other seats' nodes, so leaves fall only
@@ -34,23 +34,23 @@ Each iteration
    the searching seat's decisions and every leaf is a position where it is to move (on by
    default in Pergola at two, three and four seats, with ``beam=4``, and in Takenokolor at
    three and four seats; Pergola's solo games take ``beam=4`` without it: see
-   :data:`GAME_DEFAULTS` and docs/strength.md, rounds 7-11 and 19-20);
+   :data:`GAME_DEFAULTS` and docs/strength.md);
 3. **rolls out** from the leaf for ``horizon`` more seat turns (``horizon=-1``: to the end of
    the game), chance sampled the same way, by the ``rollout`` policy: ``random`` atomic
    decisions, or ``greedy`` whole turns (each seat's best turn by the evaluation); by default
    no rollout, but at four seats on Takenokolor's 4-pandas-dragon sheet and on Reefs level 1
-   one round of greedy turns (``rollout=greedy;horizon=4``, rounds 17-18), and on Reefs
-   level 2 two rounds at three seats (``rollout=greedy;horizon=6``) and one at four (with
-   ``versus=each``), round 18; all :data:`SHEET_DEFAULTS`); and in Pergola at three and four
-   seats the searching seat's own greedy turn after the other seats' greedy replies
-   (``rollout=greedy;horizon=1``, round 19: a root turn is judged by the best next turn the
-   replies leave it), and in solo games after the neighbour's discard (round 20);
+   one round of greedy turns (``rollout=greedy;horizon=4``), and on Reefs level 2 two
+   rounds at three seats (``rollout=greedy;horizon=6``) and one at four (with
+   ``versus=each``; all :data:`SHEET_DEFAULTS`); and in Pergola at three and four seats the
+   searching seat's own greedy turn after the other seats' greedy replies
+   (``rollout=greedy;horizon=1``: a root turn is judged by the best next turn the replies
+   leave it), and in solo games after the neighbour's discard;
 4. **scores** the result for every seat: a finished game gives half the win share (ties share,
    A4) plus half a logistic of the score margin over the best other seat; an unfinished one
    the logistic of the evaluation margin (``scale`` points per unit). With ``versus=each``
-   (Takenokolor's default at four seats, round 14) the margin is taken against each other
-   seat in turn and the rewards averaged (at three seats too since round 15, but on the
-   4-pandas-dragon sheet: :data:`SHEET_DEFAULTS`). Solo games use the rise
+   (Takenokolor's default at three and four seats) the margin is taken against each other
+   seat in turn and the rewards averaged (not at three seats on the 4-pandas-dragon sheet:
+   :data:`SHEET_DEFAULTS`). Solo games use the rise
    of the evaluation over the root's, less the mean rise of the leaves so far at the same depth
    (``ref=depth``, the solo default: a solo score only grows, so deeper leaves would otherwise
    look better for their depth alone).
@@ -84,30 +84,14 @@ from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
 from meeple.core.turns import OutOfTime, beam_turns, expand_turns
 
-#: Per-game defaults for options a spec does not give, from the strength trials in
-#: docs/strength.md (a dict value holds for the numbers of seats it names): in Reefs the
-#: progressive bias lost 6-21 points of win share on all three levels, in Gardens it gained
-#: 2-8; in Pergola at two seats, modelling the opponent as greedy's turn in every
-#: determinisation, greedy's turn and the inner listings found by a beam of width 4, won 59.6 %
-#: of 400 fresh games against greedy (round 9), where the tree's own replies stood level; in
-#: Pergola's solo challenges the beam alone scored more than greedy on 62.5 % of 200 fresh
-#: seeds (round 10), where the search without it was level (52.9 % of 240); in Takenokolor at
-#: three and four seats, greedy's turn for the other seats gained 0.76 points of margin over a
-#: greedy opponent per game against the tree's own replies, on 576 paired fresh games over
-#: all four sheets (a two-stage trial, 2.26 standard errors against its bound of 2.18:
-#: rounds 10-11); at four seats, judging a leaf against each other seat in turn
-#: (``versus=each``) separated from greedy in three of the four sheets on fresh seeds
-#: (2-pandas, 3-pandas and 4-pandas-river), where the margin over the best other seat had
-#: separated in one, 3-pandas (round 14); at three seats it did so in the same three sheets
-#: (C15, and 2-pandas again on fresh seeds, C16), the sheets but dragon (round 15). In Pergola at
-#: three and four seats (round 19, C36a-b) the other seats play greedy's turn (``beam=4``), the
-#: searching seat then plays its own greedy turn before a leaf is judged (``horizon=1``), with
-#: common random numbers and one root candidate per tool (``crn=1;diverse=1;top=4``), which
-#: finished ahead of a ``greedy`` seat in 71.0 % of the pairings over 192 fresh games at three
-#: seats and 64.6 % at four, where the tree's own replies had stood at 43.1 % and 52.0 %.
-#: Pergola's solo games take the same search without ``others`` (round 20: ``M37``, met
-#: against ``greedy`` challenge by challenge on 80 fresh seeds each, C38), where ``beam=4``
-#: alone (round 10) was met only with the ten challenges pooled.
+#: Per-game defaults for options a spec does not give (a dict value holds for the numbers of
+#: seats it names). Each was adopted because it measured stronger against ``greedy`` on fresh
+#: seeds: no progressive bias in Reefs; in Pergola the other seats played as greedy's turn with
+#: a beam of width 4 for the inner listings, and at one, three and four seats the seat's own
+#: greedy next turn before a leaf is judged, common random numbers and one root candidate per
+#: tool; in Takenokolor at three and four seats greedy's turn for the other seats and leaves
+#: judged against each other seat in turn. docs/strength.md has the current strength of these
+#: defaults; docs/research/mcts-options-history.md how each was found.
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "reefs": {"bias": 0.0},
     "pergola": {"beam": {1: 4, 2: 4, 3: 4, 4: 4}, "others": {2: "greedy", 3: "greedy", 4: "greedy"},
@@ -119,18 +103,13 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 #: Per-sheet exceptions to :data:`GAME_DEFAULTS`: game, then the name of the sheet in play (a
 #: state's ``sheet_data()["name"]``), then options as in :data:`GAME_DEFAULTS`; they win over
 #: the game's defaults, and a spec's own options win over both. A sheet a user writes under
-#: another name plays the game's defaults. At three seats ``versus=each`` separated from
-#: greedy in Takenokolor 2-pandas (on two sets of fresh seeds: C15p, C16), 3-pandas and
-#: 4-pandas-river, not in 4-pandas-dragon (52.3 % over 192), where ``versus=best`` is met (56.8 %
-#: over 384): so the dragon sheet keeps ``best`` at three seats (docs/strength.md, round 15).
-#: At four seats the dragon sheet rolls each leaf out one more round with greedy turns
-#: (``rollout=greedy;horizon=4``: its races, the dragon and the fireworks, are decided by who
-#: gets there first), which separated from greedy on fresh seeds (round 17, C25). So does
-#: Reefs level 1 (``small-ocean``) at four seats (round 18, C27: 59.7 % over 192 fresh games),
-#: and Reefs level 2 (``the-whirlpools``) at three seats with two rounds (``horizon=6``: its
-#: whirlpools move a pencil far in one turn; round 18, C33b: 63.3 % over 192 fresh games),
-#: and at four seats one round judged against each other seat in turn (``versus=each``;
-#: round 18, C35).
+#: another name plays the game's defaults. Takenokolor's 4-pandas-dragon sheet keeps
+#: ``versus=best`` at three seats (``each`` did not separate from greedy there) and at four
+#: seats rolls each leaf out one more round with greedy turns (its races, the dragon and the
+#: fireworks, are decided by who gets there first); Reefs level 1 (``small-ocean``) does the
+#: same at four seats, and Reefs level 2 (``the-whirlpools``: whirlpools move a pencil far in
+#: one turn) rolls out two rounds at three seats and one at four, judged against each other
+#: seat in turn. Measurements: docs/strength.md and docs/research/mcts-options-history.md.
 SHEET_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     "takenokolor": {"4-pandas-dragon": {"versus": {3: "best"}, "rollout": {4: "greedy"},
                                         "horizon": {4: 4}}},
@@ -181,8 +160,8 @@ ROOT_LISTING_SHARE = 0.6
 #: seat (the margin that decides who wins). ``each``: every other seat in turn, the reward being
 #: the mean of the pairwise rewards (how often the seat finishes ahead of an opponent: the
 #: head-to-head share of docs/strength.md). With two seats both are the same. ``each`` is
-#: Takenokolor's default at four seats (:data:`GAME_DEFAULTS`, round 14) and at three seats
-#: on every sheet but 4-pandas-dragon (:data:`SHEET_DEFAULTS`, round 15).
+#: Takenokolor's default at three and four seats (:data:`GAME_DEFAULTS`), but at three seats
+#: on 4-pandas-dragon (:data:`SHEET_DEFAULTS`).
 VERSUS = ("best", "each")
 
 #: How the other seats' turns are found. ``tree``: as tree nodes with their own candidate turns
