@@ -33,9 +33,10 @@ meeple_pg_start() {
     chown postgres "$MEEPLE_PG_DIR"
     run_as=(runuser -u postgres --)
   fi
-  "${run_as[@]}" "$bin/initdb" -D "$MEEPLE_PG_DIR/data" -U postgres -A trust >/dev/null
-  "${run_as[@]}" "$bin/pg_ctl" -D "$MEEPLE_PG_DIR/data" -l "$MEEPLE_PG_DIR/log" -w -t 60 \
-    -o "-h 127.0.0.1 -p $port -k $MEEPLE_PG_DIR -c fsync=off -c max_connections=300" start >/dev/null
+  # from / : the postgres user may not enter the checkout's folder
+  (cd / && "${run_as[@]}" "$bin/initdb" -D "$MEEPLE_PG_DIR/data" -U postgres -A trust >/dev/null)
+  (cd / && "${run_as[@]}" "$bin/pg_ctl" -D "$MEEPLE_PG_DIR/data" -l "$MEEPLE_PG_DIR/log" -w -t 60 \
+    -o "-h 127.0.0.1 -p $port -k $MEEPLE_PG_DIR -c fsync=off -c max_connections=300" start >/dev/null)
   export MEEPLE_TEST_POSTGRES="postgresql+psycopg://postgres@127.0.0.1:$port/postgres"
   MEEPLE_PG_STOP=("${run_as[@]}" "$bin/pg_ctl" -D "$MEEPLE_PG_DIR/data" -m fast -w stop)
   echo "== PostgreSQL started on 127.0.0.1:$port"
@@ -43,7 +44,7 @@ meeple_pg_start() {
 
 meeple_pg_stop() {
   if [ -n "${MEEPLE_PG_DIR:-}" ] && [ -d "$MEEPLE_PG_DIR/data" ]; then
-    "${MEEPLE_PG_STOP[@]}" >/dev/null 2>&1 || true
+    (cd / && "${MEEPLE_PG_STOP[@]}" >/dev/null 2>&1) || true
     rm -rf "$MEEPLE_PG_DIR"
     echo "== PostgreSQL stopped"
   fi
