@@ -420,6 +420,7 @@ def test_a_route_crossing_itself_keeps_its_order() -> None:
 
 def test_drawing_after_a_whirlpool_and_with_a_propeller() -> None:
     s = new(lattice_sheet(whirlpools=("a3",)), level=2)
+    s.seats = ["you"]
     roll(s, O="4+straight")
     turn(s, "O", "in1")
     d = _board(s)["drawing"]
@@ -431,11 +432,13 @@ def test_drawing_after_a_whirlpool_and_with_a_propeller() -> None:
     assert (d["mode"], d["source"], d["steps_left"], d["steps_drawn"], d["direction"]) == (
         "any", "whirlpool", 3, 0, None)
     assert board["seats"][0]["whirlpools"] == ["a3"]
-    assert "after a whirlpool" in board["sentence"]
+    assert board["sentence"] == ("You are drawing orange after a whirlpool: 3 any steps to go, "
+                                 "from a3.")
     s.play("a2")
     assert _board(s)["drawing"]["steps_drawn"] == 1
 
     s = new(lattice_sheet(propellers=("a3",)), level=3)
+    s.seats = ["you"]
     roll(s, O="1any")
     turn(s, "O", "in1", "a3")
     for letter in "RBGP":
@@ -455,6 +458,8 @@ def test_drawing_after_a_whirlpool_and_with_a_propeller() -> None:
     d = board["drawing"]
     assert (d["mode"], d["source"], d["steps_left"], d["can_forfeit"]) == (
         "any", "propeller", 3, False)
+    assert board["sentence"] == ("You are drawing red with a propeller: 3 any steps to go, "
+                                 "starting at an entry point.")
     assert board["pencils"][1]["propeller"] and board["pencils"][1]["face"] == "4+straight"
     assert board["seats"][0]["propellers_used"] == 1
     assert "forfeit" not in {c["move"] for c in board["choices"]}

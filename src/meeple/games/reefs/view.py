@@ -707,7 +707,7 @@ def _sentence(state: ReefsState, phase: str, walk: _Walk) -> str:
     else:
         kind = "any" if state.pmode == ANY else "straight"
         what = f"{state.prem} {kind} {'step' if state.prem == 1 else 'steps'} to go"
-    extra = {"propeller": " (a propeller)", "whirlpool": " (after a whirlpool)"}.get(
+    extra = {"propeller": " with a propeller", "whirlpool": " after a whirlpool"}.get(
         walk.source, "") if state.pmode != PLUS else ""
     where = (f"from {state.board.ids[sh.end[c]]}" if sh.entry[c] >= 0
              else "starting at an entry point")
