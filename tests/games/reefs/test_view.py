@@ -8,12 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 import meeple
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
-from meeple.core.view import seat_view
+from meeple.core.view import seat_view, view_schema
 from meeple.games.reefs.rules import ReefsState
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, SHIPPED_DIR
 from meeple.games.reefs.view import (
@@ -147,6 +148,10 @@ def test_whole_games_every_view_conforms(level: int, players: int) -> None:
     spaces = {sp["id"]: sp for sp in layout["spaces"]}
     kinds_seen: set[str] = set()
     decisions = 0
+    published = view_schema("reefs")
+    validator = jsonschema.Draft202012Validator(published)
+    jsonschema.validate(layout, {"$defs": published["$defs"],
+                                 "$ref": published["x-layout"]["$ref"]})
     while True:
         to_move = s.to_move
         mover = to_move if to_move is not None and to_move != CHANCE else None
@@ -154,6 +159,8 @@ def test_whole_games_every_view_conforms(level: int, players: int) -> None:
         if decisions % 5 == 0 or to_move is None:
             _round_trip_board(board)
             _check_marks(s, board, layout)
+        if decisions % 40 == 0 or to_move is None:  # the whole view, as the server sends it
+            validator.validate(json.loads(seat_view(s, mover).model_dump_json(by_alias=True)))
         assert board["schema"] == BOARD_SCHEMA
         _check_pencils(s, board)
         if decisions % 25 == 0 or to_move is None:
@@ -505,7 +512,11 @@ def test_the_view_carries_the_board_and_the_schemas_publish() -> None:
     v = seat_view(s, 0)
     assert v.board == view_board(s.view(0), 0)
     assert v.board["choices"] and seat_view(s, None).board["choices"] == []
-    assert meeple.game_info("reefs").view_layout is view_layout
+    info = meeple.game_info("reefs")
+    assert info.view_layout is view_layout and info.view_board is view_board
+    assert (info.layout_model, info.board_model) == (ReefsLayout, ReefsBoard)
+    published = view_schema("reefs")
+    assert published["properties"]["board"]["$ref"] == "#/$defs/board_ReefsBoard"
     for model in (ReefsLayout, ReefsBoard):
         schema = model.model_json_schema(by_alias=True)
         assert "schema" in schema["properties"]
