@@ -168,9 +168,10 @@ def test_whole_games_every_view_conforms(level: int, players: int) -> None:
         if to_move is None:
             assert board["phase"] == "over" and board["choices"] == []
             assert board["end_reason"] and board["sentence"].startswith("Game over")
+            assert board["result_text"] and not board["doing"]
             break
         if to_move == CHANCE:
-            assert board["phase"] == "roll" and board["choices"] == []
+            assert board["phase"] == "roll" and board["choices"] == [] and not board["doing"]
             assert board["to_move"] is None
             for viewer in range(players):
                 assert view_board(s.view(viewer), viewer)["choices"] == []
@@ -193,7 +194,7 @@ def test_whole_games_every_view_conforms(level: int, players: int) -> None:
                 assert ch["target"] == f"pencil:{ch['move'].split()[1]}"
             else:
                 assert ch["target"] is None and ch["move"] == ch["kind"]
-        assert board["to_move"] == mover
+        assert board["to_move"] == mover and board["doing"] and not board["result_text"]
         # every other viewer, and a spectator, sees the same board without the choices
         others = [v for v in range(players) if v != mover]
         viewer = others[decisions % len(others)] if others else None
@@ -338,6 +339,7 @@ def test_two_seats_pencils_holders_items_and_words() -> None:
     board = _board(s, 0)
     assert board["phase"] == "take" and board["round"] == 1 and board["to_move"] == 0
     assert board["sentence"] == "You take a pencil from the middle."
+    assert board["doing"] == "take a pencil from the middle" and board["result_text"] == ""
     assert [(p["where"], p["face"]) for p in board["pencils"]][:3] == [
         ("middle", "3any"), ("middle", "3any"), ("middle", "2straight")]
     assert {c["move"]: (c["target"], c["kind"]) for c in board["choices"]}["take B"] == (
@@ -467,6 +469,8 @@ def test_drawing_after_a_whirlpool_and_with_a_propeller() -> None:
         "any", "propeller", 3, False)
     assert board["sentence"] == ("You are drawing red with a propeller: 3 any steps to go, "
                                  "starting at an entry point.")
+    assert board["doing"] == ("draw red with a propeller: 3 any steps to go, starting at an "
+                              "entry point")
     assert board["pencils"][1]["propeller"] and board["pencils"][1]["face"] == "4+straight"
     assert board["seats"][0]["propellers_used"] == 1
     assert "forfeit" not in {c["move"] for c in board["choices"]}
@@ -502,6 +506,8 @@ def test_the_end_stars_and_the_end_in_words() -> None:
         "star:end_coins": 0}
     assert board["end_reason"] == "you have reached the last coin box"
     assert board["sentence"] == "Game over: you have reached the last coin box."
+    assert board["result_text"] == "You have reached the last coin box."
+    assert board["doing"] == ""
     assert board["to_move"] is None and board["choices"] == []
 
 

@@ -425,7 +425,12 @@ class ReefsBoard(_Frozen):
                     "pencil; 'draw': it draws the pencil taken; 'over'")
     roller: int = Field(description="the seat that rolls and takes first this round")
     to_move: int | None = Field(description="the seat to move, null while rolling or once over")
-    sentence: str = Field(description="who is doing what, in words")
+    sentence: str = Field(description="who is doing what, in words: a whole sentence")
+    doing: str = Field(description="what the seat to move has to do, without its name, to "
+                                   "follow 'Your turn: ' or 'Ann is to move: '; empty while "
+                                   "rolling and once over")
+    result_text: str = Field(description="once over: why the game ended, as a sentence; else "
+                                         "empty")
     pencils: list[PencilState] = Field(description="the five pencils, O R B G P")
     drawing: Drawing | None
     seats: list[SeatBoard]
@@ -659,9 +664,11 @@ def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
             propellers_collected=sh.props, propellers_used=sh.props_used, rows=rows,
             stars=[k for k, h in holders.items() if h == s], stuck=sh.stuck))
 
+    sentence, doing, result = _words(state, phase, walk)
     return ReefsBoard(
         schema=BOARD_SCHEMA, round=state.rounds, phase=phase,
-        roller=state.roller, to_move=seat_to_move, sentence=_sentence(state, phase, walk),
+        roller=state.roller, to_move=seat_to_move, sentence=sentence, doing=doing,
+        result_text=result,
         pencils=pencils, drawing=drawing, seats=seats,
         stars=[StarHolder(id=k, holder=h if h >= 0 else None) for k, h in holders.items()],
         ended_by=ender if ender >= 0 else None,
@@ -690,15 +697,18 @@ def _mask_ids(b: Board, mask: int) -> list[str]:
     return out
 
 
-def _sentence(state: ReefsState, phase: str, walk: _Walk) -> str:
+def _words(state: ReefsState, phase: str, walk: _Walk) -> tuple[str, str, str]:
+    """The board's ``sentence``, ``doing`` and ``result_text``."""
     if phase == "over":
-        return f"Game over: {_end_reason(state)}."
+        why = _end_reason(state)
+        return f"Game over: {why}.", "", f"{_cap(why)}."
     if phase == "roll":
         return (f"Rolling the pencils for {state.seats[state.roller]} "
-                f"({state.rolled} of 5 rolled).")
+                f"({state.rolled} of 5 rolled)."), "", ""
     who = state.seats[state.seat]
     if phase == "take":
-        return f"{_cap(subject(who, 'takes'))} a pencil from the middle."
+        return (f"{_cap(subject(who, 'takes'))} a pencil from the middle.",
+                "take a pencil from the middle", "")
     c = state.pc
     sh = state.sheets[state.seat]
     colour = COLOURS[c]
@@ -711,7 +721,8 @@ def _sentence(state: ReefsState, phase: str, walk: _Walk) -> str:
         walk.source, "") if state.pmode != PLUS else ""
     where = (f"from {state.board.ids[sh.end[c]]}" if sh.entry[c] >= 0
              else "starting at an entry point")
-    return f"{_cap(subject(who, 'is'))} drawing {colour}{extra}: {what}, {where}."
+    return (f"{_cap(subject(who, 'is'))} drawing {colour}{extra}: {what}, {where}.",
+            f"draw {colour}{extra}: {what}, {where}", "")
 
 
 def _choices(state: ReefsState) -> list[Choice]:
