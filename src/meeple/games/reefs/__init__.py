@@ -13,6 +13,7 @@ from meeple.games.reefs.moves import NOTATION_HELP, ReefsMove
 from meeple.games.reefs.render import render, render_score
 from meeple.games.reefs.rules import ReefsState
 from meeple.games.reefs.sheet import LEVEL_SHEETS, Board, load_board
+from meeple.games.reefs.view import ReefsBoard, ReefsLayout, view_board, view_layout
 
 __all__ = ["GAME", "ReefsMove", "ReefsState", "make_game"]
 
@@ -81,6 +82,10 @@ GAME = GameInfo(
     render_score=render_score,
     notation_help=NOTATION_HELP,
     announce=announce,
+    view_layout=view_layout,
+    view_board=view_board,
+    layout_model=ReefsLayout,
+    board_model=ReefsBoard,
     factory=make_game,
     options={"level": (1, 2, 3)},
     # no default level: it follows the sheet (see make_game); without a sheet it is 1
