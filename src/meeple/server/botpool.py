@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -53,7 +54,24 @@ def decide(d: Decision) -> str:
     return str(bot.choose(view, view.legal_moves()))
 
 
-def _warm() -> None:
+def _warm(parent: int) -> None:
+    """A worker's start: die with the server (a ``kill -9`` of the server must not leave its
+    workers behind), then load the games and bots once."""
+    try:  # Linux: the kernel kills this worker when its parent dies
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    import threading
+
+    def watch() -> None:  # elsewhere, or if the server died before the line above ran
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="meeple-parent-watch", daemon=True).start()
     import meeple
     import meeple.bots
 
@@ -64,7 +82,8 @@ def make_pool(workers: int | None = None) -> Executor:
     """A process pool for bot decisions (``MEEPLE_BOT_WORKERS``, default: the core count)."""
     n = workers or int(os.environ.get("MEEPLE_BOT_WORKERS", "0")) or (os.cpu_count() or 2)
     ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_warm)
+    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_warm,
+                               initargs=(os.getpid(),))
 
 
 def kill_pool(pool: Executor) -> None:
