@@ -37,7 +37,8 @@ from tests.server.conftest import Server, free_port  # noqa: E402
 async def drive(ws_base: str, table: str, seat: int, secret: str, stop_at: float,
                 rtts: list[float], rng: random.Random) -> int:
     made = 0
-    async with connect(f"{ws_base}/ws/tables/{table}", max_size=None) as ws:
+    async with connect(f"{ws_base}/ws/tables/{table}", max_size=None, open_timeout=120,
+                       ping_interval=None) as ws:
         await ws.send(json.dumps({"type": "hello", "seat": seat, "secret": secret}))
         view: dict[str, object] = {}
         version = -1
