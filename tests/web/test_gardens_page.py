@@ -128,6 +128,15 @@ def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, level: int
         shoot(page, "start")
     made = click_svg_through(page, Rng(10 + level), stop_after=6 if level == 1 else None)
     if level == 1:
+        # mid-game, in the middle of a turn: a pencil taken, one field coloured, more lit
+        page.wait_for_function("() => document.body.dataset.phase === 'my-turn'",
+                               timeout=120_000)
+        page.locator(".gd-pencil.lit").first.click()
+        settle(page)
+        if phase(page) == "my-turn":
+            page.locator(".gd-sheet.main .gd-field.lit").first.click()
+            settle(page)
+        assert page.locator(".gd-pencil.where-hand").count() == 1
         shoot(page, "mid")
         more = click_svg_through(page, Rng(99))
         made = {k: made[k] + more[k] for k in made}

@@ -47,11 +47,11 @@ function star(cx, cy, r, value, state, attrs = {}) {
   return g;
 }
 
-function tick(x, y, s) {
-  // a pencil cross over a box at x, y of size s
-  return svg("g", { class: "gd-tick", "pointer-events": "none" },
-    svg("line", { x1: x + s * 0.18, y1: y + s * 0.18, x2: x + s * 0.82, y2: y + s * 0.82, stroke: INK, "stroke-width": 2.6, "stroke-linecap": "round" }),
-    svg("line", { x1: x + s * 0.18, y1: y + s * 0.82, x2: x + s * 0.82, y2: y + s * 0.18, stroke: INK, "stroke-width": 2.6, "stroke-linecap": "round" }));
+function check(cx, cy) {
+  // a ticked box: a check mark in a small disc at its corner
+  return svg("g", { class: "gd-check", "pointer-events": "none" },
+    svg("circle", { cx, cy, r: 6.5, fill: "#fff", stroke: INK, "stroke-width": 1.2 }),
+    svg("path", { d: `M${cx - 3.2} ${cy} l2.2 2.4 l4.2 -4.8`, fill: "none", stroke: INK, "stroke-width": 1.8, "stroke-linecap": "round", "stroke-linejoin": "round" }));
 }
 
 function flowerIcon(cx, cy, r, colour, letter) {
@@ -59,7 +59,7 @@ function flowerIcon(cx, cy, r, colour, letter) {
   for (let i = 0; i < 5; i++) {
     const a = -Math.PI / 2 + (i * 2 * Math.PI) / 5;
     g.append(svg("circle", { cx: cx + r * 0.55 * Math.cos(a), cy: cy + r * 0.55 * Math.sin(a), r: r * 0.45,
-      fill: FILL[colour], stroke: "#fff", "stroke-width": 1 }));
+      fill: colour ? FILL[colour] : "#fff", stroke: colour ? "#fff" : INK, "stroke-width": 1 }));
   }
   g.append(svg("circle", { cx, cy, r: r * 0.32, fill: "#ffe14d", stroke: "#7a5b00", "stroke-width": 0.8 }));
   if (letter) {
@@ -69,11 +69,11 @@ function flowerIcon(cx, cy, r, colour, letter) {
   return g;
 }
 
-function treeIcon(cx, cy, r, colour) {
+function treeIcon(cx, cy, r, colour, white = false) {
   return svg("g", { class: "gd-tree", "pointer-events": "none" },
     svg("rect", { x: cx - r * 0.14, y: cy + r * 0.35, width: r * 0.28, height: r * 0.5, fill: "#6b4423" }),
     svg("polygon", { points: pts([[cx, cy - r], [cx + r * 0.75, cy + r * 0.45], [cx - r * 0.75, cy + r * 0.45]]),
-      fill: colour ? FILL[colour] : "#1f6b2e", stroke: "#fff", "stroke-width": 1.2 }));
+      fill: white ? "#fff" : colour ? FILL[colour] : "#1f6b2e", stroke: white ? INK : "#fff", "stroke-width": 1.2 }));
 }
 
 function pencilShape(x, y, w, h, colour, attrs = {}) {
@@ -156,8 +156,8 @@ function drawMap(layout, board, mark, ctx, main, targets) {
     if (f.tree) g.append(treeIcon(x, y + 2, U * 0.4, null));
     if (colour && ctx.cb) {
       const iconic = f.flower || f.tree;
-      g.append(svg("text", { class: "gd-cb", x: iconic ? x + U * 0.5 : x, y: iconic ? y + U * 0.5 : y + 2,
-        "text-anchor": "middle", "dominant-baseline": "middle", "font-size": iconic ? 10 : 15, "font-weight": 700,
+      g.append(svg("text", { class: "gd-cb", x: iconic ? x - U * 0.58 : x, y: iconic ? y + 1 : y + 2,
+        "text-anchor": "middle", "dominant-baseline": "middle", "font-size": iconic ? 11 : 15, "font-weight": 700,
         fill: "#fff", stroke: INK, "stroke-width": 0.6, "paint-order": "stroke" }, LETTER[colour]));
     }
     if (main) {
@@ -196,7 +196,7 @@ function drawMap(layout, board, mark, ctx, main, targets) {
       const f = layout.fields.find((x) => x.id === gd.label_field);
       if (!f) continue;
       const gm = gmark.get(gd.id);
-      labels.append(svg("text", { x: f.x * U - U * 0.5, y: f.y * U + U * 0.62, "text-anchor": "middle",
+      labels.append(svg("text", { x: f.x * U, y: f.y * U + U * 0.74, "text-anchor": "middle",
         "font-size": 8.5, "font-style": "italic", "font-weight": 600, fill: mark.coloured[f.id] ? "#fff" : "#6b6658" },
         gd.label + (gm && gm.completed ? "✓" : "")));
     }
@@ -225,23 +225,23 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
   const box = (x, yy, id, { value, colour, ticked, icon, tip }) => {
     const g = svg("g", { class: `gd-box${ticked ? " ticked" : ""}`, ...ident(id, main) }, title(tip));
     g.append(svg("rect", { class: "hit", x, y: yy, width: S, height: S, rx: 3,
-      fill: colour ? (ticked ? FILL[colour] : LIGHT[colour]) : (ticked ? "#c9c9c9" : "#fff"),
+      fill: colour ? (ticked ? FILL[colour] : LIGHT[colour]) : (ticked ? "#3d3d45" : "#fff"),
       stroke: colour ? FILL[colour] : "#888", "stroke-width": 2 }));
     if (colour === null && !icon) {
       // a colourful box: five colour stripes along the top
       Object.keys(FILL).forEach((c, i) => g.append(svg("rect", { x: x + 2 + i * (S - 4) / 5, y: yy + 2, width: (S - 4) / 5, height: 5, fill: FILL[c] })));
     }
-    if (icon === "flower") g.append(flowerIcon(x + S / 2, yy + S / 2 - 2, S * 0.3, colour, false));
-    if (icon === "tree") g.append(treeIcon(x + S / 2, yy + S / 2 - 2, S * 0.32, colour));
+    if (icon === "flower") g.append(flowerIcon(x + S / 2, yy + S / 2 - 3, S * 0.3, ticked ? null : colour, false));
+    if (icon === "tree") g.append(treeIcon(x + S / 2, yy + S / 2 - 1, S * 0.34, ticked ? null : colour, ticked));
     if (value !== null && value !== undefined && icon !== "tree") {
       g.append(svg("text", { x: x + S / 2, y: yy + (icon ? S - 4 : S / 2 + 5), "text-anchor": "middle", "font-size": icon ? 9 : 13,
-        "font-weight": 700, fill: ticked && colour ? "#fff" : INK }, String(value)));
+        "font-weight": 700, fill: ticked ? "#fff" : INK }, String(value)));
     }
     if (ctx.cb && colour) {
       g.append(svg("text", { class: "gd-cb", x: x + 4, y: yy + 10, "font-size": 9, "font-weight": 700,
         fill: ticked ? "#fff" : INK }, LETTER[colour]));
     }
-    if (ticked) g.append(tick(x, yy, S));
+    if (ticked) g.append(check(x + S - 3, yy + 3));
     if (main) wire(g, id, ctx, targets);
     return g;
   };
@@ -288,8 +288,8 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
   }
 
   for (const [key, part, have, got, word] of [
-    ["flower", sc.flowers, mark.flowers || [], mark.flower_star, "Flowers (a flower field in its own colour)"],
-    ["tree", sc.trees, mark.trees || [], mark.tree_star, "Trees (a tree field, one box per colour)"]]) {
+    ["flower", sc.flowers, mark.flowers || [], mark.flower_star, "Flowers (in their own colour)"],
+    ["tree", sc.trees, mark.trees || [], mark.tree_star, "Trees (one box per colour)"]]) {
     if (!part) continue;
     head(word, `${sum(part.score_rows)}`);
     part.boxes.forEach((bx, i) => {
@@ -314,7 +314,10 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
     g.append(pencilShape(x + 3, y + 3, PW - 10, 10, null));
     g.append(svg("text", { x: x + PW / 2 - 2, y: y + S - 2, "text-anchor": "middle", "font-size": 12, "font-weight": 700,
       fill: p.ends_game ? "#b3261e" : INK }, `${p.penalty}${p.ends_game ? " end" : ""}`));
-    if (crossed) g.append(tick(x + 6, y - 2, S + 4));
+    if (crossed) {
+      g.append(svg("line", { x1: x + 4, y1: y, x2: PW + x - 8, y2: y + 16, stroke: "#b3261e", "stroke-width": 2.6, "stroke-linecap": "round" }),
+        svg("line", { x1: x + 4, y1: y + 16, x2: PW + x - 8, y2: y, stroke: "#b3261e", "stroke-width": 2.6, "stroke-linecap": "round" }));
+    }
     if (main) wire(g, p.id, ctx, targets);
     root.append(g);
   });
@@ -361,41 +364,43 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
 
 // ---------------------------------------------------------------- the middle
 function drawMiddle(layout, board, ctx, targets) {
+  // one small SVG per pencil, in a wrapping row: five across on a wide page, fewer on a phone
   const names = ctx.view.seats.map((s) => s.name);
-  const W = 640, H = 112;
-  const root = svg("svg", { class: "gd-middle", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "the pencils" });
-  const CW = W / 5;
-  board.pencils.forEach((p, i) => {
-    const x = i * CW + 8, w = CW - 16;
+  const W = 128, H = 112;
+  const row = el("div", { class: "gd-pencils", role: "group", "aria-label": "the pencils" });
+  board.pencils.forEach((p) => {
+    const x = 12, w = W - 24;
     const faded = p.where === "used" || p.where === "unrolled";
-    const g = svg("g", { class: `gd-pencil where-${p.where}`, id: p.id, "data-el": p.id },
-      title(`${p.colour} pencil` + (p.face ? ` showing ${p.face}` : "")));
-    g.append(svg("rect", { class: "hit", x: x - 4, y: 2, width: w + 8, height: H - 6, rx: 8,
-      fill: p.where === "hand" ? LIGHT[p.colour] : "#fff", stroke: p.where === "hand" ? FILL[p.colour] : "#ddd", "stroke-width": p.where === "hand" ? 2.5 : 1 }));
-    g.append(pencilShape(x, 14, w, 26, p.colour, { opacity: faded ? 0.35 : 1 }));
-    g.append(svg("text", { x: x + 14, y: 32, "font-size": 15, "font-weight": 700, fill: "#fff", stroke: INK, "stroke-width": 0.6,
-      "paint-order": "stroke", opacity: faded ? 0.6 : 1 }, p.letter));
-    g.append(svg("circle", { cx: x + w * 0.5, cy: 27, r: 15, fill: "#fff", stroke: INK, "stroke-width": 1.4, opacity: faded ? 0.6 : 1 }));
-    g.append(svg("text", { x: x + w * 0.5, y: 33, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: INK }, p.face === null ? "?" : String(p.face)));
     const where = {
       middle: board.phase === "rolling" ? "rolled" : "in the middle",
       hand: `${names[p.holder] ?? "?"} colours`,
       used: p.holder !== null ? `taken by ${names[p.holder]}` : "used",
       unrolled: "not rolled yet",
     }[p.where];
-    g.append(svg("text", { x: x + w / 2, y: 64, "text-anchor": "middle", "font-size": 13, "font-weight": p.where === "hand" ? 700 : 400, fill: INK },
+    const g = svg("g", { class: `gd-pencil where-${p.where}`, id: p.id, "data-el": p.id },
+      title(`${p.colour} pencil` + (p.face ? ` showing ${p.face}` : "") + `: ${where}`));
+    g.append(svg("rect", { class: "hit", x: 3, y: 3, width: W - 6, height: H - 6, rx: 8,
+      fill: p.where === "hand" ? LIGHT[p.colour] : "#fff", stroke: p.where === "hand" ? FILL[p.colour] : "#ccc", "stroke-width": p.where === "hand" ? 3 : 1.2 }));
+    g.append(pencilShape(x, 14, w, 26, p.colour, { opacity: faded ? 0.35 : 1 }));
+    g.append(svg("text", { x: x + 6, y: 33, "font-size": 15, "font-weight": 700, fill: "#fff", stroke: INK, "stroke-width": 0.6,
+      "paint-order": "stroke", opacity: faded ? 0.6 : 1 }, p.letter));
+    g.append(svg("circle", { cx: x + w * 0.5, cy: 27, r: 15, fill: "#fff", stroke: INK, "stroke-width": 1.4, opacity: faded ? 0.6 : 1 }));
+    g.append(svg("text", { x: x + w * 0.5, y: 33, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: INK }, p.face === null ? "?" : String(p.face)));
+    g.append(svg("text", { x: W / 2, y: 62, "text-anchor": "middle", "font-size": 14, "font-weight": p.where === "hand" ? 700 : 500, fill: INK },
       `${p.colour}`));
-    g.append(svg("text", { x: x + w / 2, y: 82, "text-anchor": "middle", "font-size": 12.5, fill: p.where === "middle" ? "#137333" : "#5f6368" }, where));
+    g.append(svg("text", { x: W / 2, y: 80, "text-anchor": "middle", "font-size": 12.5, "font-weight": p.where === "middle" ? 600 : 400,
+      fill: p.where === "middle" ? "#137333" : "#4a4f55", textLength: where.length > 16 ? W - 16 : undefined,
+      lengthAdjust: "spacingAndGlyphs" }, where));
     if (p.where === "hand" && board.hand) {
-      g.append(svg("text", { x: x + w / 2, y: 99, "text-anchor": "middle", "font-size": 12, fill: INK },
-        `${board.hand.face - board.hand.left}/${board.hand.face} done`));
+      g.append(svg("text", { x: W / 2, y: 98, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: INK },
+        `${board.hand.face - board.hand.left} of ${board.hand.face} done`));
     } else if (p.face) {
-      g.append(svg("text", { x: x + w / 2, y: 99, "text-anchor": "middle", "font-size": 11.5, fill: "#5f6368" }, plural(p.face, "field")));
+      g.append(svg("text", { x: W / 2, y: 98, "text-anchor": "middle", "font-size": 12.5, fill: "#4a4f55" }, plural(p.face, "field")));
     }
     wire(g, p.id, ctx, targets);
-    root.append(g);
+    row.append(svg("svg", { class: "gd-pencil-card", viewBox: `0 0 ${W} ${H}` }, g));
   });
-  return root;
+  return row;
 }
 
 // ---------------------------------------------------------------- one seat's sheet
