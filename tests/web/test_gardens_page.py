@@ -47,11 +47,11 @@ def click_svg_through(page: Any, rng: Rng, *, stop_after: int | None = None,
         lit = page.locator("#board .lit[data-move]")
         n = lit.count()
         if n:
-            # every lit element is a legal move, and every legal move with a target is lit
+            # every Gardens choice has a target: the lit elements are exactly the legal moves
             moves = [lit.nth(i).get_attribute("data-move") for i in range(n)]
             legal = page.evaluate("[...document.querySelectorAll('#choices button.choice')]"
                                   ".map(b => b.dataset.move)")
-            assert set(moves) <= set(legal), (moves, legal)
+            assert sorted(moves) == sorted(legal), (moves, legal)
             lit.nth(rng.choice(list(range(n)))).click()
             made["svg"] += 1
         else:
@@ -131,12 +131,14 @@ def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, level: int
         # mid-game, in the middle of a turn: a pencil taken, one field coloured, more lit
         page.wait_for_function("() => document.body.dataset.phase === 'my-turn'",
                                timeout=120_000)
-        page.locator(".gd-pencil.lit").first.click()
+        faces = page.eval_on_selector_all(".gd-pencil.lit", "gs => gs.map(g => +g.dataset.face)")
+        page.locator(".gd-pencil.lit").nth(faces.index(max(faces))).click()
         settle(page)
-        if phase(page) == "my-turn":
+        if max(faces) > 1:
             page.locator(".gd-sheet.main .gd-field.lit").first.click()
             settle(page)
-        assert page.locator(".gd-pencil.where-hand").count() == 1
+            assert page.locator(".gd-pencil.where-hand").count() == 1
+            assert page.locator(".gd-sheet.main .gd-field.current").count() == 1
         shoot(page, "mid")
         more = click_svg_through(page, Rng(99))
         made = {k: made[k] + more[k] for k in made}
@@ -152,6 +154,10 @@ def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, level: int
     assert len(coloured) == bin(state.coloured[0]).count("1")
     if level == 3:
         shoot(page, "end")
+    if level == 2:
+        page.check("#cb-toggle")
+        page.wait_for_selector(".gd-cb")
+        shoot(page, "end-cb")
 
 
 def test_colour_blind_letters_and_a_phone_width_page(browser: Any, web: Server) -> None:
@@ -201,3 +207,24 @@ def test_a_lit_field_plays_on_enter(page: Any, web: Server) -> None:
     assert page.locator(".gd-sheet.main .gd-field.lit").count() > 0
     assert page.locator(".gd-sheet.main .gd-symbol.lit").count() == 1
     assert page.locator(".gd-pencil.lit").count() == 0
+
+
+def test_a_spectator_sees_every_sheet_and_nothing_lit(page: Any, browser: Any,
+                                                        web: Server) -> None:
+    table = create_from_lobby(page, web, "gardens", {"level": "3"}, 3)
+    click_svg_through(page, Rng(7), stop_after=2)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        eve = ctx.new_page()
+        eve.goto(f"{web.base}/t/{table}")
+        assert phase(eve) == "watching"
+        eve.wait_for_selector(".gd-sheet.main")
+        assert eve.locator(".gd-sheet").count() == 3
+        assert eve.locator("details.other-sheet").count() == 2
+        assert eve.locator(".lit").count() == 0
+        assert "sheet" in eve.inner_text("#board h2")
+        # the trees of level 3 are drawn on every sheet
+        trees = sum(1 for f in layout_of(web, table)["fields"] if f["tree"])
+        assert eve.locator(".gd-map .gd-tree").count() == 3 * trees
+    finally:
+        ctx.close()

@@ -21,7 +21,7 @@ const open = new Map();       // seat -> whether its <details> is open (kept acr
 const fmt = (n) => String(Math.round(n * 100) / 100);
 const pts = (list) => list.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(" ");
 const title = (text) => svg("title", {}, text);
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const plural = (n, word) => `${n} ${word}${Math.abs(n) === 1 ? "" : "s"}`;
 
 function starPath(cx, cy, r) {
   const out = [];
@@ -247,7 +247,7 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
   };
 
   root.append(svg("text", { x: X, y: y + 14, "font-size": 15, "font-weight": 700, fill: INK }, `${mark.name}`),
-    svg("text", { x: W - 8, y: y + 14, "font-size": 15, "font-weight": 700, "text-anchor": "end", fill: INK }, `${total} points`));
+    svg("text", { x: W - 8, y: y + 14, "font-size": 15, "font-weight": 700, "text-anchor": "end", fill: INK }, Math.abs(total) === 1 ? `${total} point` : `${total} points`));
   y += 24;
   root.append(svg("text", { x: X, y: y + 11, "font-size": 12, fill: "#5f6368" },
     `${plural(mark.coloured_count, "field")} coloured, ${mark.fields_left} left`));
@@ -377,7 +377,7 @@ function drawMiddle(layout, board, ctx, targets) {
       used: p.holder !== null ? `taken by ${names[p.holder]}` : "used",
       unrolled: "not rolled yet",
     }[p.where];
-    const g = svg("g", { class: `gd-pencil where-${p.where}`, id: p.id, "data-el": p.id },
+    const g = svg("g", { class: `gd-pencil where-${p.where}`, id: p.id, "data-el": p.id, "data-face": p.face ?? "" },
       title(`${p.colour} pencil` + (p.face ? ` showing ${p.face}` : "") + `: ${where}`));
     g.append(svg("rect", { class: "hit", x: 3, y: 3, width: W - 6, height: H - 6, rx: 8,
       fill: p.where === "hand" ? LIGHT[p.colour] : "#fff", stroke: p.where === "hand" ? FILL[p.colour] : "#ccc", "stroke-width": p.where === "hand" ? 3 : 1.2 }));
@@ -450,7 +450,7 @@ export function draw(container, ctx) {
     const grid = el("div", { class: "gd-others" });
     for (const s of others) {
       const d = el("details", { class: "other-sheet other", "data-seat": s.seat }, el("summary", {},
-        `${s.name}'s sheet: ${(ctx.view.seats[s.seat] || {}).total ?? 0} points, ${plural(s.fields_left, "field")} left` +
+        `${s.name}'s sheet: ${plural((ctx.view.seats[s.seat] || {}).total ?? 0, "point")}, ${plural(s.fields_left, "field")} left` +
         (board.seat === s.seat ? " (to move)" : "")));
       d.open = open.has(s.seat) ? open.get(s.seat) : true;
       d.addEventListener("toggle", () => open.set(s.seat, d.open));
