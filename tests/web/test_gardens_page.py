@@ -186,6 +186,11 @@ def test_colour_blind_letters_and_a_phone_width_page(browser: Any, web: Server) 
         # a field is still big enough to tap at this width
         box = page.locator(".gd-sheet.main .gd-field").first.bounding_box()
         assert box["width"] >= 18
+        # the other seat's sheet is folded on a phone and opens on a tap
+        other = page.locator("details.other-sheet")
+        assert other.evaluate("d => d.open") is False
+        other.locator("summary").click()
+        assert other.evaluate("d => d.open") is True
         shoot(page, "phone-cb")
         assert not errors, errors
     finally:

@@ -452,7 +452,9 @@ export function draw(container, ctx) {
       const d = el("details", { class: "other-sheet other", "data-seat": s.seat }, el("summary", {},
         `${s.name}'s sheet: ${plural((ctx.view.seats[s.seat] || {}).total ?? 0, "point")}, ${plural(s.fields_left, "field")} left` +
         (board.seat === s.seat ? " (to move)" : "")));
-      d.open = open.has(s.seat) ? open.get(s.seat) : true;
+      // unfolded on a wide page, folded on a phone, then as the player left it
+      const narrow = window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
+      d.open = open.has(s.seat) ? open.get(s.seat) : !narrow;
       d.addEventListener("toggle", () => open.set(s.seat, d.open));
       d.append(drawSheet(layout, board, s, dctx, false, new Map()));
       grid.append(d);
