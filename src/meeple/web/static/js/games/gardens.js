@@ -256,7 +256,6 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
   // single-colour gardens: a row of boxes per printed row, each ending in its star
   const single = sc.single_colour;
   head("Gardens all one colour", `${sum(single.score_rows)}`);
-  const colours = layout.colours.map((c) => c.name);
   single.rows.forEach((row, k) => {
     const mrow = (mark.rows || [])[k] || { ticked: [], star: false };
     row.boxes.forEach((bx, i) => {
