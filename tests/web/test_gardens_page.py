@@ -1,0 +1,235 @@
+"""The Gardens table page in Chromium: whole games of every level played by clicking the lit
+parts of the drawing (fields, pencils, the pencil symbol to waste), the final pad equal to the
+engine's; every layout element drawn; colour-blind letters; a 375 px page without sideways
+scrolling. ``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/gardens-*.png."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.core.rng import Rng
+from tests.server.conftest import Server
+from tests.web.driver import pad_from_page, phase
+from tests.web.test_play_pages import create_from_lobby
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def settle(page: Any) -> None:
+    page.wait_for_function("() => document.body.dataset.phase !== 'pending'", timeout=60_000)
+
+
+def click_svg_through(page: Any, rng: Rng, *, stop_after: int | None = None,
+                      limit: int = 3000) -> dict[str, int]:
+    """Play this page's seat by clicking lit SVG elements (the buttons only when no choice has
+    a target). Returns the clicks made on the drawing and on buttons."""
+    made = {"svg": 0, "button": 0, "turns": 0}
+    for _ in range(limit):
+        now = phase(page)
+        if now == "over":
+            return made
+        if now == "complete":
+            page.click("#confirm")
+            made["turns"] += 1
+            settle(page)
+            if stop_after is not None and made["turns"] >= stop_after:
+                return made
+            continue
+        if now != "my-turn":
+            page.wait_for_function("() => !['waiting', 'watching'].includes(document.body.dataset.phase)",
+                                   timeout=120_000)
+            continue
+        lit = page.locator("#board .lit[data-move]")
+        n = lit.count()
+        if n:
+            # every Gardens choice has a target: the lit elements are exactly the legal moves
+            moves = [lit.nth(i).get_attribute("data-move") for i in range(n)]
+            legal = page.evaluate("[...document.querySelectorAll('#choices button.choice')]"
+                                  ".map(b => b.dataset.move)")
+            assert sorted(moves) == sorted(legal), (moves, legal)
+            lit.nth(rng.choice(list(range(n)))).click()
+            made["svg"] += 1
+        else:
+            buttons = page.locator("#choices button.choice")
+            if buttons.count() == 0:
+                page.wait_for_timeout(50)
+                continue
+            buttons.nth(rng.choice(list(range(buttons.count())))).click()
+            made["button"] += 1
+        settle(page)
+    raise AssertionError("the game did not end")
+
+
+def assert_pad_is_engines(page: Any, web: Server, table: str) -> None:
+    rec = web.api("GET", f"/api/tables/{table}/record").json()
+    engine = meeple.replay(rec).scores()
+    shown = pad_from_page(page)
+    assert [s["total"] for s in shown] == [s.total for s in engine]
+    for seat, score in enumerate(engine):
+        for row, value in score.breakdown.items():
+            assert shown[seat][row] == value, (seat, row)
+
+
+def layout_of(web: Server, table: str) -> dict[str, Any]:
+    return dict(web.api("GET", f"/api/tables/{table}/layout").json()["layout"])
+
+
+def layout_ids(layout: dict[str, Any]) -> list[str]:
+    sc = layout["score"]
+    ids = [f["id"] for f in layout["fields"]] + [f["id"] for f in layout["fountain"]]
+    ids += [p["id"] for p in layout["pencils"]]
+    for row in sc["single_colour"]["rows"]:
+        ids += [b["id"] for b in row["boxes"]] + [row["star"]["id"]]
+    for part in (sc["colourful"], sc["flowers"], sc["trees"]):
+        if part:
+            ids += [b["id"] for b in part["boxes"]]
+            if part["star"]:
+                ids.append(part["star"]["id"])
+    ids += [p["id"] for p in sc["pencils"]] + [g["id"] for g in sc["goals"]]
+    return ids
+
+
+def shoot(page: Any, name: str) -> None:
+    if os.environ.get("MEEPLE_SCREENSHOTS") != "1":
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"gardens-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    try:  # a palette of 256 colours keeps the committed PNGs small
+        from PIL import Image
+
+        with Image.open(path) as img:
+            img.convert("RGB").quantize(256).save(path, optimize=True)
+    except ImportError:
+        pass
+    assert path.stat().st_size < 300_000, f"{path.name} is {path.stat().st_size} bytes"
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, level: int) -> None:
+    table = create_from_lobby(page, web, "gardens", {"level": str(level)}, 2)
+    phase(page)
+    layout = layout_of(web, table)
+    # every element of the layout is drawn on the player's own sheet, with its id
+    missing = page.evaluate("ids => ids.filter(i => !document.getElementById(i))",
+                            layout_ids(layout))
+    assert missing == []
+    # the other seat's sheet is drawn too, without clashing ids
+    assert page.locator("details.other-sheet .gd-field").count() == len(layout["fields"])
+    # thick garden borders: one line per listed side
+    sides = sum(len(f["borders"]) for f in layout["fields"])
+    assert page.locator(".gd-sheet.main .gd-borders line").count() == sides
+    if level == 1:
+        shoot(page, "start")
+    made = click_svg_through(page, Rng(10 + level), stop_after=6 if level == 1 else None)
+    if level == 1:
+        # mid-game, in the middle of a turn: a pencil taken, one field coloured, more lit
+        page.wait_for_function("() => document.body.dataset.phase === 'my-turn'",
+                               timeout=120_000)
+        faces = page.eval_on_selector_all(".gd-pencil.lit", "gs => gs.map(g => +g.dataset.face)")
+        page.locator(".gd-pencil.lit").nth(faces.index(max(faces))).click()
+        settle(page)
+        if max(faces) > 1:
+            page.locator(".gd-sheet.main .gd-field.lit").first.click()
+            settle(page)
+            assert page.locator(".gd-pencil.where-hand").count() == 1
+            assert page.locator(".gd-sheet.main .gd-field.current").count() == 1
+        shoot(page, "mid")
+        more = click_svg_through(page, Rng(99))
+        made = {k: made[k] + more[k] for k in made}
+    assert made["svg"] > 0
+    assert phase(page) == "over"
+    assert_pad_is_engines(page, web, table)
+    assert "Game over" in page.inner_text("#status")
+    # at the end every seat's coloured fields are drawn in their colours
+    rec = web.api("GET", f"/api/tables/{table}/record").json()
+    state = meeple.replay(rec)
+    coloured = page.evaluate("[...document.querySelectorAll('.gd-sheet.main .gd-field.coloured')]"
+                             ".map(g => g.dataset.el)")
+    assert len(coloured) == bin(state.coloured[0]).count("1")
+    if level == 3:
+        shoot(page, "end")
+    if level == 2:
+        page.check("#cb-toggle")
+        page.wait_for_selector(".gd-cb")
+        shoot(page, "end-cb")
+
+
+def test_colour_blind_letters_and_a_phone_width_page(browser: Any, web: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 375, "height": 740})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        table = create_from_lobby(page, web, "gardens", {"level": "2"}, 2)
+        click_svg_through(page, Rng(5), stop_after=3)
+        assert page.locator(".gd-cb").count() == 0
+        page.check("#cb-toggle")
+        page.wait_for_selector(".gd-cb")
+        coloured = page.locator(".gd-sheet.main .gd-field.coloured").count()
+        assert coloured > 0
+        # every coloured field carries its letter, and so does every flower
+        assert page.locator(".gd-sheet.main .gd-field.coloured .gd-cb").count() == coloured
+        letters = page.eval_on_selector_all(
+            ".gd-sheet.main .gd-field.coloured",
+            "gs => gs.map(g => [g.dataset.colour, g.querySelector('.gd-cb').textContent])")
+        assert all(c[0].upper() == letter for c, letter in letters)
+        flowers = sum(1 for f in layout_of(web, table)["fields"] if f["flower"])
+        assert page.locator(".gd-sheet.main .gd-flower text").count() == flowers
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"the page is {width} px wide on a 375 px screen"
+        # a field is still big enough to tap at this width
+        box = page.locator(".gd-sheet.main .gd-field").first.bounding_box()
+        assert box["width"] >= 18
+        # the other seat's sheet is folded on a phone and opens on a tap
+        other = page.locator("details.other-sheet")
+        assert other.evaluate("d => d.open") is False
+        other.locator("summary").click()
+        assert other.evaluate("d => d.open") is True
+        shoot(page, "phone-cb")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_a_lit_field_plays_on_enter(page: Any, web: Server) -> None:
+    create_from_lobby(page, web, "gardens", {"level": "1"}, 2)
+    assert phase(page) == "my-turn"
+    pencil = page.locator(".gd-pencil.lit").first
+    assert pencil.get_attribute("role") == "button"
+    assert pencil.get_attribute("tabindex") == "0"
+    move = pencil.get_attribute("data-move")
+    pencil.focus()
+    page.keyboard.press("Enter")
+    settle(page)
+    assert move in page.inner_text("#buffer")
+    # now the fields are lit (and the pencil symbol to waste)
+    assert page.locator(".gd-sheet.main .gd-field.lit").count() > 0
+    assert page.locator(".gd-sheet.main .gd-symbol.lit").count() == 1
+    assert page.locator(".gd-pencil.lit").count() == 0
+
+
+def test_a_spectator_sees_every_sheet_and_nothing_lit(page: Any, browser: Any,
+                                                        web: Server) -> None:
+    table = create_from_lobby(page, web, "gardens", {"level": "3"}, 3)
+    click_svg_through(page, Rng(7), stop_after=2)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        eve = ctx.new_page()
+        eve.goto(f"{web.base}/t/{table}")
+        assert phase(eve) == "watching"
+        eve.wait_for_selector(".gd-sheet.main")
+        assert eve.locator(".gd-sheet").count() == 3
+        assert eve.locator("details.other-sheet").count() == 2
+        assert eve.locator(".lit").count() == 0
+        assert "sheet" in eve.inner_text("#board h2")
+        # the trees of level 3 are drawn on every sheet
+        trees = sum(1 for f in layout_of(web, table)["fields"] if f["tree"])
+        assert eve.locator(".gd-map .gd-tree").count() == 3 * trees
+    finally:
+        ctx.close()
