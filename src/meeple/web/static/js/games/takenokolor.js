@@ -139,15 +139,18 @@ function litTargets(ctx) {
 function drawRoll(ctx) {
   const { layout, board, view } = ctx;
   const lit = litTargets(ctx);
-  const W = 4 * 175 + 230;
-  const H = 130;
+  // four markers in a row and the panda beside them; on a narrow page two rows of two
+  const narrow = ctx.container.clientWidth > 0 && ctx.container.clientWidth < 560;
+  const per = narrow ? 2 : 4;
+  const W = narrow ? 2 * 175 + 12 : 4 * 175 + 230;
+  const H = narrow ? 2 * 128 + 70 : 130;
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tk-roll", role: "group", "aria-label": "the rolled markers" });
   const who = (i) => (view.seats[i] ? view.seats[i].name : `seat ${i + 1}`);
   (board.markers || []).forEach((m, k) => {
-    const x = 12 + k * 175;
+    const x = 12;
     const col = m.id;
     const rolled = m.symbol !== null && m.symbol !== undefined;
-    const g = svg("g", { id: m.id, class: "tk-marker" + (m.taken ? " taken" : "") + (m.in_hand ? " in-hand" : "") });
+    const g = svg("g", { id: m.id, transform: `translate(${(k % per) * 175},${Math.floor(k / per) * 128})`, class: "tk-marker" + (m.taken ? " taken" : "") + (m.in_hand ? " in-hand" : "") });
     const hit = svg("rect", { x: x - 6, y: 4, width: 165, height: 120, rx: 12, class: "hit", fill: "transparent" });
     g.append(hit);
     // the marker: a pen in its colour
@@ -159,7 +162,8 @@ function drawRoll(ctx) {
     }
     g.append(svg("text", { x: x + 70, y: 32, "font-size": 17, "font-weight": 700 }, NAME[col]));
     g.append(svg("text", { x: x + 70, y: 52, "font-size": 15 }, rolled ? m.symbol : board.next_marker === m.id ? "rolling…" : "not rolled"));
-    if (ctx.cb) g.append(svg("text", { x: x + 8, y: 30, "font-size": 14, "font-weight": 700, fill: TEXT_ON[col] === "#fff" ? "#fff" : "#1d1d1f", class: "cb-letter" }, col));
+    const onMarker = m.taken && !m.in_hand ? "#1d1d1f" : TEXT_ON[col];
+    if (ctx.cb) g.append(svg("text", { x: x + 8, y: 30, "font-size": 14, "font-weight": 700, fill: onMarker, class: "cb-letter" }, col));
     let took = "", by = "";
     if (m.in_hand) { took = "in the hand of"; by = who(m.by); }
     else if (m.taken && m.by !== null && m.by !== undefined) { took = "taken by"; by = who(m.by); }
@@ -183,14 +187,18 @@ function drawRoll(ctx) {
     root.append(g);
   });
   // the panda holder and the round
-  const x0 = 4 * 175 + 10;
-  root.append(pandaIcon(x0 + 24, 44, 20));
+  const x0 = narrow ? 12 : 4 * 175 + 10;
+  const oy = narrow ? 2 * 128 - 4 : 0;
+  const side = svg("g", { transform: `translate(0,${oy})` });
+  root.append(side);
+  side.append(pandaIcon(x0 + 24, 44, 20));
   const holder = board.holder !== null && board.holder !== undefined ? who(board.holder) : "";
-  root.append(svg("text", { x: x0 + 54, y: 36, "font-size": 15 }, "panda:"));
-  root.append(svg("text", { x: x0 + 54, y: 56, "font-size": 16, "font-weight": 700, id: "tk-holder" }, holder));
-  root.append(svg("text", { x: x0, y: 98, "font-size": 15 },
+  side.append(svg("text", { x: x0 + 54, y: 36, "font-size": 15 }, "panda:"));
+  side.append(svg("text", { x: x0 + 54, y: 56, "font-size": 16, "font-weight": 700, id: "tk-holder" }, holder));
+  const rx = narrow ? x0 + 190 : x0, ry = narrow ? 36 : 98;
+  side.append(svg("text", { x: rx, y: ry, "font-size": 15 },
     board.phase === "over" ? `over after round ${board.round}` : `round ${board.round}`));
-  root.append(svg("text", { x: x0, y: 118, "font-size": 13, class: "muted" },
+  side.append(svg("text", { x: rx, y: ry + 20, "font-size": 13, class: "muted" },
     `ends at ${layout.ladybugs_to_end} ladybugs`));
   return root;
 }
@@ -234,18 +242,30 @@ function drawSheet(ctx, seatBoard, opts) {
 
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "#fffdf6", stroke: "#c9c2ad", rx: 10 }));
 
-  // areas: a frame and a name
+  // areas: a frame and a name (above the frame where the cells above are free, else below,
+  // else inside its top edge)
+  const used = new Set(layout.items.map((it) => `${it.col},${it.row}`));
+  const rowFree = (row, b) => {
+    if (row < 0) return true;
+    if (row >= layout.grid.rows) return true;
+    for (let c = b.col; c < b.col + b.cols; c++) if (used.has(`${c},${row}`)) return false;
+    return true;
+  };
   for (const a of layout.areas) {
     const b = a.box;
     const x = PAD + b.col * U + 3, y = TOP + b.row * U + 3;
+    const w = b.cols * U - 6, h = b.rows * U - 6;
     const done = complete.has(a.id);
     const g = svg("g", { id: prefix + a.id, class: "tk-area" + (done ? " complete" : "") },
       svg("title", {}, `${a.label}${a.title ? ": " + a.title : ""}${a.on_complete.length ? " (then " + a.on_complete.map((o) => o.text).join("; ") + ")" : ""}${done ? " - complete" : ""}`));
     const bg = a.kind === "river" ? "#e3f1fb" : a.kind === "pond" ? "#e6f4f7" : "none";
-    g.append(svg("rect", { x, y, width: b.cols * U - 6, height: b.rows * U - 6, rx: 8, fill: bg, stroke: done ? "#137333" : "#b9b09a", "stroke-width": done ? 2.5 : 1.2, "stroke-dasharray": a.kind === "bamboo" ? "4 3" : null }));
+    g.append(svg("rect", { x, y, width: w, height: h, rx: 8, fill: bg, stroke: done ? "#137333" : "#b9b09a", "stroke-width": done ? 2.5 : 1.2, "stroke-dasharray": a.kind === "bamboo" ? "4 3" : null }));
     let name = a.label + (a.on_complete.length ? " +" : "") + (a.lockout ? " (lock-out)" : "");
-    if (done) name += " ✓";
-    g.append(svg("text", { x: x + 2, y: y - 4, "font-size": 12, fill: done ? "#137333" : "#5f6368", "font-weight": done ? 700 : 400 }, name));
+    const tick = done ? " ✓" : "";
+    // a narrow frame keeps the area's id only (its items' shapes say the kind)
+    if ((name.length + tick.length) * 6.6 > w + 6) name = a.id + (a.on_complete.length ? " +" : "");
+    const ly = rowFree(b.row - 1, b) ? y - 4 : rowFree(b.row + b.rows, b) ? y + h + 14 : y + 12;
+    g.append(svg("text", { x: x + 2, y: ly, "font-size": 12, fill: done ? "#137333" : "#5f6368", "font-weight": done ? 700 : 400, class: "tk-area-name" }, name + tick));
     root.append(g);
   }
 
@@ -277,13 +297,15 @@ function drawSheet(ctx, seatBoard, opts) {
     // the symbol the marker must show
     const symFill = c ? "#fff" : "none";
     const symStroke = c ? "#1d1d1f" : printed === "any" ? "#555" : INK[printed];
-    const sx = it.kind === "bamboo" ? x + 8 : x, sy = it.kind === "bamboo" ? y - 8 : it.points ? y - 8 : y;
+    const sx = it.kind === "bamboo" ? x + 8 : it.kind === "fish" ? x - 6 : x;
+    const sy = it.kind === "bamboo" ? y - 8 : it.kind === "fish" ? y : it.points ? y - 8 : y;
     g.append(symbolShape(it.symbol, sx, sy, 8, { fill: symFill, stroke: symStroke, "stroke-width": 2.2, class: "tk-symbol" }));
     if (it.points) {
-      const px = it.kind === "bamboo" ? x - 20 : x, py = it.kind === "bamboo" ? y - 3 : y + 15;
+      const px = it.kind === "bamboo" ? x - 20 : x;
+      const py = it.kind === "bamboo" ? y - 3 : it.kind === "fish" ? y + 28 : y + 15;
       g.append(svg("text", {
         x: px, y: py, "text-anchor": "middle", "font-size": 15, "font-weight": 700,
-        fill: it.kind === "bamboo" ? "#0d3b12" : c && TEXT_ON[c.ink] === "#fff" ? "#fff" : "#1d1d1f", class: "tk-points",
+        fill: it.kind === "bamboo" || it.kind === "fish" ? "#0d3b12" : c && TEXT_ON[c.ink] === "#fff" ? "#fff" : "#1d1d1f", class: "tk-points",
       }, String(it.points)));
     }
     if (it.kind === "bamboo") {
@@ -300,7 +322,7 @@ function drawSheet(ctx, seatBoard, opts) {
     if (ctx.cb) {
       const letter = printed === "any" ? "*" : printed;
       g.append(svg("text", { x: x + U / 2 - 8, y: y + U / 2 - 6, "text-anchor": "end", "font-size": 12, "font-weight": 700, fill: "#1d1d1f", class: "cb-letter" }, letter));
-      if (c) g.append(svg("text", { x: x - U / 2 + 8, y: y + U / 2 - 6, "font-size": 12, "font-weight": 700, fill: "#1d1d1f", class: "cb-letter" }, c.ink));
+      if (c && c.ink !== printed) g.append(svg("text", { x: x - U / 2 + 8, y: y + U / 2 - 6, "font-size": 12, "font-weight": 700, fill: "#1d1d1f", class: "cb-letter" }, c.ink));
     }
     if (state === "passed" || state === "locked") {
       g.append(svg("line", { x1: x - 20, y1: y - 20, x2: x + 20, y2: y + 20, stroke: "#5f6368", "stroke-width": 3 }));
