@@ -190,3 +190,20 @@ def test_screenshots(browser: Any, web: Server) -> None:
     shoot("end", "4-pandas-river", None)
     shoot("phone", "2-pandas", 10, width=375)
     shoot("colourblind", "3-pandas", 14, cb=True)
+
+
+def test_clicking_an_item_takes_its_marker_then_colours_it(page: Any, web: Server) -> None:
+    create_from_lobby(page, web, "takenokolor", {"sheet": "2-pandas"}, 2)
+    while phase(page) != "my-turn":
+        page.wait_for_timeout(50)
+    page.wait_for_selector("#board svg .tk-marker.lit")
+    via = page.locator("#board svg.main .tk-item.tk-via")
+    assert via.count() > 0
+    item = via.first.get_attribute("data-item")
+    take = via.first.get_attribute("data-take")
+    via.first.click()
+    page.wait_for_function(
+        "(want) => document.getElementById('buffer').textContent.includes(want)",
+        arg=f"{take}, colour {item}", timeout=30_000)
+    assert phase(page) == "complete"
+    assert page.locator("#board svg.main .tk-item.coloured").count() == 1

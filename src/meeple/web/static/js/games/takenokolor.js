@@ -135,6 +135,24 @@ function litTargets(ctx) {
   return out;
 }
 
+// A click on an item a marker could colour (while markers are to be taken) takes that marker;
+// once the page shows the marker in hand, the item's colouring follows by itself.
+let follow = null;   // {take, colour}: the moves of such a click
+
+function viaTake(ctx) {
+  const out = new Map();   // item id -> the one take choice that could colour it
+  const twice = new Set();
+  for (const c of ctx.board.choices || []) {
+    if (c.kind !== "take" || !ctx.lit.has(c.move)) continue;
+    for (const id of c.items || []) {
+      if (out.has(id)) twice.add(id);
+      out.set(id, c);
+    }
+  }
+  for (const id of twice) out.delete(id);   // two markers could: the player takes one first
+  return out;
+}
+
 // ------------------------------------------------------------------ the roll
 function drawRoll(ctx) {
   const { layout, board, view } = ctx;
@@ -223,6 +241,7 @@ function drawSheet(ctx, seatBoard, opts) {
   const { layout } = ctx;
   const prefix = opts.prefix;              // "" on the large sheet, "s1-" on the others
   const lit = opts.main ? litTargets(ctx) : new Map();
+  const via = opts.main ? viaTake(ctx) : new Map();
   const { W, gridH, H } = sheetSize(layout);
   const root = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "tk-sheet" + (opts.main ? " main" : ""), role: "img",
@@ -339,6 +358,17 @@ function drawSheet(ctx, seatBoard, opts) {
     g.prepend(svg("title", {}, title));
     const choices = lit.get(it.id);
     if (choices) makeLit(g, choices[0].move, choices[0].label, ctx);
+    else if (opts.main && via.has(it.id)) {
+      const take = via.get(it.id);
+      const go = () => { follow = { take: take.move, colour: `colour ${it.id}` }; ctx.choose(take.move); };
+      g.classList.add("tk-via");
+      g.setAttribute("role", "button");
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("data-take", take.move);
+      g.setAttribute("aria-label", `${take.label}, then colour ${it.id}`);
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); go(); });
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); go(); } });
+    }
     root.append(g);
   }
 
@@ -413,6 +443,15 @@ export function draw(container, ctx) {
     return;
   }
   ctx = { ...ctx, container };
+  if (follow) {
+    if (ctx.lit.has(follow.colour)) {
+      const move = follow.colour;
+      follow = null;
+      setTimeout(() => ctx.choose(move), 0);
+    } else if (!ctx.lit.has(follow.take)) {
+      follow = null;
+    }
+  }
   const seats = board.seats;
   const mainSeat = ctx.seat !== null && ctx.seat !== undefined ? ctx.seat
     : board.to_move !== null && board.to_move !== undefined ? board.to_move : 0;
