@@ -2,7 +2,8 @@
 elements (markers, then items), the final pad equal to the engine's; the drawing has an element
 for every layout element; colour-blind mode adds letters; a phone-width page does not overflow.
 
-``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/takenokolor-*.png."""
+``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/takenokolor-*.png (run with
+``uv run --with pillow`` so they are saved with a 256-colour palette, under 300 KB)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def click_svg(page: Any, rng: Rng, limit: int = 3000, stop_after: int | None = N
     clicks = 0
     for _ in range(limit):
         now = phase(page)
-        if now == "over" or (stop_after is not None and clicks >= stop_after):
+        if now == "over" or (stop_after is not None and clicks >= stop_after
+                             and now == "my-turn"):
             return clicks
         if now == "complete":
             page.click("#confirm")
@@ -162,6 +164,16 @@ def test_phone_width_does_not_overflow(browser: Any, web: Server) -> None:
         ctx.close()
 
 
+def small(path: Path) -> None:
+    """A 256-colour palette PNG when Pillow is at hand (the drawings use few colours)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as im:
+        im.convert("RGB").quantize(colors=256).save(path, optimize=True)
+
+
 @pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS unset")
 def test_screenshots(browser: Any, web: Server) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -180,8 +192,9 @@ def test_screenshots(browser: Any, web: Server) -> None:
             while phase(page) not in ("my-turn", "over"):
                 page.wait_for_timeout(50)
             page.wait_for_timeout(6500)  # let the announcements fade
-            page.screenshot(path=str(SHOTS / f"takenokolor-{name}.png"), full_page=True,
-                            type="png")
+            out = SHOTS / f"takenokolor-{name}.png"
+            page.screenshot(path=str(out), full_page=True, type="png")
+            small(out)
         finally:
             ctx.close()
 

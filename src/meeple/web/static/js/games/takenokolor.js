@@ -4,7 +4,7 @@
 // races reached, what each score row counts). Nothing here knows a printed sheet: a user's own
 // sheet draws the same way. See docs/views/takenokolor.md for the data.
 //
-// Ids: on the large sheet (the viewer's, else the seat to move's) every item, area, ladybug and
+// Ids: on the large sheet (the viewer's, else the first seat's) every item, area, ladybug and
 // race has its layout id; the markers have their letter. Smaller sheets prefix them "s<seat>-".
 // A legal move's target gets class "lit", role=button, tabindex=0 and data-move, and plays on
 // click or Enter.
@@ -453,8 +453,9 @@ export function draw(container, ctx) {
     }
   }
   const seats = board.seats;
-  const mainSeat = ctx.seat !== null && ctx.seat !== undefined ? ctx.seat
-    : board.to_move !== null && board.to_move !== undefined ? board.to_move : 0;
+  // the viewer's sheet large; a spectator's large sheet stays the first seat's (not jumping
+  // from seat to seat with the turn)
+  const mainSeat = ctx.seat !== null && ctx.seat !== undefined ? ctx.seat : 0;
   const wrap = el("div", { class: "tk" + (ctx.cb ? " cb" : "") });
   const sheetTitle = layout.sheet.title + (layout.sheet.reconstructed ? " *" : "");
   wrap.append(el("div", { class: "tk-head" },
