@@ -158,7 +158,7 @@ function drawRoll(ctx) {
   const { layout, board, view } = ctx;
   const lit = litTargets(ctx);
   // four markers in a row and the panda beside them; on a narrow page two rows of two
-  const narrow = ctx.container.clientWidth > 0 && ctx.container.clientWidth < 560;
+  const narrow = ctx.narrow;
   const per = narrow ? 2 : 4;
   const W = narrow ? 2 * 175 + 12 : 4 * 175 + 230;
   const H = narrow ? 2 * 128 + 70 : 130;
@@ -230,10 +230,10 @@ function hint(ctx, items, on) {
 }
 
 // ------------------------------------------------------------------ one sheet
-function sheetSize(layout) {
+function sheetSize(layout, F) {
   const W = PAD * 2 + layout.grid.cols * U;
   const gridH = TOP + layout.grid.rows * U + PAD;
-  const scoreH = 34 + (layout.scoring.length + 1) * 26 + 10;
+  const scoreH = 34 * F + (layout.scoring.length + 1) * 26 * F + 10;
   return { W, gridH, H: gridH + scoreH };
 }
 
@@ -242,7 +242,9 @@ function drawSheet(ctx, seatBoard, opts) {
   const prefix = opts.prefix;              // "" on the large sheet, "s1-" on the others
   const lit = opts.main ? litTargets(ctx) : new Map();
   const via = opts.main ? viaTake(ctx) : new Map();
-  const { W, gridH, H } = sheetSize(layout);
+  // on a phone the large sheet's words and score area are drawn larger (the sheet shrinks)
+  const F = opts.main && ctx.narrow ? 1.5 : 1;
+  const { W, gridH, H } = sheetSize(layout, F);
   const root = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "tk-sheet" + (opts.main ? " main" : ""), role: "img",
     "aria-label": `${seatBoard.name}'s garden sheet`, "data-seat": seatBoard.seat,
@@ -282,9 +284,9 @@ function drawSheet(ctx, seatBoard, opts) {
     let name = a.label + (a.on_complete.length ? " +" : "") + (a.lockout ? " (lock-out)" : "");
     const tick = done ? " ✓" : "";
     // a narrow frame keeps the area's id only (its items' shapes say the kind)
-    if ((name.length + tick.length) * 6.6 > w + 6) name = a.id + (a.on_complete.length ? " +" : "");
-    const ly = rowFree(b.row - 1, b) ? y - 4 : rowFree(b.row + b.rows, b) ? y + h + 14 : y + 12;
-    g.append(svg("text", { x: x + 2, y: ly, "font-size": 12, fill: done ? "#137333" : "#5f6368", "font-weight": done ? 700 : 400, class: "tk-area-name" }, name + tick));
+    if ((name.length + tick.length) * 6.6 * F > w + 6) name = a.id + (a.on_complete.length ? " +" : "");
+    const ly = rowFree(b.row - 1, b) ? y - 4 : rowFree(b.row + b.rows, b) ? y + h + 13 * F : y + 12 * F;
+    g.append(svg("text", { x: x + 2, y: ly, "font-size": 12 * F, fill: done ? "#137333" : "#5f6368", "font-weight": done ? 700 : 400, class: "tk-area-name" }, name + tick));
     root.append(g);
   }
 
@@ -415,22 +417,22 @@ function drawSheet(ctx, seatBoard, opts) {
   const scores = (ctx.view.scores || [])[seatBoard.seat] || { rows: {}, total: 0 };
   const g = svg("g", { id: prefix + "tk-scoring", class: "tk-scoring" });
   g.append(svg("rect", { x: PAD, y: y0, width: W - 2 * PAD, height: H - y0 - 10, rx: 8, fill: "#fff", stroke: "#b9b09a" }));
-  g.append(svg("text", { x: PAD + 10, y: y0 + 22, "font-size": 15, "font-weight": 700 }, "Score"));
-  g.append(svg("text", { x: W - PAD - 70, y: y0 + 22, "font-size": 12, fill: "#5f6368", "text-anchor": "end" }, "counts now"));
+  g.append(svg("text", { x: PAD + 10, y: y0 + 22 * F, "font-size": 15 * F, "font-weight": 700 }, "Score"));
+  g.append(svg("text", { x: W - PAD - 70 * F, y: y0 + 22 * F, "font-size": 12 * F, fill: "#5f6368", "text-anchor": "end" }, "counts now"));
   layout.scoring.forEach((row, k) => {
-    const y = y0 + 34 + (k + 1) * 26 - 8;
+    const y = y0 + (34 + (k + 1) * 26 - 8) * F;
     const rg = svg("g", { class: "tk-row", "data-row": row.row }, svg("title", {}, row.text));
-    rg.append(svg("text", { x: PAD + 10, y, "font-size": 14 }, row.row));
-    rg.append(svg("text", { x: W - PAD - 70, y, "font-size": 13, fill: "#5f6368", "text-anchor": "end" }, (seatBoard.pad || {})[row.row] || ""));
-    rg.append(svg("text", { x: W - PAD - 12, y, "font-size": 15, "font-weight": 700, "text-anchor": "end" }, String(scores.rows[row.row] ?? 0)));
+    rg.append(svg("text", { x: PAD + 10, y, "font-size": 14 * F }, row.row));
+    rg.append(svg("text", { x: W - PAD - 70 * F, y, "font-size": 13 * F, fill: "#5f6368", "text-anchor": "end" }, (seatBoard.pad || {})[row.row] || ""));
+    rg.append(svg("text", { x: W - PAD - 12, y, "font-size": 15 * F, "font-weight": 700, "text-anchor": "end" }, String(scores.rows[row.row] ?? 0)));
     g.append(rg);
   });
-  const yt = y0 + 34 + (layout.scoring.length + 1) * 26 - 8;
-  g.append(svg("line", { x1: PAD + 8, y1: yt - 18, x2: W - PAD - 8, y2: yt - 18, stroke: "#1d1d1f", "stroke-width": 1.5 }));
-  g.append(svg("text", { x: PAD + 10, y: yt, "font-size": 15, "font-weight": 700 }, "total"));
-  g.append(svg("text", { x: W - PAD - 70, y: yt, "font-size": 13, fill: "#5f6368", "text-anchor": "end" },
+  const yt = y0 + (34 + (layout.scoring.length + 1) * 26 - 8) * F;
+  g.append(svg("line", { x1: PAD + 8, y1: yt - 18 * F, x2: W - PAD - 8, y2: yt - 18 * F, stroke: "#1d1d1f", "stroke-width": 1.5 }));
+  g.append(svg("text", { x: PAD + 10, y: yt, "font-size": 15 * F, "font-weight": 700 }, "total"));
+  g.append(svg("text", { x: W - PAD - 70 * F, y: yt, "font-size": 13 * F, fill: "#5f6368", "text-anchor": "end" },
     `ladybugs ${(seatBoard.ladybugs || []).length} of ${layout.ladybugs_to_end} to end`));
-  g.append(svg("text", { x: W - PAD - 12, y: yt, "font-size": 16, "font-weight": 800, "text-anchor": "end", class: "tk-total" }, String(scores.total)));
+  g.append(svg("text", { x: W - PAD - 12, y: yt, "font-size": 16 * F, "font-weight": 800, "text-anchor": "end", class: "tk-total" }, String(scores.total)));
   root.append(g);
   return root;
 }
@@ -442,7 +444,7 @@ export function draw(container, ctx) {
     container.append(el("pre", { class: "sheet" }, view.text || ""));
     return;
   }
-  ctx = { ...ctx, container };
+  ctx = { ...ctx, container, narrow: container.clientWidth > 0 && container.clientWidth < 560 };
   if (follow) {
     if (ctx.lit.has(follow.colour)) {
       const move = follow.colour;
