@@ -1,0 +1,222 @@
+"""The Takenokolor page in Chromium: whole games of every sheet played by clicking the lit SVG
+elements (markers, then items), the final pad equal to the engine's; the drawing has an element
+for every layout element; colour-blind mode adds letters; a phone-width page does not overflow.
+
+``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/takenokolor-*.png (run with
+``uv run --with pillow`` so they are saved with a 256-colour palette, under 300 KB)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.core.rng import Rng
+from tests.server.conftest import Server
+from tests.web.driver import pad_from_page, phase
+from tests.web.test_play_pages import create_from_lobby
+
+SHEETS = ["2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon"]
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def lit_moves(page: Any) -> list[str]:
+    return [str(m) for m in page.eval_on_selector_all(
+        "#board svg .lit[data-move]", "els => els.map(e => e.dataset.move)")]
+
+
+def legal_moves(page: Any) -> list[str]:
+    return [str(m) for m in page.eval_on_selector_all(
+        "#choices button.choice", "els => els.map(e => e.dataset.move)")]
+
+
+def click_svg(page: Any, rng: Rng, limit: int = 3000, stop_after: int | None = None) -> int:
+    """Play this page's seat by clicking lit SVG elements until the game is over (or
+    ``stop_after`` clicks); every legal move must be lit on the drawing."""
+    clicks = 0
+    for _ in range(limit):
+        now = phase(page)
+        if now == "over" or (stop_after is not None and clicks >= stop_after
+                             and now == "my-turn"):
+            return clicks
+        if now == "complete":
+            page.click("#confirm")
+        elif now == "my-turn":
+            legal = legal_moves(page)
+            if not legal:
+                page.wait_for_timeout(50)
+                continue
+            lit = lit_moves(page)
+            # every Takenokolor choice has a target on the drawing: all of them are lit there
+            assert sorted(lit) == sorted(legal), (lit, legal)
+            move = rng.choice(sorted(lit))
+            target = page.locator(f'#board svg .lit[data-move="{move}"]')
+            assert target.count() == 1
+            target.click()
+        else:
+            page.wait_for_function("() => document.body.dataset.phase !== 'waiting'",
+                                   timeout=120_000)
+            continue
+        clicks += 1
+        page.wait_for_function("() => document.body.dataset.phase !== 'pending'",
+                               timeout=60_000)
+    raise AssertionError("the game did not end")
+
+
+def layout_of(web: Server, table: str) -> dict[str, Any]:
+    return dict(web.api("GET", f"/api/tables/{table}/layout").json()["layout"])
+
+
+def assert_every_element_drawn(page: Any, layout: dict[str, Any]) -> None:
+    ids = set(page.eval_on_selector_all("#board [id]", "els => els.map(e => e.id)"))
+    wanted = [i["id"] for i in layout["items"]] + [a["id"] for a in layout["areas"]]
+    wanted += [lb["id"] for lb in layout["ladybugs"]] + [r["id"] for r in layout["races"]]
+    wanted += [m["id"] for m in layout["markers"]]
+    missing = [w for w in wanted if w not in ids]
+    assert not missing, missing
+    # every score row of the sheet is in the drawn score area
+    rows = page.eval_on_selector_all("#board svg.main .tk-row", "els => els.map(e => e.dataset.row)")
+    assert rows == [r["row"] for r in layout["scoring"]]
+
+
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, sheet: str) -> None:
+    table = create_from_lobby(page, web, "takenokolor", {"sheet": sheet}, 2)
+    page.wait_for_selector("#board svg.tk-sheet.main")
+    layout = layout_of(web, table)
+    assert_every_element_drawn(page, layout)
+    # the other seat's sheet is drawn too, smaller, with prefixed ids
+    assert page.locator("#board details.other-sheet svg.tk-sheet").count() == 1
+    first = layout["items"][0]["id"]
+    assert page.locator(f'[id="s1-{first}"]').count() == 1
+    clicks = click_svg(page, Rng(SHEETS.index(sheet) + 7))
+    assert clicks > 0
+    assert phase(page) == "over"
+    rec = web.api("GET", f"/api/tables/{table}/record").json()
+    engine = meeple.replay(rec).scores()
+    shown = pad_from_page(page)
+    assert [s["total"] for s in shown] == [s.total for s in engine]
+    for seat, score in enumerate(engine):
+        for row, value in score.breakdown.items():
+            assert shown[seat][row] == value, (seat, row)
+    # the drawn score area shows the same total for the viewer
+    drawn_total = page.text_content("#board svg.main .tk-total") or ""
+    assert int(drawn_total) == engine[0].total
+    # coloured items are drawn as coloured: as many as the board says
+    board = web.api("GET", f"/api/tables/{table}/view").json()["view"]["board"]
+    n = len(board["seats"][0]["coloured"])
+    assert page.locator("#board svg.main .tk-item.coloured").count() == n > 0
+    assert "Game over" in page.inner_text("#status")
+
+
+def test_lit_markers_and_items_play_on_enter(page: Any, web: Server) -> None:
+    create_from_lobby(page, web, "takenokolor", {"sheet": "3-pandas"}, 2)
+    while phase(page) != "my-turn":
+        page.wait_for_timeout(50)
+    page.wait_for_selector("#board svg .tk-marker.lit")
+    marker = page.locator("#board svg .tk-marker.lit").first
+    assert marker.get_attribute("role") == "button"
+    assert marker.get_attribute("tabindex") == "0"
+    move = marker.get_attribute("data-move")
+    assert move and move.startswith("take ")
+    marker.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.body.dataset.phase !== 'pending'")
+    assert move in page.inner_text("#buffer")
+    # the marker is now in hand, and items are lit to colour
+    page.wait_for_function(
+        "() => document.querySelectorAll('#board svg .tk-item.lit').length > 0"
+        " || document.body.dataset.phase === 'complete'")
+
+
+def test_colour_blind_mode_adds_letters(page: Any, web: Server) -> None:
+    create_from_lobby(page, web, "takenokolor", {"sheet": "4-pandas-river"}, 2)
+    page.wait_for_selector("#board svg.tk-sheet.main")
+    assert page.locator("#board .cb-letter").count() == 0
+    page.check("#cb-toggle")
+    page.wait_for_selector("#board .cb-letter")
+    letters = page.eval_on_selector_all("#board svg.main .tk-item .cb-letter",
+                                        "els => els.map(e => e.textContent)")
+    layout = layout_of(web, page.url.rsplit("/", 1)[1])
+    assert len(letters) >= len(layout["items"])
+    assert set(letters) <= {"B", "Y", "P", "G", "*"}
+    assert {"B", "Y", "P", "G"} <= set(letters)
+    markers = page.eval_on_selector_all("#board svg.tk-roll .cb-letter",
+                                        "els => els.map(e => e.textContent)")
+    assert markers == ["B", "Y", "P", "G"]
+
+
+def test_phone_width_does_not_overflow(browser: Any, web: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 375, "height": 800})
+    page = ctx.new_page()
+    try:
+        create_from_lobby(page, web, "takenokolor", {"sheet": "4-pandas-dragon"}, 3)
+        page.wait_for_selector("#board svg.tk-sheet.main")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, width
+        box = page.locator("#board svg.tk-sheet.main").bounding_box()
+        assert box is not None and box["width"] <= 375
+        assert box["width"] > 300  # the sheet uses the width it has
+    finally:
+        ctx.close()
+
+
+def small(path: Path) -> None:
+    """A 256-colour palette PNG when Pillow is at hand (the drawings use few colours)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as im:
+        im.convert("RGB").quantize(colors=256).save(path, optimize=True)
+
+
+@pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS unset")
+def test_screenshots(browser: Any, web: Server) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def shoot(name: str, sheet: str, clicks: int | None, width: int = 1280,
+              cb: bool = False) -> None:
+        ctx = browser.new_context(viewport={"width": width, "height": 900})
+        page = ctx.new_page()
+        try:
+            create_from_lobby(page, web, "takenokolor", {"sheet": sheet}, 3)
+            if cb:
+                page.check("#cb-toggle")
+            page.wait_for_selector("#board svg.tk-sheet.main")
+            if clicks != 0:
+                click_svg(page, Rng(5), stop_after=clicks)
+            while phase(page) not in ("my-turn", "over"):
+                page.wait_for_timeout(50)
+            page.wait_for_timeout(6500)  # let the announcements fade
+            out = SHOTS / f"takenokolor-{name}.png"
+            page.screenshot(path=str(out), full_page=True, type="png")
+            small(out)
+        finally:
+            ctx.close()
+
+    shoot("start", "3-pandas", 0)
+    shoot("mid", "4-pandas-dragon", 24)
+    shoot("end", "4-pandas-river", None)
+    shoot("phone", "2-pandas", 10, width=375)
+    shoot("colourblind", "3-pandas", 14, cb=True)
+
+
+def test_clicking_an_item_takes_its_marker_then_colours_it(page: Any, web: Server) -> None:
+    create_from_lobby(page, web, "takenokolor", {"sheet": "2-pandas"}, 2)
+    while phase(page) != "my-turn":
+        page.wait_for_timeout(50)
+    page.wait_for_selector("#board svg .tk-marker.lit")
+    via = page.locator("#board svg.main .tk-item.tk-via")
+    assert via.count() > 0
+    item = via.first.get_attribute("data-item")
+    take = via.first.get_attribute("data-take")
+    via.first.click()
+    page.wait_for_function(
+        "(want) => document.getElementById('buffer').textContent.includes(want)",
+        arg=f"{take}, colour {item}", timeout=30_000)
+    assert phase(page) == "complete"
+    assert page.locator("#board svg.main .tk-item.coloured").count() == 1
