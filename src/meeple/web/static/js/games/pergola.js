@@ -222,7 +222,9 @@ function actionBoard(st) {
   const above = new Map((board.action_board || []).map((a) => [a.space, a.tool]));
   const colW = 176, top = 28;
   const spaces = [...layout.action_board].sort((a, b) => a.x - b.x);
-  const w = spaces.length * (colW + 8) + 12, h = top + 58 + 8 + 92 + 10;
+  const nLines = Math.max(...spaces.map((sp) => wrap(sp.text, 31).length));
+  const boxH = 26 + nLines * 13.5;
+  const w = spaces.length * (colW + 8) + 12, h = top + 58 + 8 + boxH + 10;
   const body = [];
   for (const sp of spaces) {
     const x = 10 + sp.x * (colW + 8);
@@ -232,9 +234,9 @@ function actionBoard(st) {
       text(x + colW / 2, top + 33, "no tool", { size: 11, anchor: "middle", fill: MUTED })));
     const y = top + 66;
     const g = svg("g", ident(sp.id, true), title(`${sp.number}. ${sp.label}: ${sp.text}`),
-      hitRect(x, y, colW, 92, { fill: "#e6eef7", stroke: "#7a8ca3" }),
+      hitRect(x, y, colW, boxH, { fill: "#e6eef7", stroke: "#7a8ca3" }),
       text(x + 8, y + 17, `${sp.number} · ${sp.label}`, { size: 13, weight: 700 }),
-      lines(x + 8, y + 33, sp.text, 30, { size: 10.5, fill: "#333" }));
+      lines(x + 8, y + 32, sp.text, 31, { size: 10.5, fill: "#333" }));
     body.push(wire(g, sp.id, st));
   }
   return section("Action board (tools enter on the right, leave on the left)", w, h, body);
@@ -342,7 +344,7 @@ function initial(name, seat, board) {
 
 function supplySection(st) {
   const { layout, board } = st;
-  const cols = st.W < 520 ? 2 : 3, cw = 168, rh = 22;
+  const cols = st.W < 560 ? 2 : 3, cw = 178, rh = 22;
   const items = layout.supply;
   const rows = Math.ceil(items.length / cols);
   const w = cols * cw + 16, h = 30 + rows * rh + 8;
@@ -426,7 +428,7 @@ function discardSection(st) {
   list.forEach((id, i) => {
     const t = tools.get(id);
     const x = 10 + (i % perRow) * 100, y = 28 + Math.floor(i / perRow) * 34;
-    body.push(svg("g", { class: "pg-deco" }, title(t ? `${t.tool}: ${t.labels.join(", ")}` : id),
+    body.push(svg("g", { class: "pg-deco", "data-el": id }, title(t ? `${t.tool}: ${t.labels.join(", ")}` : id),
       svg("rect", { x, y, width: 94, height: 30, rx: 4, fill: "#f4efe3", stroke: LINE }),
       text(x + 5, y + 13, `${i + 1}. ${t ? t.tool : id}`, { size: 11, weight: 700 }),
       ...(t ? t.components.map((c, j) => componentIcon(c, x + 58 + j * 16, y + 11, st.ctx)) : []),
@@ -572,7 +574,10 @@ function cascadeSection(gd, st, main) {
   const w = Math.max(ox * 2 + maxX * SX, 250);
   const by = oy + C.bottom.y * SY;
   const bonusY = by + 40;
-  const h = bonusY + 62;
+  const bw = (w - 20) / C.bonus_spots.length;
+  const per = Math.floor((bw - 10) / 5.2);
+  const bonusH = 26 + Math.max(...C.bonus_spots.map((b) => wrap(b.text, per).length)) * 12;
+  const h = bonusY + bonusH + 10;
   const pos = new Map(C.stones.map((s) => [s.id, [ox + s.x * SX, oy + s.y * SY]]));
   pos.set("bottom", [w / 2, by]);
   const body = [];
@@ -604,14 +609,13 @@ function cascadeSection(gd, st, main) {
     for (let k = 0; k < n; k++) body.push(dropToken(p[0] + 15 - k * 10, p[1] - 13 + (spot === "bottom" ? 2 : 0)));
   }
   const taken = new Set(gd.bonus_spots || []);
-  const bw = (w - 20) / C.bonus_spots.length;
   C.bonus_spots.forEach((b, i) => {
     const x = 10 + i * bw;
     const got = taken.has(b.id);
     const g = svg("g", ident(b.id, main), title(`${b.label}: ${b.text}${got ? " (taken)" : ""}`),
-      hitRect(x, bonusY, bw - 6, 52, { fill: got ? "#c8e6c9" : "#fff", stroke: got ? "#2e7d32" : "#7a8ca3", sw: got ? 2 : 1 }),
+      hitRect(x, bonusY, bw - 6, bonusH, { fill: got ? "#c8e6c9" : "#fff", stroke: got ? "#2e7d32" : "#7a8ca3", sw: got ? 2 : 1 }),
       text(x + (bw - 6) / 2, bonusY + 15, b.label.replace(" bonus", ""), { size: 11, anchor: "middle", weight: 700, cls: "pg-deco" }),
-      lines(x + 4, bonusY + 28, b.text, Math.floor((bw - 10) / 5.2), { size: 9 }));
+      lines(x + 4, bonusY + 28, b.text, per, { size: 9 }));
     if (got) g.append(text(x + bw - 12, bonusY + 15, "✓", { size: 13, anchor: "end", weight: 700, fill: "#2e7d32", cls: "pg-deco" }));
     body.push(wire(g, b.id, { ...st, main }));
   });
@@ -662,7 +666,7 @@ function flyingSection(gd, st, main) {
     const g = svg("g", ident(f.id, main), title(`${f.label}: ${n} (they score nothing on their plant rows)`),
       hitRect(6, y, w - 12, RH - 4, { fill: "#eef6fd", stroke: "#c4d9ee" }),
       insectToken(kind, 22, y + RH / 2 - 2, 9),
-      text(38, y + RH / 2 + 2, `${INSECT[kind] ? INSECT[kind].word : kind}s flying: ${n}`, { size: 12, cls: "pg-deco" }));
+      text(38, y + RH / 2 + 2, `${{ butterfly: "butterflies", ladybug: "ladybugs", bee: "bees" }[kind] || kind} flying: ${n}`, { size: 12, cls: "pg-deco" }));
     body.push(wire(g, f.id, { ...st, main }));
   });
   return section("Flying about", w, h, body);
@@ -679,7 +683,7 @@ function lanternSection(gd, st, main) {
     const y = top + i * RH;
     const g = svg("g", ident(l.id, main), title(`${l.kind} lantern: ${l.text}; ${n} unused`),
       hitRect(6, y, w - 12, RH - 4, { fill: n ? "#fff3d6" : "#faf8f3", stroke: "#e8d3a4" }),
-      lanternIcon(20, y + RH / 2 - 2, true),
+      lanternIcon(20, y + RH / 2 - 2, n > 0),
       text(34, y + RH / 2 + 2, `${l.kind}: ${n} unused`, { size: 12, cls: "pg-deco", weight: n ? 700 : null }));
     body.push(wire(g, l.id, { ...st, main }));
   });
@@ -723,7 +727,7 @@ function birdhouseSection(gd, st, main) {
   const leaves = gd.birdhouse || [];
   const per = 6, LW = 36, top = 28;
   const rows = Math.max(1, Math.ceil(leaves.length / per));
-  const w = per * LW + 20, h = top + rows * 52 + 22;
+  const w = per * LW + 20, h = top + rows * 52 + 46;
   const body = [];
   const g = svg("g", ident(L.birdhouse.id, main), title(`${L.birdhouse.label}: ${leaves.map((l) => l.leaf).join(", ") || "none"}`),
     svg("rect", { class: "hit", x: 4, y: top - 4, width: w - 8, height: rows * 52 + 4, rx: 6, fill: "#f3ede0", stroke: "none" }));
@@ -734,6 +738,16 @@ function birdhouseSection(gd, st, main) {
   if (!leaves.length) g.append(text(12, top + 22, "no leaves yet", { size: 12, fill: MUTED }));
   body.push(g);
   const colours = new Set(leaves.map((l) => l.colour));
+  // the leaf colours of the data, each with how many of its leaves the birdhouse holds
+  const cols = st.layout.leaves.colours;
+  const cw = (w - 20) / Math.max(1, cols.length);
+  cols.forEach((c, i) => {
+    const n = leaves.filter((l) => l.colour === c.label).length;
+    const x = 10 + i * cw;
+    body.push(svg("g", { ...ident(c.id, main), class: "pg-deco" }, title(`${c.label} leaves on the birdhouse: ${n}`),
+      swatch(x, h - 40, 14, 14, c.rgb, c.label, st.ctx, n ? {} : { "fill-opacity": 0.3 }),
+      text(x + 18, h - 29, `${n}`, { size: 11, weight: n ? 700 : null, fill: n ? INK : MUTED })));
+  });
   body.push(text(10, h - 8, `${leaves.length} leaves, ${colours.size} colour(s)`, { size: 10.5, fill: MUTED }));
   return section("Birdhouse", w, h, body);
 }
@@ -761,7 +775,7 @@ function toolsTakenSection(gd, st) {
   const body = [];
   list.forEach((id, i) => {
     const t = tools.get(id);
-    body.push(svg("g", { class: "pg-deco" }, title(t ? `${t.tool}: ${t.labels.join(", ")}` : id),
+    body.push(svg("g", { class: "pg-deco", "data-el": id }, title(t ? `${t.tool}: ${t.labels.join(", ")}` : id),
       text(10 + (i % per) * 44, top + 12 + Math.floor(i / per) * 18, t ? t.tool : id, { size: 11.5 })));
   });
   if (!list.length) body.push(text(10, top + 12, "none yet", { size: 11.5, fill: MUTED }));
