@@ -791,14 +791,16 @@ function padSection(gd, st) {
     const v = score && score.rows ? score.rows[r.key] : "";
     const y = top + 12 + i * RH;
     body.push(svg("g", { class: "pg-deco" }, title(`${r.label}: ${r.text}${r.table ? " (" + r.table.keys.map((k, j) => `${k}: ${r.table.values[j]}`).slice(0, 6).join(", ") + ")" : ""}`),
-      text(10, y, r.label, { size: 12 }), text(w - 12, y, String(v ?? ""), { size: 12, anchor: "end", weight: 700 })));
+      text(10, y, r.label, { size: 12 }), pad(text(w - 12, y, String(v ?? ""), { size: 12, anchor: "end", weight: 700 }), r.key)));
   });
   const y = top + 12 + rows.length * RH;
   body.push(svg("line", { class: "pg-deco", x1: 8, y1: y - 12, x2: w - 8, y2: y - 12, stroke: INK }),
     text(10, y + 2, "total", { size: 12.5, weight: 700 }),
-    text(w - 12, y + 2, String(score ? score.total : ""), { size: 12.5, anchor: "end", weight: 700 }));
+    pad(text(w - 12, y + 2, String(score ? score.total : ""), { size: 12.5, anchor: "end", weight: 700 }), "total"));
   return section("Score pad", w, h, body);
 }
+
+function pad(node, key) { node.setAttribute("data-row", key); return node; }
 
 function gardenDrawing(gd, st, main) {
   const parts = [
