@@ -77,7 +77,6 @@ def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, options: d
     seen = click_drawing(page, Rng(11 + players))
     assert seen["svg"] > 20
     assert seen["other_button"] == 0, seen
-    print(seen)
     assert phase(page) == "over"
     rec = web.api("GET", f"/api/tables/{table}/record").json()
     engine = meeple.replay(rec).scores()

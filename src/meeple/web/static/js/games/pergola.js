@@ -170,7 +170,7 @@ function wire(node, id, st) {
 function section(name, w, h, body, attrs = {}) {
   const g = svg("g", { class: "pg-section", ...attrs });
   g.append(svg("rect", { x: 0, y: 0, width: fmt(w), height: fmt(h), rx: 8, fill: PAPER, stroke: LINE }),
-    text(10, 18, name, { size: 14, weight: 700 }));
+    text(10, 18, name, { size: Math.max(10, Math.min(14, (w - 20) / (name.length * 0.58))), weight: 700 }));
   g.append(...[body].flat().filter(Boolean));
   return { g, w, h };
 }
@@ -179,11 +179,14 @@ function flow(parts, W, gap = 10) {
   const root = svg("g", {});
   let x = 0, y = 0, rowH = 0;
   for (const p of parts.filter(Boolean)) {
-    if (x > 0 && x + p.w > W) { x = 0; y += rowH + gap; rowH = 0; }
-    p.g.setAttribute("transform", `translate(${fmt(x)},${fmt(y)})`);
+    // a section wider than the page is shrunk to fit (the narrow layouts avoid most of these)
+    const k = p.w > W ? W / p.w : 1;
+    const pw = p.w * k, ph = p.h * k;
+    if (x > 0 && x + pw > W) { x = 0; y += rowH + gap; rowH = 0; }
+    p.g.setAttribute("transform", `translate(${fmt(x)},${fmt(y)})${k < 1 ? ` scale(${k.toFixed(4)})` : ""}`);
     root.append(p.g);
-    x += p.w + gap;
-    rowH = Math.max(rowH, p.h);
+    x += pw + gap;
+    rowH = Math.max(rowH, ph);
   }
   return { g: root, w: W, h: y + rowH };
 }
@@ -224,10 +227,14 @@ function actionBoard(st) {
   const spaces = [...layout.action_board].sort((a, b) => a.x - b.x);
   const nLines = Math.max(...spaces.map((sp) => wrap(sp.text, 31).length));
   const boxH = 26 + nLines * 13.5;
-  const w = spaces.length * (colW + 8) + 12, h = top + 58 + 8 + boxH + 10;
+  // on a narrow page the spaces go two by two (still read left to right, top to bottom)
+  const per = st.W >= spaces.length * (colW + 8) + 12 ? spaces.length : 2;
+  const rowH = 58 + 8 + boxH + 10;
+  const w = per * (colW + 8) + 12, h = top + Math.ceil(spaces.length / per) * rowH;
   const body = [];
   for (const sp of spaces) {
-    const x = 10 + sp.x * (colW + 8);
+    const x = 10 + (sp.x % per) * (colW + 8);
+    const top = 28 + Math.floor(sp.x / per) * rowH;
     const tid = above.get(sp.id);
     if (tid && tools.get(tid)) body.push(toolCard(tools.get(tid), x, top, colW, st));
     else body.push(svg("g", { class: "pg-deco" }, svg("rect", { x, y: top, width: colW, height: 58, rx: 5, fill: "none", stroke: LINE, "stroke-dasharray": "4 3" }),
@@ -344,7 +351,7 @@ function initial(name, seat, board) {
 
 function supplySection(st) {
   const { layout, board } = st;
-  const cols = st.W < 560 ? 2 : 3, cw = 178, rh = 22;
+  const cols = st.W < 560 ? 2 : 3, cw = st.W < 560 ? 168 : 178, rh = 22;
   const items = layout.supply;
   const rows = Math.ceil(items.length / cols);
   const w = cols * cw + 16, h = 30 + rows * rh + 8;
@@ -355,7 +362,7 @@ function supplySection(st) {
     const g = svg("g", ident(it.id, true), title(`${it.label}: ${left} left of ${it.start}`),
       hitRect(x, y, cw - 6, rh - 3, { fill: "#fff", stroke: "#e2ddd0" }),
       componentIcon(it.item, x + 10, y + 9, st.ctx),
-      text(x + 20, y + 14, it.label, { size: 11.5 }),
+      text(x + 20, y + 14, it.label, { size: 11 }),
       text(x + cw - 12, y + 14, String(left ?? "?"), { size: 12, anchor: "end", weight: 700 }));
     body.push(wire(g, it.id, st));
   });
@@ -391,11 +398,11 @@ function soloSection(st) {
     const state = ch.recorded_as !== null && ch.recorded_as !== undefined
       ? (ch.met ? `met: the score goes to space ${ch.recorded_as}` : `not met: the score goes to space ${ch.recorded_as} (free game)`)
       : (ch.met ? "met by your garden now" : "not met yet");
-    body.push(text(10, y, `Challenge ${ch.number}: ${ch.title}`, { size: 13.5, weight: 700 }));
+    for (const l of wrap(`Challenge ${ch.number}: ${ch.title}`, Math.floor((w - 20) / 7.6))) { body.push(text(10, y, l, { size: 13.5, weight: 700 })); y += 18; }
+    body.push(svg("circle", { class: "pg-deco", cx: 18, cy: y - 4, r: 7, fill: ch.met ? "#2e7d32" : "#bbb" }),
+      text(30, y, ch.met ? "met" : "not met", { size: 12.5, weight: 700, fill: ch.met ? "#2e7d32" : "#8a1c1c" }));
     y += 18;
     for (const l of wrap(`${ch.goal} · progress: ${ch.progress} · ${state}`, Math.floor((w - 20) / 6.4))) { body.push(text(10, y, l, { size: 12 })); y += 16; }
-    body.push(svg("circle", { class: "pg-deco", cx: w - 18, cy: 34, r: 8, fill: ch.met ? "#2e7d32" : "#bbb" }),
-      text(w - 30, 38, ch.met ? "met" : "not met", { size: 11, anchor: "end", weight: 700, fill: ch.met ? "#2e7d32" : MUTED }));
     y += 4;
     body.push(text(10, y + 10, `Printed neighbours' scores: Przemek ${ch.przemek}, Gołąb ${ch.golab}`, { size: 12 }));
     y += 26;
@@ -403,16 +410,17 @@ function soloSection(st) {
   // the achievement table as printed: the ten challenges with the neighbours' scores
   body.push(text(10, y, "Achievements (the 1000 club: " + layout.solo.thousand + " over the ten spaces)", { size: 11.5, fill: MUTED }));
   y += 6;
-  const cw = (w - 20) / 5;
+  const per = w < 540 ? 2 : 5;
+  const cw = (w - 20) / per;
   layout.solo.challenges.forEach((c, i) => {
-    const x = 10 + (i % 5) * cw, yy = y + Math.floor(i / 5) * 38;
+    const x = 10 + (i % per) * cw, yy = y + Math.floor(i / per) * 38;
     const mine = ch && c.number === ch.number;
     body.push(svg("g", { class: "pg-deco" }, title(`${c.number}. ${c.title}: ${c.goal}`),
       svg("rect", { x: fmt(x), y: fmt(yy + 4), width: fmt(cw - 4), height: 34, rx: 4, fill: mine ? "#fff3c4" : "#fff", stroke: mine ? "#b38600" : LINE, "stroke-width": mine ? 2 : 1 }),
       text(x + 4, yy + 18, `${c.number}. ${c.title.slice(0, Math.floor(cw / 6.2) - 3)}${c.title.length > Math.floor(cw / 6.2) - 3 ? "…" : ""}`, { size: 10 }),
       text(x + 4, yy + 32, `P ${c.przemek} · G ${c.golab}`, { size: 10, fill: MUTED })));
   });
-  y += 2 * 38 + 12;
+  y += Math.ceil(layout.solo.challenges.length / per) * 38 + 12;
   return section("Solo challenge", w, y, body);
 }
 
@@ -630,12 +638,14 @@ function dropToken(x, y) {
 function pergolaSection(gd, st, main) {
   const L = st.layout.garden;
   const spaces = [...L.pergola].sort((a, b) => a.x - b.x);
-  const CW = 58, top = 28, w = spaces.length * CW + 16, h = top + 78;
+  const per = st.W >= spaces.length * 58 + 16 ? spaces.length : Math.ceil(spaces.length / 2);
+  const CW = 58, w = per * CW + 16, h = 28 + Math.ceil(spaces.length / per) * 70 + 8;
   const cups = new Map(gd.pergola.map((c) => [c.id, c]));
-  const body = [svg("line", { class: "pg-deco", x1: 8, y1: top + 4, x2: w - 8, y2: top + 4, stroke: "#8d6e63", "stroke-width": 4 })];
+  const body = [];
   for (const sp of spaces) {
     const c = cups.get(sp.id) || { buttercup: null, bees: 0, capacity: 0, full: false };
-    const x = 8 + sp.x * CW, cx = x + CW / 2 - 2, cy = top + 38;
+    const x = 8 + (sp.x % per) * CW, top = 28 + Math.floor(sp.x / per) * 70, cx = x + CW / 2 - 2, cy = top + 38;
+    body.push(svg("line", { class: "pg-deco", x1: x - 2, y1: top + 4, x2: x + CW, y2: top + 4, stroke: "#8d6e63", "stroke-width": 4 }));
     const g = svg("g", ident(sp.id, main),
       title(`pergola space ${sp.number} (takes ${sp.accepts.join(" or ")}): ${c.buttercup ? c.buttercup + " buttercup, " + c.bees + " of " + c.capacity + " bees" : "empty"}`),
       hitRect(x, top + 8, CW - 4, 64, { fill: "#fbf7ec", stroke: "#d9cdb5" }),
@@ -802,14 +812,32 @@ function padSection(gd, st) {
 
 function pad(node, key) { node.setAttribute("data-row", key); return node; }
 
+// sections one above the other, as one part of the flow
+function column(parts, gap = 10) {
+  const g = svg("g", {});
+  let y = 0, w = 0;
+  for (const p of parts) {
+    p.g.setAttribute("transform", `translate(0,${fmt(y)})`);
+    g.append(p.g);
+    y += p.h + gap;
+    w = Math.max(w, p.w);
+  }
+  return { g, w, h: y - gap };
+}
+
 function gardenDrawing(gd, st, main) {
-  const parts = [
-    hollyhockSection(gd, st, main), magnoliaSection(gd, st, main), lavenderSection(gd, st, main),
-    cascadeSection(gd, st, main), pergolaSection(gd, st, main), flyingSection(gd, st, main),
-    lanternSection(gd, st, main), honeySection(gd, st, main), birdhouseSection(gd, st, main),
-    dragonflySection(gd, st), padSection(gd, st), toolsTakenSection(gd, st),
-  ];
-  return flow(parts, st.W);
+  const cascade = cascadeSection(gd, st, main), pergola = pergolaSection(gd, st, main);
+  const flying = flyingSection(gd, st, main), lanterns = lanternSection(gd, st, main);
+  const honey = honeySection(gd, st, main);
+  const plants = [hollyhockSection(gd, st, main), magnoliaSection(gd, st, main), lavenderSection(gd, st, main)];
+  const rest = [birdhouseSection(gd, st, main), dragonflySection(gd, st), padSection(gd, st), toolsTakenSection(gd, st)];
+  const wide = cascade.w + 10 + Math.max(pergola.w, flying.w + 10 + lanterns.w, honey.w);
+  if (st.W >= wide) {
+    // the cascade beside a column of the pergola, the flying insects and lanterns, the pots
+    const pair = flow([flying, lanterns], flying.w + lanterns.w + 10);
+    return flow([...plants, cascade, column([pergola, pair, honey]), ...rest], st.W);
+  }
+  return flow([...plants, cascade, pergola, flying, lanterns, honey, ...rest], st.W);
 }
 
 // ---------------------------------------------------------------- draw
