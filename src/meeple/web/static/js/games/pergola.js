@@ -715,7 +715,11 @@ function honeySection(gd, st, main) {
   const PW = 112, top = 28;
   const cols = st.W < 520 ? 2 : 4;
   const rows = Math.ceil(L.pots.length / cols);
-  const w = cols * PW + 16, h = top + rows * 64 + 40;
+  const w = cols * PW + 16;
+  const thr = L.honey_thresholds.join(" / ");
+  const note = `bees on buttercups: ${honey.bees_on_buttercups} · pots need ${thr} · ${honey.next_threshold !== null && honey.next_threshold !== undefined ? "next at " + honey.next_threshold : "no pot left"} (max ${L.max_pots})`;
+  const noteLines = wrap(note, Math.floor((w - 20) / 5.9));
+  const h = top + rows * 64 + 10 + noteLines.length * 14;
   const body = [];
   L.pots.forEach((p, i) => {
     const at = honey.pots.indexOf(p.id);
@@ -727,8 +731,7 @@ function honeySection(gd, st, main) {
     if (at >= 0) g.append(text(x + PW - 12, y + 16, `#${at + 1}`, { size: 11, anchor: "end", weight: 700, fill: "#8a5a00", cls: "pg-deco" }));
     body.push(wire(g, p.id, { ...st, main }));
   });
-  const thr = L.honey_thresholds.join(" / ");
-  body.push(text(10, h - 12, `bees on buttercups: ${honey.bees_on_buttercups} · pots need ${thr} · ${honey.next_threshold !== null && honey.next_threshold !== undefined ? "next at " + honey.next_threshold : "no pot left"} (max ${L.max_pots})`, { size: 10.5, fill: MUTED }));
+  noteLines.forEach((ln, i) => body.push(text(10, top + rows * 64 + 12 + i * 14, ln, { size: 10.5, fill: MUTED })));
   return section("Honey pots", w, h, body);
 }
 
@@ -853,7 +856,7 @@ export function draw(container, ctx) {
 
   const gardens = board.gardens || [];
   const mainSeat = ctx.seat !== null && ctx.seat !== undefined ? ctx.seat
-    : (board.to_move ?? board.seat_turn ?? 0);
+    : 0;
 
   const shared = flow([turnSection(st), actionBoard(st), holderSection(st), pilesSection(st), pondSection(st),
     supplySection(st), soloSection(st), discardSection(st)], W);
