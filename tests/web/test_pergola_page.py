@@ -60,7 +60,11 @@ def click_drawing(page: Any, rng: Rng, limit: int = 3000) -> dict[str, int]:
             if node.get_attribute("data-source"):
                 # a flutter or a drip: the source first, then one of its targets
                 seen["source"] += 1
+                source = node.get_attribute("data-source")
                 node.click()
+                # the picked source stays lit as picked; only its targets are lit besides it
+                assert page.locator("#board svg .pg-selected").get_attribute("data-source") == source
+                assert page.locator("#board svg .lit[data-source]").count() == 1
                 targets = page.locator("#board svg .lit[data-move]")
                 assert targets.count() > 0, "a source lit no target"
                 node = targets.nth(rng.choice(list(range(targets.count()))))

@@ -439,7 +439,7 @@ function discardSection(st) {
     body.push(svg("g", { class: "pg-deco", "data-el": id }, title(t ? `${t.tool}: ${t.labels.join(", ")}` : id),
       svg("rect", { x, y, width: 94, height: 30, rx: 4, fill: "#f4efe3", stroke: LINE }),
       text(x + 5, y + 13, `${i + 1}. ${t ? t.tool : id}`, { size: 11, weight: 700 }),
-      ...(t ? t.components.map((c, j) => componentIcon(c, x + 58 + j * 16, y + 11, st.ctx)) : []),
+      ...(t ? t.components.map((c, j) => componentIcon(c, x + 66 + j * 15, y + 10, st.ctx)) : []),
       text(x + 5, y + 26, t ? t.labels.map((l) => l.split(" ")[0]).join(", ").slice(0, 15) : "", { size: 9.5, fill: MUTED })));
   });
   const h = 28 + Math.max(1, Math.ceil(list.length / perRow)) * 34 + 6;
@@ -584,7 +584,7 @@ function cascadeSection(gd, st, main) {
   const bonusY = by + 40;
   const bw = (w - 20) / C.bonus_spots.length;
   const per = Math.floor((bw - 10) / 5.2);
-  const bonusH = 26 + Math.max(...C.bonus_spots.map((b) => wrap(b.text, per).length)) * 12;
+  const bonusH = 38 + Math.max(...C.bonus_spots.map((b) => wrap(b.text, per).length)) * 12;
   const h = bonusY + bonusH + 10;
   const pos = new Map(C.stones.map((s) => [s.id, [ox + s.x * SX, oy + s.y * SY]]));
   pos.set("bottom", [w / 2, by]);
@@ -624,7 +624,7 @@ function cascadeSection(gd, st, main) {
       hitRect(x, bonusY, bw - 6, bonusH, { fill: got ? "#c8e6c9" : "#fff", stroke: got ? "#2e7d32" : "#7a8ca3", sw: got ? 2 : 1 }),
       text(x + (bw - 6) / 2, bonusY + 15, b.label.replace(" bonus", ""), { size: 11, anchor: "middle", weight: 700, cls: "pg-deco" }),
       lines(x + 4, bonusY + 28, b.text, per, { size: 9 }));
-    if (got) g.append(text(x + bw - 12, bonusY + 15, "✓", { size: 13, anchor: "end", weight: 700, fill: "#2e7d32", cls: "pg-deco" }));
+    if (got) g.append(text(x + bw - 11, bonusY + bonusH - 5, "✓ taken", { size: 10.5, anchor: "end", weight: 700, fill: "#2e7d32", cls: "pg-deco" }));
     body.push(wire(g, b.id, { ...st, main }));
   });
   return section("Cascade (blue drops)", w, h, body);
