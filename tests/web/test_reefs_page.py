@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.games.reefs.view import view_board
 from meeple.core.rng import Rng
+from meeple.games.reefs.view import view_board
 from tests.server.conftest import Server
 from tests.web.driver import pad_from_page, phase
 from tests.web.test_play_pages import create_from_lobby

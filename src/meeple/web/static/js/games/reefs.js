@@ -64,7 +64,7 @@ function drawMiddle(ctx, lit) {
     g.append(svg("text", { x: x + W / 2, y: y + 60, "text-anchor": "middle", class: "rf-face" },
       p.propeller ? "3 any (propeller)" : (p.face_label || "not rolled")));
     const whereText = p.where === "middle" ? "in the middle" : p.where === "unrolled" ? "not rolled yet"
-      : p.where === "drawing" ? `${holderName(view, p.holder)} drawing` : p.holder === null || p.holder === undefined
+      : p.where === "drawing" ? `${holderName(view, p.holder)} ${holderName(view, p.holder) === "you" ? "are" : "is"} drawing` : p.holder === null || p.holder === undefined
         ? "taken" : `taken by ${holderName(view, p.holder)}`;
     g.append(svg("text", { x: x + W / 2, y: y + 82, "text-anchor": "middle", class: "rf-small" }, whereText));
     const choices = lit.get(pl.id) || [];
@@ -82,6 +82,8 @@ function drawMiddle(ctx, lit) {
   });
   return root;
 }
+
+function cap(t) { return t ? t[0].toUpperCase() + t.slice(1) : ""; }
 
 function holderName(view, seat) {
   if (seat === null || seat === undefined) return "";
@@ -254,9 +256,9 @@ function drawScore(ctx, sb, prefix) {
     const g = svg("g", { id: id(st.id), class: `rf-star kind-${st.kind}${mine.has(st.id) ? " mine" : ""}` });
     const filled = mine.has(st.id);
     g.append(svg("polygon", { points: starPoints(18, y + 14, 12, 5), fill: filled ? "#f2b600" : h !== null && h !== undefined ? "#ddd" : "#fff", stroke: "#8a6d00", "stroke-width": 1.5 }));
-    g.append(svg("text", { x: 18, y: y + 18, "text-anchor": "middle", class: "rf-small" }, String(st.points)));
+    g.append(svg("text", { x: 38, y: y + 19, class: "rf-starpts" }, `+${st.points}`));
     const who = h !== null && h !== undefined ? ` (${holderName(view, h)})` : st.kind === "end" ? "" : " (open)";
-    g.append(svg("text", { x: 38, y: y + 19, class: "rf-startext" },
+    g.append(svg("text", { x: 64, y: y + 19, class: "rf-startext" },
       `${st.kind === "first" ? "bonus" : "end"}: ${st.text}${who}`));
     parts.push(g);
     y += 28;
@@ -312,7 +314,7 @@ export function draw(container, ctx) {
   const keyBits = ["▼ entry point", "$ coin", "square: treasure (letter, value; N neutral)"];
   if ((layout.whirlpools || []).length) keyBits.push("spiral: whirlpool");
   if ((layout.propellers || []).length) keyBits.push("✣ propeller");
-  root.append(el("p", { class: "muted small rf-key" }, `Key: ${keyBits.join(" · ")}. ${layout.end_text}.`,
+  root.append(el("p", { class: "muted small rf-key" }, `Key: ${keyBits.join(" · ")}; dashed lines are diagonal connections. ${cap(layout.end_text)}.`,
     layout.reconstructed ? ` ${layout.note}` : ""));
   container.append(root);
 }
