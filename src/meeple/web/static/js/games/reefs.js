@@ -190,7 +190,9 @@ function drawScore(ctx, sb, prefix) {
   const id = (x) => (prefix ? undefined : x);
   const BW = 34, BH = 30, LX = 40;
   const maxBoxes = Math.max(layout.coin_row.boxes.length, ...layout.treasure_rows.map((r) => r.boxes.length));
-  const W = LX + maxBoxes * (BW + 4) + 70;
+  // wide enough for the longest star text (about 7 units a character at 12px)
+  const longest = Math.max(...layout.stars.map((s) => s.text.length + 22));
+  const W = Math.max(LX + maxBoxes * (BW + 4) + 70, 64 + longest * 6.6);
   const parts = [];
   let y = 8;
   const rowsById = new Map((sb.rows || []).map((r) => [r.id, r]));
@@ -290,6 +292,8 @@ function drawSheet(ctx, sb, main, lit) {
   return wrap;
 }
 
+const openSheets = new Map();
+
 export function draw(container, ctx) {
   const { layout, board } = ctx;
   const lit = litByTarget(ctx);
@@ -307,7 +311,10 @@ export function draw(container, ctx) {
   }
   for (const sb of seats) {
     if (me && sb.seat === me.seat) continue;
-    const d = el("details", { class: "other-sheet", "data-seat": String(sb.seat) });
+    // a sheet a player opened (or closed) stays so across redraws; open by default
+    const d = el("details", { class: "other-sheet", "data-seat": String(sb.seat),
+      open: openSheets.get(sb.seat) !== false });
+    d.addEventListener("toggle", () => openSheets.set(sb.seat, d.open));
     d.append(el("summary", {}, `${sb.name}'s sheet: total ${sb.total}`), drawSheet(ctx, sb, false, lit));
     root.append(d);
   }
