@@ -190,9 +190,8 @@ function drawScore(ctx, sb, prefix) {
   const id = (x) => (prefix ? undefined : x);
   const BW = 34, BH = 30, LX = 40;
   const maxBoxes = Math.max(layout.coin_row.boxes.length, ...layout.treasure_rows.map((r) => r.boxes.length));
-  // wide enough for the longest star text (about 7 units a character at 12px)
-  const longest = Math.max(...layout.stars.map((s) => s.text.length + 22));
-  const W = Math.max(LX + maxBoxes * (BW + 4) + 70, 64 + longest * 6.6);
+  const W = Math.max(LX + maxBoxes * (BW + 4) + 70, 420);
+  const perLine = Math.floor((W - 70) / 6.6);  // characters of star text on a line at 12px
   const parts = [];
   let y = 8;
   const rowsById = new Map((sb.rows || []).map((r) => [r.id, r]));
@@ -260,10 +259,11 @@ function drawScore(ctx, sb, prefix) {
     g.append(svg("polygon", { points: starPoints(18, y + 14, 12, 5), fill: filled ? "#f2b600" : h !== null && h !== undefined ? "#ddd" : "#fff", stroke: "#8a6d00", "stroke-width": 1.5 }));
     g.append(svg("text", { x: 38, y: y + 19, class: "rf-starpts" }, `+${st.points}`));
     const who = h !== null && h !== undefined ? ` (${holderName(view, h)})` : st.kind === "end" ? "" : " (open)";
+    const lines = wrap(`${st.kind === "first" ? "bonus" : "end"}: ${st.text}${who}`, perLine);
     g.append(svg("text", { x: 64, y: y + 19, class: "rf-startext" },
-      `${st.kind === "first" ? "bonus" : "end"}: ${st.text}${who}`));
+      lines.map((line, i) => svg("tspan", { x: 64, dy: i ? 15 : 0 }, line))));
     parts.push(g);
-    y += 28;
+    y += 28 + 15 * (lines.length - 1);
   }
   y += 4;
   parts.push(svg("text", { x: W - 8, y: y + 18, "text-anchor": "end", class: "rf-total" }, `total ${sb.total}`));
@@ -273,6 +273,16 @@ function drawScore(ctx, sb, prefix) {
     "aria-label": `${sb.name}: treasure boxes, coins and stars` });
   root.append(...parts);
   return root;
+}
+
+function wrap(text, n) {
+  const lines = [""];
+  for (const word of text.split(" ")) {
+    const last = lines[lines.length - 1];
+    if (last && last.length + 1 + word.length > n) lines.push(word);
+    else lines[lines.length - 1] = last ? `${last} ${word}` : word;
+  }
+  return lines;
 }
 
 function starPoints(cx, cy, r, n) {
