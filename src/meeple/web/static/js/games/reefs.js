@@ -47,12 +47,13 @@ function makeLit(node, move, label, ctx) {
 function drawMiddle(ctx, lit) {
   const { layout, board, view } = ctx;
   const W = 150, H = 118;
-  const root = svg("svg", { class: "rf-middle", viewBox: `0 0 ${5 * W + 10} ${H + 10}`,
-    width: "100%", role: "group", "aria-label": "the middle: the five pencils" });
+  // one small drawing per pencil, so that a narrow page wraps them onto two rows
+  const root = el("div", { class: "rf-middle", role: "group", "aria-label": "the middle: the five pencils" });
   const byId = new Map((board.pencils || []).map((p) => [p.id, p]));
   layout.pencils.forEach((pl, i) => {
     const p = byId.get(pl.id) || { where: "unrolled" };
-    const x = 5 + i * W, y = 5;
+    const x = 0, y = 5;
+    const one = svg("svg", { class: "rf-pencil-box", viewBox: `0 0 ${W} ${H + 10}`, width: "100%" });
     const g = svg("g", { id: pl.id, class: `rf-pencil where-${p.where}`, "data-letter": pl.letter });
     const faded = p.where === "taken";
     g.append(svg("rect", { x: x + 4, y, width: W - 8, height: H, rx: 12,
@@ -78,7 +79,8 @@ function drawMiddle(ctx, lit) {
       makeLit(b, prop.move, prop.label, ctx);
       g.append(b);
     }
-    root.append(g);
+    one.append(g);
+    root.append(one);
   });
   return root;
 }
