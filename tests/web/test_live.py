@@ -23,10 +23,13 @@ def one_turn(page: Any, rng: Rng) -> None:
     while phase(page) == "my-turn":
         buttons = page.locator("#choices button.choice")
         buttons.nth(rng.choice(list(range(buttons.count())))).click()
-        page.wait_for_function("() => document.body.dataset.phase !== 'pending'")
+        page.wait_for_function("() => document.body.dataset.phase !== 'pending'",
+                               timeout=120_000)
     if phase(page) == "complete":
         page.click("#confirm")
-    page.wait_for_function("() => !['pending', 'complete', 'my-turn'].includes(document.body.dataset.phase)")
+    page.wait_for_function(
+        "() => !['pending', 'complete', 'my-turn'].includes(document.body.dataset.phase)",
+        timeout=120_000)
 
 
 def test_two_browsers_and_a_spectator_see_each_others_moves_live(browser: Any,
