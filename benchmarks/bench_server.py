@@ -85,8 +85,27 @@ def engine_rate(records: list[dict[str, object]]) -> tuple[int, float]:
     return moves, moves / (time.perf_counter() - start)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and of its live children (the bot workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        pids += [int(c) for c in task.read_text().split()]
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 async def run(server: Server, game: str, tables: int, seconds: float,
               bots: bool = True) -> dict[str, float]:
+    assert server.proc is not None
+    pid = server.proc.pid
+    print(f"server pid {pid}", file=sys.stderr, flush=True)
     async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
         seats = []
         other = {"kind": "bot", "bot": "random"} if bots else {"kind": "human"}
@@ -104,10 +123,12 @@ async def run(server: Server, game: str, tables: int, seconds: float,
         rtts: list[float] = []
         stop_at = time.monotonic() + seconds
         start = time.perf_counter()
+        cpu0, mine0 = cpu_seconds(pid), time.process_time()
         made = await asyncio.gather(*(drive(server.ws_base, t, s, sec, stop_at, rtts,
                                             random.Random(i))
                                       for i, (t, s, sec) in enumerate(seats)))
         elapsed = time.perf_counter() - start
+        server_cpu, client_cpu = cpu_seconds(pid) - cpu0, time.process_time() - mine0
         records = [(await http.get(f"/api/tables/{t}/record")).json()
                for t in dict.fromkeys(t for t, _, _ in seats)]
     total = sum(made)
@@ -121,6 +142,8 @@ async def run(server: Server, game: str, tables: int, seconds: float,
         "p99 ms": 1000 * rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))] if rtts else float("nan"),
         "mean ms": 1000 * statistics.fmean(rtts) if rtts else float("nan"),
         "engine moves/s": engine,
+        "server cpu ms/move": 1000 * server_cpu / max(1, all_moves),
+        "client cpu ms/move": 1000 * client_cpu / max(1, total),
     }
 
 
@@ -137,8 +160,9 @@ def main() -> None:
     if args.postgres:
         dbs.append(("PostgreSQL", args.postgres))
     print("| database | tables | accepted client moves/s | all moves/s | p50 ms | p99 ms | "
-          "engine alone moves/s | engine / server |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+          "engine alone moves/s | engine / server | server CPU ms a move | client CPU ms a "
+          "move | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, pg in dbs:
         for t in (int(x) for x in args.tables.split(",")):
             with tempfile.TemporaryDirectory() as tmp:
@@ -154,7 +178,9 @@ def main() -> None:
                         _drop_pg(pg, url)
             print(f"| {label} | {t} | {r['moves/s']:.0f} | {r['all moves/s']:.0f} | "
                   f"{r['p50 ms']:.1f} | {r['p99 ms']:.1f} | {r['engine moves/s']:.0f} | "
-                  f"{r['engine moves/s'] / r['all moves/s']:.0f}x |", flush=True)
+                  f"{r['engine moves/s'] / r['all moves/s']:.0f}x | "
+                  f"{r['server cpu ms/move']:.2f} | {r['client cpu ms/move']:.2f} | "
+                  f"{os.getloadavg()[0]:.1f} |", flush=True)
 
 
 def _fresh_pg(base: str) -> str:

@@ -227,9 +227,12 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         client: Client | None = None
         send_lock = asyncio.Lock()
 
-        async def send(frame: dict[str, Any]) -> None:
+        async def send(frame: dict[str, Any] | str) -> None:
             async with send_lock:
-                await ws.send_json(frame)
+                if isinstance(frame, str):  # already JSON (a view frame)
+                    await ws.send_text(frame)
+                else:
+                    await ws.send_json(frame)
 
         try:
             while True:
@@ -316,8 +319,9 @@ async def _preview(svc: Service, table_id: str, client: Client, frame: dict[str,
         await send({"type": "refused", "preview": True, "reason": exc.reason,
                     "version": exc.version})
         return
-    await send({"type": "preview", "moves": played, "complete": complete,
-                "view": view.model_dump(mode="json", by_alias=True)})
+    head = json.dumps({"type": "preview", "moves": played, "complete": complete},
+                      ensure_ascii=False, separators=(",", ":"))
+    await send(f'{head[:-1]},"view":{view.model_dump_json(by_alias=True)}}}')
 
 
 def _error(reason: str) -> dict[str, Any]:
@@ -344,7 +348,7 @@ async def _hello(svc: Service, rt: Any, frame: dict[str, Any], send: Any,
     rt.clients.add(client)
     await svc.refresh(rt)
     await send({"type": "welcome", "table": rt.table.id, "seat": seat})
-    await send(svc.view_frame(rt, seat, client.text))
+    await send(svc.view_frame_json(rt, seat, client.text))
     return client
 
 

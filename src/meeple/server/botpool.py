@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -36,16 +37,38 @@ class Decision:
     table: str = ""
 
 
-def decide(d: Decision) -> str:
-    """The bot's move (its text) for ``d.seat``; runs in a worker process."""
+#: Positions a worker keeps between decisions, by table: the moves played and the position
+#: after them. A table's next decision then plays only the moves made since (a game's bot
+#: decisions would otherwise replay the whole game each time: quadratic in its length).
+_POSITIONS: OrderedDict[str, tuple[tuple[str, ...], Any]] = OrderedDict()
+_KEEP = 256
+
+
+def _position(d: Decision) -> Any:
+    """The position after ``d.moves``: the kept one moved on, or a new one replayed."""
     import meeple
-    from meeple.bots import make_bot
     from meeple.server.service import game_args
 
-    state = meeple.new_game(d.game, players=d.players, seed=d.seed,
-                            **game_args(d.variant, d.sheet))
-    for text in d.moves:
+    kept = _POSITIONS.pop(d.table, None) if d.table else None
+    if kept is not None and kept[0] == d.moves[:len(kept[0])]:
+        done, state = kept
+    else:
+        done, state = (), meeple.new_game(d.game, players=d.players, seed=d.seed,
+                                          **game_args(d.variant, d.sheet))
+    for text in d.moves[len(done):]:
         state.play(text)
+    if d.table:
+        _POSITIONS[d.table] = (d.moves, state)
+        while len(_POSITIONS) > _KEEP:
+            _POSITIONS.popitem(last=False)
+    return state
+
+
+def decide(d: Decision) -> str:
+    """The bot's move (its text) for ``d.seat``; runs in a worker process."""
+    from meeple.bots import make_bot
+
+    state = _position(d)
     if state.to_move != d.seat:
         raise ValueError(f"seat {d.seat} is not to move")
     view = state.view(d.seat)

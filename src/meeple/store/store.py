@@ -12,7 +12,9 @@ import hashlib
 import hmac
 import os
 import secrets
+import threading
 from collections.abc import Iterator, Sequence
+import contextlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -168,6 +170,11 @@ class Store:
         self.url = url or default_url()
         self.engine: Engine = _engine(self.url)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite has one writer at a time; threads of this process that write queue on this
+        # lock instead of on SQLite's busy handler, whose back-off sleeps (up to 100 ms a try)
+        # would otherwise make a move's round trip wait far longer than the write itself.
+        self._write_lock: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if self.dialect == "sqlite" else contextlib.nullcontext())
 
     @property
     def dialect(self) -> str:
@@ -193,6 +200,12 @@ class Store:
         with self._session.begin() as s:
             yield s
 
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A transaction that writes (one writer of this process at a time on SQLite)."""
+        with self._write_lock, self._session.begin() as s:
+            yield s
+
     # ------------------------------------------------------------------ tables
     def create_table(self, game: str, variant: dict[str, Any], players: int,
                      seats: Sequence[SeatSpec], *, sheet: dict[str, Any] | None = None,
@@ -212,7 +225,7 @@ class Store:
                                      absent=False))
         if all(s.kind == BOT for s in seats):
             row.status = RUNNING
-        with self.session() as s:
+        with self.writing() as s:
             s.add(row)
         return self.table(table_id)
 
@@ -259,7 +272,7 @@ class Store:
             raise SeatError(f"seat {seat} of table {table_id} is not open; open seats: "
                             f"{', '.join(map(str, open_seats)) or 'none'}")
         secret = new_secret()
-        with self.session() as s:
+        with self.writing() as s:
             done = s.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.index == seat,
@@ -283,7 +296,7 @@ class Store:
         """Before the game starts the seat opens again; once it runs, a bot stands in for the
         seat until its person comes back (:meth:`come_back`)."""
         table = self.table(table_id)
-        with self.session() as s:
+        with self.writing() as s:
             if table.status == WAITING:
                 s.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                 SeatRow.index == seat)
@@ -293,7 +306,7 @@ class Store:
             self._notify(s, table_id, -1)
 
     def set_absent(self, table_id: str, seat: int, absent: bool) -> None:
-        with self.session() as s:
+        with self.writing() as s:
             self._set_absent(s, table_id, seat, absent)
             self._notify(s, table_id, -1)
 
@@ -344,7 +357,7 @@ class Store:
                  "text": e.text, "client_id": e.client_id, "created": values["updated"]}
                 for k, e in enumerate(entries, start=expected + 1)]
         try:
-            with self.engine.begin() as conn:
+            with self._write_lock, self.engine.begin() as conn:
                 # the guarded write first: later writers wait for this row, then find 0 rows
                 done = conn.execute(update(tables)
                                     .where(tables.c.id == table_id,
@@ -376,7 +389,7 @@ class Store:
 
     def finish(self, table_id: str, result: list[Any] | None) -> None:
         """Mark a table finished (its game is over, or it was abandoned with ``None``)."""
-        with self.session() as s:
+        with self.writing() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id)
                       .values(status=FINISHED, result=result, updated=now()))
 
