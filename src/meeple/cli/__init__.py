@@ -11,7 +11,7 @@ import importlib
 
 from meeple.cli.common import app
 
-for _module in ("play", "records", "serve", "sheets", "sim"):
+for _module in ("online", "play", "records", "serve", "sheets", "sim"):
     try:
         importlib.import_module(f"meeple.cli.{_module}")
     except ModuleNotFoundError as exc:  # a sub-command module not written yet

@@ -101,6 +101,12 @@ def _warm(parent: int) -> None:
     meeple.games()
 
 
+def ready() -> bool:
+    """A no-op a new pool runs once per worker, so that its workers have started (spawned,
+    games loaded) before the first decision's deadline starts to count."""
+    return True
+
+
 def make_pool(workers: int | None = None) -> Executor:
     """A process pool for bot decisions (``MEEPLE_BOT_WORKERS``, default: the core count)."""
     n = workers or int(os.environ.get("MEEPLE_BOT_WORKERS", "0")) or (os.cpu_count() or 2)

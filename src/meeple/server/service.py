@@ -28,7 +28,7 @@ from meeple.bots import make_bot
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
 from meeple.core.view import LogLine, View, log_line, seat_view
-from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool
+from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool, ready
 from meeple.store import (
     BOT,
     FINISHED,
@@ -163,10 +163,14 @@ class Service:
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
+        #: the pool's workers have started (see :meth:`_warm`); decisions wait for it
+        self._pool_ready: asyncio.Future[Any] | None = None
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
         """Resume every unfinished table from its log: bots pick up where they were."""
+        if self.pool is not None and self.bots_enabled:
+            self._spawn(self._warm(self.pool))
         for table_id in await asyncio.to_thread(self.store.unfinished):
             try:
                 await self.start_table(table_id)
@@ -446,15 +450,19 @@ class Service:
     async def _decide(self, d: Decision) -> str | None:
         """The bot's move, or None if it missed its deadline or failed (then the caller plays a
         stand-in move). A worker that overruns is stopped: the pool is made anew, and decisions
-        that were under way in it are asked again."""
-        loop = asyncio.get_running_loop()
+        that were under way in it are asked again.
+
+        The deadline counts think time, not time spent waiting: not a new pool's start-up (see
+        :meth:`_warm`), nor a decision's wait in the queue behind others while many bots think
+        at once. A decision is an overrun once it has been running (handed to a worker) for a
+        whole deadline, so a bot is stopped after one to two deadlines of thinking."""
         for _attempt in range(3):
             pool = self.pool
             if pool is None:
                 return decide(d)
             try:
-                return await asyncio.wait_for(loop.run_in_executor(pool, decide, d),
-                                              self.bot_deadline)
+                await self._warm(pool)
+                return await self._run_with_deadline(pool, d)
             except TimeoutError:
                 log.warning("table bot %s missed its %.1f s deadline; a stand-in move is played",
                             d.spec, self.bot_deadline)
@@ -466,6 +474,33 @@ class Service:
                 log.error("bot %s failed (%s); a stand-in move is played", d.spec, exc)
                 return None
         return None
+
+    async def _run_with_deadline(self, pool: Executor, d: Decision) -> str:
+        future = pool.submit(decide, d)
+        waiting = asyncio.wrap_future(future)
+        started_before = False
+        for _period in range(1000):  # queued at most ~1000 deadlines, then given up on
+            try:
+                return await asyncio.wait_for(asyncio.shield(waiting), self.bot_deadline)
+            except TimeoutError:
+                if started_before:  # running for at least a whole deadline: an overrun
+                    future.cancel()
+                    raise
+                started_before = future.running()
+        future.cancel()
+        raise TimeoutError
+
+    async def _warm(self, pool: Executor) -> None:
+        """Start ``pool``'s workers once (spawning them and loading the games can take
+        seconds on a busy machine), before any decision's deadline counts."""
+        if self._pool_ready is None or getattr(self._pool_ready, "pool", None) is not pool:
+            loop = asyncio.get_running_loop()
+            workers = int(getattr(pool, "_max_workers", 1) or 1)
+            ready_all = asyncio.gather(*(loop.run_in_executor(pool, ready)
+                                         for _ in range(workers)))
+            ready_all.pool = pool  # type: ignore[attr-defined]
+            self._pool_ready = ready_all
+        await asyncio.shield(self._pool_ready)
 
     def _renew_pool(self, pool: Executor) -> None:
         if self.pool is not pool or self.new_pool is None:

@@ -8,13 +8,13 @@ acknowledged is ever lost, and of two concurrent moves for one table exactly one
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
 import secrets
 import threading
 from collections.abc import Iterator, Sequence
-import contextlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime

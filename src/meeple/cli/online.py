@@ -1,0 +1,278 @@
+"""``meeple join``: play or watch a table of a meeple server from the terminal.
+
+The terminal is then one more client of the server's per-seat view (docs/server.md): it draws
+what the view holds (the position as the terminal draws it for this seat, the score pad rows,
+the log in words, the legal moves) and sends moves over the table's WebSocket, exactly as the
+browser does. Seat secrets are kept in the user's data folder, so running the same command
+again takes the seat back (after a dropped connection, a server restart or a closed terminal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import secrets
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from meeple.cli.common import app, console, fail
+
+_TABLE_URL = re.compile(r"^(?P<base>https?://[^/?#]+)/(?:t|api/tables)/(?P<id>[A-Za-z0-9_-]+)")
+#: Moves listed one per line at most; past that the count and the first ones are shown.
+_LIST = 40
+
+
+def parse_table_url(url: str) -> tuple[str, str]:
+    """``(base URL, table id)`` of a table link such as ``http://127.0.0.1:8000/t/ab12``."""
+    m = _TABLE_URL.match(url.strip())
+    if m is None:
+        raise fail(f"{url!r} is not a table link; give the link the lobby shows, e.g. "
+                   "http://127.0.0.1:8000/t/TABLE-ID")
+    return m["base"], m["id"]
+
+
+def seats_file() -> Path:
+    """Where the secrets of the seats this user took are kept (``MEEPLE_SEATS_FILE`` to move)."""
+    env = os.environ.get("MEEPLE_SEATS_FILE")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("meeple", appauthor=False)) / "seats.json"
+
+
+def _load_seats() -> dict[str, Any]:
+    try:
+        data = json.loads(seats_file().read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save_seat(key: str, seat: int, secret: str) -> None:
+    data = _load_seats()
+    data[key] = {"seat": seat, "secret": secret}
+    path = seats_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1), "utf-8")
+        os.chmod(tmp, 0o600)
+        tmp.replace(path)
+    except OSError as exc:  # the seat still works now; it cannot be resumed later
+        console.print(f"[yellow]warning:[/] cannot keep the seat's secret in {path} ({exc}); "
+                      f"to come back later you will need it: {secret}")
+
+
+def _request(method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            detail = json.loads(exc.read()).get("detail", exc.reason)
+        except ValueError:
+            detail = exc.reason
+        raise fail(f"{method} {url}: {exc.code} {detail}") from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise fail(f"cannot reach the server at {url}: {reason}") from None
+
+
+def take_seat(base: str, table: str, name: str, seat: int | None, watch: bool
+              ) -> tuple[int | None, str | None]:
+    """The seat to play (with its secret) or ``(None, None)`` to watch."""
+    info = _request("GET", f"{base}/api/tables/{table}")
+    if watch:
+        return None, None
+    key = f"{base}/t/{table}"
+    kept = _load_seats().get(key)
+    if isinstance(kept, dict) and (seat is None or kept.get("seat") == seat):
+        console.print(f"taking back seat {kept['seat']} of table {table}")
+        return int(kept["seat"]), str(kept["secret"])
+    open_seats = [s["index"] for s in info.get("seats", []) if s.get("kind") == "human"
+                  and not s.get("taken")]
+    if not open_seats or (seat is not None and seat not in open_seats):
+        which = f"seat {seat} is not open" if seat is not None and open_seats else \
+            "no seat is open"
+        console.print(f"{which} at table {table}: watching as a spectator")
+        return None, None
+    joined = _request("POST", f"{base}/api/tables/{table}/join", {"seat": seat, "name": name})
+    _save_seat(key, int(joined["seat"]), str(joined["secret"]))
+    console.print(f"you took seat {joined['seat']} as {name}")
+    return int(joined["seat"]), str(joined["secret"])
+
+
+def draw(view: dict[str, Any], seat: int | None, shown_log: int) -> int:
+    """Print the view as the terminal shows a game; returns how many log lines are shown."""
+    text = view.get("text") or ""
+    if text:
+        console.print(text, markup=False, highlight=False)
+    lines = view.get("log") or []
+    for line in lines:
+        if line["number"] <= shown_log:
+            continue
+        said = "; ".join(line.get("said") or [])
+        console.print(f"  {line['number']:>3}. {line['who']}: {line['move']}"
+                      + (f"  ({said})" if said else ""), markup=False, highlight=False)
+    newest = max([shown_log, *(int(line["number"]) for line in lines)])
+    pads = view.get("scores") or []
+    names = [s["name"] for s in view.get("seats") or []]
+    console.print("  " + "   ".join(f"{n}: {p['total']}" for n, p in zip(names, pads, strict=False)),
+                  markup=False, highlight=False)
+    if view.get("over"):
+        console.print("[bold]Game over.[/]")
+        for n, p in zip(names, pads, strict=False):
+            rows = ", ".join(f"{k} {v}" for k, v in p["rows"].items())
+            console.print(f"  {n}: {p['total']} ({rows})", markup=False, highlight=False)
+        winners = [names[w] for w in view.get("winners") or []]
+        if winners:
+            console.print(f"  winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}",
+                          markup=False, highlight=False)
+    elif seat is not None and view.get("to_move") == seat:
+        legal = view.get("legal_moves") or []
+        console.print(f"[bold]Your move[/] ({len(legal)} legal):")
+        for i, move in enumerate(legal[:_LIST], start=1):
+            console.print(f"  {i:>2}. {move}", markup=False, highlight=False)
+        if len(legal) > _LIST:
+            console.print(f"  ... and {len(legal) - _LIST} more (type a move, or 'moves')")
+        console.print("type a move or its number; 'undo', 'moves', 'quit'", style="dim")
+    elif view.get("to_move") is not None:
+        console.print(f"waiting for {names[view['to_move']]}...", style="dim")
+    return newest
+
+
+def read_line() -> asyncio.Future[str | None]:
+    """The next line typed (None at the end of input), read by a daemon thread so that
+    leaving never waits for the keyboard. A line is read only when one is wanted (on this
+    seat's turn): lines typed or piped earlier wait for it."""
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[str | None] = loop.create_future()
+
+    def reader() -> None:
+        line = sys.stdin.readline()
+        result = line if line else None
+
+        def deliver() -> None:
+            if not fut.done():
+                fut.set_result(result)
+
+        loop.call_soon_threadsafe(deliver)
+
+    threading.Thread(target=reader, name="meeple-stdin", daemon=True).start()
+    return fut
+
+
+async def play_online(base: str, table: str, seat: int | None, secret: str | None) -> int:
+    """Play (or watch) until the game is over or the player quits; the exit code."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    ws_url = re.sub(r"^http", "ws", base) + f"/ws/tables/{table}"
+    view: dict[str, Any] = {}
+    version, shown = -1, 0
+    pending: asyncio.Future[str | None] | None = None  # a line being read (kept on reconnect)
+    sent = False  # a move is on its way: wait for its answer before reading the next
+    for attempt in range(30):  # a dropped connection or a server restart: connect again
+        try:
+            async with connect(ws_url, max_size=None, open_timeout=30) as ws:
+                hello: dict[str, Any] = {"type": "hello", "text": True}
+                if seat is not None:
+                    hello |= {"seat": seat, "secret": secret}
+                await ws.send(json.dumps(hello))
+                recv: asyncio.Task[Any] = asyncio.ensure_future(ws.recv())
+                while True:
+                    waits: set[asyncio.Future[Any]] = {recv}
+                    if (seat is not None and not view.get("over") and not sent
+                            and view.get("to_move") == seat):
+                        pending = pending or read_line()
+                        waits.add(pending)
+                    done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                    if recv in done:
+                        frame = json.loads(recv.result())
+                        recv = asyncio.ensure_future(ws.recv())
+                        kind = frame.get("type")
+                        if kind == "view" and frame["version"] >= version:
+                            version, view = frame["version"], frame["view"]
+                            shown = draw(view, seat, shown)
+                            if view.get("over"):
+                                return 0
+                        elif kind in ("ack", "refused", "error"):
+                            sent = False
+                            if kind != "ack":
+                                console.print(f"[red]refused:[/] {frame['reason']}",
+                                              highlight=False)
+                            if kind == "error" and "secret" in frame["reason"]:
+                                return 2
+                    if pending is not None and pending in done:
+                        line = pending.result()
+                        pending = None
+                        if line is None or line.strip().lower() in ("quit", "exit", "q"):
+                            console.print(f"left the table; come back with: meeple join "
+                                          f"{base}/t/{table}")
+                            return 0
+                        frame_out = _move_frame(line.strip(), view, seat, version)
+                        if frame_out is not None:
+                            sent = True
+                            await ws.send(json.dumps(frame_out))
+        except (ConnectionClosed, OSError) as exc:
+            sent = False
+            if attempt == 29:
+                raise fail(f"lost the connection to {ws_url} ({exc})") from None
+            console.print("[yellow]connection lost; reconnecting...[/]")
+            await asyncio.sleep(min(5.0, 0.5 * (attempt + 1)))
+    return 1
+
+
+def _move_frame(line: str, view: dict[str, Any], seat: int | None, version: int
+                ) -> dict[str, Any] | None:
+    if not line:
+        return None
+    legal = view.get("legal_moves") or []
+    if line == "moves":
+        console.print("  " + "  ".join(legal) if legal else "  no moves now", markup=False)
+        return None
+    if view.get("to_move") != seat:
+        console.print("it is not your turn", style="dim")
+        return None
+    if line == "undo":
+        return {"type": "undo", "version": version, "id": secrets.token_hex(8)}
+    if line.isdigit():
+        n = int(line)
+        if not 1 <= n <= len(legal):
+            console.print(f"[red]no choice {n}:[/] give 1 to {len(legal)}, or a move")
+            return None
+        line = legal[n - 1]
+    return {"type": "move", "move": line, "version": version, "id": secrets.token_hex(8)}
+
+
+@app.command("join")
+def join_cmd(
+    table_url: Annotated[str, typer.Argument(
+        help="the table's link, e.g. http://127.0.0.1:8000/t/TABLE-ID")],
+    name: Annotated[str, typer.Option(help="your name at the table")] = "you",
+    seat: Annotated[int | None, typer.Option(help="the open seat to take (default: the "
+                                                  "first)")] = None,
+    watch: Annotated[bool, typer.Option(help="watch as a spectator")] = False,
+) -> None:
+    """Play (or watch) a table of a meeple server from the terminal."""
+    base, table = parse_table_url(table_url)
+    my_seat, secret = take_seat(base, table, name, seat, watch)
+
+    try:
+        code = asyncio.run(play_online(base, table, my_seat, secret))
+    except KeyboardInterrupt:
+        console.print(f"\nleft the table; come back with: meeple join {base}/t/{table}")
+        code = 0
+    raise typer.Exit(code)
