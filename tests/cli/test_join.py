@@ -73,7 +73,7 @@ def test_leaving_and_coming_back_takes_the_same_seat(server: Server, tmp_path: P
     assert "refused:" in again.stdout  # the engine's reason for the nonsense, and play goes on
     info = server.api("GET", f"/api/tables/{t}").json()
     assert info["status"] == "finished" and info["version"] > version
-    assert [s["name"] for s in info["seats"]][0] == "Bo"
+    assert info["seats"][0]["name"] == "Bo"
 
 
 def test_a_spectator_watches_a_finished_table_and_bad_links_are_refused(server: Server,
