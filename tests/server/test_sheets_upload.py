@@ -27,6 +27,7 @@ def changed_gardens() -> str:
     theirs in: another name, other single-colour boxes and stars, a flower moved."""
     text = shipped("gardens", "level-1")
     text = text.replace('name = "Level 1: Small Gardens"', 'name = "My printed sheet"')
+    text = text.replace("reconstructed = true", "reconstructed = false")
     text = text.replace("single_colour_boxes = [2, 3, 4]", "single_colour_boxes = [3, 5, 7]")
     text = text.replace("row_stars = [10, 12, 15]", "row_stars = [11, 13, 17]")
     text = text.replace("colourful_star = 10", "colourful_star = 19")
@@ -52,6 +53,7 @@ def test_a_changed_gardens_sheet_is_valid_and_comes_back_as_data_and_layout(serv
     out = r.json()
     assert out["valid"] is True
     assert out["name"] == "My printed sheet"
+    assert out["reconstructed"] is False
     assert out["variant"] == {"level": 1}
     assert out["sheet"]["scoring"]["single_colour_boxes"] == [3, 5, 7]
     assert out["sheet"]["scoring"]["colourful_star"] == 19

@@ -200,6 +200,7 @@ def check(game: str, text: str) -> dict[str, Any]:
     variant it plays (e.g. its level), and for a preview the layout and a spectator's view of a
     new one-player game on it (nothing marked yet)."""
     state = build(game, text)
+    state.seats = ["you"]  # the preview shows the sheet as its owner's
     info = meeple.game_info(game)
     data = state.sheet_data()
     layout = info.view_layout(state) if info.view_layout is not None else {}
