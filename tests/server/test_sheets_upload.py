@@ -297,3 +297,46 @@ def test_bots_play_a_reefs_table_made_from_checked_data_to_the_end(server: Serve
     rec = server.api("GET", f"/api/tables/{table}/record").json()
     assert rec["sheet"] == checked["sheet"]
     assert [s.as_dict() for s in meeple.replay(rec).scores()] == info["result"]
+
+
+# ---------------------------------------------------------------- no upload breaks the check
+@pytest.mark.parametrize(("game", "name"), [("gardens", "level-2"), ("reefs", "the-propellers"),
+                                            ("takenokolor", "4-pandas-river")])
+def test_a_changed_value_anywhere_is_accepted_or_refused_with_problems(game: str,
+                                                                       name: str) -> None:
+    """Whatever value a line of a shipped sheet is given, the check either accepts the file
+    or refuses it with problems: never a server error (the engine's own checks run in-process
+    here, as the endpoint runs them)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from meeple.server.uploads import SheetRejected
+    from meeple.server.uploads import check as check_text
+
+    lines = shipped(game, name).splitlines()
+    assigns = [i for i, ln in enumerate(lines) if "=" in ln and not ln.lstrip().startswith("#")]
+    values = st.one_of(st.integers(-5, 400).map(str), st.sampled_from(
+        ['""', '"x"', "true", "[]", "[1, 2]", "{}", "-1", "0", "1.5", '"red"', "[[1, 2]]"]))
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(assigns), values, st.booleans())
+    def one(index: int, value: str, inline: bool) -> None:
+        changed = list(lines)
+        line = changed[index]
+        if inline and "{" in line:  # a value inside an inline table: the first key's
+            head, _, rest = line.partition("=")
+            _, sep, tail = rest.partition(",")
+            changed[index] = f"{head}= {value}{sep}{tail}" if sep else f"{head}= {value}"
+        else:
+            changed[index] = line.split("=", 1)[0] + "= " + value
+        try:
+            out = check_text(game, "\n".join(changed) + "\n")
+        except SheetRejected as exc:
+            assert exc.status == 422
+            assert exc.problems
+            assert all(isinstance(w, str) and w and isinstance(m, str) and m
+                       for _, w, m in exc.problems)
+            return
+        assert out["valid"] and out["sheet"]
+
+    one()

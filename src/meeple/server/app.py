@@ -13,16 +13,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import (
-    FastAPI,
-    Header,
-    HTTPException,
-    Query,
-    Request,
-    WebSocket,
-    WebSocketDisconnect,
-)
+from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.requests import Request
 
 import meeple
 from meeple.bots import BOTS, make_bot
@@ -170,7 +163,8 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         return PlainTextResponse(text, media_type="application/toml; charset=utf-8",
                                  headers={"content-disposition": f'attachment; filename="{file}"'})
 
-    @app.post("/api/sheets/{game}/check")
+    @app.post("/api/sheets/{game}/check", openapi_extra={"requestBody": {
+        "required": True, "content": {"application/toml": {"schema": {"type": "string"}}}}})
     async def check_sheet(game: str, request: Request) -> dict[str, Any]:
         """Check a sheet file (the request body is the file itself): the sheet as data, the
         variant it plays, and its layout and a fresh view for a preview; or 422 with every
