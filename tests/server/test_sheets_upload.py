@@ -210,6 +210,7 @@ def _tables(server: Server) -> set[str]:
     ({}, "kind = 1\n", 422, "problems"),
     ({"level": 2}, None, 422, "contradicts"),                     # the sheet is a level-1 one
     ({"sheet": "level-1"}, None, 422, "not both"),
+    ({}, "level-2", 422, "choose it with variant.level"),       # a name, not a file's text
 ])
 def test_a_bad_table_request_with_a_sheet_creates_nothing(server: Server, variant: dict[str, Any],
                                                          sheet: str | None, status: int,

@@ -165,6 +165,11 @@ def build(game: str, sheet: str | Mapping[str, Any], players: int = 1,
         if not sheet.strip():
             raise SheetRejected(422, "the sheet text is empty", [(None, "(file)", "empty file")],
                                 _allowed(game))
+        if sheet.strip() in shipped_sheets(game):
+            keys = sorted({k for v in meeple.game_info(game).variants for k in v})
+            way = " or ".join(f"variant.{k}" for k in keys) or "its name"
+            raise SheetRejected(422, f"{sheet.strip()!r} is a shipped sheet: choose it with "
+                                     f"{way}; sheet takes the text of a sheet file of your own")
         with tempfile.TemporaryDirectory(prefix="meeple-sheet-") as tmp:
             path = Path(tmp) / "sheet.toml"
             path.write_text(sheet, encoding="utf-8")
