@@ -139,3 +139,19 @@ def test_pergola_offers_no_upload(page: Any, web: Server) -> None:
     page.wait_for_selector("#own-sheet:not(.hidden)")
     page.select_option("#game", "pergola")
     page.wait_for_selector("#own-sheet.hidden", state="attached")
+
+
+def test_the_upload_and_its_preview_fit_a_phone(browser: Any, web: Server, tmp_path: Path
+                                                 ) -> None:
+    ctx = browser.new_context(viewport={"width": 375, "height": 800})
+    try:
+        page = ctx.new_page()
+        lobby(page, web, "takenokolor")
+        upload(page, tmp_path, "river.toml", shipped("takenokolor", "4-pandas-river"))
+        page.wait_for_selector("#sheet-preview .tk-main svg")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"the lobby scrolls sideways: {width} px wide"
+        box = page.locator("#own-sheet").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 375
+    finally:
+        ctx.close()
