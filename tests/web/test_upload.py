@@ -84,6 +84,11 @@ def test_upload_preview_errors_and_a_table_on_the_changed_sheet(page: Any, web: 
     assert page.locator("#sheet-preview .gd-check").count() == 0
     assert page.is_disabled("#opt-level")
     shoot(page, "upload-preview")
+    # colour-blind mode redraws the preview with the letters
+    page.check("#cb-toggle")
+    page.wait_for_selector("#sheet-preview .gd-cb-on")
+    page.uncheck("#cb-toggle")
+    page.wait_for_selector("#sheet-preview .gd:not(.gd-cb-on)")
 
     # create the table: it plays on the changed sheet
     page.select_option("#players", "2")

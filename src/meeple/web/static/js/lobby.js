@@ -274,7 +274,7 @@ async function refreshLists() {
 }
 
 async function start() {
-  wireColourBlind($("cb-toggle"));
+  wireColourBlind($("cb-toggle"), () => { if (own) drawPreview(own); });
   $("my-name").value = myName();
   games = await api("GET", "/api/games");
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));
