@@ -14,12 +14,14 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.requests import Request
 
 import meeple
 from meeple.bots import BOTS, make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.view import seat_view, view_schema
+from meeple.server import uploads
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
 from meeple.server.protocol import (
     MAX_FRAME,
@@ -43,7 +45,7 @@ def table_out(t: Table) -> TableOut:
         seats=[SeatOut(index=s.index, kind=s.kind, name=s.name, bot=s.bot, taken=s.taken,
                        absent=s.absent) for s in t.seats],
         open_seats=t.open_seats, created=t.created.isoformat(), updated=t.updated.isoformat(),
-        result=t.result,
+        result=t.result, own_sheet=uploads.sheet_name(t.sheet),
     )
 
 
@@ -91,6 +93,10 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     async def _meeple_error(_: Any, exc: MeepleError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
+    @app.exception_handler(uploads.SheetRejected)
+    async def _sheet_rejected(_: Any, exc: uploads.SheetRejected) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
     # ------------------------------------------------------------------ lobby
     @app.get("/api/games")
     def games() -> list[dict[str, Any]]:
@@ -124,9 +130,15 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                                              f"(bots: {', '.join(sorted(BOTS))})")
                 make_bot(s.bot)  # a bad spec is refused here, before the table exists
             seats.append(SeatSpec(kind=s.kind, bot=s.bot, name=s.name))
-        meeple.new_game(info.name, players=len(seats), **body.variant)  # refuses bad variants
+        variant, sheet = body.variant, None
+        if body.sheet is not None:  # a sheet of their own: checked again, kept as data
+            own = await asyncio.to_thread(uploads.build, info.name, body.sheet, len(seats),
+                                          body.variant)
+            variant, sheet = own.variant(), own.sheet_data()
+        else:
+            meeple.new_game(info.name, players=len(seats), **variant)  # refuses bad variants
         table = await asyncio.to_thread(
-            store.create_table, info.name, body.variant, len(seats), seats,
+            store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
             public=body.public, clock=body.clock)
         if body.join_as is not None and table.open_seats:
             seat, secret = await asyncio.to_thread(store.join, table.id, None, body.join_as)
@@ -134,6 +146,37 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
             return Joined(table=table_out(store.table(table.id)), seat=seat, secret=secret)
         await service().seats_changed(table.id)
         return table_out(store.table(table.id))
+
+    # ------------------------------------------------------------------ own sheets
+    @app.get("/api/sheets/{game}")
+    def sheets_of(game: str) -> dict[str, Any]:
+        """The shipped sheets of a game that takes a player's own sheet, and the size limit."""
+        name = uploads.upload_game(game)
+        return {"game": name, "shipped": uploads.shipped_sheets(name),
+                "max_bytes": uploads.MAX_SHEET_BYTES}
+
+    @app.get("/api/sheets/{game}/{name}", response_class=PlainTextResponse)
+    def shipped_sheet(game: str, name: str) -> PlainTextResponse:
+        """A shipped sheet's TOML file, as a starting point for one's own."""
+        text = uploads.shipped_text(game, name)
+        file = f"{game}-{name.removesuffix('.toml')}.toml"
+        return PlainTextResponse(text, media_type="application/toml; charset=utf-8",
+                                 headers={"content-disposition": f'attachment; filename="{file}"'})
+
+    @app.post("/api/sheets/{game}/check", openapi_extra={"requestBody": {
+        "required": True, "content": {"application/toml": {"schema": {"type": "string"}}}}})
+    async def check_sheet(game: str, request: Request) -> dict[str, Any]:
+        """Check a sheet file (the request body is the file itself): the sheet as data, the
+        variant it plays, and its layout and a fresh view for a preview; or 422 with every
+        problem (line, field, message)."""
+        name = uploads.upload_game(game)
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > uploads.MAX_SHEET_BYTES:
+                break
+        text = uploads.decode_upload(name, bytes(raw))
+        return await asyncio.to_thread(uploads.check, name, text)
 
     @app.get("/api/tables")
     async def list_tables(status: str | None = Query(None, pattern="^(waiting|running|finished)$"),

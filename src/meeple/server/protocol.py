@@ -45,6 +45,10 @@ class CreateTable(BaseModel):
     #: A table may be created with its first seat taken at once by its creator.
     join_as: str | None = Field(None, max_length=60,
                                 description="take the first open seat under this name")
+    #: A sheet of the players' own (Gardens, Reefs, Takenokolor), checked again and kept.
+    sheet: str | dict[str, Any] | None = Field(
+        None, description="an uploaded sheet: the TOML file's text, or the sheet data that "
+                          "POST /api/sheets/{game}/check gave back")
 
 
 class JoinTable(BaseModel):
@@ -76,6 +80,8 @@ class TableOut(BaseModel):
     created: str
     updated: str
     result: list[Any] | None
+    #: The name of the table's own (uploaded) sheet; None on a shipped sheet.
+    own_sheet: str | None = None
 
 
 class Joined(BaseModel):

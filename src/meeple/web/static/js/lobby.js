@@ -1,6 +1,8 @@
 // The lobby: create a table (game, variant, seats: me / a friend by link / a bot; clock),
-// and the lists of waiting, running and finished tables.
+// a sheet of one's own (Gardens, Reefs, Takenokolor: upload, check, preview), and the lists of
+// waiting, running and finished tables.
 import { api, el, describeVariant, heldSeat, holdSeat, myName, setMyName, wireColourBlind } from "./common.js";
+import { loadDrawing } from "./games/index.js";
 
 const BOT_CHOICES = [
   ["random", "bot: random (plays any legal move)"],
@@ -10,6 +12,9 @@ const BOT_CHOICES = [
 
 let games = [];
 const $ = (id) => document.getElementById(id);
+// the checked own sheet: {game, text, name, variant, layout, view}, or null (shipped sheets)
+let own = null;
+const sheetGames = new Map();   // game -> GET /api/sheets/{game} (null: takes no own sheet)
 
 function currentGame() { return games.find((g) => g.name === $("game").value); }
 
@@ -38,6 +43,131 @@ function variantOptions(game) {
     for (const v of values) sel.append(el("option", { value: String(v) }, String(v)));
     box.append(el("label", {}, `${key} `, sel), " ");
   }
+}
+
+// ---------------------------------------------------------------- a sheet of one's own
+async function refreshOwnSheet() {
+  const game = currentGame();
+  clearOwnSheet();
+  if (!sheetGames.has(game.name)) {
+    sheetGames.set(game.name, await api("GET", `/api/sheets/${game.name}`).catch(() => null));
+  }
+  const info = sheetGames.get(game.name);
+  if (currentGame() !== game) return;
+  $("own-sheet").classList.toggle("hidden", !info);
+  if (!info) return;
+  const links = info.shipped.map((name) =>
+    el("a", { href: `/api/sheets/${game.name}/${name}`, download: `${game.name}-${name}.toml`, class: "sheet-download" }, name));
+  $("sheet-downloads").replaceChildren(...links.flatMap((a, i) => (i ? [", ", a] : [a])));
+}
+
+function clearOwnSheet() {
+  own = null;
+  $("sheet-file").value = "";
+  $("sheet-clear").classList.add("hidden");
+  $("sheet-status").textContent = "";
+  $("sheet-status").className = "small";
+  $("sheet-errors").replaceChildren();
+  $("sheet-errors").classList.add("hidden");
+  $("sheet-preview").replaceChildren();
+  $("sheet-preview").classList.add("hidden");
+  lockVariant(null);
+}
+
+function lockVariant(variant) {
+  // an own sheet decides its variant (a Gardens sheet says its level): the selects show it,
+  // and a choice of shipped sheets (Takenokolor's) says "your own sheet"
+  for (const sel of document.querySelectorAll("#variant-fields select")) {
+    const key = sel.dataset.option;
+    const mine = sel.querySelector("option[data-own]");
+    sel.disabled = Boolean(variant) && (key === "sheet" || key in variant);
+    if (variant && key === "sheet") {
+      if (!mine) {
+        sel.dataset.before = sel.value;
+        sel.append(el("option", { value: "", "data-own": "1" }, "your own sheet"));
+      }
+      sel.value = "";
+    } else if (mine) {
+      mine.remove();
+      sel.value = sel.dataset.before || sel.options[0].value;
+    }
+    if (variant && key in variant) sel.value = String(variant[key]);
+  }
+}
+
+async function uploadSheet() {
+  const file = $("sheet-file").files[0];
+  const game = currentGame();
+  own = null;
+  $("sheet-errors").replaceChildren();
+  $("sheet-errors").classList.add("hidden");
+  $("sheet-preview").replaceChildren();
+  $("sheet-preview").classList.add("hidden");
+  lockVariant(null);
+  if (!file) { clearOwnSheet(); return; }
+  $("sheet-clear").classList.remove("hidden");
+  const limit = (sheetGames.get(game.name) || {}).max_bytes || 65536;
+  status(`checking ${file.name}…`, "");
+  if (file.size > limit) {
+    status(`${file.name} is ${file.size} bytes: a sheet file may have at most ${limit} bytes.`, "error");
+    return;
+  }
+  const text = await file.text();
+  let r;
+  try {
+    r = await fetch(`/api/sheets/${game.name}/check`, {
+      method: "POST", headers: { "content-type": "application/toml" }, body: text });
+  } catch (err) {
+    status(`the sheet could not be checked: ${err.message}`, "error");
+    return;
+  }
+  const out = await r.json().catch(() => ({}));
+  if (currentGame() !== game || $("sheet-file").files[0] !== file) return;  // changed meanwhile
+  if (!r.ok) {
+    status(`${file.name}: ${out.detail || r.statusText}`, "error");
+    showProblems(out.problems || [], out.allowed);
+    return;
+  }
+  own = { game: game.name, text, name: out.name, variant: out.variant, layout: out.layout, view: out.view };
+  lockVariant(out.variant);
+  const plays = describeVariant(out.variant);
+  status(`${file.name} is a valid ${game.title} sheet: “${out.name}”` +
+    (plays !== "standard" ? ` (${plays})` : "") + ". Create table plays on it.", "okay");
+  await drawPreview(own);
+}
+
+function status(text, cls) {
+  $("sheet-status").textContent = text;
+  $("sheet-status").className = `small ${cls}`;
+}
+
+function showProblems(problems, allowed) {
+  const list = $("sheet-errors");
+  for (const p of problems) {
+    const where = [p.line ? `line ${p.line}` : null, p.field].filter(Boolean).join(", ");
+    list.append(el("li", { class: "sheet-problem" }, el("strong", {}, where), `: ${p.message}`));
+  }
+  if (allowed) list.append(el("li", { class: "sheet-allowed muted" }, allowed));
+  list.classList.toggle("hidden", !list.children.length);
+}
+
+async function drawPreview(sheet) {
+  // the game's own drawing module, on the layout and a view of a new game on the sheet:
+  // nothing marked, nothing to click
+  const box = $("sheet-preview");
+  box.replaceChildren(el("h3", {}, `Preview: ${sheet.name}`));
+  box.classList.remove("hidden");
+  const drawing = await loadDrawing(sheet.game);
+  const inner = el("div", { class: "upload-drawing" });
+  box.append(inner);
+  if (!drawing || !drawing.draw) {
+    inner.append(el("pre", { class: "sheet" }, sheet.view.text || "(no drawing for this game)"));
+    return;
+  }
+  drawing.draw(inner, {
+    layout: sheet.layout, view: sheet.view, board: sheet.view.board || {}, seat: 0,
+    cb: document.body.classList.contains("cb"), lit: new Set(), choose: () => {}, preview: true,
+  });
 }
 
 function chosenVariant() {
@@ -96,6 +226,11 @@ async function create(ev) {
     clock: $("clock").value ? Number($("clock").value) : null,
     public: $("public").checked,
   };
+  if (own && own.game === game.name) {
+    // the sheet decides the variant; the server checks the file again and keeps it
+    body.sheet = own.text;
+    body.variant = {};
+  }
   if (me) body.join_as = name;
   try {
     $("create").disabled = true;
@@ -130,7 +265,8 @@ async function refreshLists() {
           : el("a", { href: `/t/${t.id}` }, mine ? "play" : "watch");
       body.append(el("tr", {},
         el("td", {}, el("strong", {}, t.title)),
-        el("td", { class: "small" }, describeVariant(t.variant)),
+        el("td", { class: "small" }, describeVariant(t.variant),
+          t.own_sheet ? el("span", { class: "own-sheet-tag" }, ` own sheet: ${t.own_sheet}`) : null),
         el("td", { class: "small" }, seatSummary(t)),
         el("td", {}, action)));
     }
@@ -138,15 +274,18 @@ async function refreshLists() {
 }
 
 async function start() {
-  wireColourBlind($("cb-toggle"));
+  wireColourBlind($("cb-toggle"), () => { if (own) drawPreview(own); });
   $("my-name").value = myName();
   games = await api("GET", "/api/games");
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));
-  $("game").addEventListener("change", () => { variantOptions(currentGame()); refreshPlayers(); });
+  $("game").addEventListener("change", () => { variantOptions(currentGame()); refreshPlayers(); refreshOwnSheet(); });
+  $("sheet-file").addEventListener("change", uploadSheet);
+  $("sheet-clear").addEventListener("click", clearOwnSheet);
   $("players").addEventListener("change", refreshSeats);
   $("create-form").addEventListener("submit", create);
   variantOptions(currentGame());
   refreshPlayers();
+  await refreshOwnSheet();
   await refreshLists();
   setInterval(refreshLists, 5000);
 }
