@@ -113,15 +113,15 @@ def level_spec(level: str) -> str:
     what is allowed."""
     text = level.strip()
     if not text:
-        raise MeepleError(f"a hint level must not be empty; levels: {', '.join(HINT_LEVELS)}, "
+        raise MeepleError(f"the bot or level must not be empty; levels: {', '.join(HINT_LEVELS)}, "
                           "or a bot spec such as greedy or mcts:iterations=200")
     name = text.partition(":")[0].strip().lower()
     if name in BOTS:
         return text
     if name in HINT_LEVELS and text.lower() == name:
         return HINT_LEVELS[name]
-    raise MeepleError(f"unknown hint level {text!r}; levels: {', '.join(HINT_LEVELS)}, or a bot "
-                      f"spec ({', '.join(sorted(BOTS))}, e.g. mcts:iterations=200)")
+    raise MeepleError(f"unknown bot or level {text!r}; levels: {', '.join(HINT_LEVELS)}, or a "
+                      f"bot spec ({', '.join(sorted(BOTS))}, e.g. mcts:iterations=200)")
 
 
 def make_hint_bot(level: str, seed: int = 0) -> tuple[Bot, str]:
