@@ -43,7 +43,8 @@ class TurnValue:
     """One whole turn (the rest of the seat's turn) with what it is worth.
 
     ``moves``: the decisions in notation; ``value``: the game's evaluation after them;
-    ``gain``: ``value`` less the seat's score total now; ``scored``: the points the turn puts
+    ``gain``: ``value`` less the seat's score total now; ``rise``: ``value`` less the
+    evaluation of the position now (what the turn adds by the evaluation); ``scored``: the points the turn puts
     on the seat's score pad (its total after less its total now); ``said``: what the turn
     does, in words (the game's announcements); ``rows``: the score pad rows it changes, with
     the change.
@@ -52,6 +53,7 @@ class TurnValue:
     moves: tuple[str, ...]
     value: float
     gain: float
+    rise: float
     scored: int
     said: tuple[str, ...] = ()
     rows: tuple[tuple[str, int], ...] = ()
@@ -143,7 +145,7 @@ def _key(state: State[Any]) -> Hashable:
 
 
 def _value(before: State[Any], after: State[Any], seat: int, moves: Sequence[Any],
-           score: int, words: bool) -> TurnValue:
+           score: int, now: float, words: bool) -> TurnValue:
     value = float(evaluate(after, seat))
     total = after.scores()[seat].total
     said: tuple[str, ...] = ()
@@ -155,8 +157,8 @@ def _value(before: State[Any], after: State[Any], seat: int, moves: Sequence[Any
         rows = tuple((row, new.get(row, 0) - old.get(row, 0))
                      for row in dict.fromkeys([*old, *new])
                      if new.get(row, 0) != old.get(row, 0))
-    return TurnValue(tuple(str(m) for m in moves), value, value - score, total - score, said,
-                     rows)
+    return TurnValue(tuple(str(m) for m in moves), value, value - score, value - now,
+                     total - score, said, rows)
 
 
 def bot_turn(bot: Bot, view: State[Any], seat: int) -> tuple[list[Any], State[Any]]:
@@ -203,8 +205,9 @@ def hint(view: State[Any], seat: int, level: str = DEFAULT_LEVEL, *, seed: int =
     own = view.view(seat)
     own.seed = seed
     score = own.scores()[seat].total
+    now = float(evaluate(own, seat))
     moves, after = bot_turn(bot, own, seat)
-    best = _value(own, after, seat, moves, score, words)
+    best = _value(own, after, seat, moves, score, now, words)
     others: list[TurnValue] = []
     ranked: list[tuple[float, tuple[Any, ...]]] = []
     if alternatives:
@@ -220,11 +223,11 @@ def hint(view: State[Any], seat: int, level: str = DEFAULT_LEVEL, *, seed: int =
             if k in seen:
                 continue
             seen.add(k)
-            others.append(_value(own, node, seat, turn, score, words))
+            others.append(_value(own, node, seat, turn, score, now, words))
         others.sort(key=lambda t: -t.value)
     margin = best.value - others[0].value if others else 0.0
     return Hint(game=own.game_name, seat=seat, bot=level.strip(), spec=spec, score=score,
-                now=float(evaluate(own, seat)),
+                now=now,
                 best=best, margin=margin, alternatives=tuple(others), turns=len(ranked),
                 seconds=time.process_time() - started)
 
