@@ -45,9 +45,9 @@ class TurnValue:
     ``moves``: the decisions in notation; ``value``: the game's evaluation after them;
     ``gain``: ``value`` less the seat's score total now; ``rise``: ``value`` less the
     evaluation of the position now (what the turn adds by the evaluation); ``scored``: the
-    points the turn puts on the seat's score pad (its total after less its total now); ``said``: what the turn
-    does, in words (the game's announcements); ``rows``: the score pad rows it changes, with
-    the change.
+    points the turn puts on the seat's score pad (its total after less its total now);
+    ``said``: what the turn does, in words (the game's announcements); ``rows``: the score
+    pad rows it changes, with the change.
     """
 
     moves: tuple[str, ...]
