@@ -156,3 +156,19 @@ def test_bad_input_exits_2_with_a_clear_error(tmp_path: Path, monkeypatch: pytes
     assert result.exit_code == 2
     assert says in result.output
     assert not (tmp_path / "out.jpg").exists()
+
+
+def test_a_play_record_names_its_people_and_bots_and_an_empty_one_says_so(tmp_path: Path) -> None:
+    rec = dict(game("takenokolor", ("greedy", "random"), 6))
+    rec.pop("bots")  # a play record names its controllers instead
+    rec["seats"], rec["controllers"] = ["Ann", "greedy (1)"], ["me", "greedy"]
+    a = analyse(rec)
+    assert (a.label(0), a.label(1)) == ("Ann", "greedy (1)")
+    start = meeple.new_game("takenokolor", players=2, seed=6)
+    while start.to_move == CHANCE:
+        start.sample_chance()
+    file = tmp_path / "start.json"
+    file.write_text(json.dumps(start.record()))
+    result = runner.invoke(app, ["analyse", str(file)])
+    assert result.exit_code == 0, result.output
+    assert "no decision to analyse" in result.output and "unfinished" in result.output

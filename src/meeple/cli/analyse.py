@@ -77,11 +77,20 @@ def _turn(moves: tuple[str, ...]) -> str:
     return escape(shown + (f" (+{more} more)" if more > 0 else ""))
 
 
+def seat_given(a: Analysis) -> bool:
+    return len(a.summaries) == 1 and a.players > 1
+
+
 def _print(a: Analysis) -> None:
     state = "finished" if a.finished else "unfinished"
     console.print(f"[bold]{escape(a.game)}[/] ({state}, {a.players} seats) judged by "
                   f"[bold]{escape(a.bot)}[/]: loss = value of the best turn less value of the "
                   "turn played, in points by the game's evaluation")
+    if not a.decisions:
+        whose = f" by {escape(a.label(a.summaries[0].seat))}" if seat_given(a) else ""
+        console.print(f"no decision to analyse: the record holds no complete turn{whose} with a "
+                      "choice in it")
+        return
     table = Table(show_lines=False)
     for name, justify in (("move", "right"), ("seat", "left"), ("turn", "right"),
                           ("played", "left"), ("best", "left"), ("value", "right"),

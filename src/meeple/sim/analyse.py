@@ -28,6 +28,8 @@ from meeple.core.state import CHANCE, State
 
 #: The judge when none is named: the evaluation's own maximiser, quick in every game.
 DEFAULT_JUDGE = "greedy"
+#: Controllers of ``meeple play`` records that are people, not programs.
+PEOPLE = frozenset({"me", "human", "you"})
 #: How many of a seat's biggest losses its summary lists.
 BLUNDERS = 3
 
@@ -185,7 +187,8 @@ def _controllers(record: Mapping[str, Any], players: int) -> tuple[str, ...]:
     for key in ("bots", "controllers"):
         given = record.get(key)
         if isinstance(given, list) and len(given) == players:
-            return tuple(str(c) if isinstance(c, str) else "" for c in given)
+            return tuple(c if isinstance(c, str) and c.lower() not in PEOPLE else ""
+                         for c in given)
     return ("",) * players
 
 
