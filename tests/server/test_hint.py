@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import meeple
 from meeple.bots.greedy import best_turns
-from tests.server.conftest import Server
+from tests.server.conftest import Server, free_port
 from tests.server.test_play import create, join
 
 
@@ -107,3 +108,30 @@ def test_the_default_level_answers_within_the_deadline(server: Server) -> None:
     h = r.json()["hint"]
     assert h["bot"] == "medium"
     assert h["move"] in view["legal_moves"]
+
+
+def test_a_hint_past_the_bots_deadline_is_an_error_and_the_server_carries_on(
+        tmp_path: Path) -> None:
+    srv = Server(f"sqlite:///{tmp_path / 'meeple.db'}", free_port(), tmp_path / "server.log")
+    srv.env = {"MEEPLE_BOT_DEADLINE": "0.05"}
+    srv.start()
+    try:
+        joined = create(srv, "pergola", {}, [{"kind": "human"}, {"kind": "human"}],
+                        join_as="Ann")
+        table, seat, secret = joined["table"]["id"], joined["seat"], joined["secret"]
+        bob = join(srv, table, "Bob")
+        secrets = {seat: secret, bob["seat"]: bob["secret"]}
+        view = _view(srv, table, seat, secret)
+        for _ in range(200):
+            if view["to_move"] is not None:
+                break
+            time.sleep(0.1)
+            view = _view(srv, table, seat, secret)
+        seat = view["to_move"]
+        secret = secrets[seat]
+        r = _hint(srv, table, seat, secret, "mcts:iterations=100000")
+        assert r.status_code == 503, r.text
+        assert "took longer than 0.05 s" in r.json()["detail"]
+        assert _view(srv, table, seat, secret)["to_move"] == seat  # still answering, unchanged
+    finally:
+        srv.stop()
