@@ -110,10 +110,10 @@ def test_the_default_level_answers_within_the_deadline(server: Server) -> None:
     assert h["move"] in view["legal_moves"]
 
 
-def test_a_hint_past_the_bots_deadline_is_an_error_and_the_server_carries_on(
+def test_a_hint_past_its_deadline_is_an_error_and_the_server_carries_on(
         tmp_path: Path) -> None:
     srv = Server(f"sqlite:///{tmp_path / 'meeple.db'}", free_port(), tmp_path / "server.log")
-    srv.env = {"MEEPLE_BOT_DEADLINE": "0.05"}
+    srv.env = {"MEEPLE_HINT_DEADLINE": "0.05"}
     srv.start()
     try:
         joined = create(srv, "pergola", {}, [{"kind": "human"}, {"kind": "human"}],
