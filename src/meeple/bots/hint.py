@@ -227,9 +227,8 @@ def hint(view: State[Any], seat: int, level: str = DEFAULT_LEVEL, *, seed: int =
         others.sort(key=lambda t: -t.value)
     margin = best.value - others[0].value if others else 0.0
     return Hint(game=own.game_name, seat=seat, bot=level.strip(), spec=spec, score=score,
-                now=now,
-                best=best, margin=margin, alternatives=tuple(others), turns=len(ranked),
-                seconds=time.process_time() - started)
+                now=now, best=best, margin=margin, alternatives=tuple(others),
+                turns=len(ranked), seconds=time.process_time() - started)
 
 
 __all__ = ["DEFAULT_LEVEL", "HINT_LEVELS", "Hint", "TurnValue", "bot_turn", "hint", "level_spec",
