@@ -1,8 +1,8 @@
 """The ``meeple`` command (Typer + Rich).
 
 Sub-commands live in modules of this package, each adding itself to ``app``:
-``play`` (play), ``records`` (replay), ``sheets`` (games, sheets) and ``sim`` (simulate,
-report, tournament).
+``analyse`` (analyse), ``play`` (play), ``online`` (join), ``records`` (replay), ``sheets`` (games, sheets) and
+``sim`` (simulate, report, tournament).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import importlib
 
 from meeple.cli.common import app
 
-for _module in ("online", "play", "records", "serve", "sheets", "sim"):
+for _module in ("analyse", "online", "play", "records", "serve", "sheets", "sim"):
     try:
         importlib.import_module(f"meeple.cli.{_module}")
     except ModuleNotFoundError as exc:  # a sub-command module not written yet

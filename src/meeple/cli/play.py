@@ -50,6 +50,8 @@ HELP_TEXT = """[bold]Commands[/]
   move move ...  several steps of your own turn on one line (spaces between);
                  played only if every step is legal, else nothing is played
   moves          list every legal choice again
+  hint [LEVEL]   a suggested turn with its value and two others; LEVEL is easy,
+                 medium (default), hard or a bot (greedy, mcts:iterations=500)
   undo           take back your last decision of this unfinished turn
   show N         draw seat N's sheet (a seat number or name)
   score          show the score pad of every seat
@@ -351,6 +353,8 @@ class Session:
             console.print(self.help_text(legal))
         elif low == "moves":
             console.print(escape(_format_moves(legal)))
+        elif low == "hint":
+            self.hint(who, arg)
         elif low == "undo":
             self.undo(who)
         elif low == "show":
@@ -371,6 +375,31 @@ class Session:
             notation = (f"  type a move as written in the list of choices, e.g. {examples}; "
                         "'moves' lists them all")
         return f"{HELP_TEXT}\n\n[bold]Moves in {title}[/]\n{notation}"
+
+    def hint(self, who: int, level: str) -> None:
+        """Print the turn a bot suggests for ``who`` (from its view only), in notation and
+        in words, with its value and two alternatives."""
+        from meeple.bots.hint import DEFAULT_LEVEL, hint
+
+        asked = level or DEFAULT_LEVEL
+        try:
+            h = hint(self.state.view(who), who, asked, seed=len(self.state.history),
+                     alternatives=2)
+        except MeepleError as exc:
+            console.print(f"[red]no hint:[/] {escape(str(exc))}")
+            return
+        console.print(f"[bold]hint[/] ({escape(asked)}): [bold]{escape(' '.join(h.best.moves))}[/]")
+        ahead = (f"{h.margin:+.1f} against the next best" if h.alternatives
+                 else "the only turn there is")
+        console.print(f"  scores {h.best.scored:+d} now; worth {h.best.value:.1f} by the game's "
+                      f"evaluation ({h.best.rise:+.1f} on the position now), {ahead}")
+        console.print(f"  [dim]what it does:[/] {escape(h.best.words())}")
+        if h.alternatives:
+            console.print("  other turns:")
+        for alt in h.alternatives:
+            console.print(f"    {escape(' '.join(alt.moves))}  (scores {alt.scored:+d}, worth "
+                          f"{alt.value:.1f})\n      [dim]what it does:[/] {escape(alt.words())}")
+        console.print("[dim]  type the moves to play them (all on one line if you like)[/]")
 
     def score_text(self, who: int | None) -> str:
         if self.info.render_score is not None:

@@ -19,10 +19,13 @@ from starlette.requests import Request
 
 import meeple
 from meeple.bots import BOTS, make_bot
+from meeple.bots.hint import DEFAULT_LEVEL, level_spec
 from meeple.core.errors import MeepleError
+from meeple.core.state import CHANCE
 from meeple.core.view import seat_view, view_schema
 from meeple.server import uploads
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
+from meeple.server.hints import HintFailed, HintJob, run_hint
 from meeple.server.protocol import (
     MAX_FRAME,
     CreateTable,
@@ -33,7 +36,7 @@ from meeple.server.protocol import (
     TableOut,
 )
 from meeple.server.service import Client, Refused, Service
-from meeple.store import BOT, FINISHED, NotFound, SeatSpec, Store, StoreError, Table
+from meeple.store import BOT, FINISHED, RUNNING, NotFound, SeatSpec, Store, StoreError, Table
 
 log = logging.getLogger("meeple.server")
 
@@ -227,6 +230,36 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         if seat is not None and not store.check_secret(table_id, seat, x_seat_secret):
             raise HTTPException(403, "a seat's view needs that seat's secret (X-Seat-Secret)")
         return service().view_frame(rt, seat, text)
+
+    @app.get("/api/tables/{table_id}/hint")
+    async def get_hint(table_id: str, seat: int | None = None, level: str = DEFAULT_LEVEL,
+                       x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
+        """A suggested turn for ``seat`` (to move; its secret in X-Seat-Secret) at ``level``
+        (easy, medium, hard or a bot spec), from that seat's view only, computed in the bot
+        workers within the bots' deadline (:mod:`meeple.server.hints`)."""
+        rt = await service().runtime(table_id)
+        if seat is None:
+            raise HTTPException(403, "hints are for the seat to move: give seat=N and that "
+                                     "seat's secret (X-Seat-Secret); spectators get none")
+        if not store.check_secret(table_id, seat, x_seat_secret):
+            raise HTTPException(403, "a hint needs that seat's secret (X-Seat-Secret)")
+        level_spec(level)  # an unknown level is refused (422) before a worker is asked
+        state, t = rt.state, rt.table
+        if t.status != RUNNING or state.to_move != seat:
+            who = ("the game is over" if state.is_over else
+                   "the game has not started" if t.status != RUNNING else
+                   "a draw is pending" if state.to_move == CHANCE else
+                   f"seat {state.to_move} is to move")
+            raise HTTPException(409, f"no hint for seat {seat}: it is not to move ({who})")
+        version = rt.version
+        job = HintJob(t.game, t.players, t.variant, t.sheet, t.seed,
+                      tuple(str(m) for m in state.history), seat, level,
+                      (t.seed * 1_000_003 + version) % (1 << 62), tuple(state.seats))
+        try:
+            found = await run_hint(service(), job)
+        except HintFailed as exc:
+            raise HTTPException(503, str(exc)) from None
+        return {"type": "hint", "version": version, "seat": seat, "hint": found}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:

@@ -1,0 +1,95 @@
+"""Hints for a seat at a table (``GET /api/tables/{id}/hint``), computed in the bot workers.
+
+A hint runs like a bot decision (:mod:`meeple.server.botpool`): a worker process rebuilds the
+position from the table's moves, takes the asking seat's view and asks
+:func:`meeple.bots.hint.hint`, which reads that view only and replaces its seed, so a hint
+cannot foresee a draw. It has a deadline (``MEEPLE_HINT_DEADLINE`` seconds, default
+:data:`DEFAULT_HINT_DEADLINE`, never less than the bots' own): a worker past it is stopped (the
+pool is made anew) and the request is answered with an error instead. The deadline counts from
+the request, so it also covers a worker still starting (a cold pool) or busy with a bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from meeple.core.errors import MeepleError
+
+if TYPE_CHECKING:
+    from meeple.server.service import Service
+
+#: How many other turns a hint lists beside the suggested one.
+HINT_ALTERNATIVES = 3
+#: Seconds a hint may take, from the request, unless ``MEEPLE_HINT_DEADLINE`` says otherwise.
+DEFAULT_HINT_DEADLINE = 30.0
+
+
+def hint_deadline(bot_deadline: float) -> float:
+    """``MEEPLE_HINT_DEADLINE`` if set, else the larger of the default and the bots' deadline."""
+    value = os.environ.get("MEEPLE_HINT_DEADLINE")
+    return float(value) if value else max(DEFAULT_HINT_DEADLINE, bot_deadline)
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """What a worker needs for a hint: the table's game and moves, the seat and the level."""
+
+    game: str
+    players: int
+    variant: dict[str, Any]
+    sheet: dict[str, Any] | None
+    seed: int
+    moves: tuple[str, ...]
+    seat: int
+    level: str
+    hint_seed: int
+    seats: tuple[str, ...] = ()
+
+
+class HintFailed(MeepleError):
+    """No hint could be given in time (or the worker failed)."""
+
+
+def hint_job(job: HintJob) -> dict[str, Any]:
+    """The hint as JSON-able data; runs in a worker process."""
+    import meeple
+    from meeple.bots.hint import hint
+    from meeple.server.service import game_args
+
+    state = meeple.new_game(job.game, players=job.players, seed=job.seed,
+                            **game_args(job.variant, job.sheet))
+    if job.seats:
+        state.seats = list(job.seats)
+    for text in job.moves:
+        state.play(text)
+    return hint(state.view(job.seat), job.seat, job.level, seed=job.hint_seed,
+                alternatives=HINT_ALTERNATIVES).as_dict()
+
+
+async def run_hint(svc: Service, job: HintJob) -> dict[str, Any]:
+    """``job`` in the service's bot pool within its bot deadline (in a thread if the server
+    runs without bot workers), never in the event loop. Raises :class:`HintFailed`."""
+    loop = asyncio.get_running_loop()
+    deadline = hint_deadline(svc.bot_deadline)
+    for _attempt in range(3):
+        pool = svc.pool
+        try:
+            if pool is None:
+                return await asyncio.wait_for(asyncio.to_thread(hint_job, job), deadline)
+            return await asyncio.wait_for(loop.run_in_executor(pool, hint_job, job), deadline)
+        except TimeoutError:
+            if pool is not None:
+                svc._renew_pool(pool)  # the overrunning worker is stopped
+            raise HintFailed(f"the hint took longer than {deadline:g} s; try an easier "
+                             "level (easy, or greedy)") from None
+        except BrokenProcessPool:
+            continue  # a bot's overrun renewed the pool meanwhile: ask again
+        except MeepleError:
+            raise
+        except Exception as exc:  # a failing worker must not take the endpoint down with it
+            raise HintFailed(f"the hint failed ({type(exc).__name__}: {exc})") from None
+    raise HintFailed("the bot workers are restarting; ask for the hint again")
