@@ -1,8 +1,8 @@
 """The ``meeple`` command (Typer + Rich).
 
 Sub-commands live in modules of this package, each adding itself to ``app``:
-``analyse`` (analyse), ``play`` (play), ``online`` (join), ``records`` (replay), ``sheets`` (games, sheets) and
-``sim`` (simulate, report, tournament).
+``analyse`` (analyse), ``play`` (play), ``online`` (join), ``records`` (replay), ``serve``
+(serve, schema), ``sheets`` (games, sheets) and ``sim`` (simulate, report, tournament).
 """
 
 from __future__ import annotations
