@@ -107,6 +107,15 @@ async def run(server: Server, game: str, tables: int, seconds: float,
     pid = server.proc.pid
     print(f"server pid {pid}", file=sys.stderr, flush=True)
     async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
+        # warm up first: the bot workers start (spawned, games loaded) on a table of bots
+        r = await http.post("/api/tables", json={
+            "game": game, "seats": [{"kind": "bot", "bot": "random"}] * 2, "public": False})
+        r.raise_for_status()
+        warm = r.json()["id"]
+        for _ in range(1200):  # at most 2 minutes
+            if (await http.get(f"/api/tables/{warm}")).json()["version"] >= 20:
+                break
+            await asyncio.sleep(0.1)
         seats = []
         other = {"kind": "bot", "bot": "random"} if bots else {"kind": "human"}
         for _ in range(tables):
@@ -129,8 +138,12 @@ async def run(server: Server, game: str, tables: int, seconds: float,
                                       for i, (t, s, sec) in enumerate(seats)))
         elapsed = time.perf_counter() - start
         server_cpu, client_cpu = cpu_seconds(pid) - cpu0, time.process_time() - mine0
-        records = [(await http.get(f"/api/tables/{t}/record")).json()
-               for t in dict.fromkeys(t for t, _, _ in seats)]
+        ids = list(dict.fromkeys(t for t, _, _ in seats))
+        records = [(await http.get(f"/api/tables/{t}/record")).json() for t in ids]
+        accepted = 0  # moves of seats (clients and bots) the server accepted; not chance draws
+        for t in ids:
+            accepted += sum(1 for e in (await http.get(f"/api/tables/{t}/log")).json()
+                            if e["kind"] == "move")
     total = sum(made)
     all_moves = sum(len(r["moves"]) for r in records)
     _, engine = engine_rate(records)
@@ -138,6 +151,7 @@ async def run(server: Server, game: str, tables: int, seconds: float,
     return {
         "client moves": total, "all moves": all_moves, "seconds": elapsed,
         "moves/s": total / elapsed, "all moves/s": all_moves / elapsed,
+        "accepted/s": accepted / elapsed,
         "p50 ms": 1000 * rtts[len(rtts) // 2] if rtts else float("nan"),
         "p99 ms": 1000 * rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))] if rtts else float("nan"),
         "mean ms": 1000 * statistics.fmean(rtts) if rtts else float("nan"),
@@ -159,10 +173,10 @@ def main() -> None:
     dbs = [("SQLite", None)]
     if args.postgres:
         dbs.append(("PostgreSQL", args.postgres))
-    print("| database | tables | accepted client moves/s | all moves/s | p50 ms | p99 ms | "
-          "engine alone moves/s | engine / server | server CPU ms a move | client CPU ms a "
-          "move | load |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| database | tables | accepted moves/s (clients + bots) | client moves/s | "
+          "log entries/s (with chance) | p50 ms | p99 ms | engine alone moves/s | "
+          "engine / server | server CPU ms a log entry | client CPU ms a move | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, pg in dbs:
         for t in (int(x) for x in args.tables.split(",")):
             with tempfile.TemporaryDirectory() as tmp:
@@ -176,7 +190,8 @@ def main() -> None:
                     srv.stop()
                     if pg is not None:
                         _drop_pg(pg, url)
-            print(f"| {label} | {t} | {r['moves/s']:.0f} | {r['all moves/s']:.0f} | "
+            print(f"| {label} | {t} | {r['accepted/s']:.0f} | {r['moves/s']:.0f} | "
+                  f"{r['all moves/s']:.0f} | "
                   f"{r['p50 ms']:.1f} | {r['p99 ms']:.1f} | {r['engine moves/s']:.0f} | "
                   f"{r['engine moves/s'] / r['all moves/s']:.0f}x | "
                   f"{r['server cpu ms/move']:.2f} | {r['client cpu ms/move']:.2f} | "
