@@ -1,0 +1,153 @@
+"""Whole-turn speed: ``greedy``'s decision time, the ``whole_turns()`` listing and the game's
+turn ranker, at positions sampled from seeded greedy games.
+
+    uv run python benchmarks/bench_turns.py                        # every game/variant below
+    uv run python benchmarks/bench_turns.py --only pergola --positions 12
+
+For each game and variant one game is played by ``greedy`` at every seat (seed fixed); every
+seat turn start of it is a position, and up to ``--positions`` of them, spread evenly over
+the game, are timed. At each position, in CPU time (``time.process_time``: a loaded machine
+stretches wall time, not this):
+
+- ``greedy``: a fresh ``greedy`` bot's first decision of the turn (which plans the whole turn:
+  listing, evaluation, choice); p50, p95 and max over the positions;
+- ``list``: ``view.whole_turns()`` (every distinct whole turn with its end position), median;
+- ``rank``: the game's turn ranker for 16 turns (what greedy calls where the game has one),
+  median, or ``-`` if the game registers none.
+
+The greedy games are the same on every version of the code as long as greedy's decisions are
+(tests/games/*/test_turns_fast.py pins a few of them), so before/after runs time the same
+positions. Run both versions in one session, back to back (benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+from typing import Any
+
+import meeple
+from meeple.bots.evaluation import turn_ranker_for
+from meeple.bots.greedy import GreedyBot
+from meeple.core.rng import Rng
+from meeple.core.state import CHANCE, State
+
+#: (game, variant options, seats): what is timed by default.
+CASES: tuple[tuple[str, dict[str, Any], int], ...] = (
+    ("gardens", {"level": 1}, 2),
+    ("gardens", {"level": 2}, 2),
+    ("gardens", {"level": 3}, 2),
+    ("gardens", {"level": 2}, 4),
+    ("reefs", {"level": 1}, 2),
+    ("reefs", {"level": 2}, 2),
+    ("reefs", {"level": 3}, 2),
+    ("reefs", {"level": 2}, 4),
+    ("pergola", {}, 1),
+    ("pergola", {}, 2),
+    ("pergola", {}, 4),
+)
+
+
+def greedy_positions(game: str, options: dict[str, Any], players: int,
+                     seed: int) -> list[State[Any]]:
+    """The view of every seat turn start of one game played by ``greedy`` at every seat
+    (bot ``s`` seeded ``seed + s``; chance drawn from ``Rng(seed)``)."""
+    state = meeple.new_game(game, players=players, seed=seed, **options)
+    bots = [GreedyBot(seed=seed + s) for s in range(players)]
+    rng = Rng(seed)
+    out: list[State[Any]] = []
+    last: tuple[int, int] | None = None
+    steps = 0
+    while not state.is_over:
+        steps += 1
+        if steps > 100_000:
+            raise RuntimeError(f"{game} {options}: the game did not end in 100,000 moves")
+        seat = state.to_move
+        if seat == CHANCE:
+            state.sample_chance(rng)
+            continue
+        assert seat is not None
+        view = state.view(seat)
+        if (state.turn, seat) != last:
+            last = (state.turn, seat)
+            out.append(view.clone())
+        state.play(bots[seat].choose(view, view.legal_moves()), check=False)
+    return out
+
+
+def spread(items: list[Any], count: int) -> list[Any]:
+    """Up to ``count`` of ``items``, evenly spread (first and last included)."""
+    if len(items) <= count:
+        return items
+    return [items[round(i * (len(items) - 1) / (count - 1))] for i in range(count)]
+
+
+def cpu(fn: Any) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
+def bench(game: str, options: dict[str, Any], players: int, seed: int,
+          positions: int) -> dict[str, Any]:
+    views = spread(greedy_positions(game, options, players, seed), positions)
+    ranker = turn_ranker_for(game)
+    greedy_t: list[float] = []
+    list_t: list[float] = []
+    rank_t: list[float] = []
+    turns = 0
+    for i, view in enumerate(views):
+        legal = view.legal_moves()
+        bot = GreedyBot(seed=i)
+        greedy_t.append(cpu(lambda bot=bot, view=view, legal=legal: bot.choose(view, legal)))
+        listed: list[Any] = []
+        list_t.append(cpu(lambda view=view, listed=listed: listed.extend(view.whole_turns())))
+        turns += len(listed)
+        if ranker is not None:
+            seat = view.to_move
+            rank_t.append(cpu(lambda view=view, seat=seat: ranker(view, seat, 16)))
+    return {
+        "positions": len(views), "turns": turns,
+        "p50": pct(greedy_t, 0.5), "p95": pct(greedy_t, 0.95), "max": max(greedy_t),
+        "list": statistics.median(list_t),
+        "rank": statistics.median(rank_t) if rank_t else None,
+    }
+
+
+def label(options: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "standard"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default="", help="comma-separated games to time (default: all)")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--positions", type=int, default=20,
+                    help="turn starts timed per game (spread over one greedy game)")
+    args = ap.parse_args()
+    only = {g for g in args.only.split(",") if g}
+    print(f"{platform.machine()}, Python {platform.python_version()}, seed {args.seed}; "
+          "CPU milliseconds")
+    print("| game | variant | seats | positions | whole turns | greedy p50 | p95 | max "
+          "| whole_turns() median | ranker median |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for game, options, players in CASES:
+        if only and game not in only:
+            continue
+        r = bench(game, options, players, args.seed, args.positions)
+        rank = "-" if r["rank"] is None else f"{1000 * r['rank']:.1f}"
+        print(f"| {game} | {label(options)} | {players} | {r['positions']} | {r['turns']:,} "
+              f"| {1000 * r['p50']:.1f} | {1000 * r['p95']:.1f} | {1000 * r['max']:.1f} "
+              f"| {1000 * r['list']:.1f} | {rank} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Pergola's turn ranker (games/pergola/ranker.py): the same turns, order and values as
+greedy's full evaluation of ``whole_turns()``, and greedy's decisions unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+import meeple
+from meeple.bots.eval_pergola import pergola_evaluation
+from meeple.bots.evaluation import all_turns_ranked, ranked_turns, turn_ranker_for
+from meeple.games.pergola.ranker import TIE, rank_turns, turn_values
+from tests.games.turns_golden import decision_positions, digest, greedy_game
+
+CASES = [({}, 2, 3, 3), ({}, 4, 4, 5), ({"challenge": 4}, 1, 5, 2), ({"challenge": 7}, 1, 6, 2)]
+
+
+def _texts(scored):
+    return [(v, tuple(map(str, m))) for v, m in scored]
+
+
+@pytest.mark.parametrize(("options", "players", "seed", "every"), CASES)
+def test_ranker_equals_full_evaluation(options, players, seed, every):
+    """Over turn starts and positions in the middle of a turn: every whole turn, in the same
+    order, with the value greedy's evaluation gives its end position."""
+    positions = decision_positions("pergola", options, players, seed, every=every, limit=30)
+    assert len(positions) >= 15
+    for state in positions:
+        seat = state.to_move
+        listed = state.whole_turns()
+        expected = [(pergola_evaluation(after, seat), tuple(map(str, moves)))
+                    for moves, after in listed]
+        got = _texts(turn_values(state, seat, pergola_evaluation))
+        assert [m for _v, m in got] == [m for _v, m in expected]
+        assert [v for v, _m in got] == pytest.approx([v for v, _m in expected], abs=1e-9)
+        assert _texts(rank_turns(state, seat, None, pergola_evaluation)) == \
+            _texts(all_turns_ranked(state, seat))
+
+
+def test_limit_keeps_every_turn_tied_with_the_best():
+    positions = decision_positions("pergola", {}, 2, 9, every=5, limit=25)
+    saw_tie = False
+    for state in positions:
+        seat = state.to_move
+        full = all_turns_ranked(state, seat)
+        got = rank_turns(state, seat, 3, pergola_evaluation)
+        tied = sum(1 for v, _m in full if v >= full[0][0] - TIE)
+        assert len(got) == min(len(full), max(3, tied))
+        assert _texts(got) == _texts(full[: len(got)])
+        saw_tie |= tied > 3
+    assert saw_tie, "no position with more than 3 tied best turns: the test shows nothing"
+
+
+def test_registered_for_greedy_and_mcts():
+    state = decision_positions("pergola", {}, 2, 1, limit=1)[0]
+    assert turn_ranker_for("pergola") is not None
+    assert _texts(ranked_turns(state, 0, 5)) == _texts(all_turns_ranked(state, 0)[:5])
+
+
+def test_not_the_seat_to_move_and_game_over():
+    state = meeple.new_game("pergola", players=2, seed=1)
+    for _ in range(50):
+        if state.to_move != meeple.CHANCE:
+            break
+        state.sample_chance()
+    seat = state.to_move
+    assert seat in (0, 1)
+    assert turn_values(state, 1 - seat, pergola_evaluation) == []
+    assert rank_turns(state, 1 - seat, 4, pergola_evaluation) == []
+
+
+#: Recorded on main before the ranker (6fed82b): tests/games/turns_golden.py.
+GOLDEN = {
+    ("pergola", (), 2, 5): (186, "fd481473e7098971"),
+    ("pergola", (), 1, 6): (121, "2c8722bcc967617f"),
+    ("pergola", (("challenge", 4),), 1, 8): (115, "8c3b00688265deac"),
+    ("pergola", (), 3, 7): (279, "e1e99b9dcefd91b3"),
+}
+
+
+@pytest.mark.parametrize("case", list(GOLDEN))
+def test_greedy_decisions_unchanged(case):
+    game, options, players, seed = case
+    moves = greedy_game(game, dict(options), players, seed)
+    assert (len(moves), digest(moves)) == GOLDEN[case]
