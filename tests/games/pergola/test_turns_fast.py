@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 import meeple
+from meeple.bots.base import make_bot
 from meeple.bots.eval_pergola import pergola_evaluation
 from meeple.bots.evaluation import all_turns_ranked, ranked_turns, turn_ranker_for
-from meeple.games.pergola.ranker import TIE, rank_turns, turn_values
+from meeple.games.pergola.ranker import TIE, _fork, rank_turns, turn_values
 from tests.games.turns_golden import decision_positions, digest, greedy_game
 
 CASES = [({}, 2, 3, 3), ({}, 4, 4, 5), ({"challenge": 4}, 1, 5, 2), ({"challenge": 7}, 1, 6, 2)]
@@ -82,3 +83,30 @@ def test_greedy_decisions_unchanged(case):
     game, options, players, seed = case
     moves = greedy_game(game, dict(options), players, seed)
     assert (len(moves), digest(moves)) == GOLDEN[case]
+
+
+def test_mcts_defaults_unchanged():
+    """Pergola's mcts defaults ask for a beam, which wins over the ranker: the same turns
+    planned as before the ranker (recorded on main, 6fed82b)."""
+    out = []
+    for i, state in enumerate(decision_positions("pergola", {}, 2, 21, every=9, limit=4)):
+        bot = make_bot("mcts:iterations=12", seed=i)
+        out.append(str(bot.choose(state, state.legal_moves())))
+        out.extend(str(m) for m in bot.plan.moves)
+    assert (len(out), digest(out)) == (14, "6ab50bd9e9d81b1d")
+
+
+def test_fork_knows_every_attribute():
+    """``_fork`` shares what it does not copy: a new attribute of the state must be looked at
+    there (is it changed during a turn?) before this list is updated."""
+    state = meeple.new_game("pergola", players=2, seed=1)
+    assert sorted(vars(state)) == sorted(
+        ["_chance_count", "_history", "_legal", "_movers", "_own", "board", "c", "challenge",
+         "chance", "current_tool", "discards", "gardens", "holder", "pile_left", "players",
+         "pool", "seats", "seed", "solo", "stacks", "supply", "tasks", "tops", "turn"])
+    fork = _fork(state)
+    for name in ("supply", "board", "tops", "pile_left", "stacks", "gardens", "discards",
+                 "tasks", "chance"):
+        assert getattr(fork, name) == getattr(state, name)
+        assert getattr(fork, name) is not getattr(state, name)
+    assert all(a is not b for a, b in zip(fork.stacks, state.stacks, strict=True))

@@ -45,30 +45,18 @@ def _fork(node: PergolaState) -> PergolaState:
     the rest (move log, tool holder, leaf pool, seat names) is shared. Gardens are shared
     copy-on-write, exactly as :meth:`PergolaState.clone` does."""
     s = PergolaState.__new__(PergolaState)
-    s.players = node.players
-    s.seed = node.seed
-    s.turn = node.turn
-    s.seats = node.seats
-    s._history = node._history
-    s._movers = node._movers
-    s._chance_count = node._chance_count
-    s.c = node.c
-    s.challenge = node.challenge
-    s.solo = node.solo
-    s.supply = node.supply.copy()
-    s.board = node.board.copy()
-    s.holder = node.holder
-    s.tops = node.tops.copy()
-    s.pile_left = node.pile_left.copy()
-    s.pool = node.pool
-    s.stacks = [x.copy() for x in node.stacks]
-    s.gardens = node.gardens.copy()
-    s._own = node._own = 0
-    s.discards = node.discards.copy()
-    s.tasks = node.tasks.copy()
-    s.current_tool = node.current_tool
-    s.chance = node.chance.copy()
-    s._legal = node._legal
+    d = s.__dict__
+    d.update(node.__dict__)  # everything shared first (one C-level copy), then
+    d["supply"] = node.supply.copy()  # what a turn changes is copied
+    d["board"] = node.board.copy()
+    d["tops"] = node.tops.copy()
+    d["pile_left"] = node.pile_left.copy()
+    d["stacks"] = [x.copy() for x in node.stacks]
+    d["gardens"] = node.gardens.copy()
+    d["_own"] = node._own = 0
+    d["discards"] = node.discards.copy()
+    d["tasks"] = node.tasks.copy()
+    d["chance"] = node.chance.copy()
     return s
 
 
