@@ -11,7 +11,8 @@ stretches wall time, not this):
 
 - ``greedy``: a fresh ``greedy`` bot's first decision of the turn (which plans the whole turn:
   listing, evaluation, choice); p50, p95 and max over the positions;
-- ``list``: ``view.whole_turns()`` (every distinct whole turn with its end position), median;
+- ``list``: ``view.whole_turns()`` (every distinct whole turn with its end position), median
+  and max over the positions, and the total listing time per whole turn listed (µs);
 - ``rank``: the game's turn ranker for 16 turns (what greedy calls where the game has one),
   median, or ``-`` if the game registers none.
 
@@ -116,7 +117,8 @@ def bench(game: str, options: dict[str, Any], players: int, seed: int,
     return {
         "positions": len(views), "turns": turns,
         "p50": pct(greedy_t, 0.5), "p95": pct(greedy_t, 0.95), "max": max(greedy_t),
-        "list": statistics.median(list_t),
+        "list": statistics.median(list_t), "list_max": max(list_t),
+        "per_turn": sum(list_t) / max(1, turns),
         "rank": statistics.median(rank_t) if rank_t else None,
     }
 
@@ -137,8 +139,8 @@ def main() -> None:
     print(f"{platform.machine()}, Python {platform.python_version()}, seed {args.seed}; "
           "CPU milliseconds")
     print("| game | variant | seats | positions | whole turns | greedy p50 | p95 | max "
-          "| whole_turns() median | ranker median |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| whole_turns() median | max | µs a turn | ranker median |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game, options, players in CASES:
         if only and game not in only:
             continue
@@ -146,7 +148,8 @@ def main() -> None:
         rank = "-" if r["rank"] is None else f"{1000 * r['rank']:.1f}"
         print(f"| {game} | {label(options)} | {players} | {r['positions']} | {r['turns']:,} "
               f"| {1000 * r['p50']:.1f} | {1000 * r['p95']:.1f} | {1000 * r['max']:.1f} "
-              f"| {1000 * r['list']:.1f} | {rank} |", flush=True)
+              f"| {1000 * r['list']:.1f} | {1000 * r['list_max']:.1f} "
+              f"| {1e6 * r['per_turn']:.0f} | {rank} |", flush=True)
 
 
 if __name__ == "__main__":

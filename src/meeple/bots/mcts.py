@@ -724,8 +724,8 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
     evaluation right after it, and the turn goes on at the next node. ``beam`` (a width, 0:
     off): whole turns found by a beam search (:func:`~meeple.core.turns.beam_turns`) instead
     of all of them. ``diverse``: see :func:`diverse_top`. ``deadline``: the whole-turn listing
-    raises
-    :class:`~meeple.core.turns.OutOfTime` once that :func:`time.perf_counter` value is past.
+    raises :class:`~meeple.core.turns.OutOfTime` once that :func:`time.perf_counter` value is
+    past.
     """
     if use_ranker and beam <= 0 and turn_ranker_for(state.game_name) is not None:
         return diverse_top(ranked_turns(state, seat, 4 * top), top) if diverse \
