@@ -19,6 +19,13 @@ stretches wall time, not this):
 The greedy games are the same on every version of the code as long as greedy's decisions are
 (tests/games/*/test_turns_fast.py pins a few of them), so before/after runs time the same
 positions. Run both versions in one session, back to back (benchmarks/README.md).
+
+``--ab`` compares, position by position and alternately (so a changing load hits both
+alike; the fastest of three rounds kept), the code paths this version replaced with the ones
+that replace them, both still here: in Pergola ``greedy:exact=1`` (every whole turn listed
+by ``whole_turns()`` and evaluated: what greedy did before Pergola had a turn ranker) against
+``greedy`` (the ranker); in Gardens the move-by-move listing ``whole_turns()`` was (each turn
+played with ``play``) against ``whole_turns()``.
 """
 
 from __future__ import annotations
@@ -123,6 +130,55 @@ def bench(game: str, options: dict[str, Any], players: int, seed: int,
     }
 
 
+def gardens_listing_as_was(state: Any) -> list[Any]:
+    """Gardens' ``whole_turns()`` before 2026-12-01: each turn's moves played with ``play``."""
+    from meeple.games.gardens import rules as gr
+    from meeple.games.gardens.moves import TAKE_MOVES, WASTE_MOVE
+
+    out = []
+    for c, g in state.whole_turn_groups():
+        moves = [TAKE_MOVES[c]] if state.phase == gr.TAKING else []
+        if g == 0:
+            moves.append(WASTE_MOVE)
+        else:
+            moves.extend(state.fmoves[i] for i in gr.connected_order(
+                g, state.coloured[state.seat], state.sheet.neighbours))
+        after = state.clone()
+        for m in moves:
+            after.play(m, check=False)
+        out.append((tuple(moves), after))
+    return out
+
+
+def ab(game: str, options: dict[str, Any], players: int, seed: int,
+       positions: int) -> tuple[list[float], list[float]]:
+    """Per position, the fastest of three alternating rounds of the old and the new path."""
+    views = spread(greedy_positions(game, options, players, seed), positions)
+    old_t: list[float] = []
+    new_t: list[float] = []
+    for i, view in enumerate(views):
+        legal = view.legal_moves()
+        if game == "pergola":
+            def old(view: Any = view, legal: Any = legal, i: int = i) -> Any:
+                return GreedyBot(seed=i, exact=1).choose(view, legal)
+
+            def new(view: Any = view, legal: Any = legal, i: int = i) -> Any:
+                return GreedyBot(seed=i).choose(view, legal)
+        else:
+            def old(view: Any = view, legal: Any = legal, i: int = i) -> Any:
+                return gardens_listing_as_was(view)
+
+            def new(view: Any = view, legal: Any = legal, i: int = i) -> Any:
+                return view.whole_turns()
+        a = b = float("inf")
+        for _ in range(3):
+            a = min(a, cpu(old))
+            b = min(b, cpu(new))
+        old_t.append(a)
+        new_t.append(b)
+    return old_t, new_t
+
+
 def label(options: dict[str, Any]) -> str:
     return ",".join(f"{k}={v}" for k, v in options.items()) or "standard"
 
@@ -134,8 +190,28 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--positions", type=int, default=20,
                     help="turn starts timed per game (spread over one greedy game)")
+    ap.add_argument("--ab", action="store_true",
+                    help="old against new code paths, alternately (see above)")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
+    if args.ab:
+        print(f"{platform.machine()}, Python {platform.python_version()}, seed {args.seed}; "
+              "CPU milliseconds, fastest of 3 alternating rounds")
+        print("| game | variant | seats | timed | positions | old p50 | p95 | max | total "
+              "| new p50 | p95 | max | total | speed-up (totals) |")
+        print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for game, options, players in CASES:
+            if game == "reefs" or (only and game not in only):
+                continue
+            old_t, new_t = ab(game, options, players, args.seed, args.positions)
+            what = "greedy decision" if game == "pergola" else "whole_turns()"
+            cells = []
+            for t in (old_t, new_t):
+                cells += [pct(t, 0.5), pct(t, 0.95), max(t), sum(t)]
+            print(f"| {game} | {label(options)} | {players} | {what} | {len(old_t)} | "
+                  + " | ".join(f"{1000 * x:.1f}" for x in cells)
+                  + f" | {sum(old_t) / sum(new_t):.2f} |", flush=True)
+        return
     print(f"{platform.machine()}, Python {platform.python_version()}, seed {args.seed}; "
           "CPU milliseconds")
     print("| game | variant | seats | positions | whole turns | greedy p50 | p95 | max "
