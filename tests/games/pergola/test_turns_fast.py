@@ -9,7 +9,7 @@ import meeple
 from meeple.bots.base import make_bot
 from meeple.bots.eval_pergola import pergola_evaluation
 from meeple.bots.evaluation import all_turns_ranked, ranked_turns, turn_ranker_for
-from meeple.games.pergola.ranker import TIE, _fork, rank_turns, turn_values
+from meeple.games.pergola.ranker import TIE, TurnRanker, _fork, rank_turns, turn_values
 from tests.games.turns_golden import decision_positions, digest, greedy_game
 
 CASES = [({}, 2, 3, 3), ({}, 4, 4, 5), ({"challenge": 4}, 1, 5, 2), ({"challenge": 7}, 1, 6, 2)]
@@ -23,8 +23,8 @@ def _texts(scored):
 def test_ranker_equals_full_evaluation(options, players, seed, every):
     """Over turn starts and positions in the middle of a turn: every whole turn, in the same
     order, with the value greedy's evaluation gives its end position."""
-    positions = decision_positions("pergola", options, players, seed, every=every, limit=30)
-    assert len(positions) >= 15
+    positions = decision_positions("pergola", options, players, seed, every=every, limit=16)
+    assert len(positions) >= 12
     for state in positions:
         seat = state.to_move
         listed = state.whole_turns()
@@ -38,7 +38,7 @@ def test_ranker_equals_full_evaluation(options, players, seed, every):
 
 
 def test_limit_keeps_every_turn_tied_with_the_best():
-    positions = decision_positions("pergola", {}, 2, 9, every=5, limit=25)
+    positions = decision_positions("pergola", {}, 2, 9, every=5, limit=16)
     saw_tie = False
     for state in positions:
         seat = state.to_move
@@ -110,3 +110,24 @@ def test_fork_knows_every_attribute():
         assert getattr(fork, name) == getattr(state, name)
         assert getattr(fork, name) is not getattr(state, name)
     assert all(a is not b for a, b in zip(fork.stacks, state.stacks, strict=True))
+
+
+def test_mcts_lists_turns_its_own_way_under_a_beam_or_a_clock():
+    """The ranker walks every turn and watches no clock: mcts uses it only where it asks for
+    neither a beam nor a deadline."""
+    import time
+
+    from meeple.bots import mcts
+    from meeple.core.turns import OutOfTime, beam_turns
+
+    state = decision_positions("pergola", {}, 2, 2, limit=1)[0]
+    seat = state.to_move
+    assert TurnRanker.exhaustive
+    plain = mcts.candidate_turns(state, seat, 3, 5000, pergola_evaluation)
+    assert _texts(plain) == _texts(rank_turns(state, seat, 3, pergola_evaluation))
+    beamed = mcts.candidate_turns(state, seat, 3, 5000, pergola_evaluation, beam=2)
+    found = beam_turns(state, lambda after: pergola_evaluation(after, seat), 2)
+    assert _texts(beamed) == _texts(found[:3])
+    with pytest.raises(OutOfTime):
+        mcts.candidate_turns(state, seat, 3, 5000, pergola_evaluation,
+                             deadline=time.perf_counter() - 1.0)

@@ -32,7 +32,7 @@ from typing import Any
 from meeple.games.pergola.moves import PergolaMove
 from meeple.games.pergola.rules import PergolaState
 
-__all__ = ["rank_turns", "turn_values"]
+__all__ = ["TurnRanker", "rank_turns", "turn_values"]
 
 Evaluation = Callable[[PergolaState, int], float]
 
@@ -111,3 +111,19 @@ def rank_turns(state: Any, seat: int, limit: int | None,
     while n < len(scored) and scored[n][0] >= top - TIE:
         n += 1
     return scored[:n]
+
+
+class TurnRanker:
+    """:func:`rank_turns` with ``evaluate`` bound, as a game's turn ranker is called:
+    ``ranker(state, seat, limit)``. ``exhaustive``: it walks every whole turn (the same work
+    as a full listing, only cheaper), with no clock to watch, so a search with a time cap or a
+    beam of its own lists turns its own way instead (``meeple.bots.mcts.candidate_turns``)."""
+
+    exhaustive = True
+
+    def __init__(self, evaluate: Evaluation) -> None:
+        self.evaluate = evaluate
+
+    def __call__(self, state: Any, seat: int,
+                 limit: int | None) -> list[tuple[float, tuple[Any, ...]]]:
+        return rank_turns(state, seat, limit, self.evaluate)
