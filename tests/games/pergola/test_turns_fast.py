@@ -67,6 +67,8 @@ def test_not_the_seat_to_move_and_game_over():
     assert seat in (0, 1)
     assert turn_values(state, 1 - seat, pergola_evaluation) == []
     assert rank_turns(state, 1 - seat, 4, pergola_evaluation) == []
+    with pytest.raises(ValueError, match="limit must be None"):
+        rank_turns(state, seat, -1, pergola_evaluation)
 
 
 #: Recorded on main before the ranker (6fed82b): tests/games/turns_golden.py.

@@ -102,6 +102,8 @@ def rank_turns(state: Any, seat: int, limit: int | None,
     the listing's order, as ``all_turns_ranked`` does). With ``limit``, the first ``limit``
     and any further turns tied with the best (so a bot choosing among the tied best turns sees
     all of them, as it would in the full list)."""
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be None (every turn) or a count of at least 0, not {limit}")
     scored = turn_values(state, seat, evaluate)
     scored.sort(key=lambda t: -t[0])
     if limit is None or len(scored) <= limit:
