@@ -73,7 +73,11 @@ def _turn_key(s: PergolaState, seat: int) -> Hashable:
 def turn_values(state: PergolaState, seat: int,
                 evaluate: Evaluation) -> list[tuple[float, tuple[PergolaMove, ...]]]:
     """Every distinct whole turn of ``seat`` (the seat to move) with ``evaluate(after, seat)``,
-    in the order of ``state.whole_turns()``: ``[(value, moves)]``."""
+    in the order of ``state.whole_turns()``: ``[(value, moves)]``.
+
+    ``after`` equals the end position ``whole_turns()`` gives (its key, scores and everything
+    the rules read) but shares the move log, the tool holder and the leaf pool with ``state``
+    (the log does not hold the turn's moves): ``evaluate`` must only read it."""
     if state.to_move != seat or seat is None or seat < 0:
         return []
     turn = state.turn
