@@ -23,8 +23,9 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from meeple.bots.evaluation import register_evaluation
+from meeple.bots.evaluation import register_evaluation, register_turn_ranker
 from meeple.games.pergola import scoring as sc
+from meeple.games.pergola.ranker import TurnRanker
 from meeple.games.pergola.rules import Garden, PergolaState, score_garden
 from meeple.games.pergola.sheet import BOTTOM, LARGE, REQUIREMENTS, SMALL, Compiled
 
@@ -348,3 +349,4 @@ def _challenge_progress(state: PergolaState, g: Garden, number: int) -> float:
 
 
 register_evaluation("pergola", pergola_evaluation)
+register_turn_ranker("pergola", TurnRanker(pergola_evaluation))

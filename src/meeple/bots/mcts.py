@@ -718,17 +718,24 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
                     deadline: float | None = None) -> list[tuple[float, tuple[Any, ...]]]:
     """The best ``top`` whole turns of ``seat``, or single decisions when turns are too many.
 
-    A game's turn ranker is used if it has one. Otherwise up to ``max_turns`` whole turns are
-    enumerated; if there are more, this node searches one decision at a time instead: every
-    legal move (up to ``3 x top``), ranked by the evaluation right after it, and the turn goes
-    on at the next node. ``beam`` (a width, 0: off): whole turns found by a beam search
-    (:func:`~meeple.core.turns.beam_turns`) instead of all of them. ``diverse``: see
-    :func:`diverse_top`. ``deadline``: the whole-turn listing raises
-    :class:`~meeple.core.turns.OutOfTime` once that :func:`time.perf_counter` value is past.
+    A game's turn ranker is used if it has one (one that walks every whole turn, marked
+    ``exhaustive``, only where no ``beam`` is asked and no ``deadline`` set, and then with
+    ``diverse`` every turn it ranks is a candidate). Otherwise up to
+    ``max_turns`` whole turns are enumerated; if there are more, this node searches one
+    decision at a time instead: every legal move (up to ``3 x top``), ranked by the
+    evaluation right after it, and the turn goes on at the next node. ``beam`` (a width, 0:
+    off): whole turns found by a beam search (:func:`~meeple.core.turns.beam_turns`) instead
+    of all of them. ``diverse``: see :func:`diverse_top`. ``deadline``: the whole-turn listing
+    raises :class:`~meeple.core.turns.OutOfTime` once that :func:`time.perf_counter` value is
+    past.
     """
-    if use_ranker and turn_ranker_for(state.game_name) is not None:
-        return diverse_top(ranked_turns(state, seat, 4 * top), top) if diverse \
-            else ranked_turns(state, seat, top)
+    ranker = turn_ranker_for(state.game_name) if use_ranker else None
+    exhaustive = getattr(ranker, "exhaustive", False)
+    if ranker is not None and not (exhaustive and (beam > 0 or deadline is not None)):
+        if diverse:
+            return diverse_top(ranker(state, seat, None) if exhaustive
+                               else ranked_turns(state, seat, 4 * top), top)
+        return ranked_turns(state, seat, top)[:top]
     if beam > 0:
         found = beam_turns(state, lambda after: evaluate(after, seat), beam)
         if found:

@@ -433,22 +433,41 @@ class GardensState(State[GardensMove]):
         return out
 
     def whole_turns(self) -> list[tuple[tuple[GardensMove, ...], State[GardensMove]]]:
+        """Every whole turn from :meth:`whole_turn_groups`, each with its end position.
+
+        Each end position is one clone of this state with the turn's rules applied in the
+        turn's order (take the pencil, colour each field or waste it: what ``play`` does for
+        each move) and its moves logged in one go, as ``play`` would log them one by one (every
+        move of a turn is the seat's, in this turn); a group's field order is worked out once
+        for every pencil that can colour it."""
         if self.phase not in (TAKING, COLOURING) or (self.phase == COLOURING and self.group):
             return super().whole_turns()
         out: list[tuple[tuple[GardensMove, ...], State[GardensMove]]] = []
+        seat, turn = self.seat, self.turn
+        taking = self.phase == TAKING
+        coloured = self.coloured[seat]
+        neighbours = self.sheet.neighbours
+        fmoves = self.fmoves
+        orders: dict[int, tuple[tuple[GardensMove, ...], tuple[int, ...]]] = {}
         for c, g in self.whole_turn_groups():
-            moves: list[GardensMove] = []
-            if self.phase == TAKING:
-                moves.append(TAKE_MOVES[c])
-            if g == 0:
-                moves.append(WASTE_MOVE)
-            else:
-                moves.extend(self.fmoves[i] for i in connected_order(g, self.coloured[self.seat],
-                                                                     self.sheet.neighbours))
             after = self.clone()
-            for m in moves:
-                after.play(m, check=False)
-            out.append((tuple(moves), after))
+            if taking:
+                after.g3_take_pencil(c)
+            if g == 0:
+                moves: tuple[GardensMove, ...] = (TAKE_MOVES[c], WASTE_MOVE) if taking \
+                    else (WASTE_MOVE,)
+                after.g3_waste_pencil()
+            else:
+                known = orders.get(g)
+                if known is None:
+                    order = tuple(connected_order(g, coloured, neighbours))
+                    known = orders[g] = (tuple(fmoves[i] for i in order), order)
+                moves = (TAKE_MOVES[c], *known[0]) if taking else known[0]
+                for i in known[1]:
+                    after.colour_field(i)
+            after._movers.extend([(seat, turn)] * len(moves))
+            after._history.extend(moves)
+            out.append((moves, after))
         return out
 
 
@@ -484,16 +503,24 @@ def _extend(sub: int, ext: int, seen: int, left: int, allowed: int,
 
 
 def connected_order(group: int, coloured: int, neighbours: tuple[int, ...]) -> list[int]:
-    """An order of ``group``'s cells that G4 accepts: start next to the coloured area, grow."""
+    """An order of ``group``'s cells that G4 accepts: start next to the coloured area, grow.
+
+    The first cell is the lowest of the group touching the coloured area (any cell of the group
+    on an empty sheet), each next one the lowest touching the cells ordered so far; the cells
+    they touch are gathered as they are added, not worked out again at every step."""
     start_zone = neighbourhood(coloured, neighbours) & group if coloured else group
     first = start_zone & -start_zone
-    order = [first.bit_length() - 1]
+    i = first.bit_length() - 1
+    order = [i]
     done = first
+    touched = neighbours[i]
     while done != group:
-        nxt = neighbourhood(done, neighbours) & group & ~done
+        nxt = touched & group & ~done
         low = nxt & -nxt
-        order.append(low.bit_length() - 1)
+        i = low.bit_length() - 1
+        order.append(i)
         done |= low
+        touched |= neighbours[i]
     return order
 
 
