@@ -7,6 +7,8 @@
 import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind, describeVariant } from "./common.js";
 import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
+import { renderEnd } from "./endgame.js";
+import { placeToasts, toast } from "./toasts.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -51,6 +53,15 @@ function render() {
   renderBoard(view);
   renderPad(view);
   renderLog(view);
+  renderEndPanel();
+  placeToasts();
+}
+
+function renderEndPanel() {
+  // the committed position only (a preview that ends the game is not over until confirmed)
+  renderEnd($("end-panel"), {
+    view: page.preview ? null : page.view, layout: page.layout, me: page.me ? page.me.seat : -1,
+  });
 }
 
 function renderSeats(view) {
@@ -170,13 +181,7 @@ function renderLog(view) {
   }
 }
 
-function announce(text) {
-  const box = $("announce");
-  const note = el("div", {}, text);
-  box.append(note);
-  setTimeout(() => note.remove(), 6000);
-  while (box.children.length > 4) box.firstChild.remove();
-}
+function announce(text) { toast(text); }
 
 // ---------------------------------------------------------------- playing
 function refuse(reason) { $("refusal").textContent = reason || ""; }

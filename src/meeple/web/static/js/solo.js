@@ -1,0 +1,69 @@
+// A player's Pergola solo achievement table (P10): GET /api/solo/{player}, drawn as the
+// rulebook's ten spaces with the best score in each, the total, what is missing and the
+// 1000 club, then every finished solo game under that name.
+import { api, el, wireColourBlind } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const player = decodeURIComponent(location.pathname.replace(/^\/solo\//, ""));
+
+function space(n) { return n === 10 ? "Free game" : `challenge ${n}`; }
+
+function clubLine(t) {
+  if (!t.games.length) return `${t.player} has not finished a Pergola solo game yet.`;
+  if (t.member) return `${t.player} is in the ${t.thousand} club: all ten spaces, ${t.total} points.`;
+  const parts = [];
+  if (t.missing.length) {
+    parts.push(`${t.missing.length} space${t.missing.length > 1 ? "s" : ""} still empty (${t.missing.map(space).join(", ")})`);
+  }
+  if (t.total < t.thousand) parts.push(`${t.thousand - t.total} points short of ${t.thousand}`);
+  return `Not in the ${t.thousand} club yet: ${parts.join("; ")}. Total so far ${t.total}.`;
+}
+
+function drawTable(t) {
+  const head = el("tr", {}, el("th", {}, "space"), el("th", {}, "goal"), el("th", {}, "best"),
+    el("th", { title: "the printed neighbour's score" }, "Przemek"),
+    el("th", { title: "the printed neighbour's score" }, "Gołąb"), el("th", {}, ""));
+  const rows = t.spaces.map((s) => el("tr", { "data-space": s.number },
+    el("td", {}, el("strong", {}, s.number === 10 ? "Free game" : `${s.number}. ${s.title}`)),
+    el("td", { class: "small" }, s.goal),
+    el("td", { class: s.best === null ? "space-empty" : "", "data-best": s.best ?? "" },
+      s.best === null ? "missing" : `${s.best}`),
+    el("td", {}, `${s.przemek}`), el("td", {}, `${s.golab}`),
+    el("td", { class: "small" }, s.table ? el("a", { href: `/t/${s.table}?replay` }, "replay") : "")));
+  const total = el("tr", { class: "total" }, el("th", {}, "Total"), el("td", {}, ""),
+    el("td", { id: "solo-total" }, `${t.total}`), el("td", {}, ""), el("td", {}, ""),
+    el("td", { class: "small" }, `of ${t.thousand}`));
+  $("solo-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows, total));
+}
+
+function drawGames(t) {
+  const head = el("tr", {}, el("th", {}, "finished"), el("th", {}, "challenge"), el("th", {}, "result"),
+    el("th", {}, "score"), el("th", {}, "recorded at"), el("th", {}, ""));
+  const rows = t.games.map((g) => el("tr", {},
+    el("td", { class: "small" }, new Date(g.finished).toLocaleString()),
+    el("td", {}, space(g.challenge)),
+    el("td", { class: g.met ? "okay" : "error" }, g.challenge === 10 ? "free game" : g.met ? "met" : "not met"),
+    el("td", {}, `${g.score}`), el("td", {}, space(g.recorded_as)),
+    el("td", { class: "small" }, g.table ? el("a", { href: `/t/${g.table}?replay` }, "replay") : el("span", { class: "muted" }, "unlisted table"))));
+  $("solo-games").replaceChildren(el("thead", {}, head),
+    el("tbody", {}, ...(rows.length ? rows : [el("tr", {}, el("td", { class: "muted" }, "none yet"))])));
+}
+
+async function start() {
+  wireColourBlind($("cb-toggle"));
+  document.title = `meeple: ${player}'s Pergola solo achievements`;
+  $("solo-title").textContent = `${player}: Pergola solo achievements`;
+  try {
+    const t = await api("GET", `/api/solo/${encodeURIComponent(player)}`);
+    $("club").textContent = clubLine(t);
+    $("club").classList.toggle("okay", t.member);
+    document.body.dataset.loaded = "1";
+    drawTable(t);
+    drawGames(t);
+  } catch (err) {
+    $("club").textContent = `The achievement table cannot be read: ${err.message}`;
+    $("club").classList.add("error");
+  }
+}
+
+start();
