@@ -382,8 +382,14 @@ def _layout_model(sheet: CompiledSheet, rows: list[str]) -> GardensLayout:
             colourful=colourful, flowers=flowers,
             flower_box_value=pad.flower_box if sheet.has_flowers else None, trees=trees,
             pencils=symbols, goals=goals, rows=rows),
-        score_rows=[ScoreRowLabel(key=r, label=SCORE_ROW_LABELS.get(r, r.capitalize()))
+        score_rows=[ScoreRowLabel(key=r, label=_row_label(r, pad.four_gardens_count))
                     for r in rows])
+
+
+def _row_label(row: str, four: int) -> str:
+    if row == "four gardens":
+        return f"First: {four} gardens of one colour"
+    return SCORE_ROW_LABELS.get(row, row.capitalize())
 
 
 def view_layout(state: GardensState) -> dict[str, Any]:

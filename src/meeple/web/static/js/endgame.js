@@ -72,7 +72,7 @@ function soloVerdict(view, layout, ch) {
       el("td", {}, r.number === 10 ? "Free game" : `challenge ${r.number}`),
       el("td", { title: cmp(r.przemek) }, `${r.przemek}`),
       el("td", { title: cmp(r.golab) }, `${r.golab}`),
-      el("td", { class: "me" }, r.number === recorded ? `${score}` : "–"))))));
+      el("td", { class: "me" }, r.number === recorded ? `${score} (recorded here)` : `${score}`))))));
   out.append(el("p", {}, el("a", { href: `/solo/${encodeURIComponent(name)}`, id: "end-solo-link" },
     `${name}'s achievement table (the ten spaces and the 1000 club)`)));
   return out;

@@ -13,7 +13,11 @@ function clubLine(t) {
   if (t.member) return `${t.player} is in the ${t.thousand} club: all ten spaces, ${t.total} points.`;
   const parts = [];
   if (t.missing.length) {
-    parts.push(`${t.missing.length} space${t.missing.length > 1 ? "s" : ""} still empty (${t.missing.map(space).join(", ")})`);
+    const ch = t.missing.filter((n) => n < 10);
+    const names = [];
+    if (ch.length) names.push(`challenge${ch.length > 1 ? "s" : ""} ${ch.join(", ")}`);
+    if (t.missing.includes(10)) names.push("the Free game");
+    parts.push(`${t.missing.length} space${t.missing.length > 1 ? "s" : ""} still empty (${names.join(" and ")})`);
   }
   if (t.total < t.thousand) parts.push(`${t.thousand - t.total} points short of ${t.thousand}`);
   return `Not in the ${t.thousand} club yet: ${parts.join("; ")}. Total so far ${t.total}.`;

@@ -313,8 +313,16 @@ function startReplay() {
   $("rp-next").onclick = () => replayTo(page.replay.at + 1);
   $("rp-last").onclick = () => replayTo(page.replay.total);
   $("rp-range").oninput = (ev) => replayTo(Number(ev.target.value));
-  const at = params.has("at") ? Number(params.get("at")) : 1e9;
-  replayTo(at);
+  startReplayAt();
+}
+
+async function startReplayAt() {
+  // a finished game opens at its last position (where the end panel is), unless ?at=K says
+  // otherwise: the number of moves comes with the first view asked for
+  if (params.has("at")) { replayTo(Number(params.get("at"))); return; }
+  const first = await api("GET", `/api/tables/${tableId}/view?at=0`);
+  page.replay.total = first.moves;
+  replayTo(first.moves);
 }
 
 // ---------------------------------------------------------------- joining
