@@ -24,28 +24,28 @@ function clubLine(t) {
 }
 
 function drawTable(t) {
-  const head = el("tr", {}, el("th", {}, "space"), el("th", {}, "goal"), el("th", {}, "best"),
+  const head = el("tr", {}, el("th", {}, "space and goal"), el("th", {}, "best"),
     el("th", { title: "the printed neighbour's score" }, "Przemek"),
-    el("th", { title: "the printed neighbour's score" }, "Gołąb"), el("th", {}, ""));
+    el("th", { title: "the printed neighbour's score" }, "Gołąb"));
   const rows = t.spaces.map((s) => el("tr", { "data-space": s.number },
-    el("td", {}, el("strong", {}, s.number === 10 ? "Free game" : `${s.number}. ${s.title}`)),
-    el("td", { class: "small" }, s.goal),
+    el("td", {}, el("strong", {}, s.number === 10 ? "Free game" : `${s.number}. ${s.title}`),
+      s.table ? el("a", { class: "small", href: `/t/${s.table}?replay` }, " (replay)") : null,
+      el("div", { class: "small muted" }, s.goal)),
     el("td", { class: s.best === null ? "space-empty" : "", "data-best": s.best ?? "" },
       s.best === null ? "missing" : `${s.best}`),
-    el("td", {}, `${s.przemek}`), el("td", {}, `${s.golab}`),
-    el("td", { class: "small" }, s.table ? el("a", { href: `/t/${s.table}?replay` }, "replay") : "")));
-  const total = el("tr", { class: "total" }, el("th", {}, "Total"), el("td", {}, ""),
-    el("td", { id: "solo-total" }, `${t.total}`), el("td", {}, ""), el("td", {}, ""),
-    el("td", { class: "small" }, `of ${t.thousand}`));
+    el("td", {}, `${s.przemek}`), el("td", {}, `${s.golab}`)));
+  const total = el("tr", { class: "total" }, el("th", {}, "Total"),
+    el("td", { id: "solo-total" }, `${t.total}`),
+    el("td", { class: "small", colspan: 2 }, `of ${t.thousand}`));
   $("solo-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows, total));
 }
 
 function drawGames(t) {
-  const head = el("tr", {}, el("th", {}, "finished"), el("th", {}, "challenge"), el("th", {}, "result"),
+  const head = el("tr", {}, el("th", {}, "challenge"), el("th", {}, "result"),
     el("th", {}, "score"), el("th", {}, "recorded at"), el("th", {}, ""));
   const rows = t.games.map((g) => el("tr", {},
-    el("td", { class: "small" }, new Date(g.finished).toLocaleString()),
-    el("td", {}, space(g.challenge)),
+    el("td", {}, space(g.challenge),
+      el("div", { class: "small muted" }, `finished ${new Date(g.finished).toLocaleString()}`)),
     el("td", { class: g.met ? "okay" : "error" }, g.challenge === 10 ? "free game" : g.met ? "met" : "not met"),
     el("td", {}, `${g.score}`), el("td", {}, space(g.recorded_as)),
     el("td", { class: "small" }, g.table ? el("a", { href: `/t/${g.table}?replay` }, "replay") : el("span", { class: "muted" }, "unlisted table"))));
