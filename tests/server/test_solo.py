@@ -14,7 +14,7 @@ from tests.server.test_play import create
 
 
 def finish_bot_table(server: Server, variant: dict[str, Any], seats: list[dict[str, Any]],
-                     limit: float = 300, **extra: Any) -> str:
+                     limit: float = 900, **extra: Any) -> str:
     """Create a Pergola table of bot seats only and wait until its bots have finished it."""
     table = create(server, "pergola", variant, seats, **extra)["id"]
     deadline = time.monotonic() + limit

@@ -40,7 +40,7 @@ def shoot(page: Any, name: str) -> None:
 
 
 def finished_bot_table(web: Server, game: str, variant: dict[str, Any],
-                       seats: list[dict[str, Any]], limit: float = 300) -> str:
+                       seats: list[dict[str, Any]], limit: float = 900) -> str:
     """A table of bot seats only (named as given), once its bots have played it to the end."""
     r = web.api("POST", "/api/tables", json={"game": game, "variant": variant, "seats": seats})
     assert r.status_code == 201, r.text
@@ -113,10 +113,17 @@ def test_the_end_panel_shows_every_seats_pad_and_the_winners(page: Any, web: Ser
     page.wait_for_function("() => !document.querySelector('#end-panel').classList"
                            ".contains('hidden')", timeout=60_000)
     check_panel(end_panel(page), state, layout)
+    total = len(state.history)
+    assert page.inner_text("#rp-at") == f"move {total} of {total}"
     # one move back the game is not over: no end panel
     page.click("#rp-prev")
     page.wait_for_function("() => document.querySelector('#end-panel').classList"
                            ".contains('hidden')", timeout=60_000)
+    # a link to a position opens there
+    page.goto(f"{web.base}/t/{table}?replay&at=5")
+    page.wait_for_function(f"() => document.querySelector('#rp-at').textContent === "
+                           f"'move 5 of {total}'", timeout=60_000)
+    assert page.locator("#end-panel").is_hidden()
 
 
 def test_a_shared_win_names_every_winner(page: Any, web: Server) -> None:

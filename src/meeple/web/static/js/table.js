@@ -317,12 +317,12 @@ function startReplay() {
 }
 
 async function startReplayAt() {
-  // a finished game opens at its last position (where the end panel is), unless ?at=K says
-  // otherwise: the number of moves comes with the first view asked for
-  if (params.has("at")) { replayTo(Number(params.get("at"))); return; }
+  // a finished game opens at its last position (where the end panel is), ?at=K at move K;
+  // the number of moves (to clamp to) comes with the first view asked for
   const first = await api("GET", `/api/tables/${tableId}/view?at=0`);
   page.replay.total = first.moves;
-  replayTo(first.moves);
+  const at = params.has("at") ? Number(params.get("at")) : NaN;
+  replayTo(Number.isFinite(at) ? at : first.moves);
 }
 
 // ---------------------------------------------------------------- joining
