@@ -35,8 +35,18 @@ from meeple.server.protocol import (
     SeatOut,
     TableOut,
 )
-from meeple.server.service import Client, Refused, Service
-from meeple.store import BOT, FINISHED, RUNNING, NotFound, SeatSpec, Store, StoreError, Table
+from meeple.server.service import Client, Refused, Service, new_state
+from meeple.store import (
+    BOT,
+    FINISHED,
+    RUNNING,
+    NotFound,
+    SeatSpec,
+    Store,
+    StoreError,
+    Table,
+    effective_moves,
+)
 
 log = logging.getLogger("meeple.server")
 
@@ -289,6 +299,18 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         return [{"number": e.number, "kind": e.kind, "seat": e.seat, "text": e.text}
                 for e in entries]
 
+    # ------------------------------------------------------------------ solo results
+    reports: dict[str, dict[str, Any] | None] = {}  # finished tables never change
+
+    @app.get("/api/solo/{player:path}")
+    async def solo(player: str) -> dict[str, Any]:
+        """``player``'s Pergola solo achievement table (P10): every finished solo game under
+        that seat name, the best score in each of the ten spaces (a failed challenge counts in
+        the Free game space), the total, the spaces still missing and the 1000 club. A name
+        that never finished a solo game gets an empty table."""
+        tables = await asyncio.to_thread(store.finished_with_seat, player, "pergola", 1)
+        return await asyncio.to_thread(_solo_table, store, player, tables, reports)
+
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
@@ -361,6 +383,49 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                 rt.clients.discard(client)
 
     return app
+
+
+def _solo_report(store: Store, table: Table) -> dict[str, Any] | None:
+    """The challenge report of a finished solo table, or None if its game is not over (an
+    abandoned table)."""
+    from meeple.games.pergola import challenge_report
+
+    state = new_state(table)
+    for e in effective_moves(store.log(table.id)):
+        state.play(e.text)
+    if not state.is_over:
+        return None
+    report: dict[str, Any] = challenge_report(state)  # type: ignore[arg-type]
+    return report
+
+
+def _solo_table(store: Store, player: str, tables: list[Table],
+                cache: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
+    from meeple.games.pergola import CHALLENGES, thousand_club
+    from meeple.games.pergola.solo import THOUSAND
+
+    games = []
+    for t in tables:
+        if t.id not in cache:
+            cache[t.id] = _solo_report(store, t)
+        rep = cache[t.id]
+        if rep is None:
+            continue
+        games.append({"table": t.id if t.public else None, "finished": t.updated.isoformat(),
+                      "challenge": rep["challenge"], "met": rep["met"], "score": rep["score"],
+                      "recorded_as": rep["recorded_as"]})
+    club = thousand_club(games)
+    best_table: dict[int, str | None] = {}
+    for g in sorted(games, key=lambda g: g["finished"]):  # the first game to reach the best
+        space = g["recorded_as"]
+        if g["score"] == club["best"].get(space) and space not in best_table:
+            best_table[space] = g["table"]
+    spaces = [{"number": ch.number, "title": ch.title, "goal": ch.goal,
+               "przemek": ch.przemek, "golab": ch.golab,
+               "best": club["best"].get(ch.number), "table": best_table.get(ch.number)}
+              for ch in CHALLENGES]
+    return {"player": player, "games": games, "spaces": spaces, "total": club["total"],
+            "missing": club["missing"], "member": club["member"], "thousand": THOUSAND}
 
 
 def _position(state: Any, at: int) -> Any:

@@ -249,6 +249,19 @@ class Store:
         with self.session() as s:
             return [_table(r) for r in s.scalars(q)]
 
+    def finished_with_seat(self, name: str, game: str, players: int | None = None,
+                           limit: int = 500) -> list[Table]:
+        """Finished tables of ``game`` (public or not) where a seat bears exactly ``name``,
+        newest first; with ``players``, only tables of that many seats (1: solo games)."""
+        q = (select(TableRow).options(selectinload(TableRow.seats))
+             .where(TableRow.status == FINISHED, TableRow.game == game,
+                    TableRow.id.in_(select(SeatRow.table_id).where(SeatRow.name == name))))
+        if players is not None:
+            q = q.where(TableRow.players == players)
+        q = q.order_by(TableRow.updated.desc()).limit(limit)
+        with self.session() as s:
+            return [_table(r) for r in s.scalars(q)]
+
     def unfinished(self) -> list[str]:
         """Ids of every table whose game is not over (to resume after a restart)."""
         with self.session() as s:

@@ -2,7 +2,8 @@
 
 Plain ES modules, no build step and no Node: the files under ``static/`` are served as they are
 (``docs/web.md`` says why). ``create_web_app(store)`` is the server app with the pages mounted:
-``/`` the lobby, ``/t/{table}`` a table (play, watch or replay), ``/static/...`` the assets.
+``/`` the lobby, ``/t/{table}`` a table (play, watch or replay), ``/solo/{player}`` a player's
+Pergola solo achievement table, ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
 
@@ -34,6 +35,10 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     @app.get("/t/{table_id}", include_in_schema=False)
     def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/solo/{player:path}", include_in_schema=False)
+    def solo_page(player: str) -> FileResponse:
+        return FileResponse(STATIC / "solo.html", headers={"Cache-Control": "no-cache"})
 
     return app
 

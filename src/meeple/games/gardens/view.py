@@ -205,6 +205,31 @@ class ScoreArea(_Model):
                                         "view's scores[].rows")
 
 
+class ScoreRowLabel(_Model):
+    """How one score-pad row reads (the printed pad shows symbols; these are its words)."""
+
+    key: str = Field(description="the row's key in the view's scores[].rows")
+    label: str = Field(description="the row in words, for a score table")
+
+
+#: Every score-pad row a Gardens sheet can have, in words (the keys are the engine's).
+SCORE_ROW_LABELS: dict[str, str] = {
+    **{c: f"{c.capitalize()} gardens" for c in COLOURS},
+    "row stars": "Row stars (every colour)",
+    "colourful gardens": "Colourful gardens",
+    "colourful star": "Colourful star",
+    "flowers": "Flower boxes",
+    "flower star": "Flower star",
+    "all flower fields": "First: all flower fields",
+    "tree star": "Tree star",
+    "four gardens": "First: gardens of one colour",
+    "all outer fields": "First: all outer fields",
+    "all fields": "First: all fields",
+    "largest area": "Largest one-colour area",
+    "pencils": "Pencil symbols (minus)",
+}
+
+
 class GardensLayout(_Model):
     """What never changes at a Gardens table: the sheet and its score area."""
 
@@ -221,6 +246,8 @@ class GardensLayout(_Model):
     gardens: list[GardenLayout]
     pencils: list[PencilLayout]
     score: ScoreArea
+    score_rows: list[ScoreRowLabel] = Field(description="the score-pad rows in printed order, "
+                                                        "each with its label in words")
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -354,7 +381,15 @@ def _layout_model(sheet: CompiledSheet, rows: list[str]) -> GardensLayout:
             single_colour=SingleColourArea(rows=box_rows, score_rows=[*COLOURS, "row stars"]),
             colourful=colourful, flowers=flowers,
             flower_box_value=pad.flower_box if sheet.has_flowers else None, trees=trees,
-            pencils=symbols, goals=goals, rows=rows))
+            pencils=symbols, goals=goals, rows=rows),
+        score_rows=[ScoreRowLabel(key=r, label=_row_label(r, pad.four_gardens_count))
+                    for r in rows])
+
+
+def _row_label(row: str, four: int) -> str:
+    if row == "four gardens":
+        return f"First: {four} gardens of one colour"
+    return SCORE_ROW_LABELS.get(row, row.capitalize())
 
 
 def view_layout(state: GardensState) -> dict[str, Any]:

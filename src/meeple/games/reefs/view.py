@@ -66,6 +66,16 @@ _FACE_LABELS = {
 PAD_ROWS: tuple[str, ...] = (*COLOURS, "coins", "bonus 2 each", "bonus full row", "end grey",
                              "end coins")
 
+#: The score pad's rows in words (the printed pad shows symbols), keyed as in PAD_ROWS.
+PAD_LABELS: dict[str, str] = {
+    **{c: f"{c.capitalize()} treasures" for c in COLOURS},
+    "coins": "Coins",
+    "bonus 2 each": "Star: first with 2 boxes in every row",
+    "bonus full row": "Star: first full treasure row",
+    "end grey": "End star: grey boxes reached",
+    "end coins": "End star: last coin box",
+}
+
 Colour = Literal["orange", "red", "blue", "green", "purple"]
 Mode = Literal["any", "straight", "4+straight"]
 Where = Literal["unrolled", "middle", "drawing", "taken"]
@@ -199,6 +209,13 @@ class Bounds(_Frozen):
     max_y: int
 
 
+class ScoreRowLabel(_Frozen):
+    """How one score-pad row reads, in words."""
+
+    key: str = Field(description="the row's key in the view's scores rows")
+    label: str
+
+
 class ReefsLayout(_Frozen):
     """What never changes at a Reefs table: the sheet as printed. Sent once per table."""
 
@@ -229,6 +246,8 @@ class ReefsLayout(_Frozen):
     pad_rows: list[str] = Field(description="the score pad rows in printed order (the keys of "
                                             "the view's scores rows)")
     end_text: str = Field(description="how the game ends, in words")
+    score_rows: list[ScoreRowLabel] = Field(description="the score pad rows in printed order, "
+                                                        "each with its label in words")
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -302,6 +321,7 @@ def build_layout(state: ReefsState) -> ReefsLayout:
         propeller_row=PropellerRow(boxes=[f"propeller:{i}" for i in range(b.n_props)])
         if b.n_props else None,
         stars=stars, grey_end=grey_end, pad_rows=list(PAD_ROWS), end_text=end,
+        score_rows=[ScoreRowLabel(key=r, label=PAD_LABELS[r]) for r in PAD_ROWS],
     )
 
 

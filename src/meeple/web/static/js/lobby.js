@@ -263,12 +263,16 @@ async function refreshLists() {
         : status === "finished"
           ? el("a", { href: `/t/${t.id}?replay` }, "replay")
           : el("a", { href: `/t/${t.id}` }, mine ? "play" : "watch");
+      // a finished Pergola solo game links its player's achievement table
+      const solo = status === "finished" && t.game === "pergola" && t.players === 1
+        ? el("a", { href: `/solo/${encodeURIComponent(t.seats[0].name)}`, class: "small solo-link" }, "achievements")
+        : null;
       body.append(el("tr", {},
         el("td", {}, el("strong", {}, t.title)),
         el("td", { class: "small" }, describeVariant(t.variant),
           t.own_sheet ? el("span", { class: "own-sheet-tag" }, ` own sheet: ${t.own_sheet}`) : null),
         el("td", { class: "small" }, seatSummary(t)),
-        el("td", {}, action)));
+        el("td", {}, action, solo ? " · " : null, solo)));
     }
   }
 }

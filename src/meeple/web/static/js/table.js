@@ -7,6 +7,8 @@
 import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind, describeVariant } from "./common.js";
 import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
+import { renderEnd } from "./endgame.js";
+import { placeToasts, toast } from "./toasts.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -51,6 +53,15 @@ function render() {
   renderBoard(view);
   renderPad(view);
   renderLog(view);
+  renderEndPanel();
+  placeToasts();
+}
+
+function renderEndPanel() {
+  // the committed position only (a preview that ends the game is not over until confirmed)
+  renderEnd($("end-panel"), {
+    view: page.preview ? null : page.view, layout: page.layout, me: page.me ? page.me.seat : -1,
+  });
 }
 
 function renderSeats(view) {
@@ -170,13 +181,7 @@ function renderLog(view) {
   }
 }
 
-function announce(text) {
-  const box = $("announce");
-  const note = el("div", {}, text);
-  box.append(note);
-  setTimeout(() => note.remove(), 6000);
-  while (box.children.length > 4) box.firstChild.remove();
-}
+function announce(text) { toast(text); }
 
 // ---------------------------------------------------------------- playing
 function refuse(reason) { $("refusal").textContent = reason || ""; }
@@ -308,8 +313,16 @@ function startReplay() {
   $("rp-next").onclick = () => replayTo(page.replay.at + 1);
   $("rp-last").onclick = () => replayTo(page.replay.total);
   $("rp-range").oninput = (ev) => replayTo(Number(ev.target.value));
-  const at = params.has("at") ? Number(params.get("at")) : 1e9;
-  replayTo(at);
+  startReplayAt();
+}
+
+async function startReplayAt() {
+  // a finished game opens at its last position (where the end panel is), ?at=K at move K;
+  // the number of moves (to clamp to) comes with the first view asked for
+  const first = await api("GET", `/api/tables/${tableId}/view?at=0`);
+  page.replay.total = first.moves;
+  const at = params.has("at") ? Number(params.get("at")) : NaN;
+  replayTo(Number.isFinite(at) ? at : first.moves);
 }
 
 // ---------------------------------------------------------------- joining

@@ -1,0 +1,73 @@
+// A player's Pergola solo achievement table (P10): GET /api/solo/{player}, drawn as the
+// rulebook's ten spaces with the best score in each, the total, what is missing and the
+// 1000 club, then every finished solo game under that name.
+import { api, el, wireColourBlind } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const player = decodeURIComponent(location.pathname.replace(/^\/solo\//, ""));
+
+function space(n) { return n === 10 ? "Free game" : `challenge ${n}`; }
+
+function clubLine(t) {
+  if (!t.games.length) return `${t.player} has not finished a Pergola solo game yet.`;
+  if (t.member) return `${t.player} is in the ${t.thousand} club: all ten spaces, ${t.total} points.`;
+  const parts = [];
+  if (t.missing.length) {
+    const ch = t.missing.filter((n) => n < 10);
+    const names = [];
+    if (ch.length) names.push(`challenge${ch.length > 1 ? "s" : ""} ${ch.join(", ")}`);
+    if (t.missing.includes(10)) names.push("the Free game");
+    parts.push(`${t.missing.length} space${t.missing.length > 1 ? "s" : ""} still empty (${names.join(" and ")})`);
+  }
+  if (t.total < t.thousand) parts.push(`${t.thousand - t.total} points short of ${t.thousand}`);
+  return `Not in the ${t.thousand} club yet: ${parts.join("; ")}. Total so far ${t.total}.`;
+}
+
+function drawTable(t) {
+  const head = el("tr", {}, el("th", {}, "space and goal"), el("th", {}, "best"),
+    el("th", { title: "the printed neighbour's score" }, "Przemek"),
+    el("th", { title: "the printed neighbour's score" }, "Gołąb"));
+  const rows = t.spaces.map((s) => el("tr", { "data-space": s.number },
+    el("td", {}, el("strong", {}, s.number === 10 ? "Free game" : `${s.number}. ${s.title}`),
+      s.table ? el("a", { class: "small", href: `/t/${s.table}?replay` }, " (replay)") : null,
+      el("div", { class: "small muted" }, s.goal)),
+    el("td", { class: s.best === null ? "space-empty" : "", "data-best": s.best ?? "" },
+      s.best === null ? "missing" : `${s.best}`),
+    el("td", {}, `${s.przemek}`), el("td", {}, `${s.golab}`)));
+  const total = el("tr", { class: "total" }, el("th", {}, "Total"),
+    el("td", { id: "solo-total" }, `${t.total}`),
+    el("td", { class: "small", colspan: 2 }, `of ${t.thousand}`));
+  $("solo-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows, total));
+}
+
+function drawGames(t) {
+  const head = el("tr", {}, el("th", {}, "challenge"), el("th", {}, "result"),
+    el("th", {}, "score"), el("th", {}, "recorded at"), el("th", {}, ""));
+  const rows = t.games.map((g) => el("tr", {},
+    el("td", {}, space(g.challenge),
+      el("div", { class: "small muted" }, `finished ${new Date(g.finished).toLocaleString()}`)),
+    el("td", { class: g.met ? "okay" : "error" }, g.challenge === 10 ? "free game" : g.met ? "met" : "not met"),
+    el("td", {}, `${g.score}`), el("td", {}, space(g.recorded_as)),
+    el("td", { class: "small" }, g.table ? el("a", { href: `/t/${g.table}?replay` }, "replay") : el("span", { class: "muted" }, "unlisted table"))));
+  $("solo-games").replaceChildren(el("thead", {}, head),
+    el("tbody", {}, ...(rows.length ? rows : [el("tr", {}, el("td", { class: "muted" }, "none yet"))])));
+}
+
+async function start() {
+  wireColourBlind($("cb-toggle"));
+  document.title = `meeple: ${player}'s Pergola solo achievements`;
+  $("solo-title").textContent = `${player}: Pergola solo achievements`;
+  try {
+    const t = await api("GET", `/api/solo/${encodeURIComponent(player)}`);
+    $("club").textContent = clubLine(t);
+    $("club").classList.toggle("okay", t.member);
+    document.body.dataset.loaded = "1";
+    drawTable(t);
+    drawGames(t);
+  } catch (err) {
+    $("club").textContent = `The achievement table cannot be read: ${err.message}`;
+    $("club").classList.add("error");
+  }
+}
+
+start();
