@@ -69,3 +69,32 @@ def test_the_hint_button_shows_the_servers_hint_and_its_errors(web: Server, page
     page.wait_for_function("() => !document.querySelector('#hint-test > .hint-tools button')"
                            ".disabled", timeout=60_000)
     assert page.locator("#hint-test > .hint-panel").count() == 1
+
+
+def test_the_table_page_offers_a_hint_on_its_seats_turn_only(web: Server, page: Any) -> None:
+    from tests.web.driver import phase
+
+    t = web.api("POST", "/api/tables", json={
+        "game": "reefs", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+    ).json()["id"]
+    page.goto(f"{web.base}/t/{t}?join")
+    page.fill("#join-name", "Ann")
+    page.click("#join-form button[type=submit]")
+    assert phase(page) == "my-turn"
+    assert page.locator("#hint-box").is_visible()
+    page.click("#hint")
+    panel = page.locator("#hint-box .hint-panel")
+    panel.wait_for(timeout=120_000)
+    legal = page.evaluate("() => [...document.querySelectorAll('#choices button.choice')]"
+                          ".map(b => b.dataset.move || b.textContent)")
+    first = panel.locator(".hint-moves strong").first.inner_text().split(" ")
+    assert "Hint (" in panel.inner_text()
+    assert any(first[0] in m or " ".join(first[:2]) in m for m in legal), (first, legal)
+    # a spectator's page has no hint tools
+    other = page.context.browser.new_page()
+    try:
+        other.goto(f"{web.base}/t/{t}")
+        phase(other)
+        assert not other.locator("#hint-box").is_visible()
+    finally:
+        other.close()

@@ -9,6 +9,7 @@ import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
 import { renderEnd } from "./endgame.js";
 import { placeToasts, toast } from "./toasts.js";
+import { hintButton } from "./hint.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -116,6 +117,7 @@ function renderChoices(view) {
   $("undo").classList.toggle("hidden", !(mine && page.buffer.length));
   $("reset").classList.toggle("hidden", !(mine && page.buffer.length > 1));
   $("confirm").classList.toggle("hidden", !(mine && page.complete));
+  showHintTools(mine);
   $("confirm").disabled = page.pending;
   $("buffer").textContent = mine && page.buffer.length ? `this turn: ${page.buffer.join(", ")}` : "";
   if (!mine || page.complete) return;
@@ -262,6 +264,16 @@ function maybeForced() {
   if (myTurn(v) && !page.buffer.length && !page.pending && (v.legal_moves || []).length === 1) {
     sendPreview([v.legal_moves[0]]);
   }
+}
+
+// the Hint button (hint.js): on this seat's turn, before any step of it is chosen; a hint
+// shown for an earlier position is dropped once the table has moved on
+function showHintTools(mine) {
+  const box = $("hint-box");
+  if (!box.firstChild) box.append(hintButton(page.table.id, () => page.me, box));
+  box.classList.toggle("hidden", !mine);
+  const panel = box.querySelector(".hint-panel[data-version]");
+  if (panel && Number(panel.dataset.version) !== page.version) panel.remove();
 }
 
 function wireKeys() {
