@@ -24,6 +24,7 @@ const page = {
   preview: null,     // the view after the buffer
   complete: false,   // whether the buffer completes the turn
   pending: false,    // a preview or a confirm is on its way
+  sentAt: -1,        // the committed version the preview on its way was built on
   lastLogNumber: null,
   conn: null,
   replay: { at: 0, total: 0 },
@@ -189,8 +190,9 @@ function choose(move) {
 
 function sendPreview(moves) {
   page.pending = true;
+  page.sentAt = page.version;
+  page.conn.request({ type: "preview", moves });
   render();
-  page.conn.send({ type: "preview", moves });
 }
 
 function undo() {
@@ -214,20 +216,24 @@ function confirmTurn() {
   if (!page.complete || page.pending) return;
   page.pending = true;
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  page.conn.send({ type: "move", moves: page.buffer, version: page.version, id });
+  page.conn.request({ type: "move", moves: page.buffer, version: page.version, id });
   render();
 }
 
 function onFrame(frame) {
+  if (["preview", "ack", "refused", "error"].includes(frame.type)) page.conn.settle();
   if (frame.type === "view") {
     if (frame.version < page.version) return;
+    const moved = frame.version !== page.version;
     page.version = frame.version;
     page.view = frame.view;
-    if (!myTurn(page.view)) { page.buffer = []; page.preview = null; page.complete = false; }
+    // a turn being built belongs to the position it was built on
+    if (moved || !myTurn(page.view)) { page.buffer = []; page.preview = null; page.complete = false; }
     render();
     maybeForced();
   } else if (frame.type === "preview") {
     page.pending = false;
+    if (page.sentAt !== page.version) { render(); maybeForced(); return; }  // for an old position
     page.buffer = frame.moves;
     page.preview = frame.moves.length ? frame.view : null;
     page.complete = frame.complete;
@@ -356,10 +362,15 @@ function connect() {
       return h;
     },
     onFrame,
+    onGiveUp: () => {
+      page.pending = false;
+      refuse("The server did not answer; please click again.");
+      render();
+    },
     onState: async (state) => {
       $("conn").textContent = state;
       if (state === "connected") {
-        page.pending = false;
+        // a preview or move still waiting for its reply is sent again after the hello (net.js)
         page.table = await api("GET", `/api/tables/${tableId}`).catch(() => page.table);
         showInvite();
       }
