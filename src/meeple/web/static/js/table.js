@@ -151,16 +151,24 @@ function renderPad(view) {
 
 function renderLog(view) {
   const list = $("log");
-  list.replaceChildren();
   const committed = page.view && page.view.log.length ? page.view.log[page.view.log.length - 1].number : 0;
-  for (const line of view.log) {
-    const pending = view !== page.view && line.number > committed;
-    list.append(el("li", { value: line.number, class: pending ? "pending" : "" },
+  // lines already shown as they are stay (a long game's log is not redrawn at every click):
+  // keep the longest run of equal lines from the top, then draw the rest
+  const pendingOf = (line) => view !== page.view && line.number > committed;
+  const keys = view.log.map((line) => JSON.stringify([line.number, pendingOf(line), line.who, line.move, line.said]));
+  const kids = list.children;
+  let same = 0;
+  while (same < kids.length && same < keys.length && kids[same].dataset.key === keys[same]) same++;
+  const changed = same < kids.length || same < keys.length;
+  while (list.children.length > same) list.lastChild.remove();
+  view.log.slice(same).forEach((line, k) => {
+    const pending = pendingOf(line);
+    list.append(el("li", { value: line.number, class: pending ? "pending" : "", "data-key": keys[same + k] },
       el("span", {}, `${line.who}: ${line.move}`),
       pending ? el("span", { class: "muted small" }, " (not confirmed yet)") : null,
       ...line.said.map((s) => el("span", { class: "said" }, s))));
-  }
-  list.scrollTop = list.scrollHeight;
+  });
+  if (changed) list.scrollTop = list.scrollHeight;
   // announcements for what is new since the last committed view (not for previews)
   if (view === page.view) {
     const last = view.log.length ? view.log[view.log.length - 1].number : 0;
@@ -192,7 +200,14 @@ function sendPreview(moves) {
   page.pending = true;
   page.sentAt = page.version;
   page.conn.request({ type: "preview", moves });
-  render();
+  showPending();
+}
+
+// while a reply is on its way nothing else changes: say so, without drawing everything again
+// (the reply draws the page; a whole redraw here would only delay it)
+function showPending() {
+  document.body.dataset.phase = "pending";
+  for (const b of document.querySelectorAll("#choices button, #confirm")) b.disabled = true;
 }
 
 function undo() {
@@ -217,7 +232,7 @@ function confirmTurn() {
   page.pending = true;
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   page.conn.request({ type: "move", moves: page.buffer, version: page.version, id });
-  render();
+  showPending();
 }
 
 function onFrame(frame) {
