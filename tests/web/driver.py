@@ -1,43 +1,132 @@
-"""Playing a table page by clicks, as a person would: lit choices, then Confirm turn."""
+"""Playing a table page by clicks, as a person would: lit choices, then Confirm turn; and what
+the page tests share (creating a table from the lobby, the pad against the engine's scores,
+the layout, screenshots)."""
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import meeple
 from meeple.core.rng import Rng
+from tests.server.conftest import Server
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+#: the phases in which the page waits for nothing (``pending``: a reply is on its way)
+SETTLED = ("my-turn", "complete", "over", "waiting", "watching", "replay")
+
+#: one click of a turn: (page, rng, counts) -> whether something was clicked (False: nothing
+#: to click yet). It adds to ``counts`` what it clicked.
+Step = Callable[[Any, Rng, dict[str, int]], bool]
 
 
 def phase(page: Any, timeout: float = 60_000) -> str:
-    page.wait_for_function(
-        "() => ['my-turn', 'complete', 'over', 'waiting', 'watching', 'replay']"
-        ".includes(document.body.dataset.phase)", timeout=timeout)
+    """The page's phase once it is not waiting for a reply."""
+    page.wait_for_function(f"() => {list(SETTLED)!r}.includes(document.body.dataset.phase)",
+                           timeout=timeout)
     return str(page.evaluate("document.body.dataset.phase"))
 
 
-def click_through(page: Any, rng: Rng, limit: int = 5000) -> int:
-    """Play this page's seat until the game is over; returns the clicks made."""
-    clicks = 0
+def settle(page: Any, timeout: float = 60_000) -> None:
+    """Wait for the reply to the last click (a preview, or the ack of a confirmed turn)."""
+    page.wait_for_function("() => document.body.dataset.phase !== 'pending'", timeout=timeout)
+
+
+def version(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.version"))
+
+
+def create_from_lobby(page: Any, web: Server, game: str, options: dict[str, str],
+                      players: int, bot: str = "random") -> str:
+    """A table made in the lobby with this page's person in seat 0 and bots in the others;
+    the page is left on the table. Returns the table id."""
+    page.goto(web.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", game)
+    for key, value in options.items():
+        page.select_option(f"#opt-{key}", value)
+    page.select_option("#players", str(players))
+    for i in range(1, players):
+        page.select_option(f"#seat-{i}", f"bot:{bot}")
+    page.fill("#my-name", "Ann")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def click_a_button(page: Any, rng: Rng, counts: dict[str, int]) -> bool:
+    """A step: one of the choice buttons, at random."""
+    buttons = page.locator("#choices button.choice")
+    n = buttons.count()
+    if n == 0:
+        return False
+    buttons.nth(rng.choice(list(range(n)))).click()
+    counts["button"] = counts.get("button", 0) + 1
+    return True
+
+
+def play_by_clicks(page: Any, rng: Rng, step: Step = click_a_button, *,
+                   stop: Callable[[dict[str, int], str], bool] | None = None,
+                   limit: int = 5000) -> dict[str, int]:
+    """Play this page's seat until the game is over (or ``stop(counts, phase)`` says so at the
+    start of a step): ``step`` makes each click of a turn, Confirm turn ends it. Returns the
+    counts: ``clicks`` (every click, confirms too), ``turns`` (confirms) and what ``step``
+    counted."""
+    counts = {"clicks": 0, "turns": 0}
     for _ in range(limit):
         now = phase(page)
-        if now == "over":
-            return clicks
+        if now == "over" or (stop is not None and stop(counts, now)):
+            return counts
         if now == "complete":
             page.click("#confirm")
+            counts["turns"] += 1
         elif now == "my-turn":
-            buttons = page.locator("#choices button.choice")
-            n = buttons.count()
-            if n == 0:
+            if not step(page, rng, counts):
                 page.wait_for_timeout(50)
                 continue
-            buttons.nth(rng.choice(list(range(n)))).click()
         else:
-            page.wait_for_function("() => document.body.dataset.phase !== 'waiting'",
-                                   timeout=120_000)
+            page.wait_for_function(
+                "() => !['waiting', 'watching'].includes(document.body.dataset.phase)",
+                timeout=120_000)
             continue
-        clicks += 1
-        page.wait_for_function("() => document.body.dataset.phase !== 'pending'", timeout=60_000)
-    raise AssertionError("the game did not end")
+        counts["clicks"] += 1
+        settle(page)
+    raise AssertionError(f"the game did not end in {limit} steps")
+
+
+def click_through(page: Any, rng: Rng, limit: int = 5000) -> int:
+    """Play this page's seat with the choice buttons until the game is over; returns the
+    clicks made."""
+    return play_by_clicks(page, rng, limit=limit)["clicks"]
+
+
+def after_turns(n: int) -> Callable[[dict[str, int], str], bool]:
+    """A ``stop`` for :func:`play_by_clicks`: once ``n`` turns are confirmed."""
+    return lambda counts, _now: counts["turns"] >= n
+
+
+def play_turn(page: Any, rng: Rng) -> None:
+    """Play this page's whole turn with the choice buttons, confirm it, and wait until the
+    table has moved on (its version is past the one the turn was made at)."""
+    assert phase(page) == "my-turn"
+    before = version(page)
+    for _ in range(200):
+        if phase(page) != "my-turn":
+            break
+        assert click_a_button(page, rng, {}), "my turn, but no choice to click"
+        settle(page, timeout=120_000)
+    else:
+        raise AssertionError("the turn did not complete in 200 clicks")
+    if phase(page) == "complete":
+        page.click("#confirm")
+    # not a phase: after the confirm the page may be back at "my-turn" (the bots were quick)
+    page.wait_for_function(
+        f"() => Number(document.body.dataset.version) > {before}"
+        " && !['pending', 'complete'].includes(document.body.dataset.phase)", timeout=120_000)
 
 
 def pad_from_page(page: Any) -> list[dict[str, int]]:
@@ -52,3 +141,39 @@ def pad_from_page(page: Any) -> list[dict[str, int]]:
         for i in range(seats):
             out[i][name] = int(re.sub(r"[^\d-]", "", cells[i + 1]) or 0)
     return out
+
+
+def assert_pad_is_engines(page: Any, web: Server, table: str) -> list[Any]:
+    """The pad on the page equals the engine's scores of the table's record, row by row and
+    in total. Returns the engine's scores."""
+    rec = web.api("GET", f"/api/tables/{table}/record").json()
+    engine = meeple.replay(rec).scores()
+    shown = pad_from_page(page)
+    assert [s["total"] for s in shown] == [s.total for s in engine]
+    for seat, score in enumerate(engine):
+        for row, value in score.breakdown.items():
+            assert shown[seat][row] == value, (seat, row)
+    return list(engine)
+
+
+def layout_of(web: Server, table: str) -> dict[str, Any]:
+    return dict(web.api("GET", f"/api/tables/{table}/layout").json()["layout"])
+
+
+def shoot(page: Any, game: str, name: str) -> None:
+    """With ``MEEPLE_SCREENSHOTS=1``: docs/screenshots/<game>-<name>.png of the whole page,
+    with a palette of 256 colours when Pillow is there (run ``uv run --with pillow``), under
+    300 KB."""
+    if os.environ.get("MEEPLE_SCREENSHOTS") != "1":
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{game}-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    try:  # a palette of 256 colours keeps the committed PNGs small
+        from PIL import Image
+
+        with Image.open(path) as img:
+            img.convert("RGB").quantize(256).save(path, optimize=True)
+    except ImportError:
+        pass
+    assert path.stat().st_size < 300_000, f"{path.name} is {path.stat().st_size} bytes"

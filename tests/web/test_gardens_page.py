@@ -5,8 +5,6 @@ scrolling. ``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/gardens-*.png."
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,69 +12,51 @@ import pytest
 import meeple
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
-from tests.web.driver import pad_from_page, phase
-from tests.web.test_play_pages import create_from_lobby
+from tests.web import driver
+from tests.web.driver import (
+    after_turns,
+    assert_pad_is_engines,
+    create_from_lobby,
+    layout_of,
+    phase,
+    play_by_clicks,
+    settle,
+)
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+def shoot(page: Any, name: str) -> None:
+    driver.shoot(page, "gardens", name)
 
 
-def settle(page: Any) -> None:
-    page.wait_for_function("() => document.body.dataset.phase !== 'pending'", timeout=60_000)
+def step_on_drawing(page: Any, rng: Rng, made: dict[str, int]) -> bool:
+    """One click of a turn on the lit SVG elements (the buttons only when no choice has a
+    target), checking that the lit elements are exactly the legal moves."""
+    lit = page.locator("#board .lit[data-move]")
+    n = lit.count()
+    if n:
+        # every Gardens choice has a target: the lit elements are exactly the legal moves
+        moves = [lit.nth(i).get_attribute("data-move") for i in range(n)]
+        legal = page.evaluate("[...document.querySelectorAll('#choices button.choice')]"
+                              ".map(b => b.dataset.move)")
+        assert sorted(moves) == sorted(legal), (moves, legal)
+        lit.nth(rng.choice(list(range(n)))).click()
+        made["svg"] = made.get("svg", 0) + 1
+        return True
+    buttons = page.locator("#choices button.choice")
+    if buttons.count() == 0:
+        return False
+    buttons.nth(rng.choice(list(range(buttons.count())))).click()
+    made["button"] = made.get("button", 0) + 1
+    return True
 
 
 def click_svg_through(page: Any, rng: Rng, *, stop_after: int | None = None,
                       limit: int = 3000) -> dict[str, int]:
-    """Play this page's seat by clicking lit SVG elements (the buttons only when no choice has
-    a target). Returns the clicks made on the drawing and on buttons."""
-    made = {"svg": 0, "button": 0, "turns": 0}
-    for _ in range(limit):
-        now = phase(page)
-        if now == "over":
-            return made
-        if now == "complete":
-            page.click("#confirm")
-            made["turns"] += 1
-            settle(page)
-            if stop_after is not None and made["turns"] >= stop_after:
-                return made
-            continue
-        if now != "my-turn":
-            page.wait_for_function("() => !['waiting', 'watching'].includes(document.body.dataset.phase)",
-                                   timeout=120_000)
-            continue
-        lit = page.locator("#board .lit[data-move]")
-        n = lit.count()
-        if n:
-            # every Gardens choice has a target: the lit elements are exactly the legal moves
-            moves = [lit.nth(i).get_attribute("data-move") for i in range(n)]
-            legal = page.evaluate("[...document.querySelectorAll('#choices button.choice')]"
-                                  ".map(b => b.dataset.move)")
-            assert sorted(moves) == sorted(legal), (moves, legal)
-            lit.nth(rng.choice(list(range(n)))).click()
-            made["svg"] += 1
-        else:
-            buttons = page.locator("#choices button.choice")
-            if buttons.count() == 0:
-                page.wait_for_timeout(50)
-                continue
-            buttons.nth(rng.choice(list(range(buttons.count())))).click()
-            made["button"] += 1
-        settle(page)
-    raise AssertionError("the game did not end")
-
-
-def assert_pad_is_engines(page: Any, web: Server, table: str) -> None:
-    rec = web.api("GET", f"/api/tables/{table}/record").json()
-    engine = meeple.replay(rec).scores()
-    shown = pad_from_page(page)
-    assert [s["total"] for s in shown] == [s.total for s in engine]
-    for seat, score in enumerate(engine):
-        for row, value in score.breakdown.items():
-            assert shown[seat][row] == value, (seat, row)
-
-
-def layout_of(web: Server, table: str) -> dict[str, Any]:
-    return dict(web.api("GET", f"/api/tables/{table}/layout").json()["layout"])
+    """Play this page's seat by clicking lit SVG elements (until ``stop_after`` turns, or the
+    end). Returns the clicks made on the drawing and on buttons, and the turns."""
+    made = play_by_clicks(page, rng, step_on_drawing, limit=limit,
+                          stop=None if stop_after is None else after_turns(stop_after))
+    return {"svg": made.get("svg", 0), "button": made.get("button", 0), "turns": made["turns"]}
 
 
 def layout_ids(layout: dict[str, Any]) -> list[str]:
@@ -92,22 +72,6 @@ def layout_ids(layout: dict[str, Any]) -> list[str]:
                 ids.append(part["star"]["id"])
     ids += [p["id"] for p in sc["pencils"]] + [g["id"] for g in sc["goals"]]
     return ids
-
-
-def shoot(page: Any, name: str) -> None:
-    if os.environ.get("MEEPLE_SCREENSHOTS") != "1":
-        return
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"gardens-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    try:  # a palette of 256 colours keeps the committed PNGs small
-        from PIL import Image
-
-        with Image.open(path) as img:
-            img.convert("RGB").quantize(256).save(path, optimize=True)
-    except ImportError:
-        pass
-    assert path.stat().st_size < 300_000, f"{path.name} is {path.stat().st_size} bytes"
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])

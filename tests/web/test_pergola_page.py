@@ -8,70 +8,55 @@ from typing import Any
 
 import pytest
 
-import meeple
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
-from tests.web.driver import pad_from_page, phase
-from tests.web.test_play_pages import create_from_lobby
+from tests.web.driver import assert_pad_is_engines, create_from_lobby, phase, play_by_clicks, settle
 
 TARGETLESS = ("stop", "skip")
 VARIANTS = [({}, 2), ({"challenge": "4"}, 1)]
 
 
-def _settle(page: Any) -> None:
-    page.wait_for_function("() => document.body.dataset.phase !== 'pending'", timeout=60_000)
+def step_on_drawing(page: Any, rng: Rng, seen: dict[str, int]) -> bool:
+    """One click of a turn on the drawing (the buttons only for the choices without a
+    target); a flutter or a drip is two clicks, its source then one of its targets."""
+    lit = page.locator("#board svg .lit")
+    buttons = page.locator("#choices button.choice")
+    targetless = [i for i in range(buttons.count())
+                  if (buttons.nth(i).get_attribute("data-move") or "").startswith(TARGETLESS)]
+    options = [("svg", i) for i in range(lit.count())] + [("button", i) for i in targetless]
+    if not options:
+        if buttons.count() == 0:
+            return False
+        # a choice with a target that the drawing did not light: counted, so the test fails
+        seen["other_button"] = seen.get("other_button", 0) + 1
+        buttons.nth(0).click()
+        return True
+    kind, i = options[rng.choice(list(range(len(options))))]
+    if kind == "button":
+        seen["button"] = seen.get("button", 0) + 1
+        buttons.nth(i).click()
+        return True
+    node = lit.nth(i)
+    if node.get_attribute("data-source"):
+        # a flutter or a drip: the source first, then one of its targets
+        seen["source"] = seen.get("source", 0) + 1
+        source = node.get_attribute("data-source")
+        node.click()
+        # the picked source stays lit as picked; only its targets are lit besides it
+        assert page.locator("#board svg .pg-selected").get_attribute("data-source") == source
+        assert page.locator("#board svg .lit[data-source]").count() == 1
+        targets = page.locator("#board svg .lit[data-move]")
+        assert targets.count() > 0, "a source lit no target"
+        node = targets.nth(rng.choice(list(range(targets.count()))))
+    seen["svg"] = seen.get("svg", 0) + 1
+    node.click()
+    return True
 
 
 def click_drawing(page: Any, rng: Rng, limit: int = 3000) -> dict[str, int]:
     """Play this page's seat to the end by clicking the drawing; returns what was clicked."""
-    seen = {"svg": 0, "source": 0, "button": 0, "other_button": 0}
-    for _ in range(limit):
-        now = phase(page)
-        if now == "over":
-            return seen
-        if now == "complete":
-            page.click("#confirm")
-            _settle(page)
-            continue
-        if now != "my-turn":
-            page.wait_for_function("() => document.body.dataset.phase !== 'waiting'",
-                                   timeout=120_000)
-            continue
-        lit = page.locator("#board svg .lit")
-        buttons = page.locator("#choices button.choice")
-        targetless = [i for i in range(buttons.count())
-                      if (buttons.nth(i).get_attribute("data-move") or "").startswith(TARGETLESS)]
-        options = [("svg", i) for i in range(lit.count())] + [("button", i) for i in targetless]
-        if not options:
-            if buttons.count() == 0:
-                page.wait_for_timeout(50)
-                continue
-            # a choice with a target that the drawing did not light: counted, so the test fails
-            seen["other_button"] += 1
-            buttons.nth(0).click()
-            _settle(page)
-            continue
-        kind, i = options[rng.choice(list(range(len(options))))]
-        if kind == "button":
-            seen["button"] += 1
-            buttons.nth(i).click()
-        else:
-            node = lit.nth(i)
-            if node.get_attribute("data-source"):
-                # a flutter or a drip: the source first, then one of its targets
-                seen["source"] += 1
-                source = node.get_attribute("data-source")
-                node.click()
-                # the picked source stays lit as picked; only its targets are lit besides it
-                assert page.locator("#board svg .pg-selected").get_attribute("data-source") == source
-                assert page.locator("#board svg .lit[data-source]").count() == 1
-                targets = page.locator("#board svg .lit[data-move]")
-                assert targets.count() > 0, "a source lit no target"
-                node = targets.nth(rng.choice(list(range(targets.count()))))
-            seen["svg"] += 1
-            node.click()
-        _settle(page)
-    raise AssertionError("the game did not end")
+    seen = play_by_clicks(page, rng, step_on_drawing, limit=limit)
+    return {k: seen.get(k, 0) for k in ("svg", "source", "button", "other_button")}
 
 
 @pytest.mark.parametrize(("options", "players"), VARIANTS, ids=["two-seats", "solo-challenge-4"])
@@ -82,13 +67,7 @@ def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, options: d
     assert seen["svg"] > 20
     assert seen["other_button"] == 0, seen
     assert phase(page) == "over"
-    rec = web.api("GET", f"/api/tables/{table}/record").json()
-    engine = meeple.replay(rec).scores()
-    shown = pad_from_page(page)
-    assert [s["total"] for s in shown] == [s.total for s in engine]
-    for seat, score in enumerate(engine):
-        for row, value in score.breakdown.items():
-            assert shown[seat][row] == value, (seat, row)
+    engine = assert_pad_is_engines(page, web, table)
     # the pad drawn in the viewer's garden agrees with the engine too
     drawn = dict(page.eval_on_selector_all(
         "svg.pg-main [data-row]", "ns => ns.map(n => [n.dataset.row, Number(n.textContent)])"))
@@ -157,7 +136,7 @@ def test_lit_choices_carry_their_moves(page: Any, web: Server) -> None:
     move = first.get_attribute("data-move")
     first.focus()
     page.keyboard.press("Enter")
-    _settle(page)
+    settle(page)
     assert move in page.inner_text("#buffer")
 
 
@@ -188,6 +167,6 @@ def test_phone_width_has_no_horizontal_overflow(browser: Any, web: Server) -> No
         vb = pg.evaluate("document.querySelector('svg.pg-main').viewBox.baseVal.width")
         assert box["width"] / vb > 0.75
         pg.locator("#board svg .lit").first.click()
-        _settle(pg)
+        settle(pg)
     finally:
         ctx.close()

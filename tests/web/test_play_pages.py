@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-import meeple
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
-from tests.web.driver import click_through, pad_from_page, phase
+from tests.web.driver import assert_pad_is_engines, click_through, create_from_lobby, phase
+
+__all__ = ["create_from_lobby"]  # here before it moved to tests/web/driver.py
 
 VARIANTS: list[tuple[str, dict[str, str], int]] = [
     ("gardens", {"level": "2"}, 2),
@@ -20,22 +21,6 @@ VARIANTS: list[tuple[str, dict[str, str], int]] = [
     ("takenokolor", {"sheet": "4-pandas-dragon"}, 2),
     ("pergola", {"challenge": "4"}, 1),
 ]
-
-
-def create_from_lobby(page: Any, web: Server, game: str, options: dict[str, str],
-                      players: int, bot: str = "random") -> str:
-    page.goto(web.base + "/")
-    page.wait_for_selector("#game option", state="attached")
-    page.select_option("#game", game)
-    for key, value in options.items():
-        page.select_option(f"#opt-{key}", value)
-    page.select_option("#players", str(players))
-    for i in range(1, players):
-        page.select_option(f"#seat-{i}", f"bot:{bot}")
-    page.fill("#my-name", "Ann")
-    page.click("#create")
-    page.wait_for_url("**/t/**")
-    return str(page.url.rsplit("/", 1)[1])
 
 
 @pytest.mark.parametrize(("game", "options", "players"), VARIANTS,
@@ -46,11 +31,5 @@ def test_a_whole_game_by_clicks(page: Any, web: Server, game: str, options: dict
     clicks = click_through(page, Rng(hash(game) % 1000))
     assert clicks > 0
     assert phase(page) == "over"
-    rec = web.api("GET", f"/api/tables/{table}/record").json()
-    engine = meeple.replay(rec).scores()
-    shown = pad_from_page(page)
-    assert [s["total"] for s in shown] == [s.total for s in engine]
-    for seat, score in enumerate(engine):
-        for row, value in score.breakdown.items():
-            assert shown[seat][row] == value, (seat, row)
+    assert_pad_is_engines(page, web, table)
     assert "Game over" in page.inner_text("#status")

@@ -6,8 +6,6 @@ element drawn; colour-blind letters; a 375 px page without sideways scrolling.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,69 +14,50 @@ import meeple
 from meeple.core.rng import Rng
 from meeple.games.reefs.view import view_board
 from tests.server.conftest import Server
-from tests.web.driver import pad_from_page, phase
-from tests.web.test_play_pages import create_from_lobby
+from tests.web import driver
+from tests.web.driver import (
+    after_turns,
+    assert_pad_is_engines,
+    create_from_lobby,
+    layout_of,
+    phase,
+    play_by_clicks,
+)
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 BUTTON_ONLY = {"stop", "forfeit"}
 
 
-def settle(page: Any) -> None:
-    page.wait_for_function("() => document.body.dataset.phase !== 'pending'", timeout=60_000)
+def shoot(page: Any, name: str) -> None:
+    driver.shoot(page, "reefs", name)
+
+
+def step_on_drawing(page: Any, rng: Rng, made: dict[str, int]) -> bool:
+    """One click of a turn on the lit SVG elements, the buttons only for the choices without
+    a target, checking that every choice with a target is lit on the drawing and nothing else
+    is."""
+    legal = page.evaluate("[...document.querySelectorAll('#choices button.choice')]"
+                          ".map(b => b.dataset.move)")
+    if not legal:
+        return False
+    lit = page.locator("#board .lit[data-move]")
+    moves = [lit.nth(i).get_attribute("data-move") for i in range(lit.count())]
+    assert sorted(moves) == sorted(m for m in legal if m not in BUTTON_ONLY), (moves, legal)
+    if moves:
+        lit.nth(rng.choice(list(range(len(moves))))).click()
+        made["svg"] = made.get("svg", 0) + 1
+    else:
+        page.locator("#choices button.choice").nth(rng.choice(list(range(len(legal))))).click()
+        made["button"] = made.get("button", 0) + 1
+    return True
 
 
 def click_svg_through(page: Any, rng: Rng, *, stop_after: int | None = None,
                       limit: int = 4000) -> dict[str, int]:
-    """Play this page's seat by clicking lit SVG elements, the buttons only for the choices
-    without a target. Returns the clicks made on the drawing and on buttons."""
-    made = {"svg": 0, "button": 0, "turns": 0}
-    for _ in range(limit):
-        now = phase(page)
-        if now == "over":
-            return made
-        if now == "complete":
-            page.click("#confirm")
-            made["turns"] += 1
-            settle(page)
-            if stop_after is not None and made["turns"] >= stop_after:
-                return made
-            continue
-        if now != "my-turn":
-            page.wait_for_function(
-                "() => !['waiting', 'watching'].includes(document.body.dataset.phase)",
-                timeout=120_000)
-            continue
-        legal = page.evaluate("[...document.querySelectorAll('#choices button.choice')]"
-                              ".map(b => b.dataset.move)")
-        if not legal:
-            page.wait_for_timeout(50)
-            continue
-        lit = page.locator("#board .lit[data-move]")
-        moves = [lit.nth(i).get_attribute("data-move") for i in range(lit.count())]
-        # every choice with a target is lit on the drawing, and nothing else is
-        assert sorted(moves) == sorted(m for m in legal if m not in BUTTON_ONLY), (moves, legal)
-        if moves:
-            lit.nth(rng.choice(list(range(len(moves))))).click()
-            made["svg"] += 1
-        else:
-            page.locator("#choices button.choice").nth(rng.choice(list(range(len(legal))))).click()
-            made["button"] += 1
-        settle(page)
-    raise AssertionError("the game did not end")
-
-
-def assert_pad_is_engines(page: Any, web: Server, table: str) -> None:
-    rec = web.api("GET", f"/api/tables/{table}/record").json()
-    engine = meeple.replay(rec).scores()
-    shown = pad_from_page(page)
-    assert [s["total"] for s in shown] == [s.total for s in engine]
-    for seat, score in enumerate(engine):
-        for row, value in score.breakdown.items():
-            assert shown[seat][row] == value, (seat, row)
-
-
-def layout_of(web: Server, table: str) -> dict[str, Any]:
-    return dict(web.api("GET", f"/api/tables/{table}/layout").json()["layout"])
+    """Play this page's seat by clicking lit SVG elements (until ``stop_after`` turns, or the
+    end). Returns the clicks made on the drawing and on buttons, and the turns."""
+    made = play_by_clicks(page, rng, step_on_drawing, limit=limit,
+                          stop=None if stop_after is None else after_turns(stop_after))
+    return {"svg": made.get("svg", 0), "button": made.get("button", 0), "turns": made["turns"]}
 
 
 def layout_ids(layout: dict[str, Any]) -> list[str]:
@@ -91,22 +70,6 @@ def layout_ids(layout: dict[str, Any]) -> list[str]:
         ids += [layout["propeller_row"]["id"], *layout["propeller_row"]["boxes"]]
     ids += [s["id"] for s in layout["stars"]]
     return ids
-
-
-def shoot(page: Any, name: str) -> None:
-    if os.environ.get("MEEPLE_SCREENSHOTS") != "1":
-        return
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"reefs-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    try:  # a palette of 256 colours keeps the committed PNGs small
-        from PIL import Image
-
-        with Image.open(path) as img:
-            img.convert("RGB").quantize(256).save(path, optimize=True)
-    except ImportError:
-        pass
-    assert path.stat().st_size < 300_000, f"{path.name} is {path.stat().st_size} bytes"
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])

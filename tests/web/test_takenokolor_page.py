@@ -8,19 +8,16 @@ for every layout element; colour-blind mode adds letters; a phone-width page doe
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import meeple
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
-from tests.web.driver import pad_from_page, phase
-from tests.web.test_play_pages import create_from_lobby
+from tests.web import driver
+from tests.web.driver import assert_pad_is_engines, create_from_lobby, layout_of, phase, play_by_clicks
 
 SHEETS = ["2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon"]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def lit_moves(page: Any) -> list[str]:
@@ -33,41 +30,28 @@ def legal_moves(page: Any) -> list[str]:
         "#choices button.choice", "els => els.map(e => e.dataset.move)")]
 
 
+def step_on_drawing(page: Any, rng: Rng, _made: dict[str, int]) -> bool:
+    """One click of a turn on a lit SVG element; every legal move must be lit there."""
+    legal = legal_moves(page)
+    if not legal:
+        return False
+    lit = lit_moves(page)
+    # every Takenokolor choice has a target on the drawing: all of them are lit there
+    assert sorted(lit) == sorted(legal), (lit, legal)
+    move = rng.choice(sorted(lit))
+    target = page.locator(f'#board svg .lit[data-move="{move}"]')
+    assert target.count() == 1
+    target.click()
+    return True
+
+
 def click_svg(page: Any, rng: Rng, limit: int = 3000, stop_after: int | None = None) -> int:
     """Play this page's seat by clicking lit SVG elements until the game is over (or
-    ``stop_after`` clicks); every legal move must be lit on the drawing."""
-    clicks = 0
-    for _ in range(limit):
-        now = phase(page)
-        if now == "over" or (stop_after is not None and clicks >= stop_after
-                             and now == "my-turn"):
-            return clicks
-        if now == "complete":
-            page.click("#confirm")
-        elif now == "my-turn":
-            legal = legal_moves(page)
-            if not legal:
-                page.wait_for_timeout(50)
-                continue
-            lit = lit_moves(page)
-            # every Takenokolor choice has a target on the drawing: all of them are lit there
-            assert sorted(lit) == sorted(legal), (lit, legal)
-            move = rng.choice(sorted(lit))
-            target = page.locator(f'#board svg .lit[data-move="{move}"]')
-            assert target.count() == 1
-            target.click()
-        else:
-            page.wait_for_function("() => document.body.dataset.phase !== 'waiting'",
-                                   timeout=120_000)
-            continue
-        clicks += 1
-        page.wait_for_function("() => document.body.dataset.phase !== 'pending'",
-                               timeout=60_000)
-    raise AssertionError("the game did not end")
-
-
-def layout_of(web: Server, table: str) -> dict[str, Any]:
-    return dict(web.api("GET", f"/api/tables/{table}/layout").json()["layout"])
+    ``stop_after`` clicks, confirms included, at the start of a turn's step); returns the
+    clicks made."""
+    stop = None if stop_after is None else \
+        (lambda made, now: made["clicks"] >= stop_after and now == "my-turn")
+    return play_by_clicks(page, rng, step_on_drawing, stop=stop, limit=limit)["clicks"]
 
 
 def assert_every_element_drawn(page: Any, layout: dict[str, Any]) -> None:
@@ -95,13 +79,7 @@ def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, sheet: str
     clicks = click_svg(page, Rng(SHEETS.index(sheet) + 7))
     assert clicks > 0
     assert phase(page) == "over"
-    rec = web.api("GET", f"/api/tables/{table}/record").json()
-    engine = meeple.replay(rec).scores()
-    shown = pad_from_page(page)
-    assert [s["total"] for s in shown] == [s.total for s in engine]
-    for seat, score in enumerate(engine):
-        for row, value in score.breakdown.items():
-            assert shown[seat][row] == value, (seat, row)
+    engine = assert_pad_is_engines(page, web, table)
     # the drawn score area shows the same total for the viewer
     drawn_total = page.text_content("#board svg.main .tk-total") or ""
     assert int(drawn_total) == engine[0].total
@@ -164,20 +142,9 @@ def test_phone_width_does_not_overflow(browser: Any, web: Server) -> None:
         ctx.close()
 
 
-def small(path: Path) -> None:
-    """A 256-colour palette PNG when Pillow is at hand (the drawings use few colours)."""
-    try:
-        from PIL import Image
-    except ImportError:
-        return
-    with Image.open(path) as im:
-        im.convert("RGB").quantize(colors=256).save(path, optimize=True)
-
-
-@pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS unset")
+@pytest.mark.skipif(os.environ.get("MEEPLE_SCREENSHOTS") != "1",
+                    reason="MEEPLE_SCREENSHOTS=1 unset")
 def test_screenshots(browser: Any, web: Server) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-
     def shoot(name: str, sheet: str, clicks: int | None, width: int = 1280,
               cb: bool = False) -> None:
         ctx = browser.new_context(viewport={"width": width, "height": 900})
@@ -192,9 +159,7 @@ def test_screenshots(browser: Any, web: Server) -> None:
             while phase(page) not in ("my-turn", "over"):
                 page.wait_for_timeout(50)
             page.wait_for_timeout(6500)  # let the announcements fade
-            out = SHOTS / f"takenokolor-{name}.png"
-            page.screenshot(path=str(out), full_page=True, type="png")
-            small(out)
+            driver.shoot(page, "takenokolor", name)
         finally:
             ctx.close()
 

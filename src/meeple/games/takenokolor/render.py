@@ -11,7 +11,6 @@ chip (black or white text on its colour), readable on either background.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.markup import escape
@@ -19,10 +18,11 @@ from rich.markup import escape
 from meeple.core.text import possessive, subject, verb
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
 from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
+from meeple.games.takenokolor.words import row_detail, row_text
 
 if TYPE_CHECKING:
     from meeple.games.takenokolor.rules import TakenokolorState
-    from meeple.games.takenokolor.sheet import Area, Measure, Row
+    from meeple.games.takenokolor.sheet import Area
 
 OVER = 4  # the phase after the last round
 OPEN = {"circle": "○", "square": "□", "triangle": "△"}
@@ -354,93 +354,6 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
 
 
 # ---------------------------------------------------------------------- the score pad
-#: What a score row counts, per kind of area (plural, as a player would say it).
-KIND_WORDS = {"bamboo": "bamboo sections", "cloud": "cloud sections", "sun": "sun rays",
-              "pond": "ponds", "river": "river sections", "fish": "fish",
-              "lantern": "lanterns", "shoot": "bamboo shoots", "favour": "party favours",
-              "dragon": "dragon sections", "trail": "trail sections", "burst": "bursts"}
-
-
-def _sel(areas: Sequence[str], kinds: Sequence[str], plural: bool = True,
-         st: TakenokolorState | None = None) -> str:
-    words = [KIND_WORDS.get(k, k) if plural else k for k in kinds]
-    names = list(areas)
-    if st is not None and areas:  # an area by its title's first words: "lanterns above ..."
-        found = [st.cs.sheet.areas[st.cs.area_index[a]] for a in areas]
-        if all(a.kind != "bamboo" and a.title for a in found):
-            names = list(dict.fromkeys(a.title.split(",")[0] for a in found))
-    return ", ".join([*words, *names]) or "all"
-
-
-def row_meaning(st: TakenokolorState, row: Row) -> str:
-    """What a score row counts, in words."""
-    if row.rule == "sum":
-        return f"points printed on the coloured {_sel(row.areas, row.kinds)}"
-    if row.rule == "complete":
-        return f"{row.points} per complete {_sel(row.areas, row.kinds, plural=False)}"
-    if row.rule == "groups":
-        return (f"{row.points} per group of same-colour "
-                f"{_sel(row.areas, row.kinds, plural=False)} all complete")
-    if row.rule == "majority":
-        places = "/".join(str(x) for x in row.places)
-        return (f"{places} for the most, 2nd, 3rd most {_sel(row.areas, row.kinds)} "
-                "(ties share the place, T8)")
-    if row.rule == "races":
-        return "numbers kept in the first-player boxes (T7, A3)"
-    if row.rule == "product":
-        assert row.left is not None and row.right is not None
-        return f"{_measure_words(st, row.left)} x {_measure_words(st, row.right)}"
-    return f"{row.points} per circled ladybug"
-
-
-def _measure_words(st: TakenokolorState, m: Measure) -> str:
-    sel = _sel(m.areas, m.kinds, st=st)
-    if m.op == "sum":
-        return f"points of the coloured {sel}"
-    if m.op == "count":
-        return f"{sel} coloured"
-    kinds = {st.cs.sheet.areas[ai].kind for ai in _selected(st, m.areas, m.kinds)}
-    if kinds == {"bamboo"}:
-        return f"(highest leaves of {sel})"
-    return f"points of the last coloured of the {sel}"
-
-
-def _selected(st: TakenokolorState, areas: Sequence[str], kinds: Sequence[str]) -> list[int]:
-    return [ai for ai, a in enumerate(st.cs.sheet.areas) if a.id in areas or a.kind in kinds]
-
-
-def row_detail(st: TakenokolorState, row: Row, p: int) -> str:
-    """What a row counts for seat ``p`` now (e.g. ``3 of 4``, ``7 x 2``)."""
-    from meeple.games.takenokolor import scoring
-
-    cs = st.cs
-    col = st.coloured[p]
-    areas = scoring._areas(cs, row.areas, row.kinds)
-    mask = scoring._mask(cs, areas) if areas else 0
-    if row.rule in ("sum", "majority"):
-        return f"{(col & mask).bit_count()} of {mask.bit_count()}"
-    if row.rule == "complete":
-        return f"{sum(cs.complete(col, ai) for ai in areas)} of {len(areas)}"
-    if row.rule == "groups":
-        groups: dict[tuple[str, str], bool] = {}
-        for ai in areas:
-            key = cs.area_group[ai]
-            if key is not None:
-                groups[key] = groups.get(key, True) and cs.complete(col, ai)
-        return f"{sum(groups.values())} of {len(groups)}"
-    if row.rule == "races":
-        ids = [r.id for r in cs.sheet.races]
-        chosen = [ids.index(r) for r in row.races] if row.races else list(range(len(ids)))
-        kept = [str(cs.race_first[ri]) if st.first[p] >> ri & 1 else str(cs.race_later[ri])
-                for ri in chosen if (st.first[p] | st.later[p]) >> ri & 1]
-        return "+".join(kept) if kept else "none"
-    if row.rule == "product":
-        assert row.left is not None and row.right is not None
-        return (f"{scoring.measure(cs, row.left, col)} x "
-                f"{scoring.measure(cs, row.right, col)}")
-    return f"{st.ladybugs[p].bit_count()} of {len(cs.sheet.ladybugs)}"
-
-
 def score_pad(st: TakenokolorState, details: bool = True) -> str:
     """Every seat's pad: each row as printed, with what it counts (``details``) and the total."""
     scores = st.scores()
@@ -453,7 +366,7 @@ def score_pad(st: TakenokolorState, details: bool = True) -> str:
         lines.append(f"{escape(row.row[:lw]):<{lw}}"
                      + "".join(f"{sc.breakdown[row.row]:>{w}}" for sc in scores))
         if details:
-            lines.append(f"[{GREY}]  {escape(row_meaning(st, row))}[/]")
+            lines.append(f"[{GREY}]  {escape(row_text(st.cs, row))}[/]")
             lines.append(f"[{GREY}]{'':<{lw}}"
                          + "".join(f"{escape(row_detail(st, row, q)):>{w}}"
                                    for q in range(st.players)) + "[/]")

@@ -15,38 +15,31 @@ marker's letter (``take P``). Nothing here imports the terminal renderer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core.state import CHANCE
 from meeple.core.text import subject, verb
-from meeple.games.takenokolor import scoring
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
 from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
+from meeple.games.takenokolor.words import (
+    AREA_WORDS,
+    ITEM_WORDS,
+    measure_text,
+    resolve,
+    row_detail,
+    row_text,
+)
 
 if TYPE_CHECKING:
     from meeple.games.takenokolor.rules import TakenokolorState
-    from meeple.games.takenokolor.sheet import Compiled, Grant, Measure, Row
+    from meeple.games.takenokolor.sheet import Compiled, Grant, Measure
 
 LAYOUT_SCHEMA = "takenokolor-layout/1"
 BOARD_SCHEMA = "takenokolor-board/1"
 OVER = 4  # the engine's phase after the last round
 
-#: What one item of an area is called, per kind (for labels and legends).
-ITEM_WORDS: dict[str, str] = {
-    "bamboo": "bamboo section", "cloud": "cloud section", "sun": "sun ray", "pond": "pond",
-    "river": "river section", "fish": "fish", "lantern": "lantern", "shoot": "bamboo shoot",
-    "favour": "party favour", "dragon": "dragon section", "trail": "fireworks trail section",
-    "burst": "fireworks burst",
-}
-#: An area of each kind, in words.
-AREA_WORDS: dict[str, str] = {
-    "bamboo": "bamboo", "cloud": "cloud", "sun": "sun", "pond": "pond", "river": "river",
-    "fish": "fish", "lantern": "lantern", "shoot": "bamboo shoots", "favour": "party favours",
-    "dragon": "dragon", "trail": "fireworks trail", "burst": "fireworks bursts",
-}
 
 
 class _Model(BaseModel):
@@ -347,67 +340,6 @@ def _area_label(kind: str, aid: str) -> str:
     return f"{kind} {aid}"
 
 
-def _resolve(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> list[str]:
-    return [cs.area_ids[ai] for ai in scoring._areas(cs, areas, kinds)]
-
-
-def _plural(kind: str) -> str:
-    word = ITEM_WORDS.get(kind, kind)
-    return word if word.endswith(("s", "fish")) else word + "s"
-
-
-def _kinds_of(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> list[str]:
-    found = [cs.sheet.areas[ai].kind for ai in scoring._areas(cs, areas, kinds)]
-    return list(dict.fromkeys(found))
-
-
-def _items_words(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> str:
-    """The items a row or measure reads: 'bamboo sections', 'lanterns of lanterns-g'."""
-    words = " and ".join(_plural(k) for k in _kinds_of(cs, areas, kinds)) or "items"
-    return f"{words} of {', '.join(areas)}" if areas else words
-
-
-def _areas_words(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> str:
-    """The areas a row counts, singular: 'sun', 'pond', 'bamboo'."""
-    words = " or ".join(AREA_WORDS.get(k, k) for k in kinds)
-    return ", ".join([*([words] if words else []), *areas])
-
-
-def _measure_text(cs: Compiled, m: Measure) -> str:
-    if m.op == "sum":
-        return f"points of the coloured {_items_words(cs, m.areas, m.kinds)}"
-    if m.op == "count":
-        return f"{_items_words(cs, m.areas, m.kinds)} coloured"
-    ids = _resolve(cs, m.areas, m.kinds)
-    kinds = _kinds_of(cs, m.areas, m.kinds)
-    if kinds == ["bamboo"]:
-        return f"the highest coloured leaves of {', '.join(ids)}, added up"
-    item = " or ".join(ITEM_WORDS.get(k, k) for k in kinds)
-    if len(ids) == 1:
-        return f"the points of the last coloured {item}"
-    return f"the points of the last coloured {item} of each of {', '.join(ids)}, added up"
-
-
-def _row_text(cs: Compiled, row: Row) -> str:
-    if row.rule == "sum":
-        return f"points printed on the coloured {_items_words(cs, row.areas, row.kinds)}"
-    if row.rule == "complete":
-        return f"{row.points} per complete {_areas_words(cs, row.areas, row.kinds)}"
-    if row.rule == "groups":
-        return (f"{row.points} per group of same-colour "
-                f"{_areas_words(cs, row.areas, row.kinds)} all complete")
-    if row.rule == "majority":
-        return (f"{'/'.join(map(str, row.places))} for the most, 2nd and 3rd most coloured "
-                f"{_items_words(cs, row.areas, row.kinds)} (ties share the place; none for "
-                "none)")
-    if row.rule == "races":
-        return "the numbers kept in the first-player boxes"
-    if row.rule == "product":
-        assert row.left is not None and row.right is not None
-        return f"({_measure_text(cs, row.left)}) x ({_measure_text(cs, row.right)})"
-    return f"{row.points} per circled ladybug"
-
-
 # ---------------------------------------------------------------------- layout
 def _grant(g: Grant) -> GrantInfo:
     return GrantInfo(target=g.target, count=g.count, spread=g.spread, label=g.label,
@@ -417,7 +349,7 @@ def _grant(g: Grant) -> GrantInfo:
 def _measure(cs: Compiled, m: Measure | None) -> MeasureInfo | None:
     if m is None:
         return None
-    return MeasureInfo(op=m.op, areas=_resolve(cs, m.areas, m.kinds), text=_measure_text(cs, m))
+    return MeasureInfo(op=m.op, areas=resolve(cs, m.areas, m.kinds), text=measure_text(cs, m))
 
 
 def build_layout(cs: Compiled) -> TakenokolorLayout:
@@ -473,8 +405,8 @@ def build_layout(cs: Compiled) -> TakenokolorLayout:
                                     items=list(lb.items), anchor=anchor))
     races = [RaceInfo(id=r.id, label=r.label or r.id, items=list(r.items), when=r.when,
                       first=r.first, later=r.later, anchor=r.items[0]) for r in sheet.races]
-    rows_ = [RowInfo(row=row.row, rule=row.rule, text=_row_text(cs, row),
-                     areas=_resolve(cs, row.areas, row.kinds) if row.areas or row.kinds else [],
+    rows_ = [RowInfo(row=row.row, rule=row.rule, text=row_text(cs, row),
+                     areas=resolve(cs, row.areas, row.kinds) if row.areas or row.kinds else [],
                      points=row.points, places=list(row.places), races=list(row.races),
                      left=_measure(cs, row.left), right=_measure(cs, row.right))
              for row in sheet.scoring]
@@ -518,34 +450,6 @@ def _passed(cs: Compiled, col: int, i: int) -> bool:
         return False
     done = col & cs.area_mask[ai]
     return bool(done) and cs.item_step[done.bit_length() - 1] >= cs.item_step[i]
-
-
-def _pad_detail(st: TakenokolorState, row: Row, p: int) -> str:
-    cs = st.cs
-    col = st.coloured[p]
-    if row.rule in ("sum", "majority", "complete", "groups"):
-        ais = scoring._areas(cs, row.areas, row.kinds)
-        if row.rule == "complete":
-            return f"{sum(cs.complete(col, ai) for ai in ais)} of {len(ais)}"
-        if row.rule == "groups":
-            groups: dict[tuple[str, str], bool] = {}
-            for ai in ais:
-                key = cs.area_group[ai]
-                if key is not None:
-                    groups[key] = groups.get(key, True) and cs.complete(col, ai)
-            return f"{sum(groups.values())} of {len(groups)}"
-        mask = scoring._mask(cs, ais)
-        return f"{(col & mask).bit_count()} of {mask.bit_count()}"
-    if row.rule == "races":
-        ids = [r.id for r in cs.sheet.races]
-        chosen = [ids.index(r) for r in row.races] if row.races else list(range(len(ids)))
-        kept = [str(cs.race_first[ri] if st.first[p] >> ri & 1 else cs.race_later[ri])
-                for ri in chosen if (st.first[p] | st.later[p]) >> ri & 1]
-        return "+".join(kept) if kept else "none"
-    if row.rule == "product":
-        assert row.left is not None and row.right is not None
-        return f"{scoring.measure(cs, row.left, col)} x {scoring.measure(cs, row.right, col)}"
-    return f"{st.ladybugs[p].bit_count()} of {len(cs.sheet.ladybugs)}"
 
 
 def _end_reason(st: TakenokolorState) -> str:
@@ -682,7 +586,7 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
             complete=[cs.area_ids[ai] for ai in range(len(cs.area_ids)) if cs.complete(col, ai)],
             ladybugs=[cs.sheet.ladybugs[li].id for li in _bits(st.ladybugs[p])],
             races=races,
-            pad={row.row: _pad_detail(st, row, p) for row in cs.sheet.scoring}))
+            pad={row.row: row_detail(st, row, p) for row in cs.sheet.scoring}))
     markers = []
     for k in range(4):
         s = st.rolled[k]

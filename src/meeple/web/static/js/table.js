@@ -27,6 +27,7 @@ const page = {
   preview: null,     // the view after the buffer
   complete: false,   // whether the buffer completes the turn
   pending: false,    // a preview or a confirm is on its way
+  sentAt: -1,        // the committed version the preview on its way was built on
   lastLogNumber: null,
   conn: null,
   replay: { at: 0, total: 0 },
@@ -163,16 +164,24 @@ function renderPad(view) {
 
 function renderLog(view) {
   const list = $("log");
-  list.replaceChildren();
   const committed = page.view && page.view.log.length ? page.view.log[page.view.log.length - 1].number : 0;
-  for (const line of view.log) {
-    const pending = view !== page.view && line.number > committed;
-    list.append(el("li", { value: line.number, class: pending ? "pending" : "" },
+  // lines already shown as they are stay (a long game's log is not redrawn at every click):
+  // keep the longest run of equal lines from the top, then draw the rest
+  const pendingOf = (line) => view !== page.view && line.number > committed;
+  const keys = view.log.map((line) => JSON.stringify([line.number, pendingOf(line), line.who, line.move, line.said]));
+  const kids = list.children;
+  let same = 0;
+  while (same < kids.length && same < keys.length && kids[same].dataset.key === keys[same]) same++;
+  const changed = same < kids.length || same < keys.length;
+  while (list.children.length > same) list.lastChild.remove();
+  view.log.slice(same).forEach((line, k) => {
+    const pending = pendingOf(line);
+    list.append(el("li", { value: line.number, class: pending ? "pending" : "", "data-key": keys[same + k] },
       el("span", {}, `${line.who}: ${line.move}`),
       pending ? el("span", { class: "muted small" }, " (not confirmed yet)") : null,
       ...line.said.map((s) => el("span", { class: "said" }, s))));
-  }
-  list.scrollTop = list.scrollHeight;
+  });
+  if (changed) list.scrollTop = list.scrollHeight;
   // announcements for what is new since the last committed view (not for previews)
   if (view === page.view) {
     const last = view.log.length ? view.log[view.log.length - 1].number : 0;
@@ -196,8 +205,16 @@ function choose(move) {
 
 function sendPreview(moves) {
   page.pending = true;
-  render();
-  page.conn.send({ type: "preview", moves });
+  page.sentAt = page.version;
+  page.conn.request({ type: "preview", moves });
+  showPending();
+}
+
+// while a reply is on its way nothing else changes: say so, without drawing everything again
+// (the reply draws the page; a whole redraw here would only delay it)
+function showPending() {
+  document.body.dataset.phase = "pending";
+  for (const b of document.querySelectorAll("#choices button, #confirm")) b.disabled = true;
 }
 
 function undo() {
@@ -221,20 +238,24 @@ function confirmTurn() {
   if (!page.complete || page.pending) return;
   page.pending = true;
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  page.conn.send({ type: "move", moves: page.buffer, version: page.version, id });
-  render();
+  page.conn.request({ type: "move", moves: page.buffer, version: page.version, id });
+  showPending();
 }
 
 function onFrame(frame) {
+  if (["preview", "ack", "refused", "error"].includes(frame.type)) page.conn.settle();
   if (frame.type === "view") {
     if (frame.version < page.version) return;
+    const moved = frame.version !== page.version;
     page.version = frame.version;
     page.view = frame.view;
-    if (!myTurn(page.view)) { page.buffer = []; page.preview = null; page.complete = false; }
+    // a turn being built belongs to the position it was built on
+    if (moved || !myTurn(page.view)) { page.buffer = []; page.preview = null; page.complete = false; }
     render();
     maybeForced();
   } else if (frame.type === "preview") {
     page.pending = false;
+    if (page.sentAt !== page.version) { render(); maybeForced(); return; }  // for an old position
     page.buffer = frame.moves;
     page.preview = frame.moves.length ? frame.view : null;
     page.complete = frame.complete;
@@ -381,10 +402,15 @@ function connect() {
       return h;
     },
     onFrame,
+    onGiveUp: () => {
+      page.pending = false;
+      refuse("The server did not answer; please click again.");
+      render();
+    },
     onState: async (state) => {
       $("conn").textContent = state;
       if (state === "connected") {
-        page.pending = false;
+        // a preview or move still waiting for its reply is sent again after the hello (net.js)
         page.table = await api("GET", `/api/tables/${tableId}`).catch(() => page.table);
         showInvite();
       }
