@@ -25,7 +25,7 @@ from meeple.core.state import CHANCE
 from meeple.core.view import seat_view, view_schema
 from meeple.server import uploads
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
-from meeple.server.hints import HintFailed, HintJob, run_hint
+from meeple.server.hints import HintFailed, HintJob, run_analysis, run_hint
 from meeple.server.protocol import (
     MAX_FRAME,
     CreateTable,
@@ -270,6 +270,28 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         except HintFailed as exc:
             raise HTTPException(503, str(exc)) from None
         return {"type": "hint", "version": version, "seat": seat, "hint": found}
+
+    analyses: dict[str, dict[str, Any]] = {}  # finished tables do not change: kept
+
+    @app.get("/api/tables/{table_id}/analysis")
+    async def analysis(table_id: str) -> dict[str, Any]:
+        """A finished game analysed turn by turn (``meeple analyse``): for every decision of
+        every seat the turn played, the judge's best turn from that seat's position, and the
+        points lost by the game's evaluation; with each seat's totals. 409 while the game
+        runs (its analysis would advise the players)."""
+        rt = await service().runtime(table_id)
+        if rt.table.status != FINISHED or not rt.state.is_over:
+            raise HTTPException(409, "only a finished game is analysed (while it runs the "
+                                     "analysis would advise its players)")
+        found = analyses.get(table_id)
+        if found is None:
+            rec = rt.state.record()
+            try:
+                found = await run_analysis(service(), rec)
+            except HintFailed as exc:
+                raise HTTPException(503, f"no analysis: {exc}") from None
+            analyses[table_id] = found
+        return {"type": "analysis", "table": table_id, "analysis": found}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:

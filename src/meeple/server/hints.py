@@ -70,26 +70,55 @@ def hint_job(job: HintJob) -> dict[str, Any]:
                 alternatives=HINT_ALTERNATIVES).as_dict()
 
 
+def analysis_job(record: dict[str, Any]) -> dict[str, Any]:
+    """The analysis of a finished game (:func:`meeple.sim.analyse.analyse`, judged by its
+    default judge) as JSON-able data; runs in a worker process."""
+    from meeple.sim.analyse import analyse
+
+    return analyse(record).as_dict()
+
+
 async def run_hint(svc: Service, job: HintJob) -> dict[str, Any]:
     """``job`` in the service's bot pool within its bot deadline (in a thread if the server
     runs without bot workers), never in the event loop. Raises :class:`HintFailed`."""
+    return await in_pool(svc, hint_job, job, hint_deadline(svc.bot_deadline),
+                         "the hint took longer than {deadline:g} s; try an easier level "
+                         "(easy, or greedy)")
+
+
+#: Seconds the analysis of a whole game may take (a Pergola game needs a few CPU seconds).
+ANALYSIS_DEADLINE = 120.0
+
+
+async def run_analysis(svc: Service, record: dict[str, Any]) -> dict[str, Any]:
+    """The analysis of a finished game, in the bot pool like a hint. Raises
+    :class:`HintFailed`."""
+    return await in_pool(svc, analysis_job, record, ANALYSIS_DEADLINE,
+                         "the analysis took longer than {deadline:g} s")
+
+
+async def in_pool(svc: Service, fn: Any, arg: Any, deadline: float, too_long: str
+                  ) -> dict[str, Any]:
+    """``fn(arg)`` in the service's bot pool (a thread without one) within ``deadline``
+    seconds from now; an overrunning worker is stopped. Raises :class:`HintFailed`."""
     loop = asyncio.get_running_loop()
-    deadline = hint_deadline(svc.bot_deadline)
     for _attempt in range(3):
         pool = svc.pool
         try:
             if pool is None:
-                return await asyncio.wait_for(asyncio.to_thread(hint_job, job), deadline)
-            return await asyncio.wait_for(loop.run_in_executor(pool, hint_job, job), deadline)
+                out: dict[str, Any] = await asyncio.wait_for(asyncio.to_thread(fn, arg),
+                                                             deadline)
+                return out
+            out = await asyncio.wait_for(loop.run_in_executor(pool, fn, arg), deadline)
+            return out
         except TimeoutError:
             if pool is not None:
                 svc._renew_pool(pool)  # the overrunning worker is stopped
-            raise HintFailed(f"the hint took longer than {deadline:g} s; try an easier "
-                             "level (easy, or greedy)") from None
+            raise HintFailed(too_long.format(deadline=deadline)) from None
         except BrokenProcessPool:
             continue  # a bot's overrun renewed the pool meanwhile: ask again
         except MeepleError:
             raise
         except Exception as exc:  # a failing worker must not take the endpoint down with it
-            raise HintFailed(f"the hint failed ({type(exc).__name__}: {exc})") from None
+            raise HintFailed(f"it failed ({type(exc).__name__}: {exc})") from None
     raise HintFailed("the bot workers are restarting; ask for the hint again")

@@ -10,6 +10,7 @@ import { loadDrawing } from "./games/index.js";
 import { renderEnd } from "./endgame.js";
 import { placeToasts, toast } from "./toasts.js";
 import { hintButton } from "./hint.js";
+import { analysisPanel, fetchAnalysis } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -334,6 +335,23 @@ async function replayTo(at) {
   $("rp-link").href = url;
   history.replaceState(null, "", url);
   render();
+  page.analysis?.update();
+}
+
+async function showAnalysis() {
+  const box = $("rp-analysis");
+  const button = $("rp-analyse");
+  button.disabled = true;
+  box.replaceChildren(el("p", { class: "muted" }, "Analysing every turn..."));
+  try {
+    const a = await fetchAnalysis(tableId);
+    page.analysis = analysisPanel(a, page.replay.total, () => page.replay.at, replayTo);
+    box.replaceChildren(page.analysis);
+    button.classList.add("hidden");
+  } catch (err) {
+    box.replaceChildren(el("p", { class: "error" }, `No analysis: ${err.message}`));
+    button.disabled = false;
+  }
 }
 
 function startReplay() {
@@ -346,6 +364,8 @@ function startReplay() {
   $("rp-next").onclick = () => replayTo(page.replay.at + 1);
   $("rp-last").onclick = () => replayTo(page.replay.total);
   $("rp-range").oninput = (ev) => replayTo(Number(ev.target.value));
+  $("rp-analyse").onclick = showAnalysis;
+  $("rp-analyse").classList.toggle("hidden", page.table.status !== "finished");
   startReplayAt();
 }
 
