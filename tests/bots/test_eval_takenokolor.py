@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import meeple
-import meeple.bots.eval_takenokolor as ev
+import meeple.games.takenokolor.evaluation as ev
 from meeple.bots.evaluation import evaluation_for
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE

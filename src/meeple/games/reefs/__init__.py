@@ -9,6 +9,7 @@ from typing import Any
 from meeple.core.errors import BadVariant
 from meeple.core.registry import GameInfo
 from meeple.games.reefs.announce import announce
+from meeple.games.reefs.evaluation import reefs_evaluation
 from meeple.games.reefs.moves import NOTATION_HELP, ReefsMove
 from meeple.games.reefs.render import render, render_score
 from meeple.games.reefs.rules import ReefsState
@@ -93,4 +94,5 @@ GAME = GameInfo(
     summary="Roll five pencils, draft them, and draw routes from entry points to treasures "
     "and coins; level 2 adds whirlpools, level 3 propellers.",
     default_players=2,
+    evaluation=reefs_evaluation,
 )

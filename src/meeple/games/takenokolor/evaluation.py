@@ -47,7 +47,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.bots.evaluation import register_evaluation
 from meeple.games.takenokolor.sheet import Compiled
 
 INF = 10**6
@@ -895,5 +894,3 @@ def takenokolor_evaluation(state: Any, seat: int) -> float:
     fn = _PER_SHEET.get(state.cs.sheet.name, _DEFAULT)
     return fn(state, seat)
 
-
-register_evaluation("takenokolor", takenokolor_evaluation)
