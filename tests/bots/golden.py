@@ -60,6 +60,9 @@ _add("pergola", {}, ("greedy", MCTS, "greedy"), 32, 20)
 _add("pergola", {}, (MCTS,), 33, 16)
 _add("pergola", {"challenge": 3}, (MCTS,), 34, 16)
 _add("pergola", {}, ("greedy", "greedy", "greedy", "greedy"), 35, 120)
+for _game, _opts in (("gardens", {"level": 2}), ("reefs", {"level": 1}),
+                     ("takenokolor", {"sheet": "3-pandas"}), ("pergola", {})):
+    _add(_game, _opts, ("easy", "medium"), 51, 40)
 for _game, _opts in (("gardens", {"level": 3}), ("reefs", {"level": 3}),
                      ("takenokolor", {"sheet": "4-pandas-river"}), ("pergola", {})):
     _add(_game, _opts, ("random", "random", "random"), 41, 80)

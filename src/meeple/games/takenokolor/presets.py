@@ -1,5 +1,6 @@
 """Takenokolor: the bots' presets (data for ``meeple.bots``; docs/bots.md explains them).
 
+``difficulties``: the bot spec each named difficulty plays, by seat count (``"*"``: any);
 ``mcts``: options an ``mcts`` spec leaves out, plain (every seat count) or by seat count;
 ``mcts_sheets``: exceptions for a shipped sheet (by its name), winning over ``mcts``.
 """
@@ -7,6 +8,13 @@
 from typing import Any
 
 BOT_PRESETS: dict[str, Any] = {
+    # easy: the score only, a random whole turn one time in five; medium: greedy; hard: mcts
+    # for at most 1000 iterations or 0.6 CPU seconds a decision (3 s wall clock: a safety stop)
+    "difficulties": {
+        "easy": {"*": "greedy:eval=score;epsilon=0.2"},
+        "medium": {"*": "greedy"},
+        "hard": {"*": "mcts:iterations=1000;cpu=0.6;seconds=3"},
+    },
     # at three and four seats the other seats play greedy's turn; a leaf is judged against
     # each other seat in turn
     "mcts": {"others": {3: "greedy", 4: "greedy"}, "versus": {3: "each", 4: "each"}},
