@@ -340,15 +340,10 @@ class MctsBot(Bot):
             node.edges.append(_Edge(moves, rank, state.players, prior))
             rank += 1
 
-    def _resolve_chance(self, state: State[Any], record: bool = False) -> tuple[str, ...]:
-        """Play the chance moves due now, sampled with the bot's generator; with ``record``,
-        their texts (the key of a closed-loop child)."""
-        drawn: list[str] = []
+    def _resolve_chance(self, state: State[Any]) -> None:
+        """Play the chance moves due now, sampled with the bot's generator."""
         while state.to_move == CHANCE:
-            move = state.sample_chance(self.rng)
-            if record:
-                drawn.append(str(move))
-        return tuple(drawn)
+            state.sample_chance(self.rng)
 
     def _rollout(self, state: State[Any], evaluate: Any, players: int, me: int,
                  baseline: float) -> list[float]:
