@@ -26,7 +26,7 @@ from multiprocessing import Pool
 from typing import Any
 
 import meeple
-from meeple.bots import eval_takenokolor as et
+from meeple.games.takenokolor import evaluation as et
 from meeple.bots.evaluation import all_turns_ranked
 from meeple.bots.greedy import GreedyBot
 from meeple.core.state import CHANCE, State

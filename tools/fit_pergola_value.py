@@ -4,12 +4,12 @@
 
 Replays every multi-seat Pergola game in the files (``meeple tournament --records``) and, at
 the start of every seat's turn, takes for each seat its score so far, its turns left and the
-raw credit terms of :mod:`meeple.bots.eval_pergola` (``credit_terms``). The target is what the
+raw credit terms of :mod:`meeple.games.pergola.evaluation` (``credit_terms``). The target is what the
 seat's score still rose by to the end of its game. Least squares fits, per term, a weight and a
 weight per unit of ``much`` (the share of the game left), plus a constant per number of turns
 left (the points an average turn still brings). Half the games (odd seeds) are held out to
 report the fit against the hand-tuned credit. The coefficients printed are what
-``AHEAD`` in ``meeple.bots.eval_pergola`` holds (the mean of what a seat still gained beyond the
+``AHEAD`` in ``meeple.games.pergola.evaluation`` holds (the mean of what a seat still gained beyond the
 hand-tuned credit, per number of turns left); the fitted model is printed for comparison.
 Gzipped files (``.jsonl.gz``) are read too, so the kept three- and four-seat records work:
 
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 import meeple
-from meeple.bots.eval_pergola import TERMS, credit_terms, turns_left
+from meeple.games.pergola.evaluation import TERMS, credit_terms, turns_left
 from meeple.games.pergola.rules import score_garden
 
 

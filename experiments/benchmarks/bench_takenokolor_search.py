@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.bots import eval_takenokolor
+from meeple.games.takenokolor import evaluation as eval_takenokolor
 from meeple.core.state import State
 from meeple.sim.positions import greedy_selfplay_positions, time_searches
 

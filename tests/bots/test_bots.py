@@ -44,6 +44,15 @@ def _nodes(root: Any) -> list[Any]:
     return out
 
 
+def _presets(monkeypatch: pytest.MonkeyPatch, gardens: dict[str, Any]) -> None:
+    """Give Gardens these bot presets for one test (other games keep their own)."""
+    import meeple.bots.mcts as mcts_module
+
+    original = mcts_module.bot_presets
+    monkeypatch.setattr(mcts_module, "bot_presets",
+                        lambda game: gardens if game == "gardens" else original(game))
+
+
 def _play_turn(bot: Any, state: State[Any]) -> list[Any]:
     """Let ``bot`` play the whole turn of the seat to move; the moves it made."""
     seat, turn = state.to_move, state.turn
@@ -58,8 +67,8 @@ def _play_turn(bot: Any, state: State[Any]) -> list[Any]:
 def test_bot_registry_and_specs() -> None:
     assert {"random", "greedy", "mcts"} <= set(BOTS)
     bot = make_bot("mcts:iterations=7,top=3", seed=5)
-    assert isinstance(bot, MctsBot) and bot.iterations == 7 and bot.top == 3 and bot.seed == 5
-    assert make_bot("mcts:iterations=7;horizon=-1").horizon == -1
+    assert isinstance(bot, MctsBot) and bot.spec.iterations == 7 and bot.spec.top == 3 and bot.seed == 5
+    assert make_bot("mcts:iterations=7;horizon=-1").spec.horizon == -1
     assert isinstance(make_bot("Greedy"), GreedyBot)
 
 
@@ -176,7 +185,7 @@ def test_every_registered_game_plays_turns_with_greedy_and_mcts(info: meeple.Gam
 
 def test_eval_option_picks_the_score_total_or_the_game_evaluation() -> None:
     assert make_bot("greedy:eval=score").which == "score"
-    assert make_bot("mcts:eval=score").which == "score"
+    assert make_bot("mcts:eval=score").spec.eval == "score"
     with pytest.raises(MeepleError, match="eval must be"):
         make_bot("greedy:eval=magic")
     state = _to_decision(meeple.new_game("gardens", players=2, seed=3))
@@ -191,22 +200,20 @@ def test_eval_option_picks_the_score_total_or_the_game_evaluation() -> None:
 
 
 def test_mcts_per_game_default_bias_and_explicit_override() -> None:
-    from meeple.bots.mcts import GAME_DEFAULTS
-
     state = _to_decision(meeple.new_game("gardens", players=2, seed=2))
     bot = MctsBot(seed=1, iterations=2)
     bot.choose(state.view(state.to_move), state.legal_moves())
-    assert bot.bias == GAME_DEFAULTS.get("gardens", {}).get("bias", 1.0)
+    assert bot.cfg.bias == 1.0
     explicit = MctsBot(seed=1, iterations=2, bias=0.25)
     explicit.choose(state.view(state.to_move), state.legal_moves())
-    assert explicit.bias == 0.25
+    assert explicit.cfg.bias == 0.25
     # the leaf reference: depth in solo games, the root with two or more seats, unless given
-    assert bot.ref == "root"
+    assert bot.cfg.ref == "root"
     solo = _to_decision(meeple.new_game("takenokolor", players=1, seed=2))
     for ref, expected in ((None, "depth"), ("root", "root")):
         one = MctsBot(seed=1, iterations=2, ref=ref)
         one.choose(solo.view(0), solo.legal_moves())
-        assert one.ref == expected
+        assert one.cfg.ref == expected
 
 
 def test_mcts_greedy_rollouts_play_each_seat_s_best_turn(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -238,10 +245,10 @@ def test_mcts_rollout_option_is_checked_and_defaults_per_game() -> None:
     state = _to_decision(meeple.new_game("gardens", players=3, seed=2))
     bot = MctsBot(seed=1, iterations=2)
     bot.choose(state.view(state.to_move), state.legal_moves())
-    assert (bot.rollout, bot.horizon) == ("random", 0)
+    assert (bot.cfg.rollout, bot.cfg.horizon) == ("random", 0)
     explicit = MctsBot(seed=1, iterations=2, rollout="greedy", horizon=1)
     explicit.choose(state.view(state.to_move), state.legal_moves())
-    assert (explicit.rollout, explicit.horizon) == ("greedy", 1)
+    assert (explicit.cfg.rollout, explicit.cfg.horizon) == ("greedy", 1)
 
 
 def test_mcts_time_cap_covers_the_whole_decision() -> None:
@@ -338,50 +345,44 @@ def test_mcts_others_greedy_keeps_only_the_searching_seat_in_the_tree() -> None:
 
 def test_mcts_others_game_default_applies_to_its_seat_counts(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game's ``others`` default (GAME_DEFAULTS) holds for the numbers of seats it names
+    """A game's ``others`` default (the game's mcts presets) holds for the numbers of seats it names
     only, and an explicit ``others=`` in the spec wins over it."""
-    from meeple.bots import mcts
-
-    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"others": {3: "greedy"}})
+    _presets(monkeypatch, {"mcts": {"others": {3: "greedy"}}})
     for players, spec, expected in ((3, "mcts", True), (4, "mcts", False), (2, "mcts", False),
                                     (3, "mcts:others=tree", False),
                                     (2, "mcts:others=greedy", True)):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("gardens", players)
-        assert bot.others_policy is expected, (players, spec)
+        cfg = bot.resolve("gardens", players)
+        assert (cfg.others == "greedy") is expected, (players, spec)
     bot = make_bot("mcts")
     assert isinstance(bot, MctsBot)
-    bot._game_defaults("reefs", 3)
-    assert not bot.others_policy  # Reefs has no others default
+    cfg = bot.resolve("reefs", 3)
+    assert cfg.others == "tree"  # Reefs has no others default
 
 
 def test_mcts_game_defaults_may_be_given_per_seat_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any GAME_DEFAULTS entry may be a plain value (every seat count) or a dict by seat count
+    """Any the game's mcts presets entry may be a plain value (every seat count) or a dict by seat count
     (only the counts it names; the others keep the bot's own default); the spec wins."""
-    from meeple.bots import mcts
-
-    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"beam": {2: 4}, "bias": 0.5})
+    _presets(monkeypatch, {"mcts": {"beam": {2: 4}, "bias": 0.5}})
     for players, spec, beam, bias in ((2, "mcts", 4, 0.5), (3, "mcts", 0, 0.5),
                                       (2, "mcts:beam=0;bias=1", 0, 1.0), (3, "mcts:beam=2", 2, 0.5)):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("gardens", players)
-        assert (bot.beam, bot.bias) == (beam, bias), (players, spec)
+        cfg = bot.resolve("gardens", players)
+        assert (cfg.beam, cfg.bias) == (beam, bias), (players, spec)
 
 
 def test_mcts_versus_may_be_a_game_default(monkeypatch: pytest.MonkeyPatch) -> None:
     """``versus`` takes the game's default for the seat counts it names, ``best`` elsewhere,
     and an explicit ``versus=`` in the spec wins over it."""
-    from meeple.bots import mcts
-
-    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"versus": {4: "each"}})
+    _presets(monkeypatch, {"mcts": {"versus": {4: "each"}}})
     for players, spec, versus in ((4, "mcts", "each"), (3, "mcts", "best"), (2, "mcts", "best"),
                                   (4, "mcts:versus=best", "best"), (3, "mcts:versus=each", "each")):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("gardens", players)
-        assert bot.versus == versus, (players, spec)
+        cfg = bot.resolve("gardens", players)
+        assert cfg.versus == versus, (players, spec)
     with pytest.raises(MeepleError, match="versus must be one of best, each, not 'all'"):
         make_bot("mcts:versus=all")
 
@@ -406,8 +407,8 @@ def test_pergola_mcts_defaults_by_seat_count() -> None:
             (4, "mcts:top=6;crn=0", (True, 4, "greedy", 1, False, True, 6))):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("pergola", players)
-        got = (bot.others_policy, bot.beam, bot.rollout, bot.horizon, bot.crn, bot.diverse, bot.top)
+        cfg = bot.resolve("pergola", players)
+        got = (cfg.others == "greedy", cfg.beam, cfg.rollout, cfg.horizon, cfg.crn, cfg.diverse, cfg.top)
         assert got == want, (players, spec)
     # a two-seat search with those defaults holds only the searching seat's decisions
     state = _to_decision(meeple.new_game("pergola", players=2, seed=4))
@@ -443,8 +444,8 @@ def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> N
                                   (3, "mcts:others=tree", False), (4, "mcts:others=tree", False)):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("takenokolor", players)
-        assert bot.others_policy is others, (players, spec)
+        cfg = bot.resolve("takenokolor", players)
+        assert (cfg.others == "greedy") is others, (players, spec)
     state = _to_decision(meeple.new_game("takenokolor", players=3, seed=5))
     seat = state.to_move
     seen: list[set[int | None]] = []
@@ -460,7 +461,7 @@ def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> N
 def test_takenokolor_mcts_judges_leaves_against_each_seat_but_on_the_dragon_sheet_at_three() -> None:
     """Round 14 (docs/strength.md, C14): Takenokolor's mcts at four seats plays versus=each;
     round 15 (C15, C16): at three seats too, except on the 4-pandas-dragon sheet, which keeps
-    versus=best there (SHEET_DEFAULTS); two seats play best, and the spec wins over both. The
+    versus=best there (the sheet's mcts presets); two seats play best, and the spec wins over both. The
     default is the search's own: a plain search makes the same tree as the one that asks for
     the default's reward, and not the same as the other reward's."""
     for players, sheet, spec, versus in (
@@ -472,8 +473,8 @@ def test_takenokolor_mcts_judges_leaves_against_each_seat_but_on_the_dragon_shee
             (4, "2-pandas", "mcts:versus=best", "best")):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("takenokolor", players, sheet)
-        assert bot.versus == versus, (players, sheet, spec)
+        cfg = bot.resolve("takenokolor", players, sheet)
+        assert cfg.versus == versus, (players, sheet, spec)
     for players, sheet, same, other in ((4, "2-pandas", "each", "best"),
                                         (3, "2-pandas", "each", "best"),
                                         (3, "4-pandas-dragon", "best", "each")):
@@ -499,8 +500,8 @@ def test_takenokolor_dragon_sheet_rolls_out_one_round_of_greedy_turns_at_four_se
             (4, "4-pandas-dragon", "mcts:rollout=random;horizon=2", "random", 2)):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("takenokolor", players, sheet)
-        assert (bot.rollout, bot.horizon) == (rollout, horizon), (players, sheet, spec)
+        cfg = bot.resolve("takenokolor", players, sheet)
+        assert (cfg.rollout, cfg.horizon) == (rollout, horizon), (players, sheet, spec)
     state = _to_decision(meeple.new_game("takenokolor", players=4, seed=5, sheet="4-pandas-dragon"))
     roots = [_root_edges(state, spec) for spec in (
         "mcts:iterations=40", "mcts:iterations=40;rollout=greedy;horizon=4",
@@ -527,14 +528,14 @@ def test_reefs_rolls_out_greedy_turns_on_level_one_at_four_seats_and_level_two_a
             (4, "small-ocean", "mcts:rollout=random;horizon=2", "random", 2)):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("reefs", players, sheet)
-        assert (bot.rollout, bot.horizon, bot.bias) == (rollout, horizon, 0.0), (players, sheet, spec)
+        cfg = bot.resolve("reefs", players, sheet)
+        assert (cfg.rollout, cfg.horizon, cfg.bias) == (rollout, horizon, 0.0), (players, sheet, spec)
     for players, sheet, versus in ((4, "the-whirlpools", "each"), (3, "the-whirlpools", "best"),
                                    (4, "small-ocean", "best"), (4, "the-propellers", "best")):
         bot = make_bot("mcts")
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("reefs", players, sheet)
-        assert bot.versus == versus, (players, sheet)
+        cfg = bot.resolve("reefs", players, sheet)
+        assert cfg.versus == versus, (players, sheet)
     for players, level, name, horizon, extra in (
             (4, 1, "small-ocean", 4, ""), (3, 2, "the-whirlpools", 6, ""),
             (4, 2, "the-whirlpools", 4, ";versus=each")):
@@ -549,20 +550,18 @@ def test_reefs_rolls_out_greedy_turns_on_level_one_at_four_seats_and_level_two_a
 
 def test_sheet_defaults_layer_over_the_game_defaults_seat_count_by_seat_count(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A SHEET_DEFAULTS entry wins over GAME_DEFAULTS only for the seat counts it names; for the
-    others the game's default holds; other sheets and games are untouched; the spec wins."""
-    from meeple.bots import mcts
-
-    monkeypatch.setitem(mcts.GAME_DEFAULTS, "gardens", {"beam": {2: 4, 3: 4}, "bias": 0.5})
-    monkeypatch.setitem(mcts.SHEET_DEFAULTS, "gardens", {"odd": {"beam": {3: 2}, "bias": 0.25}})
+    """A sheet's mcts presets win over the game's only for the seat counts they name; for the
+    others the game's preset holds; other sheets and games are untouched; the spec wins."""
+    _presets(monkeypatch, {"mcts": {"beam": {2: 4, 3: 4}, "bias": 0.5},
+                           "mcts_sheets": {"odd": {"beam": {3: 2}, "bias": 0.25}}})
     for players, sheet, spec, beam, bias in ((3, "odd", "mcts", 2, 0.25), (2, "odd", "mcts", 4, 0.25),
                                              (4, "odd", "mcts", 0, 0.25), (3, "even", "mcts", 4, 0.5),
                                              (3, None, "mcts", 4, 0.5),
                                              (3, "odd", "mcts:beam=8;bias=1", 8, 1.0)):
         bot = make_bot(spec)
         assert isinstance(bot, MctsBot)
-        bot._game_defaults("gardens", players, sheet)
-        assert (bot.beam, bot.bias) == (beam, bias), (players, sheet, spec)
+        cfg = bot.resolve("gardens", players, sheet)
+        assert (cfg.beam, cfg.bias) == (beam, bias), (players, sheet, spec)
     assert sheet_name(meeple.new_game("gardens", players=2, seed=1, level=2)) is not None
     assert sheet_name(meeple.new_game("pergola", players=2, seed=1)) is None
 
@@ -689,49 +688,6 @@ def test_mcts_common_random_numbers_key_luck_by_root_turn_visit(monkeypatch: pyt
     MctsBot(seed=2, iterations=30, top=3, horizon=1).choose(state.view(state.to_move),
                                                                    state.legal_moves())
     assert calls == []
-
-
-def test_mcts_closed_loop_chance_keeps_a_child_per_outcome() -> None:
-    """chance=closed: below an expanded root turn, the tree branches on the chance drawn after
-    it (Takenokolor: the dice), a child per outcome drawn at least twice, keyed by the outcome's
-    text; chance=open keeps one child whatever the dice said. Same seed, same search."""
-    state = _to_decision(meeple.new_game("takenokolor", players=2, seed=3))
-    view = state.view(state.to_move)
-    closed = MctsBot(seed=4, iterations=120, top=3, chance="closed")
-    move = closed.choose(view, state.legal_moves())
-    assert move in state.legal_moves()
-    root = closed.last_root
-    assert root is not None
-    expanded = [e for e in root.edges if e.kids]
-    assert expanded and all(e.child is None for e in root.edges)
-    for edge in expanded:
-        after = state.clone()
-        for m in edge.moves:
-            after.play(m)
-        if after.to_move != CHANCE:  # no chance after this turn: one child, as open loop
-            assert list(edge.kids) == [()]
-            continue
-        texts = {str(m) for m, _ in after.chance_outcomes()}
-        for key, child in edge.kids.items():
-            assert len(key) == 1 and key[0] in texts and edge.seen.get(key, 2) >= 2
-            assert child.visits <= edge.n
-    # somewhere in the tree a turn branches on more than one outcome
-    stack, branching = [root], 0
-    while stack:
-        node = stack.pop()
-        for e in node.edges:
-            branching = max(branching, len(e.kids))
-            stack.extend(e.kids.values())
-    assert branching > 1
-    again = MctsBot(seed=4, iterations=120, top=3, chance="closed")
-    assert again.choose(view, state.legal_moves()) == move
-    opened = MctsBot(seed=4, iterations=120, top=3)
-    opened.choose(view, state.legal_moves())
-    assert opened.last_root is not None
-    assert all(not e.kids for e in opened.last_root.edges)
-    assert any(e.child is not None for e in opened.last_root.edges)
-    with pytest.raises(MeepleError, match="chance must be one of open, closed"):
-        make_bot("mcts:chance=sometimes")
 
 
 def test_diverse_top_keeps_the_best_turn_of_every_first_decision() -> None:
@@ -909,60 +865,9 @@ def test_mcts_replies_limits_the_candidates_of_the_other_seats() -> None:
         bot = make_bot("mcts:iterations=3;top=6", seed=1)
         game = _to_decision(meeple.new_game("gardens", players=players, seed=1))
         bot.choose(game.view(game.to_move), game.legal_moves())
-        assert bot.replies == replies
-    assert make_bot("mcts:replies=3").replies == 3
-    with pytest.raises(MeepleError, match="replies must be at least 1"):
+        assert bot.cfg.replies == replies
+    assert make_bot("mcts:replies=3").spec.replies == 3
+    with pytest.raises(MeepleError, match="replies must be a whole number, at least 1, not 0"):
         make_bot("mcts:replies=0")
 
 
-def test_mcts_sure_keeps_the_evaluations_turn_unless_another_is_clearly_better() -> None:
-    """sure=Z: the root turn played is rank 0 (the evaluation's favourite, greedy's turn)
-    unless another turn's mean reward beats it by more than Z standard errors; without it,
-    the most visited turn."""
-    from meeple.bots.mcts import _Edge, _Node
-
-    def edge(rank: int, n: int, mean: float, sd: float) -> _Edge:
-        e = _Edge((f"turn {rank}",), rank, 2)
-        e.n, e.w[0] = n, mean * n
-        e.sq = (n - 1) * sd * sd + n * mean * mean  # sample variance sd^2
-        return e
-
-    root = _Node()
-    root.edges = [edge(0, 100, 0.50, 0.2), edge(1, 300, 0.53, 0.2)]
-    assert MctsBot(seed=1, sure=2)._final_pick(root, 0).rank == 0  # 0.03 < 2 x 0.023
-    assert MctsBot(seed=1)._final_pick(root, 0).rank == 1  # most visited
-    root.edges.append(edge(2, 100, 0.60, 0.2))  # 0.10 > 2 x 0.028
-    assert MctsBot(seed=1, sure=2)._final_pick(root, 0).rank == 2
-    assert MctsBot(seed=1, sure=4)._final_pick(root, 0).rank == 0
-    with pytest.raises(MeepleError, match="sure must be 0"):
-        make_bot("mcts:sure=-1")
-
-
-def test_mcts_sync_judges_leaves_only_where_the_searching_seat_moves(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """sync=1: the tree goes straight through the other seats' nodes, so every leaf is a
-    position where the searching seat is to move (or the game is over): all seats have had the
-    same number of turns since the root. Without it, most leaves fall right after a turn."""
-    state = _to_decision(meeple.new_game("gardens", players=3, seed=5))
-    me = state.to_move
-    leaves: list[int | None] = []
-    original = MctsBot._reward
-
-    def spy(self: MctsBot, leaf: State[Any], *args: Any, **kwargs: Any) -> list[float]:
-        leaves.append(leaf.to_move)
-        return original(self, leaf, *args, **kwargs)
-
-    monkeypatch.setattr(MctsBot, "_reward", spy)
-    for sync in (0, 1):
-        leaves.clear()
-        bot = make_bot(f"mcts:iterations=120;top=4;sync={sync}", seed=2)
-        move = bot.choose(state.view(me), state.legal_moves())
-        assert move in state.legal_moves()
-        assert len(leaves) == 120
-        others = sum(1 for m in leaves if m not in (me, None))
-        if sync:
-            assert others == 0 and bot.sync
-        else:
-            assert others > 60 and not bot.sync
-    with pytest.raises(MeepleError, match="sync must be 0"):
-        make_bot("mcts:sync=2")

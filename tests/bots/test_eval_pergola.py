@@ -1,4 +1,4 @@
-"""The Pergola evaluation: score plus discounted credit for progress (bots/eval_pergola.py)."""
+"""The Pergola evaluation: score plus discounted credit for progress (games/pergola/evaluation.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Any
 
 import meeple
 from meeple.bots import make_bot
-from meeple.bots.eval_pergola import pergola_evaluation, turns_left
 from meeple.bots.evaluation import evaluation_for
 from meeple.core.state import CHANCE
+from meeple.games.pergola.evaluation import pergola_evaluation, turns_left
 from meeple.games.pergola.rules import LARGE, SMALL, PergolaState
 
 
@@ -158,7 +158,7 @@ def test_points_ahead_level_seats_with_different_turns_left() -> None:
     whole turns (greedy's choice) is exactly the one without it; right after seat 0's first
     turn, seat 0 has one turn fewer left than seat 1, and the evaluations differ by about
     what that turn brought, not by a whole turn's worth."""
-    import meeple.bots.eval_pergola as ep
+    import meeple.games.pergola.evaluation as ep
     from meeple.core.turns import expand_turns
 
     st = _new(players=2, seed=3)

@@ -1,4 +1,4 @@
-"""The Reefs evaluation (meeple.bots.eval_reefs): registered, equal to the score at the end,
+"""The Reefs evaluation (meeple.games.reefs.evaluation): registered, equal to the score at the end,
 credit for targets in reach that fades with distance and with the time left, greedy with it
 beats random. Behaviour only: no timing, no strength measurement (see docs/eval-reefs.md)."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import meeple
-import meeple.bots.eval_reefs as er
+import meeple.games.reefs.evaluation as er
 from meeple.bots.evaluation import evaluation_for, score_total
 from meeple.core.state import CHANCE
 from meeple.sim.runner import play_game

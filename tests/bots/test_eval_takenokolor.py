@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import meeple
-import meeple.bots.eval_takenokolor as ev
+import meeple.games.takenokolor.evaluation as ev
 from meeple.bots.evaluation import evaluation_for
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
@@ -195,3 +195,30 @@ def _memos(model: ev._Model) -> list[dict[object, object]]:
     return [model._lefts_memo, model._race_memo, model._race_costs_memo,
             model._sheet_score_memo, *model.credit_memos.values(),
             *model.denial_memos.values()]
+
+
+@pytest.mark.parametrize("sheet", ["2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon"])
+def test_the_evaluation_scores_with_the_game_s_own_score_pad(sheet: str) -> None:
+    """The evaluation's score is the game's scoring code (``scoring.pad_rows``), and its totals
+    equal the score pad's rows summed, in random positions of every sheet and seat count."""
+    from meeple.bots import make_bot
+    from meeple.games.takenokolor import scoring
+
+    for players in (2, 3):
+        state = meeple.new_game("takenokolor", players=players, seed=7, sheet=sheet)
+        model = ev._model(state.cs)
+        assert model.pad is scoring.pad_rows(state.cs)
+        bot = make_bot("random", seed=players)
+        for _ in range(400):  # bounded: a game is far shorter
+            if state.to_move is None:
+                break
+            if state.to_move == CHANCE:
+                state.sample_chance()
+                continue
+            state.play(bot.choose(state.view(state.to_move), state.legal_moves()))
+            pads = scoring.pad(state.cs, state.coloured, state.ladybugs, state.first, state.later)
+            for p in range(players):
+                total = model.pad.total(state.coloured, state.ladybugs[p], state.first[p],
+                                        state.later[p], p)
+                assert total == sum(pads[p].values()) == model.score(state, p)
+                assert total == state.scores()[p].total

@@ -21,18 +21,15 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from meeple.bots.base import BOTS, Bot, make_bot
+from meeple.bots.difficulty import DIFFICULTIES
 from meeple.bots.evaluation import evaluate
 from meeple.bots.greedy import best_turns
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
 
-#: The difficulty names a hint accepts, as bot specs. Interim: once ``make_bot`` knows the
-#: names itself (issue 30's presets), its presets are used and this table is only the fallback.
-HINT_LEVELS: dict[str, str] = {
-    "easy": "greedy",
-    "medium": "mcts:iterations=100,seconds=1",
-    "hard": "mcts:iterations=300,seconds=2",
-}
+#: The levels a hint is asked at: the bots' named difficulties (:mod:`meeple.bots.difficulty`,
+#: each its game's preset), by name.
+HINT_LEVELS: dict[str, str] = {name: name for name in DIFFICULTIES}
 DEFAULT_LEVEL = "medium"
 #: A turn longer than this many decisions is not a turn but a bot that never ends one.
 MAX_TURN_STEPS = 500
@@ -117,18 +114,17 @@ def level_spec(level: str) -> str:
     if not text:
         raise MeepleError(f"the bot or level must not be empty; levels: {', '.join(HINT_LEVELS)}, "
                           "or a bot spec such as greedy or mcts:iterations=200")
+    if text.lower() in HINT_LEVELS:
+        return HINT_LEVELS[text.lower()]
     name = text.partition(":")[0].strip().lower()
     if name in BOTS:
         return text
-    if name in HINT_LEVELS and text.lower() == name:
-        return HINT_LEVELS[name]
     raise MeepleError(f"unknown bot or level {text!r}; levels: {', '.join(HINT_LEVELS)}, or a "
                       f"bot spec ({', '.join(sorted(BOTS))}, e.g. mcts:iterations=200)")
 
 
 def make_hint_bot(level: str, seed: int = 0) -> tuple[Bot, str]:
-    """The bot behind a hint level, and its spec. A name ``make_bot`` knows wins (so the
-    difficulties of ``make_bot``, once it has them, replace :data:`HINT_LEVELS`)."""
+    """The bot behind a hint level (a difficulty or a bot spec), and its spec."""
     text = level.strip()
     try:
         return make_bot(text, seed=seed), text

@@ -67,6 +67,16 @@ class GameInfo:
     #: The pydantic models behind ``view_layout`` and ``view_board`` (for ``meeple schema``).
     layout_model: Any = None
     board_model: Any = None
+    #: Game knowledge for the bots, kept beside the rules so ``meeple.bots`` stays
+    #: game-agnostic. ``evaluation(state, seat)``: how good the position is for the seat, in
+    #: points (the score so far plus credit for what is under way; ``None``: the score total).
+    evaluation: Callable[[Any, int], float] | None = None
+    #: ``turn_ranker(state, seat, limit)``: the seat's best ``limit`` whole turns, best first,
+    #: as (value, moves), found faster than listing and evaluating every whole turn.
+    turn_ranker: Callable[[Any, int, int | None], list[tuple[float, tuple[Any, ...]]]] | None = None
+    #: The bots' presets as data (see ``meeple.bots.presets``): the ``mcts`` defaults by seat
+    #: count and sheet, and what the named difficulties ``easy``, ``medium``, ``hard`` play.
+    bot_presets: Mapping[str, Any] = field(default_factory=dict)
 
     def player_range(self, variant: Mapping[str, Any]) -> range:
         lo, hi = (self.min_players, self.max_players)

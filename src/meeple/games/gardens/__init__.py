@@ -2,7 +2,9 @@
 
 from meeple.core.registry import GameInfo
 from meeple.games.gardens.announce import announce
+from meeple.games.gardens.evaluation import gardens_evaluation, gardens_turn_ranker
 from meeple.games.gardens.moves import NOTATION_HELP
+from meeple.games.gardens.presets import BOT_PRESETS
 from meeple.games.gardens.render import render_score, render_text
 from meeple.games.gardens.rules import GardensState, new_gardens
 from meeple.games.gardens.view import GardensBoard, GardensLayout, view_board, view_layout
@@ -28,6 +30,9 @@ GAME = GameInfo(
     view_board=view_board,
     layout_model=GardensLayout,
     board_model=GardensBoard,
+    evaluation=gardens_evaluation,
+    turn_ranker=gardens_turn_ranker,
+    bot_presets=BOT_PRESETS,
 )
 
 __all__ = ["GAME", "GardensState", "new_gardens"]

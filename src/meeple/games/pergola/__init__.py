@@ -1,6 +1,9 @@
 """Pergola (Rebel, 2023): pick tools, grow a garden, attract insects. 1-4 players (1 = solo)."""
 
 from meeple.core.registry import GameInfo
+from meeple.games.pergola.evaluation import pergola_evaluation
+from meeple.games.pergola.presets import BOT_PRESETS
+from meeple.games.pergola.ranker import TurnRanker
 from meeple.games.pergola.render import NOTATION_HELP, announce, render, render_score
 from meeple.games.pergola.rules import PergolaState, new_pergola
 from meeple.games.pergola.solo import CHALLENGES, challenge_report, thousand_club
@@ -27,6 +30,9 @@ GAME = GameInfo(
     "15 turns each. Solo: one of ten challenges.",
     default_players=2,
     variant_players=lambda v: (1, 1) if v.get("challenge") else (1, 4),
+    evaluation=pergola_evaluation,
+    turn_ranker=TurnRanker(pergola_evaluation),
+    bot_presets=BOT_PRESETS,
 )
 
 __all__ = ["CHALLENGES", "GAME", "PergolaState", "challenge_report", "new_pergola",

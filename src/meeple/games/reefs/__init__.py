@@ -9,7 +9,9 @@ from typing import Any
 from meeple.core.errors import BadVariant
 from meeple.core.registry import GameInfo
 from meeple.games.reefs.announce import announce
+from meeple.games.reefs.evaluation import reefs_evaluation
 from meeple.games.reefs.moves import NOTATION_HELP, ReefsMove
+from meeple.games.reefs.presets import BOT_PRESETS
 from meeple.games.reefs.render import render, render_score
 from meeple.games.reefs.rules import ReefsState
 from meeple.games.reefs.sheet import LEVEL_SHEETS, Board, load_board
@@ -93,4 +95,6 @@ GAME = GameInfo(
     summary="Roll five pencils, draft them, and draw routes from entry points to treasures "
     "and coins; level 2 adds whirlpools, level 3 propellers.",
     default_players=2,
+    evaluation=reefs_evaluation,
+    bot_presets=BOT_PRESETS,
 )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from meeple.core.registry import GameInfo
+from meeple.games.takenokolor.evaluation import takenokolor_evaluation
+from meeple.games.takenokolor.presets import BOT_PRESETS
 from meeple.games.takenokolor.render import NOTATION_HELP, announce, render, render_score
 from meeple.games.takenokolor.rules import TakenokolorState, factory
 from meeple.games.takenokolor.view import TakenokolorBoard, TakenokolorLayout, view_board, view_layout
@@ -33,6 +35,8 @@ GAME = GameInfo(
             "the game ends after the round of a third ladybug. Sheets: 2-pandas, 3-pandas, "
             "4-pandas-river, 4-pandas-dragon (sheet=...).",
     default_players=3,
+    evaluation=takenokolor_evaluation,
+    bot_presets=BOT_PRESETS,
 )
 
 __all__ = ["GAME", "TakenokolorState"]

@@ -5,13 +5,10 @@ Every row rule is one function named after it, citing the rulebook's "Counting P
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from meeple.games.takenokolor.sheet import Measure, Row
-
-if TYPE_CHECKING:
-    from meeple.games.takenokolor.sheet import Compiled
+from meeple.games.takenokolor.sheet import Compiled, Measure, Row
 
 
 def _areas(cs: Compiled, areas: Sequence[str], kinds: Sequence[str]) -> list[int]:
@@ -29,7 +26,8 @@ def _mask(cs: Compiled, areas: list[int]) -> int:
     return m
 
 
-def _points(cs: Compiled, mask: int) -> int:
+def printed_points(cs: Compiled, mask: int) -> int:
+    """The printed points of the items in ``mask``."""
     total = 0
     pts = cs.item_points
     while mask:
@@ -42,10 +40,15 @@ def _points(cs: Compiled, mask: int) -> int:
 def measure(cs: Compiled, m: Measure, coloured: int) -> int:
     """``sum`` of coloured points, ``last`` coloured step's points per area, or ``count``."""
     areas = _areas(cs, m.areas, m.kinds)
-    if m.op == "count":
-        return (coloured & _mask(cs, areas)).bit_count()
-    if m.op == "sum":
-        return _points(cs, coloured & _mask(cs, areas))
+    return side_value(cs, m.op, areas, _mask(cs, areas), coloured)
+
+
+def side_value(cs: Compiled, op: str, areas: Sequence[int], mask: int, coloured: int) -> int:
+    """A product's factor (:func:`measure`) from its areas and their mask, found once."""
+    if op == "count":
+        return (coloured & mask).bit_count()
+    if op == "sum":
+        return printed_points(cs, coloured & mask)
     return sum(highest_leaf(cs, ai, coloured) for ai in areas)
 
 
@@ -59,7 +62,7 @@ def highest_leaf(cs: Compiled, ai: int, coloured: int) -> int:
 def row_sum(cs: Compiled, row: Row, coloured: int) -> int:
     """"Each leaf on a colored bamboo section awards the number of points shown on it"; also
     fish, river sections, party favours, the dragon's head and blue sections."""
-    return _points(cs, coloured & _mask(cs, _areas(cs, row.areas, row.kinds)))
+    return printed_points(cs, coloured & _mask(cs, _areas(cs, row.areas, row.kinds)))
 
 
 def row_complete(cs: Compiled, row: Row, coloured: int) -> int:
@@ -84,21 +87,34 @@ def row_majority(cs: Compiled, row: Row, coloured_all: Sequence[int]) -> list[in
     """3 pandas sun: 6 / 4 / 2 points for the most, second most and third most rays; tied
     players all receive the points of their place; no rays, no points (our reading)."""
     mask = _mask(cs, _areas(cs, row.areas, row.kinds))
+    return [majority_points(coloured_all, mask, row.places, p) for p in range(len(coloured_all))]
+
+
+def majority_points(coloured_all: Sequence[int], mask: int, places: Sequence[int], p: int) -> int:
+    """Seat ``p``'s points in a majority row over the items of ``mask``: its place is the number
+    of distinct counts above its own (ties share a place)."""
     counts = [(c & mask).bit_count() for c in coloured_all]
-    distinct = sorted({n for n in counts if n > 0}, reverse=True)
-    out = []
-    for n in counts:
-        place = distinct.index(n) if n > 0 else len(row.places)
-        out.append(row.places[place] if place < len(row.places) else 0)
-    return out
+    n = counts[p]
+    if n == 0:
+        return 0
+    place = sum(1 for x in set(counts) if x > n)
+    return places[place] if place < len(places) else 0
 
 
 def row_races(cs: Compiled, row: Row, first: int, later: int) -> int:
     """Lanterns (T7) and dragon feet: the number not crossed out."""
+    return race_points(cs, _race_indices(cs, row), first, later)
+
+
+def _race_indices(cs: Compiled, row: Row) -> list[int]:
     ids = [r.id for r in cs.sheet.races]
-    chosen = [ids.index(r) for r in row.races] if row.races else list(range(len(ids)))
+    return [ids.index(r) for r in row.races] if row.races else list(range(len(ids)))
+
+
+def race_points(cs: Compiled, races: Sequence[int], first: int, later: int) -> int:
+    """The race numbers a seat holds in ``races``: the first number, else the later one."""
     total = 0
-    for ri in chosen:
+    for ri in races:
         if first >> ri & 1:
             total += cs.race_first[ri]
         elif later >> ri & 1:
@@ -110,6 +126,103 @@ def row_product(cs: Compiled, row: Row, coloured: int) -> int:
     """Shoots' leaves x ponds coloured; bamboo group x lanterns above it; last burst x trail."""
     assert row.left is not None and row.right is not None
     return measure(cs, row.left, coloured) * measure(cs, row.right, coloured)
+
+
+Side = tuple[str, tuple[int, ...], int]  # a product factor: op, areas, their mask
+
+
+class PadRows:
+    """A sheet's score pad grouped by rule, areas and masks found once (:func:`pad_rows`), for
+    totals computed often (the bots' evaluation): the same functions as :func:`pad`, summed.
+
+    ``colour_points(col)`` is every row that reads the seat's own colourings alone (sums,
+    complete areas, bamboo groups, products); ``table_points(...)`` the rest (majorities, races,
+    ladybugs); their sum is the seat's total on :func:`pad`."""
+
+    __slots__ = ("complete_rows", "cs", "group_rows", "ladybug_points", "majority_rows",
+                 "product_rows", "race_rows", "sum_mask")
+
+    def __init__(self, cs: Compiled) -> None:
+        self.cs = cs
+        sum_mask = 0
+        complete: list[tuple[int, tuple[int, ...]]] = []
+        groups_rows: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+        majority: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        races: list[int] = []
+        products: list[tuple[Side, Side]] = []
+        ladybug_points = 0
+        for row in cs.sheet.scoring:
+            areas = _areas(cs, row.areas, row.kinds)
+            if row.rule == "sum":
+                sum_mask |= _mask(cs, areas)
+            elif row.rule == "complete":
+                complete.append((row.points, tuple(areas)))
+            elif row.rule == "groups":
+                groups: dict[tuple[str, str], list[int]] = {}
+                for ai in areas:
+                    key = cs.area_group[ai]
+                    if key is not None:
+                        groups.setdefault(key, []).append(ai)
+                groups_rows.append((row.points, tuple(tuple(g) for g in groups.values())))
+            elif row.rule == "majority":
+                majority.append((_mask(cs, areas), tuple(row.places), tuple(areas)))
+            elif row.rule == "races":
+                races.extend(_race_indices(cs, row))
+            elif row.rule == "product":
+                assert row.left is not None and row.right is not None
+                sides = []
+                for m in (row.left, row.right):
+                    ar = _areas(cs, m.areas, m.kinds)
+                    sides.append((m.op, tuple(ar), _mask(cs, ar)))
+                products.append((sides[0], sides[1]))
+            else:
+                ladybug_points += row.points
+        self.sum_mask = sum_mask
+        self.complete_rows = tuple(complete)
+        self.group_rows = tuple(groups_rows)
+        self.majority_rows = tuple(majority)
+        self.race_rows = tuple(races)
+        self.product_rows = tuple(products)
+        self.ladybug_points = ladybug_points
+
+    def side(self, side: Side, col: int) -> int:
+        """A product factor's value for the colourings ``col``."""
+        return side_value(self.cs, side[0], side[1], side[2], col)
+
+    def colour_points(self, col: int) -> int:
+        cs = self.cs
+        total = printed_points(cs, col & self.sum_mask)
+        for pts, areas in self.complete_rows:
+            total += pts * sum(1 for ai in areas if cs.complete(col, ai))
+        for pts, groups in self.group_rows:
+            total += pts * sum(1 for g in groups if all(cs.complete(col, ai) for ai in g))
+        for left, right in self.product_rows:
+            total += self.side(left, col) * self.side(right, col)
+        return total
+
+    def table_points(self, coloured: Sequence[int], ladybugs: int, first: int, later: int,
+                     p: int) -> int:
+        total = 0
+        for mask, places, _ in self.majority_rows:
+            total += majority_points(coloured, mask, places, p)
+        total += race_points(self.cs, self.race_rows, first, later)
+        return total + self.ladybug_points * ladybugs.bit_count()
+
+    def total(self, coloured: Sequence[int], ladybugs: int, first: int, later: int, p: int) -> int:
+        """Seat ``p``'s score-pad total (``ladybugs``, ``first``, ``later``: its own bits)."""
+        return self.colour_points(coloured[p]) + self.table_points(coloured, ladybugs, first,
+                                                                   later, p)
+
+
+_PAD_ROWS: weakref.WeakKeyDictionary[Compiled, PadRows] = weakref.WeakKeyDictionary()
+
+
+def pad_rows(cs: Compiled) -> PadRows:
+    """The :class:`PadRows` of a compiled sheet, made once per sheet."""
+    rows = _PAD_ROWS.get(cs)
+    if rows is None:
+        rows = _PAD_ROWS[cs] = PadRows(cs)
+    return rows
 
 
 def pad(cs: Compiled, coloured: Sequence[int], ladybugs: Sequence[int], first: Sequence[int],

@@ -10,9 +10,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from meeple.bots.evaluation import register_evaluation
-
-NEUTRAL = 5  # meeple.games.reefs.sheet.NEUTRAL (not imported: bots stay game-agnostic at import)
+from meeple.games.reefs.sheet import NEUTRAL
 
 
 class _Prep:
@@ -368,5 +366,3 @@ def make_reefs_evaluation(
 
 #: The registered evaluation (default weights, tuned on greedy vs score-only greedy).
 reefs_evaluation = make_reefs_evaluation()
-
-register_evaluation("reefs", reefs_evaluation)

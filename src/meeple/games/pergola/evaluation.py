@@ -1,6 +1,6 @@
 """Pergola: the score so far plus credit for progress toward points not scored yet.
 
-``pergola_evaluation(state, seat)`` is registered for ``"pergola"`` at import. It reads the
+``pergola_evaluation(state, seat)`` is the game's evaluation for the bots (``GAME.evaluation``). It reads the
 seat's garden (public information: Pergola's view hides nothing already decided) and adds, to
 the score-pad total, discounted credit for:
 
@@ -23,9 +23,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from meeple.bots.evaluation import register_evaluation, register_turn_ranker
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.ranker import TurnRanker
 from meeple.games.pergola.rules import Garden, PergolaState, score_garden
 from meeple.games.pergola.sheet import BOTTOM, LARGE, REQUIREMENTS, SMALL, Compiled
 
@@ -347,6 +345,3 @@ def _challenge_progress(state: PergolaState, g: Garden, number: int) -> float:
         return g.dragonflies() / 4.0
     return 0.0
 
-
-register_evaluation("pergola", pergola_evaluation)
-register_turn_ranker("pergola", TurnRanker(pergola_evaluation))

@@ -47,7 +47,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.bots.evaluation import register_evaluation
+from meeple.games.takenokolor.scoring import (
+    majority_points,
+    pad_rows,
+    printed_points,
+    side_value,
+)
 from meeple.games.takenokolor.sheet import Compiled
 
 INF = 10**6
@@ -142,42 +147,15 @@ class _Model:
         self.area_nsteps = [len(s) for s in cs.area_steps]
         self.item_step = cs.item_step
         self.need = sheet.ladybugs_to_end
-        # score rows
-        self.sum_mask = 0  # items whose printed points score as they are (sum rows)
-        self.complete_rows: list[tuple[int, list[int]]] = []
-        self.group_rows: list[tuple[int, list[list[int]]]] = []
-        self.majority_rows: list[tuple[int, list[int], list[int]]] = []  # mask, places, areas
-        self.race_rows: list[int] = []
-        self.product_rows: list[tuple[tuple[str, list[int], int], tuple[str, list[int], int]]] = []
-        self.lb_points = 0
-        for row in sheet.scoring:
-            areas = self._areas(row.areas, row.kinds)
-            if row.rule == "sum":
-                self.sum_mask |= self._mask(areas)
-            elif row.rule == "complete":
-                self.complete_rows.append((row.points, areas))
-            elif row.rule == "groups":
-                groups: dict[tuple[str, str], list[int]] = {}
-                for ai in areas:
-                    key = cs.area_group[ai]
-                    if key is not None:
-                        groups.setdefault(key, []).append(ai)
-                self.group_rows.append((row.points, list(groups.values())))
-            elif row.rule == "majority":
-                self.majority_rows.append((self._mask(areas), list(row.places), areas))
-            elif row.rule == "races":
-                ids = [r.id for r in sheet.races]
-                chosen = [ids.index(r) for r in row.races] if row.races else list(range(len(ids)))
-                self.race_rows.extend(chosen)
-            elif row.rule == "product":
-                assert row.left is not None and row.right is not None
-                sides = []
-                for m in (row.left, row.right):
-                    ar = self._areas(m.areas, m.kinds)
-                    sides.append((m.op, ar, self._mask(ar)))
-                self.product_rows.append((sides[0], sides[1]))
-            else:
-                self.lb_points += row.points
+        # the score pad's rows, grouped by rule (the game's own scoring code)
+        pad = self.pad = pad_rows(cs)
+        self.sum_mask = pad.sum_mask  # items whose printed points score as they are (sum rows)
+        self.complete_rows = pad.complete_rows
+        self.group_rows = pad.group_rows
+        self.majority_rows = pad.majority_rows  # mask, places, areas
+        self.race_rows = pad.race_rows
+        self.product_rows = pad.product_rows
+        self.lb_points = pad.ladybug_points
         # increments of "last" measures: points gained over the item below it in its area
         self.increment = [0] * cs.n
         for ai in range(na):
@@ -239,20 +217,6 @@ class _Model:
         self.area_c0 = [self.area_nsteps[ai] for ai in range(na)]
         self.lb_c0 = [self.ladybug_cost(0, 0, li) for li in range(self.ladybug_count)]
         self.race_c0 = [self.race_cost(0, 0, ri) for ri in self.races]
-
-    def _areas(self, areas: Sequence[str], kinds: Sequence[str]) -> list[int]:
-        cs = self.cs
-        out = [cs.area_index[a] for a in areas]
-        for ai, area in enumerate(cs.sheet.areas):
-            if area.kind in kinds and ai not in out:
-                out.append(ai)
-        return out
-
-    def _mask(self, areas: list[int]) -> int:
-        m = 0
-        for ai in areas:
-            m |= self.cs.area_mask[ai]
-        return m
 
     def _grant_count(self, g: int) -> int:
         grant = self.cs.grants[g]
@@ -379,41 +343,15 @@ class _Model:
 
     # ---------------------------------------------------------- the score pad
     def points(self, mask: int) -> int:
-        pts = self.cs.item_points
-        total = 0
-        while mask:
-            low = mask & -mask
-            total += pts[low.bit_length() - 1]
-            mask ^= low
-        return total
+        return printed_points(self.cs, mask)
 
-    def measure(self, op: str, areas: list[int], mask: int, col: int) -> int:
-        if op == "count":
-            return (col & mask).bit_count()
-        if op == "sum":
-            return self.points(col & mask)
-        cs = self.cs
-        total = 0
-        for ai in areas:
-            m = col & cs.area_mask[ai]
-            if m:
-                total += cs.item_points[m.bit_length() - 1]
-        return total
+    def measure(self, op: str, areas: Sequence[int], mask: int, col: int) -> int:
+        return side_value(self.cs, op, areas, mask, col)
 
     def score(self, st: Any, p: int) -> int:
-        """The seat's score-pad total, as ``scoring.pad`` computes it."""
-        cs = self.cs
-        total = self.sheet_score(st.coloured[p])
-        for mask, places, _ in self.majority_rows:
-            total += self.majority_points(st.coloured, mask, places, p)
-        first, later = st.first[p], st.later[p]
-        for ri in self.race_rows:
-            if first >> ri & 1:
-                total += cs.race_first[ri]
-            elif later >> ri & 1:
-                total += cs.race_later[ri]
-        total += self.lb_points * int(st.ladybugs[p].bit_count())
-        return int(total)
+        """The seat's score-pad total (the game's scoring, the colour rows remembered)."""
+        return self.sheet_score(st.coloured[p]) + self.pad.table_points(
+            st.coloured, st.ladybugs[p], st.first[p], st.later[p], p)
 
     def sheet_score(self, col: int) -> int:
         """The rows of the score pad that read the seat's colourings alone (sums, complete
@@ -421,25 +359,11 @@ class _Model:
         hit = self._sheet_score_memo.get(col)
         if hit is not None:
             return hit
-        cs = self.cs
-        total = self.points(col & self.sum_mask)
-        for pts, areas in self.complete_rows:
-            total += pts * sum(1 for ai in areas if cs.complete(col, ai))
-        for pts, groups in self.group_rows:
-            total += pts * sum(1 for g in groups if all(cs.complete(col, ai) for ai in g))
-        for (lop, lar, lm), (rop, rar, rm) in self.product_rows:
-            total += self.measure(lop, lar, lm, col) * self.measure(rop, rar, rm, col)
+        total = self.pad.colour_points(col)
         _remember(self._sheet_score_memo, col, total)
         return total
 
-    @staticmethod
-    def majority_points(coloured: list[int], mask: int, places: list[int], p: int) -> int:
-        counts = [(c & mask).bit_count() for c in coloured]
-        n = counts[p]
-        if n == 0:
-            return 0
-        place = sum(1 for x in set(counts) if x > n)
-        return places[place] if place < len(places) else 0
+    majority_points = staticmethod(majority_points)
 
 
 _MODELS: weakref.WeakKeyDictionary[Compiled, _Model] = weakref.WeakKeyDictionary()
@@ -895,5 +819,3 @@ def takenokolor_evaluation(state: Any, seat: int) -> float:
     fn = _PER_SHEET.get(state.cs.sheet.name, _DEFAULT)
     return fn(state, seat)
 
-
-register_evaluation("takenokolor", takenokolor_evaluation)

@@ -1,0 +1,26 @@
+"""Takenokolor: the bots' presets (data for ``meeple.bots``; docs/bots.md explains them).
+
+``difficulties``: the bot spec each named difficulty plays, by seat count (``"*"``: any);
+``mcts``: options an ``mcts`` spec leaves out, plain (every seat count) or by seat count;
+``mcts_sheets``: exceptions for a shipped sheet (by its name), winning over ``mcts``.
+"""
+
+from typing import Any
+
+BOT_PRESETS: dict[str, Any] = {
+    # easy: the score only, a random whole turn one time in five; medium: greedy; hard: mcts
+    # for at most 1000 iterations or 0.6 CPU seconds a decision (3 s wall clock: a safety stop)
+    "difficulties": {
+        "easy": {"*": "greedy:eval=score;epsilon=0.2"},
+        "medium": {"*": "greedy"},
+        "hard": {"*": "mcts:iterations=1000;cpu=0.6;seconds=3"},
+    },
+    # at three and four seats the other seats play greedy's turn; a leaf is judged against
+    # each other seat in turn
+    "mcts": {"others": {3: "greedy", 4: "greedy"}, "versus": {3: "each", 4: "each"}},
+    "mcts_sheets": {
+        # races decided by who gets there first: the margin over the best other seat at three
+        # seats, one more round of greedy turns after each leaf at four
+        "4-pandas-dragon": {"versus": {3: "best"}, "rollout": {4: "greedy"}, "horizon": {4: 4}},
+    },
+}
