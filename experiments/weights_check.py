@@ -4,7 +4,7 @@
         --seed 91000 '{"deny": 0.0}' '{"area_weight": 0.2}'
 
 Each JSON object changes some fields of the sheet's weights (``SHEET_PARAMS`` or ``Params()``,
-src/meeple/bots/eval_takenokolor.py). For each, one ``greedy`` seat evaluates with the changed
+src/meeple/games/takenokolor/evaluation.py). For each, one ``greedy`` seat evaluates with the changed
 weights and the other seats are the shipped ``greedy``, on seeds ``--seed`` onwards, every seed
 once per rotation of the seats (the changed seat in every position; bot seeds as in
 ``meeple tournament``). It prints the changed seat's head-to-head share (how often it finished

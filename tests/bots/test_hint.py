@@ -101,7 +101,7 @@ def test_a_hint_reads_the_view_not_the_state_it_is_given() -> None:
 
 
 @pytest.mark.parametrize(("game", "variant", "players"), GAMES, ids=[g for g, _, _ in GAMES])
-@pytest.mark.parametrize("level", ["easy", QUICK_MCTS])
+@pytest.mark.parametrize("level", ["medium", QUICK_MCTS])
 def test_the_hint_is_a_legal_whole_turn_valued_by_the_evaluation(
         game: str, variant: dict[str, Any], players: int, level: str) -> None:
     state = position(game, variant, players, 5, 3)
@@ -133,7 +133,7 @@ def test_the_hint_is_a_legal_whole_turn_valued_by_the_evaluation(
         assert h.margin == pytest.approx(h.best.value - values[0])
     else:
         assert h.margin == 0.0
-    if level == "easy":  # greedy: the best turn by the evaluation
+    if level == "medium":  # medium is greedy: the best turn by the evaluation
         assert all(h.best.value >= v - 1e-9 for v in values)
         assert h.margin >= -1e-9
     json.loads(json.dumps(h.as_dict()))
@@ -198,7 +198,7 @@ def test_levels_and_specs() -> None:
     state = position("gardens", {}, 2, 2, 1)
     seat = state.to_move
     assert seat is not None
-    with pytest.raises(MeepleError, match="bad options for bot 'mcts'"):
+    with pytest.raises(MeepleError, match="unknown mcts option.*nonsense"):
         hint(state, seat, "mcts:nonsense=1")
     with pytest.raises(MeepleError, match="alternatives"):
         hint(state, seat, "easy", alternatives=-1)
@@ -208,11 +208,9 @@ def test_levels_and_specs() -> None:
         h.seat = 1  # type: ignore[misc]
 
 
-def test_a_difficulty_that_make_bot_knows_wins_over_the_interim_table(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(BOTS, "easy", lambda seed=0: GreedyBot(seed=seed, eval="score"))
-    bot, spec = make_hint_bot("easy")
-    assert spec == "easy" and isinstance(bot, GreedyBot) and bot.which == "score"
-    monkeypatch.delitem(BOTS, "easy")
-    bot, spec = make_hint_bot("easy")
-    assert spec == HINT_LEVELS["easy"]
+def test_the_hint_levels_are_the_bots_named_difficulties() -> None:
+    from meeple.bots import DifficultyBot
+
+    for level in ("easy", "medium", "hard"):
+        bot, spec = make_hint_bot(level)
+        assert spec == level and isinstance(bot, DifficultyBot)

@@ -117,7 +117,7 @@ def level_spec(level: str) -> str:
     if text.lower() in HINT_LEVELS:
         return HINT_LEVELS[text.lower()]
     name = text.partition(":")[0].strip().lower()
-    if name in BOTS:
+    if name in BOTS and name not in HINT_LEVELS:  # a difficulty takes no options
         return text
     raise MeepleError(f"unknown bot or level {text!r}; levels: {', '.join(HINT_LEVELS)}, or a "
                       f"bot spec ({', '.join(sorted(BOTS))}, e.g. mcts:iterations=200)")

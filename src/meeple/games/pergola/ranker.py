@@ -21,7 +21,7 @@ The walk is the same depth-first walk as ``expand_turns``, so the turns come in 
 and, the evaluation being the same function of an equal position, with the same values: the
 ranking is the one ``greedy`` gets from ``all_turns_ranked`` (tests/games/pergola/
 test_turns_fast.py checks it over seeded positions). The evaluation is a parameter: the game
-package does not import the bots (``meeple.bots.eval_pergola`` passes its own).
+package does not import the bots (the game registers ``TurnRanker(pergola_evaluation)``).
 """
 
 from __future__ import annotations
