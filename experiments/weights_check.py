@@ -26,10 +26,10 @@ from multiprocessing import Pool
 from typing import Any
 
 import meeple
-from meeple.games.takenokolor import evaluation as et
 from meeple.bots.evaluation import all_turns_ranked
 from meeple.bots.greedy import GreedyBot
 from meeple.core.state import CHANCE, State
+from meeple.games.takenokolor import evaluation as et
 from meeple.sim.runner import bot_seed
 from meeple.sim.tournament import ahead_share
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.games.takenokolor import evaluation as eval_takenokolor
 from meeple.core.state import State
+from meeple.games.takenokolor import evaluation as eval_takenokolor
 from meeple.sim.positions import greedy_selfplay_positions, time_searches
 
 ITERATIONS = 300

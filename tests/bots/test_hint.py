@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.bots import BOTS, hint, make_bot
+from meeple.bots import hint, make_bot
 from meeple.bots.evaluation import evaluate
 from meeple.bots.greedy import GreedyBot
 from meeple.bots.hint import HINT_LEVELS, Hint, level_spec, make_hint_bot
@@ -198,7 +198,7 @@ def test_levels_and_specs() -> None:
     state = position("gardens", {}, 2, 2, 1)
     seat = state.to_move
     assert seat is not None
-    with pytest.raises(MeepleError, match="unknown mcts option.*nonsense"):
+    with pytest.raises(MeepleError, match=r"unknown mcts option.*nonsense"):
         hint(state, seat, "mcts:nonsense=1")
     with pytest.raises(MeepleError, match="alternatives"):
         hint(state, seat, "easy", alternatives=-1)

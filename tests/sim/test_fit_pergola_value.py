@@ -1,4 +1,4 @@
-"""tools/fit_pergola_value.py: Pergola's points-ahead table (games/pergola/evaluation.py AHEAD) from records."""
+"""tools/fit_pergola_value.py: Pergola's points-ahead table (evaluation AHEAD) from records."""
 
 from __future__ import annotations
 

@@ -264,7 +264,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         version = rt.version
         job = HintJob(t.game, t.players, t.variant, t.sheet, t.seed,
                       tuple(str(m) for m in state.history), seat, level,
-                      (t.seed * 1_000_003 + version) % (1 << 62), tuple(state.seats))
+                      (t.seed * 1_000_003 + version) % (1 << 62), tuple(state.seats), t.id)
         try:
             found = await run_hint(service(), job)
         except HintFailed as exc:

@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 #: Seconds a bot decision may take before the server plays a stand-in move.
 DEFAULT_DEADLINE = 10.0
@@ -44,8 +44,28 @@ _POSITIONS: OrderedDict[str, tuple[tuple[str, ...], Any]] = OrderedDict()
 _KEEP = 256
 
 
-def _position(d: Decision) -> Any:
-    """The position after ``d.moves``: the kept one moved on, or a new one replayed."""
+class Game(Protocol):
+    """What names a position: a :class:`Decision`, or a hint's job."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def variant(self) -> dict[str, Any]: ...
+    @property
+    def sheet(self) -> dict[str, Any] | None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def moves(self) -> tuple[str, ...]: ...
+    @property
+    def table(self) -> str: ...
+
+
+def position(d: Game) -> Any:
+    """The position after ``d.moves``: the kept one moved on, or a new one replayed. The caller
+    must not change it (take a view or a clone)."""
     import meeple
     from meeple.server.service import game_args
 
@@ -68,7 +88,7 @@ def decide(d: Decision) -> str:
     """The bot's move (its text) for ``d.seat``; runs in a worker process."""
     from meeple.bots import make_bot
 
-    state = _position(d)
+    state = position(d)
     if state.to_move != d.seat:
         raise ValueError(f"seat {d.seat} is not to move")
     view = state.view(d.seat)

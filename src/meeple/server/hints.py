@@ -48,6 +48,8 @@ class HintJob:
     level: str
     hint_seed: int
     seats: tuple[str, ...] = ()
+    #: the table's id, so the worker's kept position serves the hint too
+    table: str = ""
 
 
 class HintFailed(MeepleError):
@@ -55,18 +57,15 @@ class HintFailed(MeepleError):
 
 
 def hint_job(job: HintJob) -> dict[str, Any]:
-    """The hint as JSON-able data; runs in a worker process."""
-    import meeple
+    """The hint as JSON-able data; runs in a worker process, on the position the worker keeps
+    for the table (:func:`meeple.server.botpool.position`), as a bot decision does."""
     from meeple.bots.hint import hint
-    from meeple.server.service import game_args
+    from meeple.server.botpool import position
 
-    state = meeple.new_game(job.game, players=job.players, seed=job.seed,
-                            **game_args(job.variant, job.sheet))
+    view = position(job).view(job.seat)
     if job.seats:
-        state.seats = list(job.seats)
-    for text in job.moves:
-        state.play(text)
-    return hint(state.view(job.seat), job.seat, job.level, seed=job.hint_seed,
+        view.seats = list(job.seats)
+    return hint(view, job.seat, job.level, seed=job.hint_seed,
                 alternatives=HINT_ALTERNATIVES).as_dict()
 
 

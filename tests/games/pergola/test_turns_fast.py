@@ -7,8 +7,8 @@ import pytest
 
 import meeple
 from meeple.bots.base import make_bot
-from meeple.games.pergola.evaluation import pergola_evaluation
 from meeple.bots.evaluation import all_turns_ranked, ranked_turns, turn_ranker_for
+from meeple.games.pergola.evaluation import pergola_evaluation
 from meeple.games.pergola.ranker import TIE, TurnRanker, _fork, rank_turns, turn_values
 from tests.games.turns_golden import decision_positions, digest, greedy_game
 
