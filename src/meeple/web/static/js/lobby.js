@@ -4,7 +4,11 @@
 import { api, el, describeVariant, heldSeat, holdSeat, myName, setMyName, wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
 
+// the named difficulties first (each its game's preset, docs/bots.md), then the plain bots
 const BOT_CHOICES = [
+  ["easy", "bot: easy"],
+  ["medium", "bot: medium"],
+  ["hard", "bot: hard (thinks up to about a second)"],
   ["random", "bot: random (plays any legal move)"],
   ["greedy", "bot: greedy (best turn now)"],
   ["mcts:seconds=1", "bot: mcts (searches ~1 s a turn)"],
@@ -203,7 +207,7 @@ function refreshSeats() {
     if (i === 0) sel.append(el("option", { value: "me" }, "me"));
     sel.append(el("option", { value: "friend" }, "a friend (invitation link)"));
     for (const [spec, label] of BOT_CHOICES) sel.append(el("option", { value: `bot:${spec}` }, label));
-    sel.value = old[i] || (i === 0 ? "me" : "bot:greedy");
+    sel.value = old[i] || (i === 0 ? "me" : "bot:medium");
     box.append(el("p", {}, el("label", {}, `Seat ${i + 1} `, sel)));
   }
 }
