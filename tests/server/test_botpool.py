@@ -41,12 +41,14 @@ def test_kept_positions_give_the_moves_a_fresh_replay_gives() -> None:
             fresh = _decision(game, moves[:k], "")
             if kept is None or fresh is None:
                 continue
+            botpool._BOTS.clear()  # the kept bot is tested below: here the kept position
             assert decide(kept) == decide(fresh), (game, k)
             assert botpool._POSITIONS[f"t-{game}"][0] == tuple(moves[:k])
         # an undo (a shorter log than the kept one) replays from the start, not from the kept
         for k in (40, 20):
             d = _decision(game, moves[:k], f"t-{game}")
             if d is not None:
+                botpool._BOTS.clear()
                 assert decide(d) == decide(_decision(game, moves[:k], ""))  # type: ignore[arg-type]
                 assert botpool._POSITIONS[f"t-{game}"][0] == tuple(moves[:k])
 
@@ -61,3 +63,38 @@ def test_the_kept_positions_are_bounded() -> None:
         decide(d)
     assert len(botpool._POSITIONS) == botpool._KEEP
     assert "t0" not in botpool._POSITIONS and f"t{botpool._KEEP + 19}" in botpool._POSITIONS
+
+
+def test_a_kept_bot_plays_its_turn_as_one_bot_object_would() -> None:
+    """A worker keeps a table seat's bot: its decisions are those of one bot object playing
+    the seat (as in ``meeple play``), so a searching bot plays its planned turn instead of
+    searching again at every decision of it."""
+    from meeple.bots import make_bot
+
+    spec = "mcts:iterations=30"
+    botpool._POSITIONS.clear()
+    botpool._BOTS.clear()
+    state = meeple.new_game("gardens", players=2, seed=9)
+    rng = Rng(9)
+    reference = None
+    made = 0
+    for _ in range(400):
+        if state.is_over or made >= 12:
+            break
+        if state.to_move == CHANCE:
+            state.sample_chance()
+            continue
+        if state.to_move == 1:
+            state.play(rng.choice(state.legal_moves()))
+            continue
+        moves = tuple(str(m) for m in state.history)
+        d = Decision("gardens", 2, {}, None, 9, moves, 0, spec, 1000 + made, "kept")
+        if reference is None:
+            reference = make_bot(spec, seed=d.bot_seed)
+        view = state.view(0)
+        view.seed = d.bot_seed
+        expected = str(reference.choose(view, view.legal_moves()))
+        assert decide(d) == expected, made
+        state.play(expected)
+        made += 1
+    assert made >= 6 and len(botpool._BOTS) == 1

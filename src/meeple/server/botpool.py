@@ -63,6 +63,12 @@ class Game(Protocol):
     def table(self) -> str: ...
 
 
+#: The bots a worker keeps between decisions, by table, seat and spec: a bot that planned a
+#: whole turn (greedy, mcts) plays the rest of it from its plan (checked against the position)
+#: instead of searching again at every decision of the turn.
+_BOTS: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
+
+
 def position(d: Game) -> Any:
     """The position after ``d.moves``: the kept one moved on, or a new one replayed. The caller
     must not change it (take a view or a clone)."""
@@ -93,7 +99,14 @@ def decide(d: Decision) -> str:
         raise ValueError(f"seat {d.seat} is not to move")
     view = state.view(d.seat)
     view.seed = d.bot_seed
-    bot = make_bot(d.spec, seed=d.bot_seed)
+    key = (d.table, d.seat, d.spec)
+    bot = _BOTS.pop(key, None) if d.table else None
+    if bot is None:
+        bot = make_bot(d.spec, seed=d.bot_seed)
+    if d.table:
+        _BOTS[key] = bot
+        while len(_BOTS) > _KEEP:
+            _BOTS.popitem(last=False)
     return str(bot.choose(view, view.legal_moves()))
 
 
