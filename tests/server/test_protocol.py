@@ -72,11 +72,20 @@ def test_stale_duplicate_wrong_seat_and_forged_secret_are_refused_and_change_not
         got = mover.expect("refused")
         assert "version" in got["reason"]
         assert stored(server, table) == before
-        # accepted once, then the same move id again is a duplicate
+        # accepted once; the very same frame again (a resend after a missed ack) is
+        # acknowledged as played, not played twice; the id used for another move is refused
         text = mover.view["legal_moves"][0]
-        assert mover.move(text, "dup-1")["type"] == "ack"
+        frame = {"type": "move", "move": text, "version": mover.version, "id": "dup-1"}
+        mover.send(frame)
+        first_ack = mover.expect("ack")
+        assert first_ack.get("resent") is None
         after = stored(server, table)
         assert len(after) > len(before)
+        mover.send(frame)
+        again = mover.expect("ack")
+        assert again["id"] == "dup-1" and again["resent"] is True
+        assert again["version"] >= first_ack["version"]
+        assert stored(server, table) == after
         if mover.view["to_move"] == mover.seat and mover.view["legal_moves"]:
             got = mover.move(mover.view["legal_moves"][0], "dup-1")
             assert got["type"] == "refused" and "already" in got["reason"]

@@ -107,9 +107,10 @@ def test_a_turn_confirmed_as_the_connection_drops_is_played_once(page: Any,
     page.wait_for_function(
         f"() => Number(document.body.dataset.version) > {before}"
         " && !['pending', 'complete'].includes(document.body.dataset.phase)", timeout=60_000)
-    # played once: the seat's moves since are exactly the turn's (the resend was refused as
-    # already played), and the page holds no turn of its own any more
+    # played once: the seat's moves since are exactly the turn's (the resend was acknowledged
+    # as already played), the page holds no turn of its own any more and says no refusal
     log = web.api("GET", f"/api/tables/{table}/log", params={"after": before}).json()
     mine = [e["text"] for e in log if e["seat"] == 0 and e["kind"] == "move"]
     assert mine == sent[0]["moves"]
     assert page.inner_text("#buffer") == ""
+    assert "already played" not in page.inner_text("body")

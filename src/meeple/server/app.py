@@ -35,7 +35,7 @@ from meeple.server.protocol import (
     SeatOut,
     TableOut,
 )
-from meeple.server.service import Client, Refused, Service, new_state
+from meeple.server.service import AlreadyPlayed, Client, Refused, Service, new_state
 from meeple.store import (
     BOT,
     FINISHED,
@@ -539,6 +539,10 @@ async def _move(svc: Service, table_id: str, client: Client, frame: dict[str, An
                                   'list of such texts (a whole turn at once)'))
                 return
             new = await svc.play(table_id, client.viewer, moves, version, move_id)
+    except AlreadyPlayed as exc:
+        # the same id again (the connection dropped before the ack): played once, acked again
+        await send({"type": "ack", "id": move_id, "version": exc.version, "resent": True})
+        return
     except Refused as exc:
         await send({"type": "refused", "id": move_id, "reason": exc.reason,
                     "version": exc.version})

@@ -63,6 +63,16 @@ class Refused(MeepleError):
         self.version = version
 
 
+class AlreadyPlayed(MeepleError):
+    """A resend of a move (or undo) whose id is already stored: the client missed the ack.
+    Nothing changes; the client is told it was played (an ``ack`` with ``resent``)."""
+
+    def __init__(self, client_id: str, version: int) -> None:
+        super().__init__(f"move id {client_id!r} was already played")
+        self.client_id = client_id
+        self.version = version
+
+
 @dataclass(eq=False)
 class Client:
     """A connected WebSocket: who it is and how to send it a frame."""
@@ -336,8 +346,8 @@ class Service:
             await self.refresh(rt)
         if version != rt.version and client_id is not None and await asyncio.to_thread(
                 self.store.seen_client_id, rt.table.id, client_id):
-            # a resend of a move already played (the client missed its ack): say so
-            raise Refused(f"move id {client_id!r} was already played", rt.version)
+            # a resend of a move already played (the client missed its ack): it is played
+            raise AlreadyPlayed(client_id, rt.version)
         if version != rt.version:
             raise Refused(f"the table has moved on: it is at version {rt.version}, your move "
                           f"was made at version {version}; look at the new position and "
