@@ -133,13 +133,13 @@ def pad_from_page(page: Any) -> list[dict[str, int]]:
     """The score pad as the page shows it: per seat, every row and the total."""
     rows = page.eval_on_selector_all(
         "#pad-table tbody tr",
-        "trs => trs.map(tr => [...tr.children].map(td => td.textContent.trim()))")
-    seats = len(rows[0]) - 1
+        "trs => trs.map(tr => [tr.dataset.row, ...[...tr.children].map(td => td.textContent.trim())])")
+    seats = len(rows[0]) - 2
     out: list[dict[str, int]] = [{} for _ in range(seats)]
-    for cells in rows:
-        name = cells[0]
+    for key, label, *cells in rows:
+        assert label and label != "undefined", f"a pad row without a label: {key}"
         for i in range(seats):
-            out[i][name] = int(re.sub(r"[^\d-]", "", cells[i + 1]) or 0)
+            out[i][key] = int(re.sub(r"[^\d-]", "", cells[i]) or 0)
     return out
 
 

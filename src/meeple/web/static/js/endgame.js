@@ -15,7 +15,8 @@ export function rowLabels(layout) {
   return out;
 }
 
-function label(labels, key) {
+/** A row's label: the layout's, else its key with a capital. */
+export function label(labels, key) {
   return labels.get(key) || key.charAt(0).toUpperCase() + key.slice(1);
 }
 

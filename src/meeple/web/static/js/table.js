@@ -7,7 +7,7 @@
 import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind, describeVariant } from "./common.js";
 import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
-import { renderEnd } from "./endgame.js";
+import { label, renderEnd, rowLabels } from "./endgame.js";
 import { placeToasts, toast } from "./toasts.js";
 import { hintButton } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
@@ -156,9 +156,10 @@ function renderPad(view) {
   const rows = view.scores.length ? Object.keys(view.scores[0].rows) : [];
   const me = page.me ? page.me.seat : -1;
   const head = el("tr", {}, el("th", {}, ""), ...view.seats.map((s, i) => el("th", { class: i === me ? "me" : "" }, s.name)));
-  const body = rows.map((r) => el("tr", {}, el("td", {}, r),
+  const labels = rowLabels(page.layout);  // the printed pad's words, as the end panel has
+  const body = rows.map((r) => el("tr", { "data-row": r }, el("td", {}, label(labels, r)),
     ...view.scores.map((s, i) => el("td", { class: i === me ? "me" : "" }, s.rows[r]))));
-  const total = el("tr", { class: "total" }, el("td", {}, "total"),
+  const total = el("tr", { class: "total", "data-row": "total" }, el("td", {}, "Total"),
     ...view.scores.map((s, i) => el("td", { class: i === me ? "me" : "" }, s.total)));
   $("pad").replaceChildren(el("table", { class: "pad", id: "pad-table" }, el("thead", {}, head), el("tbody", {}, body, total)));
 }
