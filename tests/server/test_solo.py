@@ -38,6 +38,11 @@ def test_an_unknown_player_has_an_empty_table_not_an_error(server: Server) -> No
     assert t["total"] == 0 and t["member"] is False
     assert t["missing"] == list(range(1, 11))
     assert [s["number"] for s in t["spaces"]] == list(range(1, 11))
+    assert t["game"] == "pergola"
+    assert server.api("GET", "/api/solo/Nobody?game=pergola").json()["game"] == "pergola"
+    # a game keeping no such table is named in the refusal, with the games that do
+    r = server.api("GET", "/api/solo/Nobody?game=gardens")
+    assert r.status_code == 404 and "gardens" in r.text and "pergola" in r.text
     assert all(s["best"] is None for s in t["spaces"])
     assert t["spaces"][9]["title"] == "Free game" and t["thousand"] == 1000
 

@@ -77,6 +77,12 @@ class GameInfo:
     #: The bots' presets as data (see ``meeple.bots.presets``): the ``mcts`` defaults by seat
     #: count and sheet, and what the named difficulties ``easy``, ``medium``, ``hard`` play.
     bot_presets: Mapping[str, Any] = field(default_factory=dict)
+    #: A solo achievement table (Pergola's challenges, P10), for servers that keep players'
+    #: games: ``solo_report(state)`` is a finished solo game's result as JSON-able data (at
+    #: least ``score``); ``solo_table(games)`` a player's table over such results, each with
+    #: the server's ``table`` (id or None) and ``finished`` (ISO time) added.
+    solo_report: Callable[[Any], dict[str, Any]] | None = None
+    solo_table: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None
 
     def player_range(self, variant: Mapping[str, Any]) -> range:
         lo, hi = (self.min_players, self.max_players)

@@ -325,13 +325,21 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     reports: dict[str, dict[str, Any] | None] = {}  # finished tables never change
 
     @app.get("/api/solo/{player:path}")
-    async def solo(player: str) -> dict[str, Any]:
+    async def solo(player: str, game: str | None = Query(
+            None, description="the game (by default the one game keeping such tables)")
+    ) -> dict[str, Any]:
         """``player``'s Pergola solo achievement table (P10): every finished solo game under
         that seat name, the best score in each of the ten spaces (a failed challenge counts in
         the Free game space), the total, the spaces still missing and the 1000 club. A name
         that never finished a solo game gets an empty table."""
-        tables = await asyncio.to_thread(store.finished_with_seat, player, "pergola", 1)
-        return await asyncio.to_thread(_solo_table, store, player, tables, reports)
+        keeping = [g.name for g in meeple.games() if g.solo_table is not None]
+        if game is None and keeping:
+            game = keeping[0]
+        if game not in keeping:
+            raise HTTPException(404, f"game {game!r} keeps no solo achievement table; games "
+                                     f"that do: {', '.join(keeping) or 'none'}")
+        tables = await asyncio.to_thread(store.finished_with_seat, player, game, 1)
+        return await asyncio.to_thread(_solo_table, store, game, player, tables, reports)
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{table_id}")
@@ -408,24 +416,24 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
 
 
 def _solo_report(store: Store, table: Table) -> dict[str, Any] | None:
-    """The challenge report of a finished solo table, or None if its game is not over (an
-    abandoned table)."""
-    from meeple.games.pergola import challenge_report
-
+    """The solo result of a finished table (its game's ``solo_report``), or None if its game
+    is not over (an abandoned table)."""
+    report = meeple.game_info(table.game).solo_report
+    assert report is not None
     state = new_state(table)
     for e in effective_moves(store.log(table.id)):
         state.play(e.text)
     if not state.is_over:
         return None
-    report: dict[str, Any] = challenge_report(state)  # type: ignore[arg-type]
-    return report
+    return report(state)
 
 
-def _solo_table(store: Store, player: str, tables: list[Table],
+def _solo_table(store: Store, game: str, player: str, tables: list[Table],
                 cache: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
-    from meeple.games.pergola import CHALLENGES, thousand_club
-    from meeple.games.pergola.solo import THOUSAND
-
+    """``player``'s achievement table of ``game`` (its ``solo_table``) over their finished
+    solo tables."""
+    table_of = meeple.game_info(game).solo_table
+    assert table_of is not None
     games = []
     for t in tables:
         if t.id not in cache:
@@ -433,21 +441,9 @@ def _solo_table(store: Store, player: str, tables: list[Table],
         rep = cache[t.id]
         if rep is None:
             continue
-        games.append({"table": t.id if t.public else None, "finished": t.updated.isoformat(),
-                      "challenge": rep["challenge"], "met": rep["met"], "score": rep["score"],
-                      "recorded_as": rep["recorded_as"]})
-    club = thousand_club(games)
-    best_table: dict[int, str | None] = {}
-    for g in sorted(games, key=lambda g: g["finished"]):  # the first game to reach the best
-        space = g["recorded_as"]
-        if g["score"] == club["best"].get(space) and space not in best_table:
-            best_table[space] = g["table"]
-    spaces = [{"number": ch.number, "title": ch.title, "goal": ch.goal,
-               "przemek": ch.przemek, "golab": ch.golab,
-               "best": club["best"].get(ch.number), "table": best_table.get(ch.number)}
-              for ch in CHALLENGES]
-    return {"player": player, "games": games, "spaces": spaces, "total": club["total"],
-            "missing": club["missing"], "member": club["member"], "thousand": THOUSAND}
+        games.append({**rep, "table": t.id if t.public else None,
+                      "finished": t.updated.isoformat()})
+    return {"player": player, "game": game, **table_of(games)}
 
 
 def _position(state: Any, at: int) -> Any:

@@ -6,7 +6,12 @@ from meeple.games.pergola.presets import BOT_PRESETS
 from meeple.games.pergola.ranker import TurnRanker
 from meeple.games.pergola.render import NOTATION_HELP, announce, render, render_score
 from meeple.games.pergola.rules import PergolaState, new_pergola
-from meeple.games.pergola.solo import CHALLENGES, challenge_report, thousand_club
+from meeple.games.pergola.solo import (
+    CHALLENGES,
+    achievement_table,
+    challenge_report,
+    thousand_club,
+)
 from meeple.games.pergola.view import PergolaBoard, PergolaLayout, view_board, view_layout
 
 GAME = GameInfo(
@@ -33,6 +38,8 @@ GAME = GameInfo(
     evaluation=pergola_evaluation,
     turn_ranker=TurnRanker(pergola_evaluation),
     bot_presets=BOT_PRESETS,
+    solo_report=challenge_report,
+    solo_table=achievement_table,
 )
 
 __all__ = ["CHALLENGES", "GAME", "PergolaState", "challenge_report", "new_pergola",

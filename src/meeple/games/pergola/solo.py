@@ -251,3 +251,25 @@ def thousand_club(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "all_challenges": not missing, "member": not missing and total >= THOUSAND,
         "weakest": sorted(best, key=lambda n: best[n])[:3],
     }
+
+
+def achievement_table(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """A player's achievement table (``GAME.solo_table``) over their finished solo games:
+    each a :func:`challenge_report` with ``table`` (an id, or None for a private table) and
+    ``finished`` (ISO time) added. The ten spaces with the best score in each and the table
+    of the first game that reached it, the total, the spaces still missing and the 1000 club
+    (a failed challenge counts in the Free game space)."""
+    club = thousand_club(games)
+    best_table: dict[int, str | None] = {}
+    for g in sorted(games, key=lambda g: str(g["finished"])):  # the first to reach the best
+        space = g["recorded_as"]
+        if g["score"] == club["best"].get(space) and space not in best_table:
+            best_table[space] = g.get("table")
+    spaces = [{"number": ch.number, "title": ch.title, "goal": ch.goal,
+               "przemek": ch.przemek, "golab": ch.golab,
+               "best": club["best"].get(ch.number), "table": best_table.get(ch.number)}
+              for ch in CHALLENGES]
+    return {"games": [{k: g[k] for k in ("table", "finished", "challenge", "met", "score",
+                                         "recorded_as")} for g in games],
+            "spaces": spaces, "total": club["total"], "missing": club["missing"],
+            "member": club["member"], "thousand": THOUSAND}
