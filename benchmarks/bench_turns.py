@@ -22,9 +22,9 @@ positions. Run both versions in one session, back to back (benchmarks/README.md)
 
 ``--ab`` compares, position by position and alternately (so a changing load hits both
 alike; the fastest of three rounds kept), the code paths this version replaced with the ones
-that replace them, both still here: in Pergola ``greedy:exact=1`` (every whole turn listed
-by ``whole_turns()`` and evaluated: what greedy did before Pergola had a turn ranker) against
-``greedy`` (the ranker); in Gardens the move-by-move listing ``whole_turns()`` was (each turn
+that replace them, both still here: in Pergola and Reefs ``greedy:exact=1`` (every whole
+turn listed by ``whole_turns()`` and evaluated: what greedy did before the game had a turn
+ranker) against ``greedy`` (the ranker); in Gardens the move-by-move listing ``whole_turns()`` was (each turn
 played with ``play``) against ``whole_turns()``.
 """
 
@@ -158,7 +158,7 @@ def ab(game: str, options: dict[str, Any], players: int, seed: int,
     new_t: list[float] = []
     for i, view in enumerate(views):
         legal = view.legal_moves()
-        if game == "pergola":
+        if game in ("pergola", "reefs"):
             def old(view: Any = view, legal: Any = legal, i: int = i) -> Any:
                 return GreedyBot(seed=i, exact=1).choose(view, legal)
 
@@ -201,10 +201,10 @@ def main() -> None:
               "| new p50 | p95 | max | total | speed-up (totals) |")
         print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for game, options, players in CASES:
-            if game == "reefs" or (only and game not in only):
+            if only and game not in only:
                 continue
             old_t, new_t = ab(game, options, players, args.seed, args.positions)
-            what = "greedy decision" if game == "pergola" else "whole_turns()"
+            what = "greedy decision" if game in ("pergola", "reefs") else "whole_turns()"
             cells = []
             for t in (old_t, new_t):
                 cells += [pct(t, 0.5), pct(t, 0.95), max(t), sum(t)]
