@@ -24,7 +24,8 @@ from meeple.core.turns import OutOfTime
 from meeple.games.reefs.evaluation import reefs_evaluation
 from meeple.games.reefs.ranker import TIE, TurnRanker, _fork, rank_turns, turn_values
 from meeple.games.reefs.rules import P_DRAW
-from tests.games.turns_golden import decision_positions
+from tests.games.reefs.test_turns_fast import GOLDEN as PINNED
+from tests.games.turns_golden import decision_positions, digest, greedy_game
 
 #: (level, seats, seed, every): random games sampled at every ``every``-th seat decision
 #: (turn starts and decisions in the middle of a turn), over the whole game.
@@ -176,6 +177,15 @@ def test_greedy_decides_as_without_it(ranker):
     got = ranked_turns(state, state.to_move, 5)  # what greedy asks the ranker (5 and ties)
     assert len(got) >= 5
     assert _texts(got) == _texts(all_turns_ranked(state, state.to_move)[: len(got)])
+
+
+@pytest.mark.parametrize("case", list(PINNED))
+def test_pinned_greedy_games_with_the_ranker(ranker, case):
+    """The greedy games tests/games/reefs/test_turns_fast.py pins (recorded before the
+    ranker), played with the ranker in use: move for move the same."""
+    game, options, players, seed = case
+    moves = greedy_game(game, dict(options), players, seed)
+    assert (len(moves), digest(moves)) == PINNED[case]
 
 
 def test_mcts_candidates_as_without_the_ranker(ranker):
