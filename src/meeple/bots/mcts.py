@@ -469,7 +469,8 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
 
     A game's turn ranker is used if it has one (one that walks every whole turn, marked
     ``exhaustive``, only where no ``beam`` is asked and no ``deadline`` set, and then with
-    ``diverse`` every turn it ranks is a candidate). Otherwise up to
+    ``diverse`` every turn it ranks is a candidate; one that also has ``within``, Reefs', only
+    where there are at most ``max_turns`` whole turns, as below). Otherwise up to
     ``max_turns`` whole turns are enumerated; if there are more, this node searches one
     decision at a time instead: every legal move (up to ``3 x top``), ranked by the
     evaluation right after it, and the turn goes on at the next node. ``beam`` (a width, 0:
@@ -480,7 +481,11 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
     """
     ranker = turn_ranker_for(state.game_name) if use_ranker else None
     exhaustive = getattr(ranker, "exhaustive", False)
-    if ranker is not None and not (exhaustive and (beam > 0 or deadline is not None)):
+    ranks = ranker is not None and not (exhaustive and (beam > 0 or deadline is not None))
+    # an exhaustive ranker with ``within`` keeps to max_turns, as the listing below does
+    within = getattr(ranker, "within", None) if ranks and exhaustive else None
+    if ranks and within is None:
+        assert ranker is not None
         if diverse:
             return diverse_top(ranker(state, seat, None) if exhaustive
                                else ranked_turns(state, seat, 4 * top), top)
@@ -489,7 +494,14 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
         found = beam_turns(state, lambda after: evaluate(after, seat), beam)
         if found:
             return diverse_top(found, top) if diverse else found[:top]
-    turns = expand_turns(state, limit=max_turns + 1, deadline=deadline) if max_turns > 0 else []
+    if within is not None:
+        every = within(state, seat, max_turns) if max_turns > 0 else None
+        if every:
+            return diverse_top(every, top) if diverse else every[:top]
+        turns = []  # none, or more than max_turns: single decisions, as below
+    else:
+        turns = (expand_turns(state, limit=max_turns + 1, deadline=deadline)
+                 if max_turns > 0 else [])
     if 0 < len(turns) <= max_turns:
         scored = [(evaluate(after, seat), moves) for moves, after in turns]
     else:

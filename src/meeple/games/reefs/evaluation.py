@@ -17,8 +17,8 @@ class _Prep:
     """What the evaluation needs from a board, computed once per board."""
 
     __slots__ = (
-        "base_nb", "bonus", "coin_len", "coin_mask", "coinv", "conn", "entries", "grey", "n",
-        "need2", "prop_mask", "row_len", "rowv", "tr",
+        "base_nb", "bonus", "coin_len", "coin_mask", "coinv", "conn", "entries", "grey", "gsum",
+        "n", "need2", "prop_mask", "row_len", "rowv", "tr",
     )
 
     def __init__(self, b: Any) -> None:
@@ -41,6 +41,7 @@ class _Prep:
         self.rowv: tuple[tuple[int, ...], ...] = tuple((0, *v) for v in b.row_values)
         self.row_len: tuple[int, ...] = tuple(b.row_len)
         self.grey: tuple[int, ...] = tuple(b.row_grey) if any(b.row_grey) else (0,) * 5
+        self.gsum: int = sum(self.grey)
         self.need2: tuple[int, ...] = tuple(b.two_each_need)
         self.coinv: tuple[int, ...] = (0, *b.coin_values)
         self.coin_len: int = b.coin_len
@@ -117,14 +118,17 @@ def _race_lead(state: Any, p: _Prep) -> float:
     ending the game, when it scores, beats waiting)."""
     lead = 0.0
     clen = p.coin_len
-    grey = p.grey
-    gsum = sum(grey)
+    gsum = p.gsum
+    g0, g1, g2, g3, g4 = p.grey
     for o in state.sheets:
         if clen and o.coins > lead * clen:
             lead = o.coins / clen
         if gsum:
-            ob = o.boxes
-            x = sum(min(ob[c], grey[c]) for c in range(5)) / gsum
+            # the grey boxes coloured, row by row (at most the row's grey boxes), spelt out:
+            # this runs for every end position a turn listing evaluates
+            b0, b1, b2, b3, b4 = o.boxes
+            x = ((b0 if b0 < g0 else g0) + (b1 if b1 < g1 else g1) + (b2 if b2 < g2 else g2)
+                 + (b3 if b3 < g3 else g3) + (b4 if b4 < g4 else g4)) / gsum
             if x > lead:
                 lead = x
     return lead
