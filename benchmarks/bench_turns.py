@@ -24,9 +24,8 @@ positions. Run both versions in one session, back to back (benchmarks/README.md)
 alike; the fastest of three rounds kept), the code paths this version replaced with the ones
 that replace them, both still here: in Pergola and Reefs ``greedy:exact=1`` (every whole
 turn listed by ``whole_turns()`` and evaluated: what greedy did before the game had a turn
-ranker) against ``greedy`` (the ranker; Reefs registers none, so ``--ab`` registers its
-``games/reefs/ranker.py`` for the comparison); in Gardens the move-by-move listing
-``whole_turns()`` was (each turn played with ``play``) against ``whole_turns()``.
+ranker) against ``greedy`` (the ranker); in Gardens the move-by-move listing ``whole_turns()`` was (each turn
+played with ``play``) against ``whole_turns()``.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ import time
 from typing import Any
 
 import meeple
-from meeple.bots.evaluation import register_turn_ranker, turn_ranker_for
+from meeple.bots.evaluation import turn_ranker_for
 from meeple.bots.greedy import GreedyBot
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
@@ -154,13 +153,6 @@ def gardens_listing_as_was(state: Any) -> list[Any]:
 def ab(game: str, options: dict[str, Any], players: int, seed: int,
        positions: int) -> tuple[list[float], list[float]]:
     """Per position, the fastest of three alternating rounds of the old and the new path."""
-    if game == "reefs" and turn_ranker_for(game) is None:
-        # Reefs' ranker is not registered (issue 30: it saved less than asked for): the new
-        # path is greedy with it registered here (greedy's decisions are the same)
-        from meeple.games.reefs.evaluation import reefs_evaluation
-        from meeple.games.reefs.ranker import TurnRanker
-
-        register_turn_ranker(game, TurnRanker(reefs_evaluation))
     views = spread(greedy_positions(game, options, players, seed), positions)
     old_t: list[float] = []
     new_t: list[float] = []

@@ -35,8 +35,8 @@ CASES = [(level, seats, 30 + 3 * level + seats, every)
 
 @pytest.fixture
 def ranker():
-    """Reefs' ranker as the game's turn ranker for the test (the game registers none: it
-    saved less than asked for, issue 30), as it would be registered."""
+    """Reefs' ranker as the game's turn ranker (the game registers it; registered here if a
+    run took it out)."""
     registered = turn_ranker_for("reefs")
     if registered is not None:
         yield registered

@@ -12,6 +12,7 @@ from meeple.games.reefs.announce import announce
 from meeple.games.reefs.evaluation import reefs_evaluation
 from meeple.games.reefs.moves import NOTATION_HELP, ReefsMove
 from meeple.games.reefs.presets import BOT_PRESETS
+from meeple.games.reefs.ranker import TurnRanker
 from meeple.games.reefs.render import render, render_score
 from meeple.games.reefs.rules import ReefsState
 from meeple.games.reefs.sheet import LEVEL_SHEETS, Board, load_board
@@ -96,5 +97,6 @@ GAME = GameInfo(
     "and coins; level 2 adds whirlpools, level 3 propellers.",
     default_players=2,
     evaluation=reefs_evaluation,
+    turn_ranker=TurnRanker(reefs_evaluation),
     bot_presets=BOT_PRESETS,
 )

@@ -24,14 +24,8 @@ The walk is the same depth-first walk as ``expand_turns``, so the turns come in 
 order and, the evaluation being the same function of an equal position, with the same values:
 the ranking is the one ``greedy`` gets from ``all_turns_ranked`` (tests/games/reefs/
 test_ranker.py checks it over seeded positions of every level). The evaluation is a
-parameter: the game package does not import the bots.
-
-The game does not register it (``GameInfo.turn_ranker``): most of a Reefs step's cost is the
-rules' own work (``_apply``: drawing, the end-of-pencil checks) and the evaluation, which this
-walk does just as the listing does, so it made greedy's decisions only about 1.1x (level 1
-and 3) to 1.3x (level 2) faster (``benchmarks/bench_turns.py --ab --only reefs``), less than
-was asked for. ``register_turn_ranker("reefs", TurnRanker(reefs_evaluation))``
-(:mod:`meeple.bots.evaluation`) puts it in use; greedy's and mcts' decisions stay the same.
+parameter: the game package does not import the bots (the game registers
+``TurnRanker(reefs_evaluation)``).
 """
 
 from __future__ import annotations
