@@ -469,7 +469,7 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
 
     A game's turn ranker is used if it has one (one that walks every whole turn, marked
     ``exhaustive``, only where no ``beam`` is asked and no ``deadline`` set, and then with
-    ``diverse`` every turn it ranks is a candidate; one that also has ``within``, Reefs', only
+    ``diverse`` every turn it ranks is a candidate; one marked ``capped`` (Reefs'), only
     where there are at most ``max_turns`` whole turns, as below). Otherwise up to
     ``max_turns`` whole turns are enumerated; if there are more, this node searches one
     decision at a time instead: every legal move (up to ``3 x top``), ranked by the
@@ -483,7 +483,8 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
     exhaustive = getattr(ranker, "exhaustive", False)
     ranks = ranker is not None and not (exhaustive and (beam > 0 or deadline is not None))
     # an exhaustive ranker with ``within`` keeps to max_turns, as the listing below does
-    within = getattr(ranker, "within", None) if ranks and exhaustive else None
+    within = (getattr(ranker, "within", None)
+              if ranks and exhaustive and getattr(ranker, "capped", False) else None)
     if ranks and within is None:
         assert ranker is not None
         if diverse:

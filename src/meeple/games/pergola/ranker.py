@@ -29,15 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from meeple.core.turns import TIE, ForkTurnRanker
 from meeple.games.pergola.moves import PergolaMove
 from meeple.games.pergola.rules import PergolaState
 
-__all__ = ["TurnRanker", "rank_turns", "turn_values"]
+__all__ = ["TIE", "TurnRanker", "rank_turns", "turn_values"]
 
 Evaluation = Callable[[PergolaState, int], float]
 
-#: Turns whose values are within this of the best count as tied with it (as in ``greedy``).
-TIE = 1e-9
 
 
 def _fork(node: PergolaState) -> PergolaState:
@@ -70,6 +69,19 @@ def _turn_key(s: PergolaState, seat: int) -> Hashable:
             tuple(s.tasks), s.current_tool)
 
 
+def _ended(turn: int, seat: int | None, child: PergolaState) -> bool:
+    """A Pergola turn ends when the turn counter moves on."""
+    return child.turn != turn
+
+
+class TurnRanker(ForkTurnRanker):
+    """The Pergola walk (:class:`~meeple.core.turns.ForkTurnRanker` with this module's fork,
+    key and turn end), ``evaluate`` bound; used whatever the number of whole turns."""
+
+    def __init__(self, evaluate: Evaluation) -> None:
+        super().__init__(evaluate, _fork, _turn_key, _ended)
+
+
 def turn_values(state: PergolaState, seat: int,
                 evaluate: Evaluation) -> list[tuple[float, tuple[PergolaMove, ...]]]:
     """Every distinct whole turn of ``seat`` (the seat to move) with ``evaluate(after, seat)``,
@@ -78,58 +90,12 @@ def turn_values(state: PergolaState, seat: int,
     ``after`` equals the end position ``whole_turns()`` gives (its key, scores and everything
     the rules read) but shares the move log, the tool holder and the leaf pool with ``state``
     (the log does not hold the turn's moves): ``evaluate`` must only read it."""
-    if state.to_move != seat or seat is None or seat < 0:
-        return []
-    turn = state.turn
-    out: list[tuple[float, tuple[PergolaMove, ...]]] = []
-    seen: set[Hashable] = set()
-    stack: list[tuple[tuple[PergolaMove, ...], PergolaState]] = [((), state)]
-    while stack:
-        path, node = stack.pop()
-        for move in node.legal_moves():
-            child = _fork(node)
-            child._apply(move)
-            k = _turn_key(child, seat)
-            if k in seen:
-                continue
-            seen.add(k)
-            if child.turn != turn:
-                out.append((evaluate(child, seat), (*path, move)))
-            else:
-                stack.append(((*path, move), child))
+    out = TurnRanker(evaluate).values(state, seat)
+    assert out is not None  # no cap
     return out
 
 
 def rank_turns(state: Any, seat: int, limit: int | None,
                evaluate: Evaluation) -> list[tuple[float, tuple[Any, ...]]]:
-    """The turn ranker: :func:`turn_values` best first (a stable sort, so equal values keep
-    the listing's order, as ``all_turns_ranked`` does). With ``limit``, the first ``limit``
-    and any further turns tied with the best (so a bot choosing among the tied best turns sees
-    all of them, as it would in the full list)."""
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be None (every turn) or a count of at least 0, not {limit}")
-    scored = turn_values(state, seat, evaluate)
-    scored.sort(key=lambda t: -t[0])
-    if limit is None or len(scored) <= limit:
-        return scored
-    n = limit
-    top = scored[0][0]
-    while n < len(scored) and scored[n][0] >= top - TIE:
-        n += 1
-    return scored[:n]
-
-
-class TurnRanker:
-    """:func:`rank_turns` with ``evaluate`` bound, as a game's turn ranker is called:
-    ``ranker(state, seat, limit)``. ``exhaustive``: it walks every whole turn (the same work
-    as a full listing, only cheaper), with no clock to watch, so a search with a time cap or a
-    beam of its own lists turns its own way instead (``meeple.bots.mcts.candidate_turns``)."""
-
-    exhaustive = True
-
-    def __init__(self, evaluate: Evaluation) -> None:
-        self.evaluate = evaluate
-
-    def __call__(self, state: Any, seat: int,
-                 limit: int | None) -> list[tuple[float, tuple[Any, ...]]]:
-        return rank_turns(state, seat, limit, self.evaluate)
+    """The turn ranker's answer: :func:`turn_values` best first, ``limit`` plus ties."""
+    return TurnRanker(evaluate)(state, seat, limit)

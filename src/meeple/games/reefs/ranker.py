@@ -33,15 +33,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from meeple.core.turns import TIE, ForkTurnRanker
 from meeple.games.reefs.moves import ReefsMove
 from meeple.games.reefs.rules import P_TAKE, ReefsState
 
-__all__ = ["TurnRanker", "rank_turns", "turn_values"]
+__all__ = ["TIE", "TurnRanker", "rank_turns", "turn_values"]
 
 Evaluation = Callable[[ReefsState, int], float]
 
-#: Turns whose values are within this of the best count as tied with it (as in ``greedy``).
-TIE = 1e-9
 
 
 def _fork(node: ReefsState) -> ReefsState:
@@ -69,84 +68,29 @@ def _turn_key(s: ReefsState, seat: int) -> Hashable:
     )
 
 
+def _ended(turn: int, seat: int | None, child: ReefsState) -> bool:
+    """``expand_turns``' turn end: the turn moved on, or another seat or chance (a roll of the
+    pencils) is to move, or the game is over."""
+    return child.turn != turn or child.to_move != seat
+
+
+class TurnRanker(ForkTurnRanker):
+    """The Reefs walk (:class:`~meeple.core.turns.ForkTurnRanker` with this module's fork,
+    key and turn end), ``evaluate`` bound; ``capped``: a search keeps to its whole-turn cap
+    (``within``) as the listing does."""
+
+    def __init__(self, evaluate: Evaluation) -> None:
+        super().__init__(evaluate, _fork, _turn_key, _ended, capped=True)
+
+
 def turn_values(state: ReefsState, seat: int, evaluate: Evaluation,
                 cap: int | None = None) -> list[tuple[float, tuple[ReefsMove, ...]]] | None:
     """Every distinct whole turn of ``seat`` (the seat to move) with ``evaluate(after, seat)``,
-    in the order of ``state.whole_turns()``: ``[(value, moves)]``. With ``cap``: ``None`` as
-    soon as there are more than ``cap`` turns (the walk stops there, as ``expand_turns`` does
-    with a ``limit``).
-
-    ``after`` equals the end position ``whole_turns()`` gives (its key, scores and everything
-    the rules read) but shares the move log with ``state`` (the log does not hold the turn's
-    moves): ``evaluate`` must only read the position."""
-    if seat is None or seat < 0 or state.to_move != seat:
-        return []
-    turn = state.turn
-    out: list[tuple[float, tuple[ReefsMove, ...]]] = []
-    seen: set[Hashable] = set()
-    stack: list[tuple[tuple[ReefsMove, ...], ReefsState]] = [((), state)]
-    while stack:
-        path, node = stack.pop()
-        for move in node.legal_moves():
-            child = _fork(node)
-            child._apply(move)
-            k = _turn_key(child, seat)
-            if k in seen:
-                continue
-            seen.add(k)
-            # expand_turns' turn_ended: the turn moved on, or another seat or chance (a roll
-            # of the pencils) is to move, or the game is over
-            if child.turn != turn or child.to_move != seat:
-                out.append((evaluate(child, seat), (*path, move)))
-                if cap is not None and len(out) > cap:
-                    return None
-            else:
-                stack.append(((*path, move), child))
-    return out
+    in the order of ``state.whole_turns()``; with ``cap``, ``None`` once there are more."""
+    return TurnRanker(evaluate).values(state, seat, cap)
 
 
 def rank_turns(state: Any, seat: int, limit: int | None,
                evaluate: Evaluation) -> list[tuple[float, tuple[Any, ...]]]:
-    """The turn ranker: :func:`turn_values` best first (a stable sort, so equal values keep
-    the listing's order, as ``all_turns_ranked`` does). With ``limit``, the first ``limit``
-    and any further turns tied with the best (so a bot choosing among the tied best turns sees
-    all of them, as it would in the full list)."""
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be None (every turn) or a count of at least 0, not {limit}")
-    scored = turn_values(state, seat, evaluate)
-    assert scored is not None  # no cap
-    scored.sort(key=lambda t: -t[0])
-    if limit is None or len(scored) <= limit:
-        return scored
-    n = limit
-    top = scored[0][0]
-    while n < len(scored) and scored[n][0] >= top - TIE:
-        n += 1
-    return scored[:n]
-
-
-class TurnRanker:
-    """:func:`rank_turns` with ``evaluate`` bound, as a game's turn ranker is called:
-    ``ranker(state, seat, limit)``. ``exhaustive``: it walks every whole turn (the same work
-    as a full listing, only cheaper), with no clock to watch, so a search with a time cap or a
-    beam of its own lists turns its own way instead (``meeple.bots.mcts.candidate_turns``)."""
-
-    exhaustive = True
-
-    def __init__(self, evaluate: Evaluation) -> None:
-        self.evaluate = evaluate
-
-    def __call__(self, state: Any, seat: int,
-                 limit: int | None) -> list[tuple[float, tuple[Any, ...]]]:
-        return rank_turns(state, seat, limit, self.evaluate)
-
-    def within(self, state: Any, seat: int,
-               max_turns: int) -> list[tuple[float, tuple[Any, ...]]] | None:
-        """Every whole turn best first if there are at most ``max_turns``, else ``None``: what
-        ``mcts`` ranks where it lists at most ``max_turns`` whole turns (and searches one
-        decision at a time where there are more), so its searches are the ones the full
-        listing gives."""
-        scored = turn_values(state, seat, self.evaluate, max_turns)
-        if scored is not None:
-            scored.sort(key=lambda t: -t[0])
-        return scored
+    """The turn ranker's answer: :func:`turn_values` best first, ``limit`` plus ties."""
+    return TurnRanker(evaluate)(state, seat, limit)
