@@ -57,7 +57,7 @@ def impatient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def test_a_bot_past_its_deadline_is_replaced_and_the_game_goes_on(impatient: Server) -> None:
     t = create(impatient, "gardens", {"level": 1},
-               [{"kind": "bot", "bot": "mcts:iterations=1000000"},
+               [{"kind": "bot", "bot": "mcts:iterations=20000"},
                 {"kind": "bot", "bot": "random"}])["id"]
     deadline = time.monotonic() + 300
     while impatient.api("GET", f"/api/tables/{t}").json()["version"] < 12:

@@ -40,16 +40,23 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     name = name.strip().lower()
     if name not in BOTS:
         raise MeepleError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
+    options = parse_options(rest)
+    try:
+        return BOTS[name](seed=seed, **options)
+    except (TypeError, ValueError) as exc:
+        raise MeepleError(f"bad options for bot {name!r}: {exc}") from None
+
+
+def parse_options(rest: str) -> dict[str, Any]:
+    """The options of a bot spec after its colon (``iterations=200;cpu=0.5``): numbers where
+    they read as numbers, else text."""
     options: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in rest.replace(";", ",").split(","))):
         key, eq, value = part.partition("=")
         if not eq:
             raise MeepleError(f"bot option {part!r} must be written key=value, e.g. iterations=200")
         options[key.strip()] = _number(value.strip())
-    try:
-        return BOTS[name](seed=seed, **options)
-    except (TypeError, ValueError) as exc:
-        raise MeepleError(f"bad options for bot {name!r}: {exc}") from None
+    return options
 
 
 def _number(text: str) -> Any:

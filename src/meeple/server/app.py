@@ -7,24 +7,35 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.requests import Request
 
 import meeple
-from meeple.bots import BOTS, make_bot
+from meeple.bots import BOTS
 from meeple.bots.hint import DEFAULT_LEVEL, level_spec
+from meeple.bots.limits import MAX_SPEC_LENGTH, client_spec
 from meeple.core.errors import MeepleError
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view, view_schema
 from meeple.server import uploads
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
+from meeple.server.checks import (
+    MAX_PARAM,
+    BadInput,
+    StrictJsonBodies,
+    checked_text,
+    checked_variant,
+    loads_strict,
+)
 from meeple.server.hints import HintFailed, HintJob, run_analysis, run_hint
 from meeple.server.protocol import (
     MAX_FRAME,
@@ -40,11 +51,14 @@ from meeple.store import (
     BOT,
     FINISHED,
     RUNNING,
+    Idempotency,
+    KeyReused,
     NotFound,
     SeatSpec,
     Store,
     StoreError,
     Table,
+    Taken,
     effective_moves,
 )
 
@@ -93,14 +107,30 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                               "Pergola online: a lobby of tables and a WebSocket per client. "
                               "See docs/server.md.")
 
+    app.add_middleware(StrictJsonBodies)
+
     def service() -> Service:
         svc: Service = app.state.service
         return svc
 
     @app.exception_handler(StoreError)
     async def _store_error(_: Any, exc: StoreError) -> JSONResponse:
-        code = 404 if isinstance(exc, NotFound) else 409
+        code = 404 if isinstance(exc, NotFound) else 422 if isinstance(exc, KeyReused) else 409
         return JSONResponse({"detail": str(exc)}, status_code=code)
+
+    @app.exception_handler(BadInput)
+    async def _bad_input(_: Any, exc: BadInput) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Any, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(_validation_body(exc), status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "the server failed on this request (a defect: it is "
+                                       "logged); nothing was changed by it"}, status_code=500)
 
     @app.exception_handler(MeepleError)
     async def _meeple_error(_: Any, exc: MeepleError) -> JSONResponse:
@@ -132,8 +162,13 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         return view_schema(game)
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> Joined | TableOut:
-        """Create a table; with ``join_as`` its creator takes the first open seat at once."""
+    async def create_table(body: CreateTable, idempotency_key: str | None = Header(
+            None, description=IDEMPOTENCY_HELP)) -> Joined | TableOut:
+        """Create a table; with ``join_as`` its creator takes the first open seat at once (in
+        the same transaction). With an ``Idempotency-Key``, a retry gets the same answer."""
+        idem = _idempotency(idempotency_key, "create", body.model_dump_json())
+        if idem is not None and (done := await asyncio.to_thread(store.recall, idem)):
+            return await asyncio.to_thread(_answer, store, done)
         info = meeple.game_info(body.game)
         seats = []
         for i, s in enumerate(body.seats):
@@ -141,24 +176,21 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                 if not s.bot:
                     raise HTTPException(422, f"seat {i} is a bot seat and needs a bot spec "
                                              f"(bots: {', '.join(sorted(BOTS))})")
-                make_bot(s.bot)  # a bad spec is refused here, before the table exists
+                client_spec(s.bot)  # a bad or unbounded spec is refused before the table exists
             seats.append(SeatSpec(kind=s.kind, bot=s.bot, name=s.name))
         variant, sheet = body.variant, None
-        if body.sheet is not None:  # a sheet of their own: checked again, kept as data
+        if body.sheet is None:
+            variant = checked_variant(info.name, variant)  # a shipped sheet only, by name
+            meeple.new_game(info.name, players=len(seats), **variant)  # refuses bad variants
+        else:  # a sheet of their own: checked again, kept as data (never a variant's sheet)
             own = await asyncio.to_thread(uploads.build, info.name, body.sheet, len(seats),
                                           body.variant)
             variant, sheet = own.variant(), own.sheet_data()
-        else:
-            meeple.new_game(info.name, players=len(seats), **variant)  # refuses bad variants
-        table = await asyncio.to_thread(
+        taken = await asyncio.to_thread(
             store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
-            public=body.public, clock=body.clock)
-        if body.join_as is not None and table.open_seats:
-            seat, secret = await asyncio.to_thread(store.join, table.id, None, body.join_as)
-            await service().seats_changed(table.id)
-            return Joined(table=table_out(store.table(table.id)), seat=seat, secret=secret)
-        await service().seats_changed(table.id)
-        return table_out(store.table(table.id))
+            public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem)
+        await service().seats_changed(taken.table_id)
+        return await asyncio.to_thread(_answer, store, taken)
 
     # ------------------------------------------------------------------ own sheets
     @app.get("/api/sheets/{game}")
@@ -205,25 +237,38 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         return table_out(await asyncio.to_thread(store.table, table_id))
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: JoinTable) -> Joined:
-        """Take an open seat; the response carries that seat's secret (shown only here)."""
-        seat, secret = await asyncio.to_thread(store.join, table_id, body.seat, body.name)
-        await service().seats_changed(table_id)
-        return Joined(table=table_out(store.table(table_id)), seat=seat, secret=secret)
+    async def join(table_id: str, body: JoinTable, idempotency_key: str | None = Header(
+            None, description=IDEMPOTENCY_HELP)) -> Joined:
+        """Take an open seat; the response carries that seat's secret (shown only here, and
+        to a retry with the same ``Idempotency-Key``)."""
+        idem = _idempotency(idempotency_key, "join", table_id, body.model_dump_json())
+        taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem)
+        if not taken.replayed:
+            await service().seats_changed(table_id)
+        answer = await asyncio.to_thread(_answer, store, taken)
+        assert isinstance(answer, Joined)
+        return answer
 
     @app.post("/api/tables/{table_id}/leave")
-    async def leave(table_id: str, body: Leave) -> TableOut:
-        """Leave a seat: before the game it opens again; during it a bot plays for it."""
-        if not store.check_secret(table_id, body.seat, body.secret):
-            raise HTTPException(403, "that is not the secret of this seat")
-        await asyncio.to_thread(store.leave, table_id, body.seat)
-        await service().seats_changed(table_id)
-        return table_out(store.table(table_id))
+    async def leave(table_id: str, body: Leave, idempotency_key: str | None = Header(
+            None, description=IDEMPOTENCY_HELP)) -> TableOut:
+        """Leave a seat: before the game it opens again; during it a bot plays for it. With
+        an ``Idempotency-Key``, a retry (whose secret no longer holds) gets the same answer."""
+        idem = _idempotency(idempotency_key, "leave", table_id, body.model_dump_json())
+        if idem is None or not await asyncio.to_thread(store.recall, idem):
+            if not await asyncio.to_thread(store.check_secret, table_id, body.seat,
+                                           body.secret):
+                raise HTTPException(403, "that is not the secret of this seat")
+            await asyncio.to_thread(store.leave, table_id, body.seat, idem)
+            await service().seats_changed(table_id)
+        return table_out(await asyncio.to_thread(store.table, table_id))
 
     @app.get("/api/tables/{table_id}/view")
-    async def get_view(table_id: str, seat: int | None = None, text: bool = False,
-                       at: int | None = Query(None, ge=0, description="the position after "
-                                              "this many moves (a replay; spectator's view)"),
+    async def get_view(table_id: str, seat: int | None = Query(None, ge=0, le=MAX_PARAM),
+                       text: bool = False,
+                       at: int | None = Query(None, ge=0, le=MAX_PARAM,
+                                              description="the position after this many "
+                                              "moves (a replay; spectator's view)"),
                        x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
         """The table's view as ``seat`` (with its secret in the X-Seat-Secret header) or, with
         no seat, as a spectator; ``at=K`` gives the position after the first K moves as a
@@ -242,7 +287,8 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         return service().view_frame(rt, seat, text)
 
     @app.get("/api/tables/{table_id}/hint")
-    async def get_hint(table_id: str, seat: int | None = None, level: str = DEFAULT_LEVEL,
+    async def get_hint(table_id: str, seat: int | None = Query(None, ge=0, le=MAX_PARAM),
+                       level: str = Query(DEFAULT_LEVEL, max_length=MAX_SPEC_LENGTH),
                        x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
         """A suggested turn for ``seat`` (to move; its secret in X-Seat-Secret) at ``level``
         (easy, medium, hard or a bot spec), from that seat's view only, computed in the bot
@@ -253,7 +299,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                                      "seat's secret (X-Seat-Secret); spectators get none")
         if not store.check_secret(table_id, seat, x_seat_secret):
             raise HTTPException(403, "a hint needs that seat's secret (X-Seat-Secret)")
-        level_spec(level)  # an unknown level is refused (422) before a worker is asked
+        client_spec(level_spec(level))  # an unknown or unbounded level: 422, no worker asked
         state, t = rt.state, rt.table
         if t.status != RUNNING or state.to_move != seat:
             who = ("the game is over" if state.is_over else
@@ -313,7 +359,8 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         return {"game": rt.table.game, "layout": hook(rt.state) if hook is not None else {}}
 
     @app.get("/api/tables/{table_id}/log")
-    async def table_log(table_id: str, after: int = 0) -> list[dict[str, Any]]:
+    async def table_log(table_id: str, after: int = Query(0, ge=0, le=MAX_PARAM)
+                        ) -> list[dict[str, Any]]:
         """The stored log entries numbered above ``after``: moves, chance outcomes already
         drawn and undos, each with its number (the table version it made)."""
         await asyncio.to_thread(store.table, table_id)
@@ -332,6 +379,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         that seat name, the best score in each of the ten spaces (a failed challenge counts in
         the Free game space), the total, the spaces still missing and the 1000 club. A name
         that never finished a solo game gets an empty table."""
+        checked_text(player, "the player's name", 60)
         keeping = [g.name for g in meeple.games() if g.solo_table is not None]
         if game is None and keeping:
             game = keeping[0]
@@ -367,45 +415,18 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                raw = message.get("text")
-                if raw is None:
-                    raw_bytes = message.get("bytes") or b""
-                    if len(raw_bytes) > MAX_FRAME:
-                        await send(_error(f"frame too large ({len(raw_bytes)} bytes; at most "
-                                          f"{MAX_FRAME})"))
-                        continue
-                    raw = raw_bytes.decode("utf-8", "replace")
-                if len(raw) > MAX_FRAME:
-                    await send(_error(f"frame too large ({len(raw)} bytes; at most {MAX_FRAME})"))
+                frame = await _read_frame(message, send)
+                if frame is None:
                     continue
                 try:
-                    frame = json.loads(raw)
-                except json.JSONDecodeError as exc:
-                    await send(_error(f"not JSON: {exc.msg}"))
-                    continue
-                if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-                    await send(_error('a frame is a JSON object with a "type"'))
-                    continue
-                kind = frame["type"]
-                if kind == "ping":
-                    await send({"type": "pong"})
-                elif kind == "hello":
-                    client = await _hello(svc, rt, frame, send, client)
-                elif client is None:
-                    await send(_error('say hello first: {"type": "hello", "seat": N, '
-                                      '"secret": "..."} or {"type": "hello"} to watch'))
-                elif kind in ("move", "undo"):
-                    await _move(svc, table_id, client, frame, send)
-                elif kind == "preview":
-                    await _preview(svc, table_id, client, frame, send)
-                elif kind == "back":
-                    if client.viewer is None:
-                        await send(_error("a spectator has no seat to take back"))
-                    else:
-                        await svc.set_absent(table_id, client.viewer, False)
-                else:
-                    await send(_error(f"unknown frame type {kind!r}; types: hello, move, undo, "
-                                      "back, ping"))
+                    client = await _handle(svc, rt, table_id, client, frame, send)
+                except WebSocketDisconnect:
+                    raise
+                except Exception:  # a defect: logged, answered, and the connection kept
+                    log.exception("unexpected error on a %s frame at table %s",
+                                  frame.get("type"), table_id)
+                    await send(_error("the server failed on this frame (a defect: it is "
+                                      "logged); nothing was changed by it"))
         except WebSocketDisconnect:
             pass
         finally:
@@ -413,6 +434,96 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                 rt.clients.discard(client)
 
     return app
+
+
+#: What the ``Idempotency-Key`` header is, for the API docs.
+IDEMPOTENCY_HELP = ("a key of your own for this request (16 to 200 printable ASCII characters, "
+                    "unguessable: e.g. a random UUID), so that a retry after a lost reply gets "
+                    "the same answer instead of doing it again; a retry must repeat the "
+                    "request exactly")
+
+
+def _idempotency(header: str | None, scope: str, *request: str) -> Idempotency | None:
+    """The request's idempotency key from its header (None without one); a key that is too
+    short to be unguessable, too long or not printable ASCII is refused (422)."""
+    if header is None:
+        return None
+    if not 16 <= len(header) <= 200 or not header.isascii() or not header.isprintable():
+        raise BadInput("Idempotency-Key must be 16 to 200 printable ASCII characters (an "
+                       "unguessable key of your own, e.g. a random UUID)")
+    digest = hashlib.sha256("\0".join(request).encode("utf-8")).hexdigest()
+    return Idempotency(header, scope, digest)
+
+
+def _answer(store: Store, taken: Taken) -> Joined | TableOut:
+    """The answer to a create or join: the table as it is now, with the seat taken and its
+    secret when one was taken."""
+    table = table_out(store.table(taken.table_id))
+    if taken.seat is None or taken.secret is None:
+        return table
+    return Joined(table=table, seat=taken.seat, secret=taken.secret)
+
+
+def _validation_body(exc: RequestValidationError) -> dict[str, Any]:
+    """A refused request's body in the error format of every error (``detail``, a sentence),
+    with each problem's place and message (never the input itself, which may be anything)."""
+    problems = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "(request)"
+        message = str(err.get("msg", "invalid"))
+        if isinstance(err.get("ctx"), dict) and "error" in err["ctx"]:
+            message = str(err["ctx"]["error"])
+        problems.append({"field": where, "message": message.encode("utf-8", "replace")
+                         .decode("utf-8")})
+    shown = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:5])
+    more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+    return {"detail": f"the request is not valid: {shown}{more}", "problems": problems}
+
+
+async def _read_frame(message: Mapping[str, Any], send: Any) -> dict[str, Any] | None:
+    """The frame a WebSocket message holds, strictly parsed (:func:`loads_strict`); None after
+    telling the client what was wrong with it."""
+    raw: str | bytes | None = message.get("text")
+    if raw is None:
+        raw = message.get("bytes") or b""
+    if len(raw) > MAX_FRAME:
+        await send(_error(f"frame too large ({len(raw)} bytes; at most {MAX_FRAME})"))
+        return None
+    try:
+        frame = loads_strict(raw, "the frame")
+    except BadInput as exc:
+        await send(_error(str(exc)))
+        return None
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        await send(_error('a frame is a JSON object with a "type"'))
+        return None
+    return frame
+
+
+async def _handle(svc: Service, rt: Any, table_id: str, client: Client | None,
+                  frame: dict[str, Any], send: Any) -> Client | None:
+    """Answer one frame; returns the connection's client (a hello makes a new one)."""
+    kind = frame["type"]
+    if kind == "ping":
+        await send({"type": "pong"})
+    elif kind == "hello":
+        return await _hello(svc, rt, frame, send, client)
+    elif client is None:
+        await send(_error('say hello first: {"type": "hello", "seat": N, '
+                          '"secret": "..."} or {"type": "hello"} to watch'))
+    elif kind in ("move", "undo"):
+        await _move(svc, table_id, client, frame, send)
+    elif kind == "preview":
+        await _preview(svc, table_id, client, frame, send)
+    elif kind == "back":
+        if client.viewer is None:
+            await send(_error("a spectator has no seat to take back"))
+        else:
+            await svc.set_absent(table_id, client.viewer, False)
+    else:
+        await send(_error(f"unknown frame type {kind[:40]!r}; types: hello, move, undo, "
+                          "preview, back, ping"))
+    return client
 
 
 def _solo_report(store: Store, table: Table) -> dict[str, Any] | None:
@@ -514,8 +625,9 @@ async def _hello(svc: Service, rt: Any, frame: dict[str, Any], send: Any,
 async def _move(svc: Service, table_id: str, client: Client, frame: dict[str, Any],
                 send: Any) -> None:
     move_id = frame.get("id")
-    if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= 64):
-        await send(_error("id must be a string of 1 to 64 characters"))
+    if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= 64
+                                or not move_id.isprintable()):
+        await send(_error("id must be printable text of 1 to 64 characters"))
         return
     version = frame.get("version")
     if not isinstance(version, int) or isinstance(version, bool):

@@ -18,20 +18,35 @@ the move is committed), ``refused`` (``{"type": "refused", "id": ..., "reason": 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
+
+from meeple.bots.limits import MAX_SPEC_LENGTH
+from meeple.server.checks import MAX_PARAM, checked_text
 
 #: The largest frame a client may send, in bytes.
 MAX_FRAME = 16 * 1024
+
+
+def _name(value: str) -> str:
+    return checked_text(value, "a name", 60)
+
+
+#: A player's or seat's name: printable text of 1 to 60 characters.
+Name = Annotated[str, AfterValidator(_name)]
+#: A seat number (the game's own seat count is checked by the table).
+SeatNumber = Annotated[int, Field(ge=0, le=MAX_PARAM)]
 
 
 class SeatRequest(BaseModel):
     """A seat of a new table: ``human`` (open for a person) or ``bot`` with its spec."""
 
     kind: Literal["human", "bot"] = "human"
-    bot: str | None = Field(None, description="bot spec, e.g. greedy or mcts:seconds=1")
-    name: str | None = Field(None, max_length=60)
+    bot: str | None = Field(None, max_length=MAX_SPEC_LENGTH,
+                            description="bot spec, e.g. greedy or mcts:seconds=1 (within the "
+                                        "limits of docs/server.md)")
+    name: Name | None = Field(None, max_length=60)
 
 
 class CreateTable(BaseModel):
@@ -43,7 +58,7 @@ class CreateTable(BaseModel):
                               description="seconds per decision for human seats; none: off")
     public: bool = Field(True, description="listed in the lobby (else reachable by link only)")
     #: A table may be created with its first seat taken at once by its creator.
-    join_as: str | None = Field(None, max_length=60,
+    join_as: Name | None = Field(None, max_length=60,
                                 description="take the first open seat under this name")
     #: A sheet of the players' own (Gardens, Reefs, Takenokolor), checked again and kept.
     sheet: str | dict[str, Any] | None = Field(
@@ -52,8 +67,9 @@ class CreateTable(BaseModel):
 
 
 class JoinTable(BaseModel):
-    seat: int | None = Field(None, description="the seat to take; default the first open one")
-    name: str = Field("player", min_length=1, max_length=60)
+    seat: SeatNumber | None = Field(None, description="the seat to take; default the first "
+                                                      "open one")
+    name: Name = Field("player", min_length=1, max_length=60)
 
 
 class SeatOut(BaseModel):
@@ -91,5 +107,5 @@ class Joined(BaseModel):
 
 
 class Leave(BaseModel):
-    seat: int
-    secret: str
+    seat: SeatNumber
+    secret: str = Field(max_length=200)

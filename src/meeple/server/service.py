@@ -42,6 +42,7 @@ from meeple.store import (
     Store,
     Table,
     effective_moves,
+    request_key,
 )
 from meeple.store import CHANCE as CHANCE_ENTRY
 
@@ -64,12 +65,13 @@ class Refused(MeepleError):
 
 
 class AlreadyPlayed(MeepleError):
-    """A resend of a move (or undo) whose id is already stored: the client missed the ack.
-    Nothing changes; the client is told it was played (an ``ack`` with ``resent``)."""
+    """A resend of a move (or undo) request already stored: the client missed the ack.
+    Nothing changes; the client gets the ack again (with ``resent``), at the version the
+    request was first acknowledged at."""
 
-    def __init__(self, client_id: str, version: int) -> None:
-        super().__init__(f"move id {client_id!r} was already played")
-        self.client_id = client_id
+    def __init__(self, key: str, version: int) -> None:
+        super().__init__("this move request was already played")
+        self.key = key
         self.version = version
 
 
@@ -178,15 +180,26 @@ class Service:
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
-        """Resume every unfinished table from its log: bots pick up where they were."""
+        """Start serving at once; every unfinished table is resumed from its log in the
+        background (its bots pick up where they were), and any table a client asks for first
+        is rebuilt on that request (:meth:`runtime`), so a restart answers within moments
+        however many tables there are."""
         if self.pool is not None and self.bots_enabled:
             self._spawn(self._warm(self.pool))
+        self._spawn(self._resume_all())
+        self._spawn(self._clock_loop())
+
+    async def _resume_all(self) -> None:
+        """Resume every unfinished table, one at a time, yielding to requests in between."""
         for table_id in await asyncio.to_thread(self.store.unfinished):
+            if self._closed:
+                return
             try:
                 await self.start_table(table_id)
             except MeepleError as exc:
                 log.error("table %s cannot be rebuilt: %s", table_id, exc)
-        self._spawn(self._clock_loop())
+            except Exception:  # one broken table must not stop the others resuming
+                log.exception("table %s could not be resumed", table_id)
 
     async def stop(self) -> None:
         self._closed = True
@@ -289,10 +302,12 @@ class Service:
             raise Refused("no move was given", version)
         rt = await self.runtime(table_id)
         async with rt.lock:
-            await self._check_turn(rt, seat, version, client_id, by_bot)
+            key = None if client_id is None else request_key(seat, version, client_id, MOVE,
+                                                              texts)
+            await self._check_turn(rt, seat, version, key, by_bot)
             trial = rt.state.clone()
             moves, lines = play_steps(trial, seat, texts, rt.version)
-            entries = [Entry(MOVE, seat, m, client_id if i == 0 else None)
+            entries = [Entry(MOVE, seat, m, key if i == 0 else None)
                        for i, m in enumerate(moves)]
             self._draw_chance(trial, entries, lines)
             await self._commit(rt, trial, entries, rt.lines + lines)
@@ -329,25 +344,29 @@ class Service:
         """Take back ``seat``'s last decision of its unfinished turn (as the engine allows)."""
         rt = await self.runtime(table_id)
         async with rt.lock:
-            await self._check_turn(rt, seat, version, client_id, False)
+            key = None if client_id is None else request_key(seat, version, client_id, UNDO, [])
+            await self._check_turn(rt, seat, version, key, False)
             trial = rt.state.clone()
             try:
                 back = trial.undo()
             except IllegalMove as exc:
                 raise Refused(exc.reason, rt.version) from None
-            await self._commit(rt, trial, [Entry(UNDO, seat, str(back), client_id)],
+            await self._commit(rt, trial, [Entry(UNDO, seat, str(back), key)],
                                rt.lines[:-1])
         await self.broadcast(rt)
         return rt.version
 
-    async def _check_turn(self, rt: Runtime, seat: int, version: int, client_id: str | None,
+    async def _check_turn(self, rt: Runtime, seat: int, version: int, key: str | None,
                           by_bot: bool) -> None:
+        """Refuse a request that this seat may not make now. ``key`` is the request's key
+        (:func:`meeple.store.request_key`): the same request stored already is a resend after
+        a lost ack, answered with its ack again (:class:`AlreadyPlayed`)."""
         if version != rt.version:
             await self.refresh(rt)
-        if version != rt.version and client_id is not None and await asyncio.to_thread(
-                self.store.seen_client_id, rt.table.id, client_id):
-            # a resend of a move already played (the client missed its ack): it is played
-            raise AlreadyPlayed(client_id, rt.version)
+        if version < rt.version and key is not None:
+            acked = await asyncio.to_thread(self.store.acked_version, rt.table.id, key)
+            if acked is not None:  # played once already: the client missed its ack
+                raise AlreadyPlayed(key, acked)
         if version != rt.version:
             raise Refused(f"the table has moved on: it is at version {rt.version}, your move "
                           f"was made at version {version}; look at the new position and "

@@ -8,6 +8,8 @@ from meeple.store.models import BOT, CHANCE, FINISHED, HUMAN, MOVE, RUNNING, UND
 from meeple.store.store import (
     DuplicateMove,
     Entry,
+    Idempotency,
+    KeyReused,
     NotFound,
     Seat,
     SeatError,
@@ -16,14 +18,17 @@ from meeple.store.store import (
     Store,
     StoreError,
     Table,
+    Taken,
     default_url,
     display_url,
     effective_moves,
+    request_key,
     sqlite_url,
 )
 
 __all__ = [
     "BOT", "CHANCE", "FINISHED", "HUMAN", "MOVE", "RUNNING", "UNDO", "WAITING", "DuplicateMove",
-    "Entry", "NotFound", "Seat", "SeatError", "SeatSpec", "StaleVersion", "Store", "StoreError",
-    "Table", "default_url", "display_url", "effective_moves", "sqlite_url",
+    "Entry", "Idempotency", "KeyReused", "NotFound", "Seat", "SeatError", "SeatSpec",
+    "StaleVersion", "Store", "StoreError",
+    "Table", "Taken", "default_url", "display_url", "effective_moves", "request_key", "sqlite_url",
 ]

@@ -103,6 +103,29 @@ class LogRow(Base):
     kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
-    #: The client's move id (duplicates refused); None for chance and bot moves.
+    #: The key of the client request that appended this entry (on the first entry of the
+    #: request only): its seat, the version it was made at and a digest of its move id and
+    #: moves (``Store.request_key``), so a resent request is recognised and acked again.
+    #: None for chance and bot moves.
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: On an entry with a ``client_id``: the version the request's append made (its ack).
+    acked: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class IdempotencyRow(Base):
+    """A request made with an ``Idempotency-Key`` (create a table, join, leave): a retry with
+    the same key gets the same answer. Only digests are kept: the key's SHA-256 and the
+    request's; a seat's secret is derived from the key (``Store.key_secret``), never stored."""
+
+    __tablename__ = "idempotency_keys"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``create``, ``join`` or ``leave``
+    scope: Mapped[str] = mapped_column(String(16))
+    request_hash: Mapped[str] = mapped_column(String(64))
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    #: the seat taken (create with join_as, join) or left; None for a table created unjoined
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    salt: Mapped[str] = mapped_column(String(32))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -8,6 +8,7 @@ acknowledged is ever lost, and of two concurrent moves for one table exactly one
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -17,7 +18,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any, cast
@@ -35,6 +36,7 @@ from meeple.store.models import (
     RUNNING,
     UNDO,
     WAITING,
+    IdempotencyRow,
     LogRow,
     SeatRow,
     TableRow,
@@ -64,6 +66,14 @@ class DuplicateMove(StoreError):
 
 class SeatError(StoreError):
     pass
+
+
+class KeyReused(StoreError):
+    """An ``Idempotency-Key`` sent again with a different request."""
+
+
+#: How long an idempotency key is remembered (a retry comes within seconds or minutes).
+KEY_TTL = timedelta(hours=24)
 
 
 def default_url() -> str:
@@ -107,13 +117,56 @@ class SeatSpec:
 
 @dataclass(frozen=True)
 class Entry:
-    """One log entry: ``kind`` move/chance/undo, by ``seat`` (-1 for chance), its text."""
+    """One log entry: ``kind`` move/chance/undo, by ``seat`` (-1 for chance), its text;
+    ``client_id`` the key of the client request that appended it (:func:`request_key`)."""
 
     kind: str
     seat: int
     text: str
     client_id: str | None = None
     number: int = 0
+
+
+def request_key(seat: int, version: int, move_id: str, kind: str, texts: Sequence[str]) -> str:
+    """The key of a client's move or undo request, as the log keeps it: a move id names one
+    request of one seat at one table version (see docs/server.md, "Move ids"), so the same
+    frame sent again is recognised, while the same id from another seat, at another version
+    or for other moves is another request."""
+    digest = hashlib.sha256("\0".join([move_id, kind, *texts]).encode("utf-8")).hexdigest()
+    return f"{seat}:{version}:{digest[:40]}"
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """An ``Idempotency-Key`` a client sent with a request, the request's ``scope`` (create,
+    join, leave) and a digest of the request itself (body and path)."""
+
+    key: str
+    scope: str
+    request_hash: str
+
+    @property
+    def key_hash(self) -> str:
+        return hashlib.sha256(f"{self.scope}\0{self.key}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What a create, join or leave did: the table, and the seat taken (with its secret) or
+    left; ``replayed`` when it is the stored answer to an earlier request with the same key."""
+
+    table_id: str
+    seat: int | None
+    secret: str | None
+    replayed: bool = False
+
+
+def key_secret(key: str, table_id: str, seat: int, salt: str) -> str:
+    """The secret of a seat taken with an idempotency key: an HMAC of the key, so a retry with
+    the same key gets the same secret while the store keeps neither (192 bits, URL-safe)."""
+    mac = hmac.new(key.encode("utf-8"), f"meeple-seat:{table_id}:{seat}:{salt}".encode(),
+                   hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode("ascii")
 
 
 @dataclass(frozen=True)
@@ -210,9 +263,15 @@ class Store:
     def create_table(self, game: str, variant: dict[str, Any], players: int,
                      seats: Sequence[SeatSpec], *, sheet: dict[str, Any] | None = None,
                      public: bool = True, clock: int | None = None,
-                     seed: int | None = None) -> Table:
+                     seed: int | None = None, join_as: str | None = None,
+                     idempotency: Idempotency | None = None) -> Taken:
+        """A new table; with ``join_as`` its first open seat is taken under that name, in the
+        same transaction. With ``idempotency``, a request already made with that key gets its
+        answer again (the same table, seat and secret) and nothing new is created."""
         if len(seats) != players:
             raise StoreError(f"{players} seats are needed, {len(seats)} were given")
+        if idempotency is not None and (done := self.recall(idempotency)) is not None:
+            return done
         table_id = secrets.token_hex(8)
         row = TableRow(
             id=table_id, game=game, variant=dict(variant), sheet=sheet, players=players,
@@ -225,11 +284,26 @@ class Store:
                                      absent=False))
         if all(s.kind == BOT for s in seats):
             row.status = RUNNING
-        with self.writing() as s:
-            s.add(row)
-        return self.table(table_id)
+        seat: int | None = None
+        secret: str | None = None
+        salt = ""
+        try:
+            with self.writing() as s:
+                s.add(row)
+                s.flush()
+                if join_as is not None:
+                    open_seats = [i for i, spec in enumerate(seats) if spec.kind == HUMAN]
+                    if open_seats:
+                        seat = open_seats[0]
+                        secret, salt = self._take_seat(s, table_id, seat, join_as, idempotency)
+                self._remember(s, idempotency, table_id, seat, salt)
+        except IntegrityError:
+            return self._raced(idempotency)
+        return Taken(table_id, seat, secret)
 
     def table(self, table_id: str) -> Table:
+        if not (0 < len(table_id) <= 32 and table_id.isascii() and table_id.isalnum()):
+            raise NotFound(f"no table {table_id[:40]!r}: table ids are letters and digits")
         with self.session() as s:
             row = s.get(TableRow, table_id, options=[selectinload(TableRow.seats)])
             if row is None:
@@ -268,9 +342,13 @@ class Store:
             return list(s.scalars(select(TableRow.id).where(TableRow.status != FINISHED)))
 
     # ------------------------------------------------------------------ seats
-    def join(self, table_id: str, seat: int | None, name: str) -> tuple[int, str]:
+    def join(self, table_id: str, seat: int | None, name: str,
+             idempotency: Idempotency | None = None) -> Taken:
         """Take an open human seat (the first open one if ``seat`` is None): its index and its
-        secret, which only this response ever carries (the store keeps its hash)."""
+        secret, which only this response ever carries (the store keeps its hash). With
+        ``idempotency``, a join already made with that key gets the same seat and secret."""
+        if idempotency is not None and (done := self.recall(idempotency)) is not None:
+            return done
         table = self.table(table_id)
         if table.status == FINISHED:
             raise SeatError(f"table {table_id} is finished; nobody can join it")
@@ -284,39 +362,100 @@ class Store:
         if seat not in open_seats:
             raise SeatError(f"seat {seat} of table {table_id} is not open; open seats: "
                             f"{', '.join(map(str, open_seats)) or 'none'}")
-        secret = new_secret()
-        with self.writing() as s:
-            done = s.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.index == seat,
-                       SeatRow.kind == HUMAN, SeatRow.secret_hash.is_(None))
-                .values(secret_hash=hash_secret(secret), name=name[:60] or f"seat {seat}")
-            )
-            if done.rowcount != 1:  # type: ignore[attr-defined]
-                raise SeatError(f"seat {seat} of table {table_id} was just taken")
-            still_open = s.scalar(
-                select(func.count()).select_from(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.kind == HUMAN,
-                       SeatRow.secret_hash.is_(None)))
-            if not still_open:
-                s.execute(update(TableRow).where(TableRow.id == table_id,
-                                                 TableRow.status == WAITING)
-                          .values(status=RUNNING, updated=now(), turn_started=now()))
-            self._notify(s, table_id, -1)
-        return seat, secret
+        try:
+            with self.writing() as s:
+                secret, salt = self._take_seat(s, table_id, seat, name, idempotency)
+                self._remember(s, idempotency, table_id, seat, salt)
+        except (IntegrityError, SeatError):
+            if idempotency is not None and (done := self.recall(idempotency)) is not None:
+                return done  # the same request, made at the same time, took the seat
+            raise
+        return Taken(table_id, seat, secret)
 
-    def leave(self, table_id: str, seat: int) -> None:
+    def _take_seat(self, s: Session, table_id: str, seat: int, name: str,
+                   idempotency: Idempotency | None) -> tuple[str, str]:
+        """Within transaction ``s``: give open seat ``seat`` to ``name`` and its secret (random,
+        or derived from the idempotency key and a salt), and start the table once no seat is
+        open. Returns the secret and the salt."""
+        salt = secrets.token_hex(16)
+        secret = new_secret() if idempotency is None else key_secret(
+            idempotency.key, table_id, seat, salt)
+        done = s.execute(
+            update(SeatRow)
+            .where(SeatRow.table_id == table_id, SeatRow.index == seat,
+                   SeatRow.kind == HUMAN, SeatRow.secret_hash.is_(None))
+            .values(secret_hash=hash_secret(secret), name=name[:60] or f"seat {seat}")
+        )
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            raise SeatError(f"seat {seat} of table {table_id} was just taken")
+        still_open = s.scalar(
+            select(func.count()).select_from(SeatRow)
+            .where(SeatRow.table_id == table_id, SeatRow.kind == HUMAN,
+                   SeatRow.secret_hash.is_(None)))
+        if not still_open:
+            s.execute(update(TableRow).where(TableRow.id == table_id,
+                                             TableRow.status == WAITING)
+                      .values(status=RUNNING, updated=now(), turn_started=now()))
+        self._notify(s, table_id, -1)
+        return secret, salt
+
+    # ------------------------------------------------------------------ idempotency keys
+    def recall(self, idempotency: Idempotency) -> Taken | None:
+        """The answer to an earlier request with this key, or None if there was none (or it
+        is older than :data:`KEY_TTL`). A key sent again with another request is refused
+        (:class:`KeyReused`)."""
+        with self.session() as s:
+            row = s.get(IdempotencyRow, idempotency.key_hash)
+            if row is None or _aware(row.created) < now() - KEY_TTL:
+                return None
+            if row.request_hash != idempotency.request_hash:
+                raise KeyReused(
+                    "this Idempotency-Key was already used for a different request; a retry "
+                    "must repeat the request exactly, and a new request needs a new key")
+            secret = None
+            if row.seat is not None and idempotency.scope != "leave":
+                secret = key_secret(idempotency.key, row.table_id, row.seat, row.salt)
+            return Taken(row.table_id, row.seat, secret, replayed=True)
+
+    def _remember(self, s: Session, idempotency: Idempotency | None, table_id: str,
+                  seat: int | None, salt: str = "") -> None:
+        """Within transaction ``s``: keep the answer to an idempotent request (only digests
+        and the salt of a derived secret), and forget keys past :data:`KEY_TTL`."""
+        if idempotency is None:
+            return
+        s.execute(IdempotencyRow.__table__.delete().where(  # type: ignore[attr-defined]
+            IdempotencyRow.created < now() - KEY_TTL))
+        s.add(IdempotencyRow(key_hash=idempotency.key_hash, scope=idempotency.scope,
+                             request_hash=idempotency.request_hash, table_id=table_id,
+                             seat=seat, salt=salt, created=now()))
+        s.flush()
+
+    def _raced(self, idempotency: Idempotency | None) -> Taken:
+        """After a unique key clash: the answer the same request made at the same time got."""
+        if idempotency is not None and (done := self.recall(idempotency)) is not None:
+            return done
+        raise StoreError("the request clashed with another one; try again")
+
+    def leave(self, table_id: str, seat: int, idempotency: Idempotency | None = None) -> Taken:
         """Before the game starts the seat opens again; once it runs, a bot stands in for the
-        seat until its person comes back (:meth:`come_back`)."""
+        seat until its person comes back. With ``idempotency``, a leave already made with that
+        key is answered again without doing anything."""
+        if idempotency is not None and (done := self.recall(idempotency)) is not None:
+            return done
         table = self.table(table_id)
-        with self.writing() as s:
-            if table.status == WAITING:
-                s.execute(update(SeatRow).where(SeatRow.table_id == table_id,
-                                                SeatRow.index == seat)
-                          .values(secret_hash=None, name=f"seat {seat}"))
-            else:
-                self._set_absent(s, table_id, seat, True)
-            self._notify(s, table_id, -1)
+        try:
+            with self.writing() as s:
+                if table.status == WAITING:
+                    s.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                                    SeatRow.index == seat)
+                              .values(secret_hash=None, name=f"seat {seat}"))
+                else:
+                    self._set_absent(s, table_id, seat, True)
+                self._notify(s, table_id, -1)
+                self._remember(s, idempotency, table_id, seat)
+        except IntegrityError:
+            return self._raced(idempotency)
+        return Taken(table_id, seat, None)
 
     def set_absent(self, table_id: str, seat: int, absent: bool) -> None:
         with self.writing() as s:
@@ -352,6 +491,16 @@ class Store:
                              .order_by(LogRow.number))
             return [Entry(r.kind, r.seat, r.text, r.client_id, r.number) for r in rows]
 
+    def acked_version(self, table_id: str, key: str) -> int | None:
+        """The version a client request with this key (:func:`request_key`) was acknowledged
+        at, or None if no such request was stored."""
+        with self.session() as s:
+            row = s.execute(select(LogRow.number, LogRow.acked).where(
+                LogRow.table_id == table_id, LogRow.client_id == key)).first()
+        if row is None:
+            return None
+        return int(row.acked) if row.acked is not None else int(row.number)
+
     def append(self, table_id: str, expected: int, entries: Sequence[Entry], *,
                finished_result: list[Any] | None = None) -> int:
         """Add ``entries`` after entry ``expected`` and raise the version, in one transaction.
@@ -367,7 +516,8 @@ class Store:
         tables = cast("Table_", TableRow.__table__)
         log = cast("Table_", LogRow.__table__)
         rows = [{"table_id": table_id, "number": k, "kind": e.kind, "seat": e.seat,
-                 "text": e.text, "client_id": e.client_id, "created": values["updated"]}
+                 "text": e.text, "client_id": e.client_id, "created": values["updated"],
+                 "acked": new if e.client_id else None}
                 for k, e in enumerate(entries, start=expected + 1)]
         try:
             with self._write_lock, self.engine.begin() as conn:
@@ -388,7 +538,7 @@ class Store:
         except IntegrityError as exc:
             ids = [e.client_id for e in entries if e.client_id]
             if ids and self._seen_client_id(table_id, ids):
-                raise DuplicateMove(f"move id {ids[0]!r} was already played") from None
+                raise DuplicateMove("this move request was already played") from None
             raise StaleVersion(f"the table moved on past version {expected}") from exc
         return new
 
@@ -397,14 +547,16 @@ class Store:
             return s.scalar(select(func.count()).select_from(LogRow).where(
                 LogRow.table_id == table_id, LogRow.client_id.in_(ids))) != 0
 
-    def seen_client_id(self, table_id: str, client_id: str) -> bool:
-        return self._seen_client_id(table_id, [client_id])
-
     def finish(self, table_id: str, result: list[Any] | None) -> None:
         """Mark a table finished (its game is over, or it was abandoned with ``None``)."""
         with self.writing() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id)
                       .values(status=FINISHED, result=result, updated=now()))
+
+
+def _aware(when: datetime) -> datetime:
+    """``when`` with a time zone (SQLite gives back naive UTC datetimes)."""
+    return when if when.tzinfo is not None else when.replace(tzinfo=now().tzinfo)
 
 
 def effective_moves(entries: Sequence[Entry]) -> list[Entry]:
