@@ -10,6 +10,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -189,6 +190,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         taken = await asyncio.to_thread(
             store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
             public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem)
+        _fault_point("create")
         await service().seats_changed(taken.table_id)
         return await asyncio.to_thread(_answer, store, taken)
 
@@ -243,6 +245,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         to a retry with the same ``Idempotency-Key``)."""
         idem = _idempotency(idempotency_key, "join", table_id, body.model_dump_json())
         taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem)
+        _fault_point("join")
         if not taken.replayed:
             await service().seats_changed(table_id)
         answer = await asyncio.to_thread(_answer, store, taken)
@@ -434,6 +437,18 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                 rt.clients.discard(client)
 
     return app
+
+
+#: A fault to inject, for the reliability tests only (docs/reliability.md): with
+#: ``MEEPLE_FAULT=crash-after-commit:join`` (or ``:create``) the process dies as a kill -9
+#: would, right after that request's commit and before its reply.
+FAULT_ENV = "MEEPLE_FAULT"
+
+
+def _fault_point(name: str) -> None:
+    if os.environ.get(FAULT_ENV) == f"crash-after-commit:{name}":
+        log.warning("%s: dying after the commit of a %s request", FAULT_ENV, name)
+        os._exit(137)
 
 
 #: What the ``Idempotency-Key`` header is, for the API docs.
