@@ -16,6 +16,7 @@ import re
 import secrets
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -72,22 +73,31 @@ def _save_seat(key: str, seat: int, secret: str) -> None:
                       f"to come back later you will need it: {secret}")
 
 
-def _request(method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+def _request(method: str, url: str, body: dict[str, Any] | None = None, tries: int = 4) -> Any:
+    """One request; one whose reply is lost (no connection, a server restart) is sent again,
+    ``tries`` times in all, with the same Idempotency-Key on a POST, so a retried join gets
+    the same seat and secret (docs/server.md)."""
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method,
-                                 headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
+    headers = {"content-type": "application/json"}
+    if method == "POST":
+        headers["Idempotency-Key"] = secrets.token_hex(16)
+    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+    for attempt in range(1, tries + 1):
         try:
-            detail = json.loads(exc.read()).get("detail", exc.reason)
-        except ValueError:
-            detail = exc.reason
-        raise fail(f"{method} {url}: {exc.code} {detail}") from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise fail(f"cannot reach the server at {url}: {reason}") from None
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            try:
+                detail = json.loads(exc.read()).get("detail", exc.reason)
+            except ValueError:
+                detail = exc.reason
+            raise fail(f"{method} {url}: {exc.code} {detail}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            if attempt == tries:
+                reason = getattr(exc, "reason", exc)
+                raise fail(f"cannot reach the server at {url}: {reason}") from None
+            time.sleep(0.5 * attempt)
+    raise AssertionError("unreachable")
 
 
 def take_seat(base: str, table: str, name: str, seat: int | None, watch: bool

@@ -340,6 +340,8 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
             except HintFailed as exc:
                 raise HTTPException(503, f"no analysis: {exc}") from None
             analyses[table_id] = found
+            if len(analyses) > CACHED:  # the oldest goes: memory stays bounded
+                analyses.pop(next(iter(analyses)))
         return {"type": "analysis", "table": table_id, "analysis": found}
 
     @app.get("/api/tables/{table_id}/record")
@@ -405,6 +407,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
             return
         client: Client | None = None
         send_lock = asyncio.Lock()
+        svc.connections[table_id] = svc.connections.get(table_id, 0) + 1
 
         async def send(frame: dict[str, Any] | str) -> None:
             async with send_lock:
@@ -435,9 +438,15 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         finally:
             if client is not None:
                 rt.clients.discard(client)
+            left = svc.connections.pop(table_id, 1) - 1
+            if left > 0:
+                svc.connections[table_id] = left
 
     return app
 
+
+#: How many finished tables' analyses and solo reports are kept in memory.
+CACHED = 512
 
 #: A fault to inject, for the reliability tests only (docs/reliability.md): with
 #: ``MEEPLE_FAULT=crash-after-commit:join`` (or ``:create``) the process dies as a kill -9
@@ -564,6 +573,8 @@ def _solo_table(store: Store, game: str, player: str, tables: list[Table],
     for t in tables:
         if t.id not in cache:
             cache[t.id] = _solo_report(store, t)
+            if len(cache) > CACHED:
+                cache.pop(next(iter(cache)))
         rep = cache[t.id]
         if rep is None:
             continue

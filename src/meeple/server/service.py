@@ -48,6 +48,10 @@ from meeple.store import CHANCE as CHANCE_ENTRY
 
 log = logging.getLogger("meeple.server")
 
+#: Seconds after which a finished or waiting table that nobody watches is forgotten from memory
+#: (and rebuilt from the store when next asked for).
+IDLE_EVICT = 60.0
+
 #: The bot that plays for a human seat whose turn clock ran out, unless the seat names one.
 STAND_IN = "greedy"
 
@@ -173,6 +177,8 @@ class Service:
         self.bots_enabled = bots
         self.runtimes: dict[str, Runtime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        #: open WebSocket connections per table (a table with one is never forgotten)
+        self.connections: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
         #: the pool's workers have started (see :meth:`_warm`); decisions wait for it
@@ -221,12 +227,30 @@ class Service:
         if rt is not None:
             return rt
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            rt = self.runtimes.get(table_id)
-            if rt is None:
-                rt = await asyncio.to_thread(self._load, table_id)
-                self.runtimes[table_id] = rt
+        try:
+            async with lock:
+                rt = self.runtimes.get(table_id)
+                if rt is None:
+                    rt = await asyncio.to_thread(self._load, table_id)
+                    self.runtimes[table_id] = rt
+        finally:  # a lock per table only while it loads (any id a client names costs nothing)
+            if not lock.locked():
+                self._loading.pop(table_id, None)
         return rt
+
+    def evict_idle(self, idle: float = IDLE_EVICT) -> int:
+        """Forget the positions of tables that nobody watches and that will not move by
+        themselves (finished, or waiting for players) after ``idle`` seconds without a change:
+        they are rebuilt from the store when next asked for, so memory does not grow with the
+        number of tables ever served. Returns how many were forgotten."""
+        cutoff = time.monotonic() - idle
+        gone = [tid for tid, rt in self.runtimes.items()
+                if not rt.clients and not self.connections.get(tid)
+                and rt.table.status != RUNNING and rt.since < cutoff
+                and not rt.lock.locked() and (rt.bot_task is None or rt.bot_task.done())]
+        for tid in gone:
+            del self.runtimes[tid]
+        return len(gone)
 
     def _load(self, table_id: str) -> Runtime:
         table = self.store.table(table_id)
@@ -539,8 +563,12 @@ class Service:
 
     # ------------------------------------------------------------------ clock
     async def _clock_loop(self) -> None:
+        ticks = 0
         while not self._closed:
             await asyncio.sleep(1.0)
+            ticks += 1
+            if ticks % 15 == 0:
+                self.evict_idle()
             for rt in list(self.runtimes.values()):
                 clock = rt.table.clock
                 seat = rt.state.to_move

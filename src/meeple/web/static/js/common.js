@@ -1,13 +1,34 @@
 // Shared by the lobby and the table page: the REST helper, element building, the seats this
 // browser holds (their secrets, kept in localStorage) and the colour-blind setting.
 
+// a random key for one request: a retry with it gets the same answer (docs/server.md)
+function idempotencyKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// One request to the server. A request whose reply is lost (the connection dropped, the
+// server restarted) is sent again, up to 4 times in all; a POST carries an Idempotency-Key,
+// so its retry gets the answer of the first (the same table, seat and secret), never a
+// second table or a lost seat.
 export async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
     opts.headers["content-type"] = "application/json";
     opts.body = JSON.stringify(body);
   }
-  const r = await fetch(path, opts);
+  if (method === "POST") opts.headers["Idempotency-Key"] = idempotencyKey();
+  let r;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      r = await fetch(path, opts);
+      break;
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      await new Promise((done) => setTimeout(done, 500 * attempt));
+    }
+  }
   const data = await r.json().catch(() => ({}));
   if (!r.ok) {
     const detail = Array.isArray(data.detail)
