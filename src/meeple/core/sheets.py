@@ -18,8 +18,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from meeple.core.errors import SheetError
 from meeple.core.records import FileProblem, read_text
+from meeple.core.tomlguard import check_toml_text, data_problem
 
 T = TypeVar("T", bound=BaseModel)
+
+#: The most problems of one sheet listed, each with its line (locating one scans the text, so
+#: a file of thousands of wrong keys must not cost thousands of scans); the rest are counted.
+MAX_PROBLEMS = 20
 
 
 class SheetModel(BaseModel):
@@ -141,22 +146,48 @@ def _problem_text(err: Any) -> str:
 
 def validate_data(model: type[T], data: Mapping[str, Any], path: str | None = None,
                   text: str | None = None, prefix: tuple[str, ...] = ()) -> T:
-    """Validate ``data`` against ``model``; raise :class:`SheetError` listing every problem,
-    each with its line (where ``text``, the file's TOML, is given) and field.
+    """Validate ``data`` against ``model``; raise :class:`SheetError` listing every problem
+    (the first :data:`MAX_PROBLEMS`, then how many more), each with its line (where ``text``,
+    the file's TOML, is given) and field.
 
     ``prefix`` is where ``data`` sits inside ``text`` (e.g. ``("pond",)`` for the ``[pond]``
     table of a one-file bundle). The error's ``problems`` holds ``(line, field, message)`` for
     each problem and ``line`` the first one's line.
+
+    Data nested deeper or larger than :mod:`meeple.core.tomlguard` allows is refused first,
+    before pydantic sees it (see :func:`check_sheet_data`).
     """
+    check_sheet_data(data, path=path, text=text, prefix=prefix)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         problems: list[tuple[int | None, str, str]] = []
-        for err in exc.errors():
+        errors = exc.errors(include_url=False)
+        for err in errors[:MAX_PROBLEMS]:
             loc = (*prefix, *tuple(err.get("loc", ())))
             line = _locate(text, loc) if text is not None else None
             problems.append((line, _format_loc(loc), _problem_text(err)))
+        if len(errors) > MAX_PROBLEMS:
+            problems.append((None, "(sheet)", f"and {len(errors) - MAX_PROBLEMS} more problems "
+                                              f"(the first {MAX_PROBLEMS} are listed)"))
         raise SheetProblems(problems, path=path) from None
+
+
+def check_sheet_data(data: Any, path: str | None = None, text: str | None = None,
+                     prefix: tuple[str, ...] = ()) -> None:
+    """Refuse plain sheet data nested deeper than
+    :data:`~meeple.core.tomlguard.MAX_DATA_DEPTH` levels or of more than
+    :data:`~meeple.core.tomlguard.MAX_DATA_ITEMS` items with :class:`SheetProblems` naming the
+    field (and its line, where ``text`` is given). Walked without recursion, in time linear in
+    the data up to the limit, so it is safe on any JSON a client sends."""
+    problem = data_problem(data)
+    if problem is None:
+        return
+    where, message = problem
+    loc = (*prefix, *where)
+    line = _locate(text, loc) if text is not None else None
+    shown = loc if len(loc) <= 8 else (*loc[:4], "...", *loc[-3:])
+    raise SheetProblems([(line, _format_loc(shown), message)], path=path)
 
 
 def read_sheet_text(path: str | Path, kind: str = "sheet") -> str:
@@ -192,6 +223,9 @@ def load_sheet(model: type[T], source: str | Path | Mapping[str, Any],
 
 
 def parse_sheet_text(model: type[T], text: str, path: str) -> T:
+    """A validated sheet from TOML ``text`` (read from ``path``): the text is checked against
+    the limits of :mod:`meeple.core.tomlguard` before ``tomllib`` reads it, then validated."""
+    check_toml_text(text, path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

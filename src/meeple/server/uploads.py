@@ -24,7 +24,7 @@ from typing import Any
 
 import meeple
 from meeple.core.errors import BadVariant, MeepleError, SheetError
-from meeple.core.sheets import SheetProblems
+from meeple.core.sheets import SheetProblems, check_sheet_data
 from meeple.core.state import State
 from meeple.core.view import seat_view
 
@@ -158,8 +158,17 @@ def build(game: str, sheet: str | Mapping[str, Any], players: int = 1,
         raise SheetRejected(422, "give either a shipped sheet in variant.sheet or a sheet of "
                                  "your own in sheet, not both")
     if isinstance(sheet, str):
-        if len(sheet.encode("utf-8")) > MAX_SHEET_BYTES:
-            raise SheetRejected(413, f"the sheet text is {len(sheet.encode('utf-8'))} bytes; at "
+        try:
+            size = len(sheet.encode("utf-8"))
+        except UnicodeEncodeError as exc:  # a lone surrogate ("\ud800" in the JSON)
+            line = sheet.count("\n", 0, exc.start) + 1
+            raise SheetRejected(422, "the sheet text is not valid Unicode text",
+                                [(line, "(file)", f"a lone surrogate (character "
+                                                  f"{exc.start + 1} of the text), which no "
+                                                  f"UTF-8 file holds")],
+                                _allowed(game)) from None
+        if size > MAX_SHEET_BYTES:
+            raise SheetRejected(413, f"the sheet text is {size} bytes; at "
                                      f"most {MAX_SHEET_BYTES} bytes are accepted",
                                 allowed=_allowed(game))
         if not sheet.strip():
@@ -175,6 +184,10 @@ def build(game: str, sheet: str | Mapping[str, Any], players: int = 1,
             path.write_text(sheet, encoding="utf-8")
             state = _new(game, players, seed, str(path), opts, hide=str(path))
     else:
+        try:  # depth and size first: json.dumps and pydantic recurse
+            check_sheet_data(sheet, path="<sheet data>")
+        except SheetError as exc:
+            raise _reject(game, _problems_of(exc)) from None
         try:
             size = len(json.dumps(sheet))
         except (TypeError, ValueError):
