@@ -405,11 +405,6 @@ def test_deep_sheet_data_is_refused_naming_the_field_without_recursion(game: str
     assert f"nested at most {MAX_DATA_DEPTH} levels" in message
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError,
-                   reason="outside this change: the games' loaders (gardens.sheet.load, "
-                          "reefs.sheet.load_board, takenokolor.rules.compiled_sheet) json.dumps "
-                          "sheet data as a cache key before load_sheet checks it; the server "
-                          "checks data itself before new_game (meeple.server.uploads.build)")
 @pytest.mark.parametrize("game", UPLOAD_GAMES)
 def test_deep_sheet_data_given_to_new_game(game: str) -> None:
     with pytest.raises(SheetError):

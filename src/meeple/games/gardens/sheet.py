@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from meeple.core.hexgrid import hex_connected, hex_neighbours, outside_positions
-from meeple.core.sheets import SheetModel, load_sheet
+from meeple.core.sheets import SheetModel, check_sheet_data, load_sheet
 
 SHEETS_DIR = Path(__file__).parent / "sheets"
 
@@ -202,6 +202,7 @@ def load(source: str | Path | dict[str, Any]) -> CompiledSheet:
         key = str(source)
         cacheable = "/" not in key and not key.endswith(".toml")
     else:
+        check_sheet_data(source, path="<Gardens sheet data>")  # bounded before json.dumps
         key = json.dumps(source, sort_keys=True)
         cacheable = True
     if key in _CACHE:

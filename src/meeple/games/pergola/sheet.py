@@ -23,6 +23,7 @@ from pydantic import Field, model_validator
 from meeple.core.errors import SheetError
 from meeple.core.sheets import (
     SheetModel,
+    check_sheet_data,
     load_sheet,
     parse_sheet_text,
     read_sheet_text,
@@ -307,6 +308,7 @@ def load_bundle(source: str | Path | Mapping[str, Any] | None) -> Bundle:
             _CACHE["standard"] = Bundle("standard", **parts)  # type: ignore[arg-type]
         return _CACHE["standard"]
     if isinstance(source, Mapping):
+        check_sheet_data(source, path="<pergola data>")  # bounded before json.dumps
         key = json.dumps(source, sort_keys=True, default=str)
         if key in _DICT_CACHE:
             return _DICT_CACHE[key]

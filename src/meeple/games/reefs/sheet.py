@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from meeple.core.sheets import SheetModel, load_sheet
+from meeple.core.sheets import SheetModel, check_sheet_data, load_sheet
 
 #: R1: the five pencils, in the order they are rolled and shown on the score pad.
 COLOURS: tuple[str, ...] = ("orange", "red", "blue", "green", "purple")
@@ -313,6 +313,7 @@ _CACHE: dict[str, Board] = {}
 def load_board(source: str | Path | Mapping[str, Any]) -> Board:
     """A compiled board from a shipped sheet name, a TOML path or sheet data (cached)."""
     if isinstance(source, Mapping):
+        check_sheet_data(source, path="<Reefs sheet data>")  # bounded before json.dumps
         key = "data:" + json.dumps(source, sort_keys=True)
     else:
         key = "src:" + str(source)

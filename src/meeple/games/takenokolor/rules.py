@@ -16,6 +16,7 @@ from typing import Any
 
 from meeple.core.bits import bit_list
 from meeple.core.errors import BadVariant, IllegalMove
+from meeple.core.sheets import check_sheet_data
 from meeple.core.state import CHANCE, Score, State
 from meeple.core.text import possessive, subject
 from meeple.games.takenokolor import scoring
@@ -49,6 +50,7 @@ def compiled_sheet(source: Any) -> Compiled:
     if isinstance(source, Sheet):
         key = "model:" + json.dumps(source.model_dump(mode="json"), sort_keys=True)
     elif isinstance(source, dict):
+        check_sheet_data(source, path="<Takenokolor sheet data>")  # bounded before json.dumps
         key = "data:" + json.dumps(source, sort_keys=True)
     else:
         key = "src:" + str(source)
