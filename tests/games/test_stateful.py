@@ -182,9 +182,6 @@ class GameMachine(RuleBasedStateMachine):
             return
         except Exception as exc:
             self.assert_unchanged(f"failing on {attempt} {move!r}")
-            if known_defect(self.game, move, exc):
-                event("known defect met")
-                return
             raise AssertionError(f"{attempt} {move!r} raised {type(exc).__name__}: {exc}, "
                                  f"not IllegalMove: {self.where()}") from exc
         # accepted: then it must be one of the legal moves, written loosely
@@ -422,15 +419,6 @@ class GameMachine(RuleBasedStateMachine):
         self.fp = fingerprint(s)
 
 
-def known_defect(game: str, move: Any, exc: Exception) -> bool:
-    """Engine defects this file found and pins with a strict xfail test below: met here, they
-    are let through (the state was checked unchanged) so that the rest is still tested. Remove
-    an entry once its xfail test passes."""
-    return (game == "gardens" and isinstance(move, str) and type(exc) is ValueError
-            and "invalid literal for int()" in str(exc)
-            and any(c.isdigit() and not c.isdecimal() for c in move))
-
-
 @pytest.mark.parametrize(("game", "variant", "players"), CASES)
 def test_stateful(game: str, variant: dict[str, Any], players: int) -> None:
     machine = type(f"Machine_{game}", (GameMachine,),
@@ -438,11 +426,7 @@ def test_stateful(game: str, variant: dict[str, Any], players: int) -> None:
     run_state_machine_as_test(machine, settings=SETTINGS)
 
 
-# ---------------------------------------------------------------- defects found
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "Gardens parse_move: 'roll O²' (a digit that str.isdigit accepts but int() refuses: "
-    "superscripts, circled digits) raises a bare ValueError from int() instead of IllegalMove, "
-    "at a roll and at a seat's turn alike (gardens/rules.py, parse_move); the state is unchanged"))
+# ---------------------------------------------------------------- defects found (regressions)
 @pytest.mark.parametrize("at_roll", [True, False], ids=["at-a-roll", "at-a-seat-turn"])
 @pytest.mark.parametrize("text", ["roll O²", "roll R①"])
 def test_gardens_refuses_roll_with_non_decimal_digit(text: str, at_roll: bool) -> None:

@@ -139,7 +139,7 @@ class GardensState(State[GardensMove]):
                 return TAKE_MOVES[c]
         elif low.startswith("roll "):
             arg = t[5:].strip()
-            if len(arg) == 2 and arg[1].isdigit():
+            if len(arg) == 2 and arg[1].isascii() and arg[1].isdigit():
                 c = _colour_of(arg[0])
                 if c is not None:
                     for m in ROLL_MOVES[c]:
