@@ -15,6 +15,7 @@ from meeple.store.store import (
     StaleVersion,
     Store,
     StoreError,
+    StoreUnavailable,
     Table,
     default_url,
     display_url,
@@ -25,5 +26,5 @@ from meeple.store.store import (
 __all__ = [
     "BOT", "CHANCE", "FINISHED", "HUMAN", "MOVE", "RUNNING", "UNDO", "WAITING", "DuplicateMove",
     "Entry", "NotFound", "Seat", "SeatError", "SeatSpec", "StaleVersion", "Store", "StoreError",
-    "Table", "default_url", "display_url", "effective_moves", "sqlite_url",
+    "StoreUnavailable", "Table", "default_url", "display_url", "effective_moves", "sqlite_url",
 ]
