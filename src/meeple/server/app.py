@@ -11,9 +11,9 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -58,12 +58,15 @@ from meeple.store import (
     SeatSpec,
     Store,
     StoreError,
+    StoreUnavailable,
     Table,
     Taken,
     effective_moves,
 )
 
 log = logging.getLogger("meeple.server")
+
+T = TypeVar("T")
 
 
 def table_out(t: Table) -> TableOut:
@@ -118,6 +121,10 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     async def _store_error(_: Any, exc: StoreError) -> JSONResponse:
         code = 404 if isinstance(exc, NotFound) else 422 if isinstance(exc, KeyReused) else 409
         return JSONResponse({"detail": str(exc)}, status_code=code)
+
+    @app.exception_handler(StoreUnavailable)
+    async def _store_unavailable(_: Any, exc: StoreUnavailable) -> JSONResponse:
+        return _unavailable_response(exc)
 
     @app.exception_handler(BadInput)
     async def _bad_input(_: Any, exc: BadInput) -> JSONResponse:
@@ -405,6 +412,10 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
             await ws.send_json({"type": "error", "reason": str(exc)})
             await ws.close(code=4404)
             return
+        except StoreUnavailable as exc:  # the table cannot be read now: come back later
+            await ws.send_json(_unavailable_frame(exc))
+            await ws.close(code=1013)
+            return
         client: Client | None = None
         send_lock = asyncio.Lock()
         svc.connections[table_id] = svc.connections.get(table_id, 0) + 1
@@ -531,7 +542,7 @@ async def _handle(svc: Service, rt: Any, table_id: str, client: Client | None,
     if kind == "ping":
         await send({"type": "pong"})
     elif kind == "hello":
-        return await _hello(svc, rt, frame, send, client)
+        return await _unless_unavailable(_hello(svc, rt, frame, send, client), send, client)
     elif client is None:
         await send(_error('say hello first: {"type": "hello", "seat": N, '
                           '"secret": "..."} or {"type": "hello"} to watch'))
@@ -543,7 +554,7 @@ async def _handle(svc: Service, rt: Any, table_id: str, client: Client | None,
         if client.viewer is None:
             await send(_error("a spectator has no seat to take back"))
         else:
-            await svc.set_absent(table_id, client.viewer, False)
+            await _unless_unavailable(svc.set_absent(table_id, client.viewer, False), send, None)
     else:
         await send(_error(f"unknown frame type {kind[:40]!r}; types: hello, move, undo, "
                           "preview, back, ping"))
@@ -642,7 +653,11 @@ async def _hello(svc: Service, rt: Any, frame: dict[str, Any], send: Any,
         rt.clients.discard(old)
     client = Client(viewer=seat, send=send, text=frame.get("text") is True)
     rt.clients.add(client)
-    await svc.refresh(rt)
+    try:
+        await svc.refresh(rt)
+    except StoreUnavailable:
+        rt.clients.discard(client)
+        raise
     await send({"type": "welcome", "table": rt.table.id, "seat": seat})
     await send(svc.view_frame_json(rt, seat, client.text))
     return client
@@ -681,7 +696,35 @@ async def _move(svc: Service, table_id: str, client: Client, frame: dict[str, An
         await send({"type": "refused", "id": move_id, "reason": exc.reason,
                     "version": exc.version})
         return
+    except StoreUnavailable as exc:
+        await send(_unavailable_frame(exc, "refused", id=move_id, version=version))
+        return
     await send({"type": "ack", "id": move_id, "version": new})
+
+
+# ---------------------------------------------------------------------- the store unavailable
+def _unavailable_response(exc: StoreUnavailable) -> JSONResponse:
+    """A REST request the store could not serve now (its database down, its disk full or
+    read-only): 503, saying so and to try again."""
+    return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "2"})
+
+
+def _unavailable_frame(exc: StoreUnavailable, kind: str = "error", **fields: Any
+                       ) -> dict[str, Any]:
+    """A WebSocket frame for a request the store could not serve now: ``refused`` for a move
+    (with its id and version; send it again, with the same id, in a moment), else ``error``;
+    ``retry`` says it is worth trying again. The connection stays open."""
+    return {"type": kind, **fields, "reason": str(exc), "retry": True}
+
+
+async def _unless_unavailable(step: Awaitable[T], send: Any, otherwise: T) -> T:
+    """``step``'s result; if the store is unavailable, an ``error`` frame saying so is sent
+    instead and ``otherwise`` returned (the connection stays open)."""
+    try:
+        return await step
+    except StoreUnavailable as exc:
+        await send(_unavailable_frame(exc))
+        return otherwise
 
 
 __all__ = ["create_app"]

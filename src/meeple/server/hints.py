@@ -115,7 +115,9 @@ async def in_pool(svc: Service, fn: Any, arg: Any, deadline: float, too_long: st
                 svc._renew_pool(pool)  # the overrunning worker is stopped
             raise HintFailed(too_long.format(deadline=deadline)) from None
         except BrokenProcessPool:
-            continue  # a bot's overrun renewed the pool meanwhile: ask again
+            if pool is not None:
+                svc._pool_broken(pool)  # a worker died: the pool is made anew
+            continue  # (or a bot's overrun renewed it meanwhile): ask again
         except MeepleError:
             raise
         except Exception as exc:  # a failing worker must not take the endpoint down with it

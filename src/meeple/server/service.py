@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -40,6 +41,7 @@ from meeple.store import (
     Entry,
     StaleVersion,
     Store,
+    StoreUnavailable,
     Table,
     effective_moves,
     request_key,
@@ -493,10 +495,7 @@ class Service:
             if text is None:  # missed its deadline or failed: a random legal move instead
                 text = str(make_bot("random", seed=d.bot_seed).choose(
                     rt.state.view(seat), rt.state.legal_moves()))
-            try:
-                await self.play(t.id, seat, text, version, None, by_bot=True)
-            except Refused:
-                await self.refresh(rt)  # someone else moved meanwhile: look again
+            await self._bot_move(rt, seat, text, version)
             if rt.bot_task is not asyncio.current_task():
                 return
 
@@ -522,7 +521,8 @@ class Service:
                 self._renew_pool(pool)
                 return None
             except BrokenProcessPool:
-                continue  # another decision's overrun renewed the pool: ask again
+                self._pool_broken(pool)
+                continue  # the pool was made anew (here, or by another decision): ask again
             except Exception as exc:
                 log.error("bot %s failed (%s); a stand-in move is played", d.spec, exc)
                 return None
@@ -555,6 +555,34 @@ class Service:
             self._pool_ready = ready_all
         await asyncio.shield(self._pool_ready)
 
+    async def _bot_move(self, rt: Runtime, seat: int, text: str, version: int) -> None:
+        """Play a bot's move made at ``version``; if someone else moved meanwhile, look again.
+        While the store is unavailable (its database down, its disk full) the move is tried
+        again, every 0.2 s at first and every 2 s at most, until it is stored or refused: an
+        outage pauses a table's bots, it never leaves the table stuck."""
+        for tries in itertools.count():
+            try:
+                try:
+                    await self.play(rt.table.id, seat, text, version, None, by_bot=True)
+                except Refused:
+                    await self.refresh(rt)  # someone else moved meanwhile: look again
+                return
+            except StoreUnavailable as exc:
+                if self._closed:
+                    return
+                if tries == 0:
+                    log.warning("table %s: the bot's move waits for the store: %s",
+                                rt.table.id, exc)
+                await asyncio.sleep(min(0.2 * 2 ** min(tries, 4), 2.0))
+
+    def _pool_broken(self, pool: Executor) -> None:
+        """A worker of ``pool`` died (killed, out of memory): the pool is broken for good, every
+        decision sent to it fails at once. It is made anew (unless that was done already) and
+        the decisions under way in it are asked again."""
+        if self.pool is pool:
+            log.warning("a bot worker died; the bot pool is made anew")
+        self._renew_pool(pool)
+
     def _renew_pool(self, pool: Executor) -> None:
         if self.pool is not pool or self.new_pool is None:
             return
@@ -579,4 +607,8 @@ class Service:
                 if kind == HUMAN and not absent and time.monotonic() - rt.since > clock:
                     log.info("table %s: seat %s ran out of time; a bot plays for it",
                              rt.table.id, seat)
-                    await self.set_absent(rt.table.id, seat, True)
+                    try:
+                        await self.set_absent(rt.table.id, seat, True)
+                    except MeepleError as exc:  # the store unavailable: the next tick tries again
+                        log.warning("table %s: no stand-in for seat %s yet: %s", rt.table.id,
+                                    seat, exc)

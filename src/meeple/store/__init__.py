@@ -17,6 +17,7 @@ from meeple.store.store import (
     StaleVersion,
     Store,
     StoreError,
+    StoreUnavailable,
     Table,
     Taken,
     default_url,
@@ -29,6 +30,6 @@ from meeple.store.store import (
 __all__ = [
     "BOT", "CHANCE", "FINISHED", "HUMAN", "MOVE", "RUNNING", "UNDO", "WAITING", "DuplicateMove",
     "Entry", "Idempotency", "KeyReused", "NotFound", "Seat", "SeatError", "SeatSpec",
-    "StaleVersion", "Store", "StoreError",
-    "Table", "Taken", "default_url", "display_url", "effective_moves", "request_key", "sqlite_url",
+    "StaleVersion", "Store", "StoreError", "StoreUnavailable", "Table", "Taken", "default_url",
+    "display_url", "effective_moves", "request_key", "sqlite_url",
 ]

@@ -25,7 +25,8 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, create_engine, event, func, insert, select, text, update
 from sqlalchemy import Table as Table_
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError, ProgrammingError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from meeple.core.errors import MeepleError
@@ -76,6 +77,12 @@ class KeyReused(StoreError):
 
 #: How long an idempotency key is remembered (a retry comes within seconds or minutes).
 KEY_TTL = timedelta(hours=24)
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or written just now (its server down, the disk full, a
+    read-only file system): the request was not served, nothing acknowledged is lost, and it
+    can be tried again in a moment. The server answers 503 (REST) or a ``retry`` frame."""
 
 
 def default_url() -> str:
@@ -224,6 +231,7 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
         self.engine: Engine = _engine(self.url)
+        event.listen(self.engine, "handle_error", _unavailable)  # StoreUnavailable, see there
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         # SQLite has one writer at a time; threads of this process that write queue on this
         # lock instead of on SQLite's busy handler, whose back-off sleeps (up to 100 ms a try)
@@ -603,3 +611,46 @@ def _engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+#: SQLite's primary result codes that say the file cannot be read or written now (rather than
+#: that a statement is wrong), and what each means.
+_SQLITE_UNAVAILABLE = {5: "the database is busy", 6: "the database is locked",
+                       7: "out of memory", 8: "the file system is read-only",
+                       10: "a disk I/O error", 13: "the disk is full",
+                       14: "the database file cannot be opened"}
+#: Of those, the codes after which the pool's connections are opened anew (see below).
+_SQLITE_REOPEN = {8, 10, 14}
+
+
+def _unavailable(ctx: ExceptionContext) -> BaseException | None:
+    """SQLAlchemy's ``handle_error`` hook: a database that cannot be reached or written (a
+    PostgreSQL server down or restarting, a full disk, a read-only or failing file system)
+    raises :class:`StoreUnavailable` instead of SQLAlchemy's error, so callers can refuse with
+    a reason (503) and try again later. Other errors pass unchanged; so do errors of
+    ``pool_pre_ping``'s ping, after which the pool connects anew by itself."""
+    if ctx.is_pre_ping:
+        return None
+    err = ctx.original_exception
+    if ctx.dialect.name == "sqlite":
+        code = getattr(err, "sqlite_errorcode", None)
+        why = _SQLITE_UNAVAILABLE.get(code & 0xFF) if isinstance(code, int) else None
+        if why is None:
+            return None
+        if code is not None and code & 0xFF in _SQLITE_REOPEN and ctx.engine is not None:
+            # a connection opened while the file system was read-only stays read-only, and so
+            # does one opened while such a connection is open (they share SQLite's index of
+            # the log): this one is dropped (its cursor first, or SQLite would keep the file
+            # open until the cursor is collected) and the pool's others closed, all at once
+            cursor = getattr(ctx.execution_context, "cursor", None)
+            if cursor is not None:
+                with contextlib.suppress(Exception):
+                    cursor.close()
+            ctx.is_disconnect = True
+            ctx.engine.dispose()
+    elif isinstance(ctx.sqlalchemy_exception, OperationalError | InterfaceError):
+        why = (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
+    else:
+        return None
+    return StoreUnavailable(f"the game store is unavailable ({why}); nothing acknowledged is "
+                            "lost: try again in a moment")
