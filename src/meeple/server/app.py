@@ -180,10 +180,10 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         info = meeple.game_info(body.game)
         seats = []
         for i, s in enumerate(body.seats):
-            if s.kind == BOT:
-                if not s.bot:
-                    raise HTTPException(422, f"seat {i} is a bot seat and needs a bot spec "
-                                             f"(bots: {', '.join(sorted(BOTS))})")
+            if s.kind == BOT and not s.bot:
+                raise HTTPException(422, f"seat {i} is a bot seat and needs a bot spec "
+                                         f"(bots: {', '.join(sorted(BOTS))})")
+            if s.bot is not None:  # a bot seat's, or a person's stand-in when their clock runs out
                 client_spec(s.bot)  # a bad or unbounded spec is refused before the table exists
             seats.append(SeatSpec(kind=s.kind, bot=s.bot, name=s.name))
         variant, sheet = body.variant, None
@@ -209,7 +209,9 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         return {"game": name, "shipped": uploads.shipped_sheets(name),
                 "max_bytes": uploads.MAX_SHEET_BYTES}
 
-    @app.get("/api/sheets/{game}/{name}", response_class=PlainTextResponse)
+    @app.get("/api/sheets/{game}/{name}", response_class=PlainTextResponse, responses={
+        200: {"description": "the sheet's TOML file, as a download",
+              "content": {"application/toml": {"schema": {"type": "string"}}}}})
     def shipped_sheet(game: str, name: str) -> PlainTextResponse:
         """A shipped sheet's TOML file, as a starting point for one's own."""
         text = uploads.shipped_text(game, name)
@@ -265,6 +267,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         """Leave a seat: before the game it opens again; during it a bot plays for it. With
         an ``Idempotency-Key``, a retry (whose secret no longer holds) gets the same answer."""
         idem = _idempotency(idempotency_key, "leave", table_id, body.model_dump_json())
+        await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
         if idem is None or not await asyncio.to_thread(store.recall, idem):
             if not await asyncio.to_thread(store.check_secret, table_id, body.seat,
                                            body.secret):

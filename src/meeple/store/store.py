@@ -325,7 +325,7 @@ class Store:
         return Taken(table_id, seat, secret)
 
     def table(self, table_id: str) -> Table:
-        if not (0 < len(table_id) <= 32 and table_id.isascii() and table_id.isalnum()):
+        if not valid_table_id(table_id):
             raise NotFound(f"no table {table_id[:40]!r}: table ids are letters and digits")
         with self.session() as s:
             row = s.get(TableRow, table_id, options=[selectinload(TableRow.seats)])
@@ -499,6 +499,8 @@ class Store:
 
     def check_secret(self, table_id: str, seat: int, secret: str | None) -> bool:
         """Whether ``secret`` is the secret of ``seat`` (compared in constant time)."""
+        if not valid_table_id(table_id):
+            return False
         with self.session() as s:
             stored = s.scalar(select(SeatRow.secret_hash).where(
                 SeatRow.table_id == table_id, SeatRow.index == seat))
@@ -575,6 +577,12 @@ class Store:
         with self.writing() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id)
                       .values(status=FINISHED, result=result, updated=now()))
+
+
+def valid_table_id(table_id: str) -> bool:
+    """Whether ``table_id`` can be a table's id (letters and digits, at most 32): anything else
+    is no table, and is never sent to the database."""
+    return 0 < len(table_id) <= 32 and table_id.isascii() and table_id.isalnum()
 
 
 def _aware(when: datetime) -> datetime:
