@@ -449,14 +449,16 @@ def _valid_content(target: Target) -> bytes | None:
     return dumps(body) if body is not None else None
 
 
-@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=IDS)
+WITH_PATH_PARAMS = [e for e in ENDPOINTS if re.search(r"\{\w+\}", e.route)]
+
+
+@pytest.mark.parametrize("endpoint", WITH_PATH_PARAMS,
+                         ids=[IDS[ENDPOINTS.index(e)] for e in WITH_PATH_PARAMS])
 def test_hostile_path_segments(endpoint: Endpoint, prober: Prober, tables: Seeded,
                                server: Server) -> None:
     """Every path parameter of every endpoint: integers beyond 64 bits, NaN, 1e999, percent
     escapes of bytes that are not UTF-8 (a lone surrogate among them), NUL, 5000 characters."""
     names = re.findall(r"\{(\w+)\}", endpoint.route)
-    if not names:
-        pytest.skip("no path parameter")
     target = Target(server, endpoint, tables)
     for name in names:
         for value in WIRE_VALUES:
