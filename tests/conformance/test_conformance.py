@@ -20,21 +20,12 @@ import pytest
 
 import meeple
 from meeple.core.rng import Rng
+from tests.conformance.cases import every_case
 
 PLAYOUTS = int(os.environ.get("MEEPLE_PLAYOUTS", "60"))
 
 
-def _cases() -> list[Any]:
-    cases = []
-    for info in meeple.games():
-        for variant in info.variants:
-            for players in info.player_range(variant):
-                ident = f"{info.name}-{info.describe_variant(variant)}-{players}p".replace(" ", "")
-                cases.append(pytest.param(info.name, dict(variant), players, id=ident))
-    return cases
-
-
-CASES = _cases()
+CASES = every_case()
 
 
 def _recount(game: str) -> Any:

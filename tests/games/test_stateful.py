@@ -46,6 +46,7 @@ from hypothesis.stateful import (
 
 import meeple
 from meeple.core.rng import Rng
+from tests.conformance.cases import every_case
 from tests.games.stateful_support import (
     Fingerprint,
     check_invariants,
@@ -69,17 +70,7 @@ SETTINGS = settings(
 MAX_KEPT = 2  # copies kept aside and checked after every step
 
 
-def _cases() -> list[Any]:
-    cases = []
-    for info in meeple.games():
-        for variant in info.variants:
-            for players in info.player_range(variant):
-                ident = f"{info.name}-{info.describe_variant(variant)}-{players}p".replace(" ", "")
-                cases.append(pytest.param(info.name, dict(variant), players, id=ident))
-    return cases
-
-
-CASES = _cases()
+CASES = every_case()
 
 
 @dataclass
