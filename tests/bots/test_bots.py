@@ -568,26 +568,17 @@ def test_sheet_defaults_layer_over_the_game_defaults_seat_count_by_seat_count(
 
 def test_pergola_solo_mcts_searches_with_the_beam_by_default() -> None:
     """Round 10 (docs/strength.md, batch S), kept in round 20's solo default: a solo Pergola
-    search with the plain spec is the search with ``beam=4``: the same tree for the same seed
-    and iteration budget, and not the search without the beam."""
-    state = _to_decision(meeple.new_game("pergola", players=1, seed=2, challenge=3))
-    for _ in range(12):  # into the game, where inner nodes have hundreds of whole turns
-        _play_turn(make_bot("greedy"), state)
-        _to_decision(state)
-    trees = {}
-    for spec in ("mcts:iterations=25;expand=2", "mcts:iterations=25;expand=2;beam=4",
-                 "mcts:iterations=25;expand=2;beam=0"):
-        bot = make_bot(spec, seed=7)
-        bot.choose(state.view(0), state.legal_moves())
-        assert isinstance(bot, MctsBot) and bot.last_root is not None
-        trees[spec] = _tree_shape(bot.last_root)
-    assert trees["mcts:iterations=25;expand=2"] == trees["mcts:iterations=25;expand=2;beam=4"]
-    assert trees["mcts:iterations=25;expand=2"] != trees["mcts:iterations=25;expand=2;beam=0"]
-
-
-def _tree_shape(node: Any) -> list[Any]:
-    """Each edge's moves and visits, depth first: what a search explored."""
-    return [(e.moves, e.n, _tree_shape(e.child) if e.child is not None else None) for e in node.edges]
+    search with the plain spec resolves to the search with ``beam=4`` (the game's preset), and
+    not to the search without the beam. (``choose`` searches with
+    the resolved settings: ``self.cfg = self.resolve(...)``.)"""
+    plain, beam4, beam0 = (make_bot(spec, seed=7) for spec in (
+        "mcts:iterations=25;expand=2", "mcts:iterations=25;expand=2;beam=4",
+        "mcts:iterations=25;expand=2;beam=0"))
+    assert isinstance(plain, MctsBot) and isinstance(beam4, MctsBot) and isinstance(beam0, MctsBot)
+    solo = plain.resolve("pergola", 1)
+    assert solo.beam == 4
+    assert solo == beam4.resolve("pergola", 1)
+    assert solo != beam0.resolve("pergola", 1)
 
 
 def test_mcts_greedy_memo_changes_no_decision() -> None:
