@@ -591,7 +591,7 @@ def test_mcts_greedy_memo_changes_no_decision() -> None:
         assert seat is not None
         runs = []
         for memo in (True, False):
-            bot = MctsBot(seed=3, iterations=150, others="greedy")
+            bot = MctsBot(seed=3, iterations=30, others="greedy")
             bot.memo_greedy = memo
             move = bot.choose(state.view(seat), state.legal_moves())
             root = bot.last_root
