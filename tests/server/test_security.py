@@ -5,14 +5,17 @@ reply) gets the same answer."""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
+import struct
 import threading
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
 
 from tests.server.client import Player
 from tests.server.conftest import Server, free_port
@@ -332,9 +335,54 @@ def test_hostile_frames_are_answered_and_the_connection_stays_usable(server: Ser
     finally:
         p.close()
     # a frame over the 1 MiB message limit is closed with a close frame (1009), not dropped
-    with connect(f"{server.ws_base}/ws/tables/{t}", ping_interval=None, max_size=None) as ws:
-        ws.send("x" * (2 << 20))
-        with pytest.raises(Exception) as closed:
-            ws.recv(timeout=60)
-        assert getattr(getattr(closed.value, "rcvd", None), "code", None) == 1009, closed.value
+    assert _close_code_for_an_oversized_frame(server.port, f"/ws/tables/{t}") == 1009
     assert "Traceback" not in server.log.read_text()
+
+
+def _close_code_for_an_oversized_frame(port: int, path: str) -> int:
+    """Open a WebSocket by hand, announce a 2 MiB text frame, send its first 64 KiB and read
+    what the server answers: the code of its close frame. A raw socket, because a client
+    library that writes all 2 MiB while holding its connection lock cannot read the close
+    frame the server sends after the header, and loses it to the reset that follows (the
+    flaky failure this replaced)."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                      "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                     .encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(4096)
+            assert chunk, data
+            data += chunk
+        head, data = data.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+        mask = os.urandom(4)
+        payload = bytes(b ^ mask[i % 4] for i, b in enumerate(b"x" * (64 << 10)))
+        sock.sendall(b"\x81\xff" + struct.pack("!Q", 2 << 20) + mask + payload)
+        while True:  # frames from the server are not masked; skip any before the close
+            while len(data) < 2 or len(data) < _frame_end(data):
+                chunk = sock.recv(65536)
+                assert chunk, "the connection ended without a close frame"
+                data += chunk
+            end = _frame_end(data)
+            frame, data = data[:end], data[end:]
+            if frame[0] & 0x0F == 0x8:
+                start = _payload_len(frame)[1]
+                return int(struct.unpack("!H", frame[start:start + 2])[0])
+
+
+def _payload_len(frame: bytes) -> tuple[int, int]:
+    """(payload length, header length) of an unmasked frame whose header is in ``frame``."""
+    n = frame[1] & 0x7F
+    if n == 126:
+        return (struct.unpack("!H", frame[2:4])[0], 4) if len(frame) >= 4 else (1 << 62, 4)
+    if n == 127:
+        return (struct.unpack("!Q", frame[2:10])[0], 10) if len(frame) >= 10 else (1 << 62, 10)
+    return n, 2
+
+
+def _frame_end(data: bytes) -> int:
+    n, header = _payload_len(data)
+    return header + n
