@@ -7,7 +7,8 @@ Positions: every ``--every``-th decision (with at least two legal moves) of gree
 games on seeds ``0..--seeds-1``, ``--per-seed`` of them per seed. At each, the bot searches for
 the seat to move with an iteration budget only (``--iterations``, default 300, so the figures
 are the same on every machine), and the mean rewards of its root turns for that seat are
-compared. It prints one line:
+compared. The bot is :class:`experiments.research_mcts.ResearchMcts`, so the research options
+(``ref``, ``scale``, ``c``, ...) may be given. It prints one line:
 
 - **saturated**: the share of positions where the best root turn's mean reward is above
   ``1 - --edge`` or below ``--edge`` (default 0.1). A reward is the logistic of a margin over
@@ -26,13 +27,17 @@ import argparse
 import statistics
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from meeple.bots.base import make_bot
 from meeple.bots.mcts import MctsBot
 from meeple.cli.common import variant_options
 from meeple.core.errors import MeepleError
-from meeple.sim.positions import greedy_selfplay_positions
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository
+
+from experiments.positions import greedy_selfplay_positions
+from experiments.research_mcts import research_bot
 
 
 def spread(game: str, players: int, variant: dict[str, Any], spec: str, iterations: int,
@@ -47,7 +52,7 @@ def spread(game: str, players: int, variant: dict[str, Any], spec: str, iteratio
         seat = state.to_move
         assert seat is not None
         joiner = ";" if ":" in spec else ":"
-        bot = make_bot(f"{spec}{joiner}iterations={iterations};seconds=0", seed=1)
+        bot = research_bot(f"{spec}{joiner}iterations={iterations};seconds=0", seed=1)
         assert isinstance(bot, MctsBot)
         bot.search(state.view(seat), seat)
         root = bot.last_root

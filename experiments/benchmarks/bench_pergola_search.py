@@ -16,9 +16,13 @@ prints iterations per second and the cost of an iteration against the old search
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
-from meeple.sim.positions import greedy_selfplay_positions, time_searches
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: the repository
+
+from experiments.positions import greedy_selfplay_positions, time_searches
 
 ITERATIONS = 100
 #: Per number of seats: the variant played and the searches timed (a name and the MctsBot

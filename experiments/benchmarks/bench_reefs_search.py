@@ -14,10 +14,15 @@ default against the same search without the rollout (``horizon=0``).
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import Any
 
 from meeple.core.state import State
-from meeple.sim.positions import greedy_selfplay_positions, time_searches
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: the repository
+
+from experiments.positions import greedy_selfplay_positions, time_searches
 
 
 def positions(players: int, level: int) -> list[State[Any]]:

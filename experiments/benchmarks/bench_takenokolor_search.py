@@ -16,11 +16,16 @@ before round 11), then on, in one run, and prints iterations per second and the 
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 from meeple.core.state import State
 from meeple.games.takenokolor import evaluation as eval_takenokolor
-from meeple.sim.positions import greedy_selfplay_positions, time_searches
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: the repository
+
+from experiments.positions import greedy_selfplay_positions, time_searches
 
 ITERATIONS = 300
 SETTINGS = (("2-pandas", 3), ("2-pandas", 4), ("4-pandas-river", 3), ("4-pandas-dragon", 4))

@@ -20,29 +20,28 @@ from meeple.core.errors import MeepleError
 #: Rollout policies: ``random`` (a uniformly random decision at a time) or ``greedy`` (each
 #: seat plays the whole turn its evaluation likes best, as the ``greedy`` bot would).
 ROLLOUT_POLICIES = ("random", "greedy")
-#: What a leaf is judged against: ``root`` (the margin over the best other seat; solo: the
-#: evaluation's rise over the root's) or ``depth`` (that, less the mean of the leaves so far at
-#: the same number of turns past the root).
-REFERENCES = ("root", "depth")
 #: Whom a leaf is measured against with three or more seats: ``best`` (the best other seat) or
 #: ``each`` (every other seat in turn, the pairwise rewards averaged).
 VERSUS = ("best", "each")
 #: How the other seats' turns are found: ``tree`` (tree nodes with their own candidates) or
 #: ``greedy`` (greedy's whole turn in every determinisation, not part of the tree).
 OTHERS = ("tree", "greedy")
-EVALS = ("game", "score")
 
-#: The options a game may preset (per seat count, per sheet), with their general defaults;
-#: a callable default depends on the number of seats (and on ``top``, for ``replies``).
+#: Research options removed in issue 36 (no preset, documented use or test of behaviour
+#: needed them): the search plays fixed values (:class:`~meeple.bots.mcts.MctsBot`'s ``c``,
+#: ``expand``, ``scale``, ``turns`` and ``root_turns``; ``replies`` 1 with three or more seats,
+#: else ``top``; ``ref`` the mean of the leaves at the same depth solo, else the root; ``eval``
+#: the game's evaluation). ``experiments/research_mcts.py`` searches with them changed.
+REMOVED = ("c", "expand", "scale", "turns", "root_turns", "ref", "replies", "eval")
+
+#: The options a game may preset (per seat count, per sheet), with their general defaults.
 PRESETTABLE: dict[str, Any] = {
     "top": 8,
     "horizon": 0,
     "crn": False,
     "diverse": False,
-    "ref": lambda players, top: "depth" if players == 1 else "root",
     "versus": "best",
     "beam": 0,
-    "replies": lambda players, top: 1 if players >= 3 else top,
     "others": "tree",
     "bias": 1.0,
     "rollout": "random",
@@ -63,13 +62,13 @@ def _int(name: str, low: int, what: str) -> Callable[[Any], int]:
     return conv
 
 
-def _float(name: str, low: float, what: str, strict: bool = False) -> Callable[[Any], float]:
+def _float(name: str, low: float, what: str) -> Callable[[Any], float]:
     def conv(value: Any) -> float:
         try:
             x = float(value)
         except (TypeError, ValueError):
             raise MeepleError(f"mcts option {name} must be {what}, not {value!r}") from None
-        if x != x or x < low or (strict and x == low):
+        if x != x or x < low:
             raise MeepleError(f"mcts option {name} must be {what}, not {value!r}")
         return x
     return conv
@@ -97,21 +96,13 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
     "cpu": _float("cpu", 0.0, "0 (none) or a positive number of CPU seconds"),
     "seconds": _float("seconds", 0.0, "0 (none) or a positive number of seconds"),
     "top": _int("top", 1, "a whole number, at least 1"),
-    "c": _float("c", 0.0, "a number, 0 or more"),
     "horizon": _int("horizon", -1, "a whole number of seat turns (-1: to the end)"),
-    "expand": _int("expand", 1, "a whole number of visits, at least 1"),
-    "scale": _float("scale", 0.0, "a positive number of points", strict=True),
-    "turns": _int("turns", 0, "a whole number of turns, 0 or more"),
-    "root_turns": _int("root_turns", 0, "a whole number of turns, 0 or more"),
     "crn": _flag("crn"),
     "diverse": _flag("diverse"),
-    "ref": _choice("ref", REFERENCES),
     "versus": _choice("versus", VERSUS),
     "beam": _int("beam", 0, "0 (off) or a positive width"),
-    "replies": _int("replies", 1, "a whole number, at least 1"),
     "others": _choice("others", OTHERS),
     "bias": _float("bias", 0.0, "a number, 0 or more"),
-    "eval": _choice("eval", EVALS),
     "rollout": _choice("rollout", ROLLOUT_POLICIES),
 }
 
@@ -128,21 +119,13 @@ class MctsConfig:
     #: a safety cap in wall-clock seconds per decision; a search it stops says so
     seconds: float = 0.0
     top: int | None = None
-    c: float = 0.7
     horizon: int | None = None
-    expand: int = 10
-    scale: float = 4.0
-    turns: int = 300
-    root_turns: int = 5000
     crn: bool | None = None
     diverse: bool | None = None
-    ref: str | None = None
     versus: str | None = None
     beam: int | None = None
-    replies: int | None = None
     others: str | None = None
     bias: float | None = None
-    eval: str = "game"
     rollout: str | None = None
 
     @classmethod
@@ -150,7 +133,10 @@ class MctsConfig:
         """A config from option values (numbers or their text), every one checked."""
         unknown = sorted(set(options) - set(_CONVERT))
         if unknown:
-            raise MeepleError(f"unknown mcts option(s) {', '.join(unknown)}; options: "
+            removed = [k for k in unknown if k in REMOVED]
+            why = (f" ({', '.join(removed)}: removed, the search plays fixed values; "
+                   "experiments/research_mcts.py can change them)" if removed else "")
+            raise MeepleError(f"unknown mcts option(s) {', '.join(unknown)}{why}; options: "
                               f"{', '.join(_CONVERT)}")
         values = {k: _CONVERT[k](v) for k, v in options.items() if v is not None}
         cfg = cls(**values)
@@ -180,11 +166,7 @@ class MctsConfig:
                 continue
             value = _preset(layers, name, players)
             if value is None:
-                if name == "replies":  # depends on top, resolved first
-                    top = filled.get("top", self.top)
-                    value = fallback(players, top)
-                else:
-                    value = fallback(players, None) if callable(fallback) else fallback
+                value = fallback
             filled[name] = _CONVERT[name](value)
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         values.update(filled)
@@ -200,21 +182,13 @@ class MctsSettings:
     cpu: float
     seconds: float
     top: int
-    c: float
     horizon: int
-    expand: int
-    scale: float
-    turns: int
-    root_turns: int
     crn: bool
     diverse: bool
-    ref: str
     versus: str
     beam: int
-    replies: int
     others: str
     bias: float
-    eval: str
     rollout: str
 
 

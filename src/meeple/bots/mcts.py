@@ -7,31 +7,35 @@ Each iteration
 2. **descends** an open-loop tree whose edges are whole turns (one decision at a time where a
    seat has more than ``turns`` whole turns; the root lists up to ``root_turns``, so greedy's
    best turn is a candidate). At each node the game's evaluation ranks the turns of the seat to
-   move and the best ``top`` (``replies`` at another seat's node) become the candidates, chosen
-   by UCB1 plus a progressive bias (``bias`` x prior / (visits + 1)), an unvisited one in rank
-   order first. Chance is sampled, not part of the tree (a cached candidate not legal in this
-   determinisation is skipped; new ones are added when none is legal); ``crn=1`` draws the
-   chance after a root turn from a stream keyed by that turn's visit count (common random
-   numbers); ``diverse=1`` keeps the best turn of every first decision among the candidates;
-   ``others=greedy`` leaves the other seats out of the tree: they play greedy's turn in every
-   determinisation; ``beam`` lists inner candidates by a beam search;
+   move and the best ``top`` (at another seat's node: ``top`` at two seats, the single best
+   with three or more) become the candidates, chosen by UCB1 (exploration ``c``) plus a
+   progressive bias (``bias`` x prior / (visits + 1)), an unvisited one in rank order first; an
+   edge tried ``expand`` times gets a child node. Chance is sampled, not part of the tree (a
+   cached candidate not legal in this determinisation is skipped; new ones are added when none
+   is legal); ``crn=1`` draws the chance after a root turn from a stream keyed by that turn's
+   visit count (common random numbers); ``diverse=1`` keeps the best turn of every first
+   decision among the candidates; ``others=greedy`` leaves the other seats out of the tree:
+   they play greedy's turn in every determinisation; ``beam`` lists inner candidates by a beam
+   search;
 3. **rolls out** ``horizon`` more seat turns by the ``rollout`` policy (``random`` decisions or
    ``greedy`` whole turns; ``horizon=0``: the leaf is judged at once, ``-1``: to the end);
 4. **scores** the result: at the end, half the win share plus half a logistic of the score
    margin over the best other seat (``versus=each``: each other seat in turn, averaged); before
-   it, the logistic of the evaluation margin (``scale`` points per unit); ``ref=depth`` judges
-   a leaf against the mean of the leaves at its depth (the solo default).
+   it, the logistic of the evaluation margin (``scale`` points per unit); solo, the rise of the
+   evaluation over the root's, less the mean rise of the leaves so far at the same depth.
 
 The move played is the most visited root turn (ties: the better mean, then the better rank); the
 whole turn is kept as a plan and replayed decision by decision.
 
 Options are one frozen :class:`~meeple.bots.config.MctsConfig`, parsed once from the spec; what
 a spec leaves out comes from the game's presets (``GameInfo.bot_presets``, data in the game
-package), then the general defaults. Budget: ``iterations`` (the same decisions for a seed on
-every machine), ``cpu`` (CPU seconds of the searching thread: a loaded machine makes the bot
-slower, not weaker) and ``seconds`` (a wall-clock safety cap; a search it stops says so in
-:attr:`MctsBot.last_info`). docs/bots.md documents every option and preset; how each default was
-found is in docs/research/mcts-options-history.md.
+package), then the general defaults. ``c``, ``expand``, ``scale``, ``turns`` and ``root_turns``
+are fixed settings of the bot, not options (``experiments/research_mcts.py`` changes them and
+the other research options removed in issue 36). Budget: ``iterations`` (the same decisions for
+a seed on every machine), ``cpu`` (CPU seconds of the searching thread: a loaded machine makes
+the bot slower, not weaker) and ``seconds`` (a wall-clock safety cap; a search it stops says so
+in :attr:`MctsBot.last_info`). docs/bots.md documents every option and preset; how each default
+was found is in docs/research/mcts-options-history.md.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from typing import Any
 
 from meeple.bots.base import Bot, register_bot
 from meeple.bots.config import MctsConfig, MctsSettings
-from meeple.bots.evaluation import choose_evaluation, ranked_turns, turn_ranker_for
+from meeple.bots.evaluation import evaluation_for, ranked_turns, turn_ranker_for
 from meeple.bots.greedy import Planner
 from meeple.core.errors import IllegalMove, UnknownGame
 from meeple.core.registry import game_info
@@ -97,11 +101,22 @@ class _Node:
 
 class MctsBot(Bot):
     """Information-set MCTS. Options: those of :class:`~meeple.bots.config.MctsConfig`
-    (``iterations``, ``cpu``, ``seconds``, ``top``, ``c``, ``horizon``, ``expand``, ``scale``,
-    ``turns``, ``root_turns``, ``crn``, ``diverse``, ``ref``, ``versus``, ``beam``, ``replies``,
-    ``others``, ``bias``, ``eval``, ``rollout``)."""
+    (``iterations``, ``cpu``, ``seconds``, ``top``, ``horizon``, ``rollout``, ``others``,
+    ``beam``, ``crn``, ``diverse``, ``versus``, ``bias``)."""
 
     name = "mcts"
+    # The search's fixed settings (not options: a spec cannot change them; an experiment's
+    # subclass or a test may set them on an instance).
+    #: UCB1's exploration constant (rewards are in [0, 1])
+    c: float = 0.7
+    #: visits of an edge before its child node is made
+    expand: int = 10
+    #: points of margin per unit of the logistic reward (and of the progressive bias's prior)
+    scale: float = 4.0
+    #: above this many whole turns (and no turn ranker) a node lists single decisions
+    turns: int = 300
+    #: the same limit at the root, so greedy's turn is a candidate
+    root_turns: int = 5000
 
     def __init__(self, seed: int = 0, config: MctsConfig | None = None, **options: Any) -> None:
         super().__init__(seed)
@@ -119,6 +134,7 @@ class MctsBot(Bot):
         self._deadline: float | None = None  # the wall-clock cap of the search, for listings
         self._root_turn = 0
         self._crn_base = 0
+        self._replies = 1
         self.rng = Rng(seed)
         self.plan = Planner()
         self.last_iterations = 0
@@ -161,8 +177,9 @@ class MctsBot(Bot):
         # only games with sheet presets pay for reading the sheet's name
         sheet = sheet_name(view) if presets.get("mcts_sheets") else None
         cfg = self.cfg = self.resolve(game, view.players, sheet)
-        evaluate = choose_evaluation(game, cfg.eval)
+        evaluate = evaluation_for(game)
         players = view.players
+        self._replies = self.replies(players, cfg.top)
         # the budgets cover the whole decision, the root's ranking of candidate turns included
         start = time.perf_counter()
         cpu_start = time.thread_time()
@@ -176,7 +193,7 @@ class MctsBot(Bot):
         # the root lists up to root_turns whole turns, so greedy's choice is always a candidate,
         # unless that takes more than its share of the cap (then single decisions)
         try:
-            self._add_candidates(root, first, evaluate, max(cfg.root_turns, cfg.turns),
+            self._add_candidates(root, first, evaluate, max(self.root_turns, self.turns),
                                  deadline=start + ROOT_LISTING_SHARE * cfg.seconds
                                  if cfg.seconds else None)
         except OutOfTime:
@@ -254,7 +271,7 @@ class MctsBot(Bot):
                 path.append((node, edge))
                 if node is root and self.cfg.crn:
                     self.rng = common_random_numbers(self._crn_base, edge.n)
-                if edge.child is None and edge.n + 1 >= self.cfg.expand:
+                if edge.child is None and edge.n + 1 >= self.expand:
                     edge.child = _Node()
                     node = edge.child
                     continue
@@ -292,7 +309,7 @@ class MctsBot(Bot):
             best: _Edge | None = None
             best_value = -math.inf
             log_n = math.log(node.visits + 1)
-            c, bias = self.cfg.c, self.cfg.bias
+            c, bias = self.c, self.cfg.bias
             for i, edge in enumerate(node.edges):
                 if i in tried:
                     continue
@@ -316,16 +333,16 @@ class MctsBot(Bot):
 
     def _add_candidates(self, node: _Node, state: State[Any], evaluate: Any,
                         max_turns: int | None = None, deadline: float | None = None) -> None:
-        """List the node's candidate turns: up to ``max_turns`` whole turns (``None``: the
-        option ``turns``; 0: single decisions). Raises :class:`OutOfTime` past ``deadline``
+        """List the node's candidate turns: up to ``max_turns`` whole turns (``None``:
+        :attr:`turns`; 0: single decisions). Raises :class:`OutOfTime` past ``deadline``
         (default: the search's cap)."""
         mover = state.to_move
         if mover is None or mover < 0:
             return
         node.mover = mover
-        top = self.cfg.top if mover == self._me else self.cfg.replies
-        scored = candidate_turns(state, mover, top, self.cfg.turns if max_turns is None else max_turns,
-                                 evaluate, use_ranker=self.cfg.eval == "game", diverse=self.cfg.diverse,
+        top = self.cfg.top if mover == self._me else self._replies
+        scored = candidate_turns(state, mover, top, self.turns if max_turns is None else max_turns,
+                                 evaluate, diverse=self.cfg.diverse,
                                  beam=self.cfg.beam if max_turns is None else 0,
                                  deadline=self._deadline if deadline is None else deadline)
         rank = len(node.edges)
@@ -336,7 +353,7 @@ class MctsBot(Bot):
                 continue
             node.keys.add(key)
             # progressive bias: the evaluation's verdict, fading as visits accumulate
-            prior = 2 * _logistic((value - best) / self.cfg.scale)
+            prior = 2 * _logistic((value - best) / self.scale)
             node.edges.append(_Edge(moves, rank, state.players, prior))
             rank += 1
 
@@ -372,8 +389,7 @@ class MctsBot(Bot):
         key = state.key() if self.memo_greedy else None
         moves = self._greedy_memo.get(key) if key is not None else None
         if moves is None:
-            best = candidate_turns(state, mover, 1, self.cfg.turns, evaluate,
-                                   use_ranker=self.cfg.eval == "game", beam=self.cfg.beam,
+            best = candidate_turns(state, mover, 1, self.turns, evaluate, beam=self.cfg.beam,
                                    deadline=self._deadline)
             if not best:
                 state.play(self.rng.choice(state.legal_moves()), check=False)
@@ -387,9 +403,23 @@ class MctsBot(Bot):
             state.play(move, check=False)
         return state
 
+    def replies(self, players: int, top: int) -> int:
+        """The candidates at a node where another seat moves: the single best turn with three
+        or more seats (as ``greedy`` would play), else as many as the seat's own (``top``)."""
+        return 1 if players >= 3 else top
+
+    def _reference(self, state: State[Any], margins: list[float], players: int) -> list[float]:
+        """A leaf's margins as its reward judges them: solo, less the mean of the leaves so far
+        at the same depth (a solo score only grows, so against the root every deeper leaf
+        would look better for its depth alone); with more seats, as they are."""
+        if players != 1:
+            return margins
+        mean = self._depth_reference(state.turn - self._root_turn, margins)
+        return [m - r for m, r in zip(margins, mean, strict=True)]
+
     def _depth_reference(self, depth: int, margins: list[float]) -> list[float]:
-        """``ref=depth``: the mean margin per seat of the leaves seen so far ``depth`` turns
-        past the root, this one included (the last entry counts the leaves)."""
+        """The mean margin per seat of the leaves seen so far ``depth`` turns past the root,
+        this one included (the last entry counts the leaves)."""
         sums = self._depth_ref.get(depth)
         if sums is None:
             sums = self._depth_ref[depth] = [0.0] * (len(margins) + 1)
@@ -408,7 +438,7 @@ class MctsBot(Bot):
         else:
             values = [evaluate(state, s) for s in range(players)]
             winners = []
-        scale = self.cfg.scale
+        scale = self.scale
         if players > 2 and self.cfg.versus == "each":
             return self._reward_each(state, values, winners, players)
         if players == 1:
@@ -416,9 +446,7 @@ class MctsBot(Bot):
         else:
             margins = [values[s] - max(values[o] for o in range(players) if o != s)
                        for s in range(players)]
-        if self.cfg.ref == "depth":
-            mean = self._depth_reference(state.turn - self._root_turn, margins)
-            margins = [m - r for m, r in zip(margins, mean, strict=True)]
+        margins = self._reference(state, margins, players)
         if players == 1:
             return [_logistic(margins[0] / scale)]
         out = []
@@ -429,16 +457,13 @@ class MctsBot(Bot):
             out.append(r)
         return out
 
-
     def _reward_each(self, state: State[Any], values: list[float], winners: list[int],
                      players: int) -> list[float]:
         """``versus=each``: a seat's reward is the mean, over the other seats, of the two-seat
         reward against that seat alone (the logistic of the margin; at the end, half of it plus
         half of the pairwise result: ahead 1, level 1/2, the tie-break from ``winners``)."""
         margins = [values[s] - values[o] for s in range(players) for o in range(players) if o != s]
-        if self.cfg.ref == "depth":
-            mean = self._depth_reference(state.turn - self._root_turn, margins)
-            margins = [m - r for m, r in zip(margins, mean, strict=True)]
+        margins = self._reference(state, margins, players)
         over = state.is_over
         out = []
         i = 0
@@ -447,7 +472,7 @@ class MctsBot(Bot):
             for o in range(players):
                 if o == s:
                     continue
-                r = _logistic(margins[i] / self.cfg.scale)
+                r = _logistic(margins[i] / self.scale)
                 i += 1
                 if over:
                     won = s in winners

@@ -1,5 +1,6 @@
-"""Positions for the search benchmarks and tools: decisions of greedy self-play games, and the
-time an ``mcts`` search takes at them."""
+"""Positions for the search experiments: decisions of greedy self-play games, and the time an
+``mcts`` search (:class:`~experiments.research_mcts.ResearchMcts`, so the research options may
+be given) takes at them. Moved from ``meeple.sim.positions`` (issue 36): only experiments use it."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import time
 from typing import Any
 
 import meeple
+from experiments.research_mcts import ResearchMcts
 from meeple.bots.greedy import GreedyBot
-from meeple.bots.mcts import MctsBot
 from meeple.core.state import CHANCE, State
 
 
@@ -43,7 +44,7 @@ def time_searches(found: list[State[Any]], iterations: int,
     for p in found:
         seat = p.to_move
         assert seat is not None and seat >= 0
-        bot = MctsBot(seed=1, iterations=iterations, **options)
+        bot = ResearchMcts(seed=1, iterations=iterations, **options)
         start = time.perf_counter()
         moves.append(bot.choose(p.view(seat), p.legal_moves()))
         total += time.perf_counter() - start

@@ -1,9 +1,9 @@
-"""meeple.sim.positions: the greedy self-play positions the benchmarks and tools search."""
+"""experiments/positions.py: the greedy self-play positions the search experiments time."""
 
 from __future__ import annotations
 
+from experiments.positions import greedy_selfplay_positions, time_searches
 from meeple.core.state import CHANCE
-from meeple.sim.positions import greedy_selfplay_positions, time_searches
 
 
 def test_positions_are_decisions_with_a_choice_and_repeat_exactly() -> None:
