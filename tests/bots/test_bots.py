@@ -34,6 +34,15 @@ def _root_edges(state: State[Any], spec: str) -> list[Any]:
     return [(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges]
 
 
+def _deep(bot: Any) -> Any:
+    """``bot`` (an mcts) with a child node made after two visits of its edge instead of ten
+    (``MctsBot.expand``, a fixed setting, changed on this instance only): a tree several turns
+    deep within a test's few iterations."""
+    assert isinstance(bot, MctsBot)
+    bot.expand = 2
+    return bot
+
+
 def _nodes(root: Any) -> list[Any]:
     """Every node of a search tree, depth first from ``root``."""
     out, todo = [], [root]
@@ -185,7 +194,6 @@ def test_every_registered_game_plays_turns_with_greedy_and_mcts(info: meeple.Gam
 
 def test_eval_option_picks_the_score_total_or_the_game_evaluation() -> None:
     assert make_bot("greedy:eval=score").which == "score"
-    assert make_bot("mcts:eval=score").spec.eval == "score"
     with pytest.raises(MeepleError, match="eval must be"):
         make_bot("greedy:eval=magic")
     state = _to_decision(meeple.new_game("gardens", players=2, seed=3))
@@ -207,13 +215,6 @@ def test_mcts_per_game_default_bias_and_explicit_override() -> None:
     explicit = MctsBot(seed=1, iterations=2, bias=0.25)
     explicit.choose(state.view(state.to_move), state.legal_moves())
     assert explicit.cfg.bias == 0.25
-    # the leaf reference: depth in solo games, the root with two or more seats, unless given
-    assert bot.cfg.ref == "root"
-    solo = _to_decision(meeple.new_game("takenokolor", players=1, seed=2))
-    for ref, expected in ((None, "depth"), ("root", "root")):
-        one = MctsBot(seed=1, iterations=2, ref=ref)
-        one.choose(solo.view(0), solo.legal_moves())
-        assert one.cfg.ref == expected
 
 
 def test_mcts_greedy_rollouts_play_each_seat_s_best_turn(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -230,7 +231,7 @@ def test_mcts_greedy_rollouts_play_each_seat_s_best_turn(monkeypatch: pytest.Mon
         return original(st, seat, top, *args, **kwargs)
 
     monkeypatch.setattr(mcts_module, "candidate_turns", spy)
-    bot = MctsBot(seed=3, iterations=6, rollout="greedy", horizon=2, expand=100)
+    bot = MctsBot(seed=3, iterations=6, rollout="greedy", horizon=2)  # 6 < expand: no child
     move = bot.choose(state.view(state.to_move), state.legal_moves())
     assert move in state.legal_moves()
     rollout_calls = [c for c in calls if c[1] == 1]
@@ -312,7 +313,7 @@ def test_mcts_drops_an_iteration_whose_listing_runs_out_of_time(monkeypatch: pyt
         return original(*args, **kwargs)
 
     monkeypatch.setattr(mcts_module, "candidate_turns", late_after_root)
-    bot = MctsBot(seed=2, iterations=500, top=3, expand=2)
+    bot = _deep(MctsBot(seed=2, iterations=500, top=3))
     move = bot.choose(state.view(state.to_move), state.legal_moves())
     assert move in state.legal_moves()
     root = bot.last_root
@@ -334,11 +335,11 @@ def test_mcts_others_greedy_keeps_only_the_searching_seat_in_the_tree() -> None:
         assert bot.last_root is not None
         return [node.mover for node in _nodes(bot.last_root) if node.edges]
 
-    policy = MctsBot(seed=1, iterations=120, expand=2, others="greedy")
+    policy = _deep(MctsBot(seed=1, iterations=120, others="greedy"))
     assert policy.choose(state.view(seat), state.legal_moves()) in state.legal_moves()
     seen = movers(policy)
     assert len(seen) > 1 and set(seen) == {seat}
-    tree = MctsBot(seed=1, iterations=120, expand=2, others="tree")
+    tree = _deep(MctsBot(seed=1, iterations=120, others="tree"))
     tree.choose(state.view(seat), state.legal_moves())
     assert set(movers(tree)) - {seat}
 
@@ -413,10 +414,10 @@ def test_pergola_mcts_defaults_by_seat_count() -> None:
     # a two-seat search with those defaults holds only the searching seat's decisions
     state = _to_decision(meeple.new_game("pergola", players=2, seed=4))
     seat = state.to_move
-    bot = make_bot("mcts:iterations=30;expand=2", seed=3)
+    bot = _deep(make_bot("mcts:iterations=30", seed=3))
     bot.choose(state.view(seat), state.legal_moves())
     root = bot.last_root
-    assert isinstance(bot, MctsBot) and root is not None
+    assert root is not None and any(e.child is not None and e.child.edges for e in root.edges)
     for node in _nodes(root):
         assert node.mover in (None, seat)
     # at three and four seats a plain search is the round-19 search: the same tree as the spec
@@ -449,8 +450,8 @@ def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> N
     state = _to_decision(meeple.new_game("takenokolor", players=3, seed=5))
     seat = state.to_move
     seen: list[set[int | None]] = []
-    for spec in ("mcts:iterations=60;expand=2", "mcts:iterations=60;expand=2;others=tree"):
-        bot = make_bot(spec, seed=3)
+    for spec in ("mcts:iterations=60", "mcts:iterations=60;others=tree"):
+        bot = _deep(make_bot(spec, seed=3))
         bot.choose(state.view(seat), state.legal_moves())
         assert isinstance(bot, MctsBot) and bot.last_root is not None
         seen.append({node.mover for node in _nodes(bot.last_root)})
@@ -572,8 +573,7 @@ def test_pergola_solo_mcts_searches_with_the_beam_by_default() -> None:
     not to the search without the beam. (``choose`` searches with
     the resolved settings: ``self.cfg = self.resolve(...)``.)"""
     plain, beam4, beam0 = (make_bot(spec, seed=7) for spec in (
-        "mcts:iterations=25;expand=2", "mcts:iterations=25;expand=2;beam=4",
-        "mcts:iterations=25;expand=2;beam=0"))
+        "mcts:iterations=25", "mcts:iterations=25;beam=4", "mcts:iterations=25;beam=0"))
     assert isinstance(plain, MctsBot) and isinstance(beam4, MctsBot) and isinstance(beam0, MctsBot)
     solo = plain.resolve("pergola", 1)
     assert solo.beam == 4
@@ -644,7 +644,8 @@ def test_mcts_root_lists_every_whole_turn_beyond_the_node_limit(monkeypatch: pyt
     best_value = all_turns_ranked(view, seat)[0][0]
     assert root_candidates[0][0] == pytest.approx(best_value)
     assert all(limit == 300 for limit, _ in calls[1:])
-    narrow = MctsBot(seed=1, iterations=3, top=4, root_turns=300)
+    narrow = MctsBot(seed=1, iterations=3, top=4)
+    narrow.root_turns = 300  # a fixed setting, lowered on this instance
     calls.clear()
     narrow.choose(view, state.legal_moves())
     assert calls[0][0] == 300 and all(len(moves) == 1 for _, moves in calls[0][1])
@@ -716,11 +717,11 @@ def test_mcts_diverse_candidates_cover_every_pencil_taken() -> None:
     assert found
 
 
-def test_mcts_depth_reference_judges_leaves_against_their_own_depth() -> None:
-    """ref=depth: a leaf's margin is taken less the mean margin of the leaves so far at the
-    same number of turns past the root, per seat (so deeper solo leaves do not win by depth
-    alone, and the logistic does not saturate)."""
-    bot = MctsBot(seed=1, iterations=5, ref="depth")
+def test_mcts_judges_solo_leaves_against_their_own_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Solo, a leaf's margin is taken less the mean margin of the leaves so far at the same
+    number of turns past the root, per seat (so deeper solo leaves do not win by depth alone,
+    and the logistic does not saturate); with more seats the margins stay as they are."""
+    bot = MctsBot(seed=1, iterations=5)
     assert bot._depth_reference(1, [2.0, -2.0]) == [2.0, -2.0]
     assert bot._depth_reference(1, [4.0, -4.0]) == [3.0, -3.0]
     assert bot._depth_reference(2, [1.0, -1.0]) == [1.0, -1.0]
@@ -731,16 +732,18 @@ def test_mcts_depth_reference_judges_leaves_against_their_own_depth() -> None:
         _play_turn(make_bot("greedy", seed=1), state)
         _to_decision(state)
     view = state.view(0)
+    two = _to_decision(meeple.new_game("gardens", players=2, seed=1))
+    assert bot._reference(two, [3.0, -3.0], 2) == [3.0, -3.0]
     means = {}
-    for ref in ("root", "depth"):
-        bot = MctsBot(seed=3, iterations=300, top=4, ref=ref)
+    for ref in ("depth", "root"):
+        if ref == "root":  # the rise over the root's evaluation alone
+            monkeypatch.setattr(MctsBot, "_reference", lambda self, state, margins, players: margins)
+        bot = MctsBot(seed=3, iterations=300, top=4)
         bot.choose(view, state.legal_moves())
         root = bot.last_root
         assert root is not None
         means[ref] = sum(e.w[0] for e in root.edges) / sum(e.n for e in root.edges)
     assert 0.4 < means["depth"] < 0.6 and means["root"] > means["depth"]
-    with pytest.raises(MeepleError, match="ref must be one of root, depth"):
-        make_bot("mcts:ref=leaf")
 
 
 def test_beam_turns_finds_whole_turns_and_with_a_wide_beam_all_of_them() -> None:
@@ -796,7 +799,7 @@ def test_mcts_beam_option_lists_inner_candidates_by_beam_search() -> None:
     view = state.view(state.to_move)
     picks = []
     for _ in range(2):
-        bot = make_bot("mcts:iterations=40;beam=4;expand=2", seed=9)
+        bot = _deep(make_bot("mcts:iterations=40;beam=4", seed=9))
         picks.append(bot.choose(view, state.legal_moves()))
         root = bot.last_root
         assert root is not None and any(e.child is not None and e.child.edges for e in root.edges)
@@ -811,7 +814,8 @@ def test_mcts_beam_option_lists_inner_candidates_by_beam_search() -> None:
 def test_mcts_versus_each_rewards_the_mean_pairwise_result() -> None:
     """versus=each (3+ seats): a seat's reward is the mean of its two-seat rewards against
     each other seat; at the end, half of it is the pairwise result."""
-    bot = MctsBot(seed=1, iterations=5, versus="each", scale=1.0)
+    bot = MctsBot(seed=1, iterations=5, versus="each")
+    bot.scale = 1.0  # a fixed setting (4 points), one point per unit here
     state = _to_decision(meeple.new_game("gardens", players=3, seed=1))
     values = [10.0, 10.0, 0.0]
     out = bot._reward_each(state, values, [], 3)
@@ -819,7 +823,8 @@ def test_mcts_versus_each_rewards_the_mean_pairwise_result() -> None:
     assert out[0] == pytest.approx((0.5 + (1 - sig)) / 2)
     assert out[2] == pytest.approx(sig)
     assert sum(out) == pytest.approx(1.5)  # pairwise rewards are zero-sum per pair
-    best = MctsBot(seed=1, iterations=5, scale=1.0)
+    best = MctsBot(seed=1, iterations=5)
+    best.scale = 1.0
     assert best._reward(state, lambda s, seat: values[seat], 3, 0, 0.0)[0] == pytest.approx(0.5)
     # a finished game: each pairwise result counts half
     done = meeple.new_game("gardens", players=3, seed=1)
@@ -834,31 +839,51 @@ def test_mcts_versus_each_rewards_the_mean_pairwise_result() -> None:
         make_bot("mcts:versus=all")
 
 
-def test_mcts_replies_limits_the_candidates_of_the_other_seats() -> None:
-    """replies=N: a node where another seat moves lists its N best turns (the searching
-    seat's nodes keep top); the tree then goes deeper on the seat's own turns."""
-    state = _to_decision(meeple.new_game("gardens", players=2, seed=3))
-    view = state.view(state.to_move)
-    me = state.to_move
-    bot = make_bot("mcts:iterations=200;replies=1;top=6;expand=2", seed=4)
-    bot.choose(view, state.legal_moves())
-    root = bot.last_root
-    assert root is not None and root.mover == me and len(root.edges) == 6
-    theirs, mine, todo = [], [], [root]
-    while todo:
-        node = todo.pop()
-        (mine if node.mover == me else theirs).append(node)
-        todo.extend(e.child for e in node.edges if e.child is not None and e.child.edges)
-    assert theirs and max(len(n.edges) for n in theirs) == 1
-    assert len(mine) > 1 and max(len(n.edges) for n in mine if n is not root) > 1
-    # the default: every candidate at two seats, the single best reply at three or more
-    for players, replies in ((2, 6), (3, 1), (4, 1)):
-        bot = make_bot("mcts:iterations=3;top=6", seed=1)
-        game = _to_decision(meeple.new_game("gardens", players=players, seed=1))
-        bot.choose(game.view(game.to_move), game.legal_moves())
-        assert bot.cfg.replies == replies
-    assert make_bot("mcts:replies=3").spec.replies == 3
-    with pytest.raises(MeepleError, match="replies must be a whole number, at least 1, not 0"):
-        make_bot("mcts:replies=0")
+def test_mcts_other_seats_reply_with_their_best_turn_from_three_seats(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a node where another seat moves the search lists that seat's single best turn with
+    three or more seats (the searching seat's nodes keep ``top``), so the tree goes deeper on
+    the seat's own turns; with two seats the other seat gets ``top`` candidates too."""
+    import meeple.bots.mcts as mcts_module
+
+    calls: list[tuple[int, int]] = []
+    original = mcts_module.candidate_turns
+
+    def spy(st: Any, mover: int, top: int, *args: Any, **kwargs: Any) -> Any:
+        calls.append((mover, top))
+        return original(st, mover, top, *args, **kwargs)
+
+    monkeypatch.setattr(mcts_module, "candidate_turns", spy)
+    for players, replies in ((3, 1), (2, 6)):
+        state = _to_decision(meeple.new_game("gardens", players=players, seed=3))
+        me = state.to_move
+        calls.clear()
+        bot = _deep(make_bot("mcts:iterations=200;top=6", seed=4))
+        bot.choose(state.view(me), state.legal_moves())
+        root = bot.last_root
+        assert root is not None and root.mover == me and len(root.edges) == 6
+        assert {top for mover, top in calls if mover == me} == {6}
+        assert {top for mover, top in calls if mover != me} == {replies}
+        if players == 3:  # the seat's own nodes below the root, with their own candidates
+            mine = [n for n in _nodes(root) if n.mover == me and n is not root and n.edges]
+            assert mine and max(len(n.edges) for n in mine) > 1
 
 
+@pytest.mark.parametrize("option", ["c=1.4", "expand=2", "scale=8", "turns=100", "root_turns=300",
+                                    "ref=depth", "replies=3", "eval=score"])
+def test_removed_research_options_are_refused_naming_the_allowed_ones(option: str) -> None:
+    """The research options issue 36 took out of the product are refused, by the bot spec and
+    by a server's client spec alike, with what is allowed (experiments/research_mcts.py still
+    takes them)."""
+    from meeple.bots.config import PRESETTABLE
+    from meeple.bots.limits import CLIENT_LIMITS, client_spec
+
+    name = option.split("=")[0]
+    allowed = ("options: iterations, cpu, seconds, top, horizon, crn, diverse, versus, beam, others, "
+               "bias, rollout")
+    for refuse in (make_bot, client_spec):
+        with pytest.raises(MeepleError) as exc:
+            refuse(f"mcts:iterations=5;{option}")
+        text = str(exc.value)
+        assert f"unknown mcts option(s) {name} ({name}: removed" in text and text.endswith(allowed)
+    assert name not in CLIENT_LIMITS and name not in PRESETTABLE

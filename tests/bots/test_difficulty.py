@@ -119,7 +119,8 @@ def test_mcts_cpu_budget_and_wall_clock_cap_are_reported() -> None:
     ({"others": "smart"}, "mcts option others must be one of tree, greedy, not 'smart'"),
     ({"iterations": "many"}, "mcts option iterations must be a whole number"),
     ({"iterations": 0}, "give mcts a positive budget"),
-    ({"scale": 0}, "mcts option scale must be a positive number of points, not 0"),
+    ({"beam": -1}, "mcts option beam must be 0 .off. or a positive width, not -1"),
+    ({"scale": 4}, "unknown mcts option.s. scale .scale: removed, the search plays fixed values"),
 ])
 def test_mcts_config_refuses_bad_options_naming_them(options: dict[str, Any], message: str) -> None:
     with pytest.raises(MeepleError, match=message):
@@ -137,11 +138,10 @@ def test_mcts_config_is_frozen_parsed_once_and_resolved_from_presets() -> None:
     assert cfg.given() == {"iterations": 200, "top": 4, "crn": True}
     presets = {"mcts": {"beam": {2: 4}, "top": 6}, "mcts_sheets": {"odd": {"beam": {2: 2}}}}
     two = cfg.resolve(presets, 2)
-    assert (two.top, two.beam, two.replies, two.ref) == (4, 4, 4, "root")
+    assert (two.top, two.beam, two.bias, two.versus) == (4, 4, 1.0, "best")
     assert cfg.resolve(presets, 2, "odd").beam == 2
     three = MctsConfig().resolve(presets, 3)
-    assert (three.top, three.beam, three.replies) == (6, 0, 1)
-    assert MctsConfig().resolve(None, 1).ref == "depth"
+    assert (three.top, three.beam) == (6, 0)
     # the game's own presets, through its registry entry
     bot = make_bot("mcts:iterations=5")
     assert isinstance(bot, MctsBot)

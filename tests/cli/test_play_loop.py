@@ -396,7 +396,7 @@ def test_an_unknown_word_gets_the_engines_reason_and_a_hint(tmp_path: Path) -> N
      ("me,me,random", ["player 0", "player 1", "random (2)"]),
      ("Ann=me,Bob=me,greedy", ["Ann", "Bob", "greedy (2)"]),
      ("Ann=me,Robo=random", ["Ann", "Robo"]),
-     ("me,mcts:iterations=5,c=1.4", ["you", "mcts (1)"])],
+     ("me,mcts:iterations=5,top=4", ["you", "mcts (1)"])],
 )
 def test_seats_can_be_named(seats: str, names: list[str], tmp_path: Path) -> None:
     out = tmp_path / "g.json"
