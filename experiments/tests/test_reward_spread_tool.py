@@ -53,4 +53,4 @@ def test_bad_input_is_refused_with_what_is_allowed() -> None:
     variant = _run("reefs", "--variant", "level", *SMALL)
     assert variant.returncode == 2 and "must be written key=value" in variant.stderr
     option = _run("reefs", "--bot", "mcts:bogus=1", *SMALL)
-    assert option.returncode == 2 and "unknown option(s) bogus" in option.stderr
+    assert option.returncode == 2 and "unknown mcts option(s) bogus" in option.stderr
