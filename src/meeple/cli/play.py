@@ -72,7 +72,7 @@ def _parse_seats(seats: str) -> list[tuple[str | None, str]]:
     """``--seats`` as ``[(name or None, controller)]``.
 
     Commas separate seats; ``NAME=controller`` names a seat. A bot's options follow a colon and
-    are joined by ``;`` (``mcts:iterations=200;c=1.4``); a comma followed by ``key=value`` that
+    are joined by ``;`` (``mcts:iterations=200;top=4``); a comma followed by ``key=value`` that
     names no controller continues the previous bot's options, as in ``meeple simulate``.
     """
     out: list[tuple[str | None, str]] = []
