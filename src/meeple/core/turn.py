@@ -188,6 +188,14 @@ class Turn(Generic[M]):
         back.reverse()
         return back
 
+    def back_to(self, n: int) -> None:
+        """Keep only the first ``n`` steps (pops, no replay), wherever they end: unlike
+        :meth:`undo`, this may leave a forced decision to be played, by :meth:`step` or
+        :meth:`play_forced`."""
+        if not 0 <= n <= len(self._steps):
+            raise ValueError(f"a turn of {len(self._steps)} steps has no step {n} to go back to")
+        self._truncate(n)
+
     def _truncate(self, n: int) -> None:
         del self._steps[n:]
         del self._positions[n + 1:]
