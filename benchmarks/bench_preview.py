@@ -8,7 +8,7 @@ and ``Service.undo`` of committed decisions against ``State.undo`` (a replay of 
     uv run python benchmarks/bench_preview.py                 # Pergola and Gardens
     uv run python benchmarks/bench_preview.py --only pergola --rounds 5
 
-For each game a table of two people is played by ``greedy`` at both seats (seeded) until a
+For each game a table of two people (seeded ``--seed``) is played by ``greedy`` at both seats (seeded) until a
 seat is to start a turn of at least ``--steps`` decisions (greedy's own turn there), some
 turns into the game. Times are the fastest of ``--rounds`` rounds (CPU time,
 ``time.process_time``), in ms; ``steps`` counts the engine steps (``_apply`` calls) the
@@ -95,7 +95,7 @@ def run_case(game: str, options: dict[str, Any], least: int, rounds: int, seed: 
         store = Store(f"sqlite:///{Path(tmp) / 'b.db'}")
         store.migrate()
         tid = store.create_table(game, options, 2, [SeatSpec(HUMAN), SeatSpec(HUMAN)],
-                                 join_as="Ann").table_id
+                                 seed=seed, join_as="Ann").table_id
         store.join(tid, None, "Bob")
         svc = Service(store, None, bots=False)
         loop = asyncio.new_event_loop()
