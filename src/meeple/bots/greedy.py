@@ -22,6 +22,7 @@ from meeple.bots.evaluation import (
 )
 from meeple.core.rng import Rng
 from meeple.core.state import State
+from meeple.core.turn import ends_turn
 
 
 class Planner:
@@ -96,8 +97,8 @@ class GreedyBot(Bot):
         if planned is not None:
             return planned
         seat = view.to_move
-        if seat is None or seat < 0 or (len(legal_moves) == 1 and not _turn_continues(view, legal_moves[0])):
-            return legal_moves[0]
+        if seat is None or seat < 0 or (len(legal_moves) == 1 and ends_turn(view, legal_moves[0])):
+            return legal_moves[0]  # a forced step that ends the turn: nothing to plan
         scored = best_turns(view, seat, self.exact, self.which)
         if not scored:
             return self.rng.choice(legal_moves)
@@ -106,14 +107,6 @@ class GreedyBot(Bot):
         top = scored[0][0]
         ties = [moves for value, moves in scored if value >= top - 1e-9]
         return self.plan.set(view, self.rng.choice(ties))
-
-
-def _turn_continues(view: State[Any], move: Any) -> bool:
-    """Whether the seat still decides after ``move`` in the same turn (then plan the turn)."""
-    node = view.clone()
-    seat, turn = node.to_move, node.turn
-    node.play(move, check=False)
-    return node.to_move == seat and node.turn == turn
 
 
 register_bot("greedy", GreedyBot)

@@ -37,6 +37,7 @@ from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.registry import load_record
 from meeple.core.state import CHANCE, State
 from meeple.core.text import YOU, possessive, subject
+from meeple.core.turn import Turn
 
 HUMAN = {"me", "human", "you"}
 #: The record keys ``--resume`` needs beside the engine's own record.
@@ -244,6 +245,10 @@ class Session:
         self.auto: set[int] = set(forced or ())
         self._shown_for: tuple[int, int] | None = None
         self._last_human: int | None = None
+        #: the turns in progress of the person deciding now, oldest first: the turn under
+        #: way and those of the same seat just before it with nothing in between (a turn
+        #: ended by a move played by itself); the last one's position is ``state``
+        self.turns: list[Turn[Any]] = []
 
     # ---- record
     def record(self) -> dict[str, Any]:
@@ -312,13 +317,48 @@ class Session:
         return f"only one choice: [bold]{escape(str(move))}[/] - played for " \
                f"{escape(self.state.seats[who])}"
 
+    def _turn(self, who: int) -> Turn[Any]:
+        """The turn in progress of ``who`` at ``state``: the one under way, a new one when the
+        last ended and ``who`` goes on, or a new chain when anything else moved since."""
+        chain = self.turns
+        if chain and chain[-1].position is self.state and chain[-1].seat == who:
+            if not chain[-1].complete:
+                return chain[-1]
+            chain.append(Turn(self.state))
+            return chain[-1]
+        self.turns = [Turn(self.state)]
+        return self.turns[0]
+
+    def _commit_turn(self, who: int, mark: tuple[int, int], named: set[tuple[int, int]]
+                     ) -> None:
+        """Make every step of the turns from ``mark`` (turn, step) on the game, saying what
+        happened; forced steps not in ``named`` (typed anyway) were played by themselves."""
+        t0, n0 = mark
+        for t in range(t0, len(self.turns)):
+            turn = self.turns[t]
+            for i, step in enumerate(turn.steps):
+                if t == t0 and i < n0:
+                    continue
+                auto = step.forced and (t, i) not in named
+                lines = [self._only_choice_line(who, step.move)] if auto else []
+                self._commit(turn.before(i + 1), lines, auto=auto)
+
+    def _mark(self, who: int) -> tuple[int, int]:
+        self._turn(who)
+        return len(self.turns) - 1, len(self.turns[-1])
+
+    def _back_to(self, mark: tuple[int, int]) -> None:
+        t0, n0 = mark
+        del self.turns[t0 + 1:]
+        self.turns[t0].back_to(n0)
+
     def human_step(self, who: int) -> None:
         state = self.state
         legal = state.legal_moves()
         if len(legal) == 1:
-            after = state.clone()
-            after.play(legal[0])
-            self._commit(after, [self._only_choice_line(who, legal[0])], auto=True)
+            mark = self._mark(who)
+            self.turns[-1].play_forced()
+            self._commit_turn(who, mark, set())
             return
         key = (len(state.history), who)
         if self._shown_for != key:
@@ -446,16 +486,26 @@ class Session:
     def undo(self, who: int) -> None:
         """Take back the last decision of this unfinished turn. Moves played by themselves
         (only one choice) since that decision go back with it, even when the last of them
-        ended the turn: undo never crosses a roll, a draw or another seat's decision."""
+        ended the turn: undo never crosses a roll, a draw or another seat's decision.
+
+        The positions come from the turns in progress (a pop, no replay); only a decision
+        made before the game was resumed is taken back by replaying the game."""
         state = self.state
         log = state.log()
         k = len(log)
         while k > 0 and k - 1 in self.auto and log[k - 1][0] == who:
             k -= 1
         forced = [str(move) for _, move in log[k:]]
-        trial = state.clone() if k == len(log) else state.replay_moves(state.history[:k])
+        self._turn(who)
+        at, before = self._position(k), self._position(k - 1)
         try:
-            back = trial.undo()
+            if at is None or before is None or not at[0].can_undo():
+                trial = state.clone() if k == len(log) else state.replay_moves(state.history[:k])
+                back = trial.undo()
+                self.turns = []
+            else:
+                trial, back = before[0], at[0].last_logged()[1]
+                self._back_to(before[1])
         except IllegalMove as exc:
             console.print(f"[red]{escape(exc.reason)}[/]")
             return
@@ -465,22 +515,51 @@ class Session:
         also = f" (and {', '.join(forced)}, the only choice after it)" if forced else ""
         console.print(f"took back {escape(str(back))}{escape(also)}")
 
+    def _position(self, moves: int) -> tuple[State[Any], tuple[int, int]] | None:
+        """The position after the game's first ``moves`` moves if the turns in progress hold
+        it, with where: (turn, step)."""
+        for t in range(len(self.turns) - 1, -1, -1):
+            turn = self.turns[t]
+            first = len(turn.start.history)
+            if first <= moves <= first + len(turn):
+                return turn.before(moves - first), (t, moves - first)
+        return None
+
     # ---- moves, one or several on a line
     def plan_line(self, who: int, text: str) -> list[tuple[State[Any], Any, bool]]:
-        """The moves a line stands for, tried on clones: ``[(state after, move, forced)]``.
+        """The moves a line stands for, tried on the turn in progress and taken back again:
+        ``[(state after, move, forced)]``.
 
         Greedy: the longest run of words that is a legal move now, then the rest the same way;
         a decision with a single legal move that the words do not name is played by itself.
         Raises :class:`LineRefused` (nothing played) if any step is not legal or the line runs
         past this seat's own decisions (a roll, a draw or another seat comes first).
         """
+        mark = self._mark(who)
+        try:
+            return self._plan(who, text)[0]
+        finally:
+            self._back_to(mark)
+
+    def _plan(self, who: int, text: str
+              ) -> tuple[list[tuple[State[Any], Any, bool]], set[tuple[int, int]]]:
+        """:meth:`plan_line` played on the turns in progress (left played): the planned
+        steps, and the forced steps the words named, as (turn, step)."""
         words = text.split()
-        cur = self.state
-        steps: list[tuple[State[Any], Any, bool]] = []
+        planned: list[tuple[State[Any], Any, bool]] = []
+        named: set[tuple[int, int]] = set()
         i = 0
         while i < len(words):
             done = " ".join(words[:i])
-            if cur.to_move != who:
+            turn = self.turns[-1]
+            cur = turn.position
+            if turn.complete and cur.to_move == who:  # a new turn of the same seat
+                turn = Turn(cur)
+                self.turns.append(turn)
+                turn.play_forced()
+                i = self._name_forced(0, words, i, planned, named)
+                continue
+            if turn.complete:
                 nxt = ("the game ends" if cur.is_over else
                        f"{_mover_name(cur, cur.to_move if cur.to_move is not None else CHANCE)}"
                        " is next")
@@ -488,22 +567,32 @@ class Session:
                                   "be played on this line; play one turn at a time")
             found, reason = self._longest_move(cur, words, i)
             if found is None:
-                legal = cur.legal_moves()
-                if steps and len(legal) == 1:
-                    after = cur.clone()
-                    after.play(legal[0])
-                    steps.append((after, legal[0], True))
-                    cur = after
-                    continue
-                where = f"after '{done}': " if steps else ""
+                where = f"after '{done}': " if planned else ""
                 raise LineRefused(f"{where}{reason}")
-            move, j = found
-            after = cur.clone()
-            after.play(move)
-            steps.append((after, move, False))
-            cur = after
-            i = j
-        return steps
+            move, i = found
+            n = len(turn)
+            turn.step(move)
+            planned.append((turn.before(n + 1), move, False))
+            i = self._name_forced(n + 1, words, i, planned, named)
+        return planned, named
+
+    def _name_forced(self, first: int, words: list[str], i: int,
+                     planned: list[tuple[State[Any], Any, bool]],
+                     named: set[tuple[int, int]]) -> int:
+        """The forced steps of the last turn from step ``first`` on: the words from ``i`` may
+        name them (then they count as typed); those after every word are not the line's.
+        Returns the index of the next word."""
+        t = len(self.turns) - 1
+        turn = self.turns[t]
+        for k in range(first, len(turn)):
+            if i == len(words):
+                break
+            typed, _ = self._longest_move(turn.before(k), words, i)
+            if typed is not None:
+                i = typed[1]
+                named.add((t, k))
+            planned.append((turn.before(k + 1), turn.steps[k].move, typed is None))
+        return i
 
     @staticmethod
     def _longest_move(cur: State[Any], words: list[str], i: int) -> tuple[tuple[Any, int] | None,
@@ -525,16 +614,16 @@ class Session:
         return None, parsed_reason or whole_reason
 
     def play_line(self, who: int, text: str) -> None:
+        mark = self._mark(who)
         try:
-            steps = self.plan_line(who, text)
+            _planned, named = self._plan(who, text)
         except LineRefused as exc:
+            self._back_to(mark)
             console.print(f"[red]refused:[/] {escape(exc.reason)}\n"
                           "[dim](nothing was played; type 'moves' for the legal choices, "
                           "'help' for commands)[/]")
             return
-        for after, move, forced in steps:
-            lines = [self._only_choice_line(who, move)] if forced else []
-            self._commit(after, lines, auto=forced)
+        self._commit_turn(who, mark, named)
 
 
 # ---------------------------------------------------------------------- saving and the end

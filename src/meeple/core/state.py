@@ -246,8 +246,26 @@ class State(ABC, Generic[M]):
         mover, turn = self._movers[-1]
         return mover != CHANCE and turn == self.turn and mover == self.to_move
 
+    def undo_depth(self) -> int:
+        """How many decisions :meth:`undo` can take back one after another from here: the
+        last moves made by the seat to move in this same turn (0 if it cannot undo)."""
+        if not self.can_undo():
+            return 0
+        last = self._movers[-1]
+        n = 0
+        for entry in reversed(self._movers):
+            if entry != last:
+                break
+            n += 1
+        return n
+
     def undo(self) -> M:
-        """Take back the last decision of an unfinished turn; returns the move taken back."""
+        """Take back the last decision of an unfinished turn; returns the move taken back.
+
+        The game has no unmake, so this replays the game from its first move (the cost grows
+        with the game's length). Play stays as cheap as it is: no position is kept per move.
+        Where undo is frequent keep the positions instead: :class:`meeple.core.turn.Turn`
+        holds a turn's positions, so its undo is one pop, never a replay."""
         if not self.can_undo():
             raise IllegalMove(
                 "nothing to undo: undo only works inside your own unfinished turn, "

@@ -624,7 +624,7 @@ async def _preview(svc: Service, table_id: str, client: Client, frame: dict[str,
         return
     try:
         view, played, complete = await svc.preview(table_id, client.viewer, moves,
-                                                    client.text)
+                                                    client.text, draft=client.draft)
     except Refused as exc:
         await send({"type": "refused", "preview": True, "reason": exc.reason,
                     "version": exc.version})

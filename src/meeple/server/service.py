@@ -28,6 +28,7 @@ import meeple
 from meeple.bots import make_bot
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
+from meeple.core.turn import StepRefused, Turn
 from meeple.core.view import LogLine, View, log_line, seat_view
 from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool, ready
 from meeple.store import (
@@ -82,6 +83,33 @@ class AlreadyPlayed(MeepleError):
 
 
 @dataclass(eq=False)
+class Draft:
+    """A connection's turn being built by previews: the :class:`~meeple.core.turn.Turn` of the
+    last preview, kept for the next one while the table stays at the version (and the
+    position) it was built on. A preview with one step more than the last then costs one step
+    of the engine, one with a step fewer (an undo in the browser) one pop."""
+
+    turn: Turn[Any] | None = None
+    version: int = -1
+
+    def turn_for(self, rt: Runtime, seat: int) -> Turn[Any]:
+        """The kept turn if it was built on the table's position now for ``seat`` (and its
+        names), else a new one from that position."""
+        turn = self.turn
+        state = rt.state
+        if (turn is None or self.version != rt.version or turn.start is not state
+                or turn.seat != seat or turn.position.seats is not state.seats):
+            turn = self.turn = Turn(state, note=_log_note)
+            self.version = rt.version
+        return turn
+
+
+def _log_note(before: State[Any], after: State[Any]) -> LogLine:
+    """A turn step's log line in words (what a preview's log shows)."""
+    return log_line(after, after.announcements(before))
+
+
+@dataclass(eq=False)
 class Client:
     """A connected WebSocket: who it is and how to send it a frame."""
 
@@ -89,6 +117,8 @@ class Client:
     send: Sender
     #: whether its views carry the terminal drawing as plain text
     text: bool = False
+    #: the turn its previews build (one per connection)
+    draft: Draft = field(default_factory=Draft)
 
 
 @dataclass(eq=False)
@@ -101,6 +131,9 @@ class Runtime:
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     since: float = field(default_factory=time.monotonic)
+    #: the positions before the last decisions that undo can take back (the seat to move's
+    #: own, in this turn), oldest first: an undo is one of them, not a replay of the game
+    befores: list[State[Any]] = field(default_factory=list)
 
     def seat_kind(self, seat: int) -> tuple[str, str | None, bool]:
         s = self.table.seats[seat]
@@ -133,37 +166,55 @@ def new_state(table: Table) -> State[Any]:
     return state
 
 
-def rebuild(table: Table, entries: list[Entry]) -> tuple[State[Any], list[LogLine]]:
-    """The position a stored log describes, and its log in words."""
+def rebuild(table: Table, entries: list[Entry]
+            ) -> tuple[State[Any], list[LogLine], list[State[Any]]]:
+    """The position a stored log describes, its log in words and the positions before the
+    decisions undo can take back now (:attr:`Runtime.befores`)."""
     state = new_state(table)
     lines: list[LogLine] = []
+    befores: list[State[Any]] = []
     for e in effective_moves(entries):
         before = state.clone()
         state.play(e.text)
         lines.append(log_line(state, state.announcements(before)))
-    return state, lines
+        befores.append(before)
+        befores = undoable(state, befores)
+    return state, lines, befores
+
+
+def undoable(state: State[Any], befores: list[State[Any]]) -> list[State[Any]]:
+    """Of ``befores`` (the positions before the last moves of ``state``, oldest first), those
+    before the decisions that undo can take back from ``state``."""
+    keep = state.undo_depth()
+    return befores[len(befores) - keep:] if keep else []
 
 
 def play_steps(trial: State[Any], seat: int, texts: Sequence[str], version: int,
-               turn: int | None = None) -> tuple[list[str], list[LogLine]]:
-    """Play ``texts`` on ``trial``, each a decision of ``seat`` (and, with ``turn``, of that
-    same turn): the canonical moves and their log lines. Raises :class:`Refused` naming the
-    step that is refused and why; ``trial`` is a scratch copy, so nothing real changed."""
+               befores: list[State[Any]]) -> tuple[list[str], list[LogLine]]:
+    """Play ``texts`` on ``trial``, each a decision of ``seat``: the canonical moves and their
+    log lines (the position before each step is added to ``befores``). Raises
+    :class:`Refused` naming the step that is refused and why; ``trial`` is a scratch copy, so
+    nothing real changed."""
     moves: list[str] = []
     lines: list[LogLine] = []
     for step in texts:
-        after = f"after {', '.join(moves)}: " if moves else ""
-        if trial.to_move != seat or (turn is not None and trial.turn != turn):
-            raise Refused(f"{after}it is no longer seat {seat}'s turn; nothing was played",
-                          version)
+        if trial.to_move != seat:
+            raise Refused(f"{_after(moves)}it is no longer seat {seat}'s turn; nothing was "
+                          "played", version)
         before = trial.clone()
         try:
             trial.play(step)
         except IllegalMove as exc:
-            raise Refused(after + exc.reason, version) from None
-        moves.append(str(trial.history[-1]))
+            raise Refused(_after(moves) + exc.reason, version) from None
+        moves.append(str(trial.last_logged()[1]))
         lines.append(log_line(trial, trial.announcements(before)))
+        befores.append(before)
     return moves, lines
+
+
+def _after(moves: Sequence[str]) -> str:
+    """How a refusal names the steps played before the refused one."""
+    return f"after {', '.join(moves)}: " if moves else ""
 
 
 class Service:
@@ -257,9 +308,9 @@ class Service:
     def _load(self, table_id: str) -> Runtime:
         table = self.store.table(table_id)
         entries = self.store.log(table_id)
-        state, lines = rebuild(table, entries)
+        state, lines, befores = rebuild(table, entries)
         version = entries[-1].number if entries else 0
-        rt = Runtime(table=table, state=state, lines=lines, version=version)
+        rt = Runtime(table=table, state=state, lines=lines, version=version, befores=befores)
         if state.is_over and table.status != FINISHED:
             self.store.finish(table_id, [s.as_dict() for s in state.scores()])
             rt.table = self.store.table(table_id)
@@ -274,6 +325,7 @@ class Service:
             fresh = await asyncio.to_thread(self._load, rt.table.id)
             rt.table, rt.state, rt.lines, rt.version = fresh.table, fresh.state, fresh.lines, \
                 fresh.version
+            rt.befores = fresh.befores
             rt.since = time.monotonic()
             return True
         rt.table = table
@@ -332,39 +384,43 @@ class Service:
                                                               texts)
             await self._check_turn(rt, seat, version, key, by_bot)
             trial = rt.state.clone()
-            moves, lines = play_steps(trial, seat, texts, rt.version)
+            befores = list(rt.befores)
+            moves, lines = play_steps(trial, seat, texts, rt.version, befores)
             entries = [Entry(MOVE, seat, m, key if i == 0 else None)
                        for i, m in enumerate(moves)]
-            self._draw_chance(trial, entries, lines)
-            await self._commit(rt, trial, entries, rt.lines + lines)
+            self._draw_chance(trial, entries, lines, befores)
+            await self._commit(rt, trial, entries, rt.lines + lines, befores)
         if not by_bot and rt.table.seats[seat].absent:
             await self.set_absent(table_id, seat, False)
         await self.broadcast(rt)
         self.schedule_bots(rt)
         return rt.version
 
-    async def preview(self, table_id: str, seat: int, texts: Sequence[str], text: bool = False
-                      ) -> tuple[View, list[str], bool]:
+    async def preview(self, table_id: str, seat: int, texts: Sequence[str], text: bool = False,
+                      draft: Draft | None = None) -> tuple[View, list[str], bool]:
         """What the position would be after ``texts`` (this seat's decisions from now), without
         playing anything: the seat's view, the moves with every forced decision (only one
         legal move) that follows them added, and whether the turn is then complete. A refused
         step raises :class:`Refused`. Used by the browser to build a turn by clicks before it
-        is confirmed."""
+        is confirmed.
+
+        ``draft``: the connection's turn of its last preview (see :class:`Draft`): only the
+        steps that differ from it are played or taken back. Without one, the turn is built
+        from the committed position."""
         rt = await self.runtime(table_id)
-        trial = rt.state.clone()
-        if trial.to_move != seat:
+        if rt.state.to_move != seat:
             raise Refused(f"it is not seat {seat}'s turn", rt.version)
-        turn = trial.turn
-        moves, new_lines = play_steps(trial, seat, texts, rt.version, turn=turn)
-        lines = rt.lines + new_lines
-        while (texts and trial.to_move == seat and trial.turn == turn
-               and len(legal := trial.legal_moves()) == 1):
-            before = trial.clone()
-            trial.play(legal[0], check=False)
-            moves.append(str(legal[0]))
-            lines.append(log_line(trial, trial.announcements(before)))
-        complete = trial.to_move != seat or trial.turn != turn
-        return seat_view(trial, seat, lines, text=text), moves, complete
+        turn = (draft if draft is not None else Draft()).turn_for(rt, seat)
+        try:
+            turn.sync(texts)
+        except StepRefused as exc:
+            done = _after(turn.texts[:exc.index])
+            if exc.ended:
+                raise Refused(f"{done}it is no longer seat {seat}'s turn; nothing was played",
+                              rt.version) from None
+            raise Refused(done + exc.reason, rt.version) from None
+        lines = rt.lines + [s.note for s in turn.steps]
+        return seat_view(turn.position, seat, lines, text=text), turn.texts, turn.complete
 
     async def undo(self, table_id: str, seat: int, version: int, client_id: str | None) -> int:
         """Take back ``seat``'s last decision of its unfinished turn (as the engine allows)."""
@@ -372,13 +428,18 @@ class Service:
         async with rt.lock:
             key = None if client_id is None else request_key(seat, version, client_id, UNDO, [])
             await self._check_turn(rt, seat, version, key, False)
-            trial = rt.state.clone()
-            try:
-                back = trial.undo()
-            except IllegalMove as exc:
-                raise Refused(exc.reason, rt.version) from None
+            if rt.befores and rt.state.can_undo():  # the position before it is kept
+                trial = rt.befores[-1]
+                back = rt.state.last_logged()[1]
+                trial.seats = rt.state.seats
+            else:
+                trial = rt.state.clone()
+                try:
+                    back = trial.undo()
+                except IllegalMove as exc:
+                    raise Refused(exc.reason, rt.version) from None
             await self._commit(rt, trial, [Entry(UNDO, seat, str(back), key)],
-                               rt.lines[:-1])
+                               rt.lines[:-1], rt.befores[:-1])
         await self.broadcast(rt)
         return rt.version
 
@@ -410,16 +471,20 @@ class Service:
             raise Refused(f"seat {seat} is a bot seat", rt.version)
 
     @staticmethod
-    def _draw_chance(trial: State[Any], entries: list[Entry], lines: list[LogLine]) -> None:
+    def _draw_chance(trial: State[Any], entries: list[Entry], lines: list[LogLine],
+                     befores: list[State[Any]]) -> None:
         """Play every chance event now pending, from the table's own generator."""
         while trial.to_move == CHANCE:
             before = trial.clone()
             move = trial.sample_chance()
             entries.append(Entry(CHANCE_ENTRY, -1, str(move)))
             lines.append(log_line(trial, trial.announcements(before)))
+            befores.append(before)
 
     async def _commit(self, rt: Runtime, trial: State[Any], entries: list[Entry],
-                      lines: list[LogLine]) -> None:
+                      lines: list[LogLine], befores: list[State[Any]]) -> None:
+        """Store ``entries`` and make ``trial`` the table's position; ``befores``: the
+        positions before the last moves of ``trial`` (those undo may need are kept)."""
         result = [s.as_dict() for s in trial.scores()] if trial.is_over else None
         try:
             new = await asyncio.to_thread(self.store.append, rt.table.id, rt.version, entries,
@@ -431,6 +496,7 @@ class Service:
             raise Refused(f"the table has moved on: it is at version {rt.version}; look at "
                           f"the new position and play again", rt.version) from None
         rt.state, rt.lines, rt.version = trial, lines, new
+        rt.befores = undoable(trial, befores)
         rt.since = time.monotonic()
         if result is not None:
             rt.table = await asyncio.to_thread(self.store.table, rt.table.id)
@@ -445,9 +511,10 @@ class Service:
                 trial = rt.state.clone()
                 entries: list[Entry] = []
                 lines: list[LogLine] = []
-                self._draw_chance(trial, entries, lines)
+                befores: list[State[Any]] = []
+                self._draw_chance(trial, entries, lines, befores)
                 with contextlib.suppress(Refused):
-                    await self._commit(rt, trial, entries, rt.lines + lines)
+                    await self._commit(rt, trial, entries, rt.lines + lines, befores)
         await self.broadcast(rt)
         self.schedule_bots(rt)
 
