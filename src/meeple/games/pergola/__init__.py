@@ -2,9 +2,10 @@
 
 from meeple.core.registry import GameInfo
 from meeple.games.pergola.evaluation import pergola_evaluation
+from meeple.games.pergola.moves import NOTATION_HELP
 from meeple.games.pergola.presets import BOT_PRESETS
 from meeple.games.pergola.ranker import TurnRanker
-from meeple.games.pergola.render import NOTATION_HELP, announce, render, render_score
+from meeple.games.pergola.render import render, render_score
 from meeple.games.pergola.rules import PergolaState, new_pergola
 from meeple.games.pergola.solo import (
     CHALLENGES,
@@ -13,6 +14,7 @@ from meeple.games.pergola.solo import (
     thousand_club,
 )
 from meeple.games.pergola.view import PergolaBoard, PergolaLayout, view_board, view_layout
+from meeple.games.pergola.words import announce
 
 GAME = GameInfo(
     name="pergola",

@@ -68,6 +68,7 @@ from meeple.games.pergola.sheet import (
     compiled,
     load_bundle,
 )
+from meeple.games.pergola.solo import challenge_report
 
 DRAGONFLY_REQUIREMENT = 4  # "at least 4" of the plant (printed)
 MAX_POTS = 3  # P7
@@ -1010,8 +1011,6 @@ class PergolaState(State[PergolaMove]):
         """The game record; a finished solo game also carries its challenge report (P10)."""
         rec = super().record()
         if self.solo and self.is_over:
-            from meeple.games.pergola.solo import challenge_report
-
             rec["challenge"] = challenge_report(self)
         return rec
 

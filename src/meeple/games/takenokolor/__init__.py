@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from meeple.core.registry import GameInfo
 from meeple.games.takenokolor.evaluation import takenokolor_evaluation
+from meeple.games.takenokolor.moves import NOTATION_HELP
 from meeple.games.takenokolor.presets import BOT_PRESETS
-from meeple.games.takenokolor.render import NOTATION_HELP, announce, render, render_score
+from meeple.games.takenokolor.render import render, render_score
 from meeple.games.takenokolor.rules import TakenokolorState, factory
 from meeple.games.takenokolor.view import TakenokolorBoard, TakenokolorLayout, view_board, view_layout
+from meeple.games.takenokolor.words import announce
 
 GAME = GameInfo(
     name="takenokolor",
