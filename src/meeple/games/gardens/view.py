@@ -19,7 +19,7 @@ other element's id is lower case with a dash (``pencil-O``, ``box-O-2``, ``symbo
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,10 +27,8 @@ from meeple.core.bits import bit_list, components
 from meeple.core.hexgrid import HEX_DIRECTIONS, hex_to_pixel, outside_positions
 from meeple.core.text import possessive, subject
 from meeple.games.gardens import moves as mv
-from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet
-
-if TYPE_CHECKING:
-    from meeple.games.gardens.rules import GardensState
+from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, TAKING, GardensState
+from meeple.games.gardens.sheet import ALL_PENCILS, COLOURS, LETTERS, CompiledSheet
 
 LAYOUT_SCHEMA = "gardens-layout/1"
 BOARD_SCHEMA = "gardens-board/1"
@@ -516,8 +514,6 @@ def _takers(state: GardensState) -> dict[int, int]:
 
 
 def _pencils(state: GardensState) -> list[PencilMark]:
-    from meeple.games.gardens.rules import COLOURING, ROLLING
-
     rolling = state.phase == ROLLING
     takers = {} if rolling else _takers(state)
     out = []
@@ -541,8 +537,6 @@ def _pencils(state: GardensState) -> list[PencilMark]:
 
 
 def _seat_board(state: GardensState, seat: int, holders: dict[str, int | None]) -> SeatBoard:
-    from meeple.games.gardens.rules import ALL_PENCILS
-
     sheet = state.sheet
     pad = state.pad
     base = seat * 5
@@ -589,8 +583,6 @@ def _seat_board(state: GardensState, seat: int, holders: dict[str, int | None]) 
 
 def _goal_holders(state: GardensState) -> tuple[dict[str, int | None], set[str]]:
     """Goal id -> holder seat (or None), in layout order, and the ids already decided."""
-    from meeple.games.gardens.rules import OVER
-
     sheet = state.sheet
     pad = state.pad
     holders: dict[str, int | None] = {}
@@ -650,8 +642,6 @@ def _choices(state: GardensState) -> list[Choice]:
 
 
 def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
-    from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, TAKING
-
     phase = state.phase
     who = state.seats[state.seat]
     holders, decided = _goal_holders(state)

@@ -6,7 +6,7 @@ from meeple.games.pergola.moves import NOTATION_HELP
 from meeple.games.pergola.presets import BOT_PRESETS
 from meeple.games.pergola.ranker import TurnRanker
 from meeple.games.pergola.render import render, render_score
-from meeple.games.pergola.rules import PergolaState, new_pergola
+from meeple.games.pergola.rules import PergolaState, new_pergola, variant_players
 from meeple.games.pergola.solo import (
     CHALLENGES,
     achievement_table,
@@ -36,7 +36,7 @@ GAME = GameInfo(
     summary="Pick tools, plant hollyhocks, magnolias, buttercups and lavender, attract insects; "
     "15 turns each. Solo: one of ten challenges.",
     default_players=2,
-    variant_players=lambda v: (1, 1) if v.get("challenge") else (1, 4),
+    variant_players=variant_players,
     evaluation=pergola_evaluation,
     turn_ranker=TurnRanker(pergola_evaluation),
     bot_presets=BOT_PRESETS,

@@ -1080,7 +1080,13 @@ def new_pergola(players: int = 2, seed: int = 0,
     return PergolaState(players, seed, b, challenge)
 
 
+def variant_players(variant: Mapping[str, Any]) -> tuple[int, int]:
+    """The players a variant takes (``GameInfo.variant_players``): a solo challenge 1 (P10), the
+    game without one 1 to 4."""
+    return (1, 1) if variant.get("challenge") else (1, 4)
+
+
 __all__ = [
     "BOTTOM", "LARGE", "RULES", "SMALL", "TASK_NAMES", "Compiled", "Garden", "PergolaState",
-    "compiled", "new_pergola", "score_garden",
+    "compiled", "new_pergola", "score_garden", "variant_players",
 ]

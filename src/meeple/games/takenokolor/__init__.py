@@ -1,4 +1,9 @@
-"""Takenokolor (Bombyx): colour your garden with the rolled markers; four garden sheets."""
+"""Takenokolor (Bombyx): colour your garden with the rolled markers; four garden sheets.
+
+No turn ranker (no ``ranker.py``): a whole turn is a marker taken and an item coloured (and the
+free colourings that earns), so its whole turns are few and cheap and the bots simply list them
+(docs/bots.md).
+"""
 
 from __future__ import annotations
 
