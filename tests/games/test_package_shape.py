@@ -28,8 +28,9 @@ REQUIRED = ("__init__", "rules", "moves", "sheet", "scoring", "words", "view", "
 #: one). Any other module is the game's own (Pergola's ``solo``).
 OPTIONAL = ("ranker",)
 
-#: What an ``__init__.py`` may hold at its top level: its docstring (the one expression allowed),
-#: imports and assignments (``GAME = GameInfo(...)``, ``__all__``).
+#: What an ``__init__.py`` may hold at its top level: its docstring, imports, assignments
+#: (``GAME = GameInfo(...)``, ``__all__``) and expressions (a registration call): no ``def``,
+#: ``class``, ``if``, loop or ``try``.
 _INIT_STATEMENTS = (ast.Expr, ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)
 
 
@@ -131,9 +132,7 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
     init = trees.get("__init__")
     if init is not None:
         for node in init.body:
-            docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-            if not isinstance(node, _INIT_STATEMENTS) or (isinstance(node, ast.Expr)
-                                                          and not docstring):
+            if not isinstance(node, _INIT_STATEMENTS):
                 problems.append(f"__init__.py line {node.lineno}: a {type(node).__name__} "
                                 "(it only imports and registers)")
         problems += [f"__init__.py line {node.lineno}: a lambda (name it in its module)"
