@@ -22,7 +22,7 @@ from meeple.games.gardens.moves import (
     WASTE_MOVE,
     GardensMove,
 )
-from meeple.games.gardens.sheet import ALL_PENCILS as ALL_PENCILS  # render and view read it here
+from meeple.games.gardens.sheet import ALL_PENCILS as ALL_PENCILS  # render_pad reads it here
 from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet, load
 
 ROLLING, TAKING, COLOURING, OVER = 0, 1, 2, 3
