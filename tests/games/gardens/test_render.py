@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.games.gardens.render import CELL, STYLE, garden_labels, plain_length
+from meeple.games.gardens.render import CELL, STYLE, plain_length
 from meeple.games.gardens.rules import GardensState
+from meeple.games.gardens.words import garden_labels
 from tests.games.gardens.helpers import new, roll, strip_sheet, turn
 
 TAG = re.compile(r"(?<!\\)\[[a-z#/@][^\[\]]*\]")

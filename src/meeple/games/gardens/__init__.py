@@ -1,13 +1,14 @@
 """Pick a Pen: Gardens (Reiner Knizia, AMIGO 2023): roll-and-write with five pencils."""
 
 from meeple.core.registry import GameInfo
-from meeple.games.gardens.announce import announce
-from meeple.games.gardens.evaluation import gardens_evaluation, gardens_turn_ranker
+from meeple.games.gardens.evaluation import gardens_evaluation
 from meeple.games.gardens.moves import NOTATION_HELP
 from meeple.games.gardens.presets import BOT_PRESETS
+from meeple.games.gardens.ranker import gardens_turn_ranker
 from meeple.games.gardens.render import render_score, render_text
 from meeple.games.gardens.rules import GardensState, new_gardens
 from meeple.games.gardens.view import GardensBoard, GardensLayout, view_board, view_layout
+from meeple.games.gardens.words import announce
 
 GAME = GameInfo(
     name="gardens",

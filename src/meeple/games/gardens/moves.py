@@ -13,6 +13,7 @@ is one word, so several steps can share a line. ``str(move)`` is always the cano
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from meeple.games.gardens.sheet import LETTERS
 
@@ -57,5 +58,7 @@ TAKE_MOVES: tuple[GardensMove, ...] = tuple(
 WASTE_MOVE = GardensMove(WASTE, -1, -1, "waste")
 
 
+@lru_cache(maxsize=64)
 def field_moves(ids: tuple[str, ...]) -> tuple[GardensMove, ...]:
+    """One prebuilt move per field of a sheet (its ``ids``), built once per sheet."""
     return tuple(GardensMove(FIELD, -1, i, fid) for i, fid in enumerate(ids))

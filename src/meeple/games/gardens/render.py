@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from meeple.core.text import possessive, subject
+from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, GardensState
 from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet
-
-if TYPE_CHECKING:
-    from meeple.games.gardens.rules import GardensState
+from meeple.games.gardens.words import end_reason, fields, garden_labels
 
 #: A coloured field, a coloured score box, a pencil in the middle: letter on its colour.
 STYLE = {
@@ -71,19 +70,6 @@ def _per_sheet(fn: Callable[[CompiledSheet], T]) -> Callable[[CompiledSheet], T]
 def esc(text: str) -> str:
     """``text`` (a seat or sheet name) shown as is inside Rich markup."""
     return text.replace("[", LB)
-
-
-def garden_labels(sheet: CompiledSheet) -> tuple[str, ...]:
-    """A short label per garden, in sheet order: a, b, ..., z, aa, ab, ..."""
-    out = []
-    for k in range(len(sheet.garden_names)):
-        label = ""
-        k += 1
-        while k:
-            k, rem = divmod(k - 1, 26)
-            label = chr(ord("a") + rem) + label
-        out.append(label)
-    return tuple(out)
 
 
 @_per_sheet
@@ -200,8 +186,6 @@ def render_sheet(state: GardensState, seat: int, colourblind: bool = True) -> st
     sheet = state.sheet
     labels = garden_labels(sheet)
     _rows, grid = _layout(sheet)
-    from meeple.games.gardens.rules import COLOURING
-
     open_now = (state.g4_colourable_fields()
                 if state.phase == COLOURING and seat == state.seat else 0)
     gaps, bars = _borders(sheet)
@@ -278,27 +262,8 @@ LEGEND = ("O orange  R red  G green  B blue  P purple  O+ this pencil  *X flower
           "[underline]underlined[/]: open")
 
 
-def fields(n: int) -> str:
-    """"1 field", "5 fields"."""
-    return f"{n} field" if n == 1 else f"{n} fields"
-
-
 # ---------------------------------------------------------------------------------- status
-def end_reason(state: GardensState) -> str:
-    """Why the game ended (G10): a seat coloured its last field or crossed its last symbol."""
-    sheet = state.sheet
-    for s in range(state.players):
-        name = state.seats[s]
-        if state.coloured[s] == sheet.all_mask:
-            return f"{subject(name, 'has')} coloured every field (G10)"
-        if state.crossed[s] >= len(state.pad.pencil_penalties):
-            return f"{subject(name, 'has')} crossed the last pencil symbol (G10)"
-    return "the game is over"
-
-
 def render_status(state: GardensState) -> str:
-    from meeple.games.gardens.rules import COLOURING, OVER, ROLLING
-
     name = esc(state.seats[state.seat])
     if state.phase == OVER:
         scores = state.scores()

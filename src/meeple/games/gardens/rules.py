@@ -14,6 +14,7 @@ from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.state import CHANCE, Score, State
 from meeple.core.text import verb
 from meeple.games.gardens import moves as mv
+from meeple.games.gardens import scoring
 from meeple.games.gardens.moves import (
     FACE_PROBABILITY,
     ROLL_MOVES,
@@ -21,10 +22,10 @@ from meeple.games.gardens.moves import (
     WASTE_MOVE,
     GardensMove,
 )
+from meeple.games.gardens.sheet import ALL_PENCILS as ALL_PENCILS  # render_pad reads it here
 from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet, load
 
 ROLLING, TAKING, COLOURING, OVER = 0, 1, 2, 3
-ALL_PENCILS = 0b11111
 
 class GardensState(State[GardensMove]):
     game_name = "gardens"
@@ -33,7 +34,7 @@ class GardensState(State[GardensMove]):
         self._init_base(players, seed)
         self.sheet = sheet
         self.pad = sheet.data.scoring
-        self.fmoves: tuple[GardensMove, ...] = sheet.field_moves
+        self.fmoves: tuple[GardensMove, ...] = mv.field_moves(sheet.ids)
         self.cmask = [0] * (players * 5)  # fields coloured per (seat, colour)
         self.coloured = [0] * players
         self.boxes = [0] * (players * 5)  # single-colour score boxes coloured (G6)
@@ -354,58 +355,17 @@ class GardensState(State[GardensMove]):
         self.group = 0
         self.phase = OVER
 
-    # ------------------------------------------------------------------ scoring
+    # ------------------------------------------------------------------ scoring (scoring.py)
     def largest_area(self, seat: int) -> int:
         """G8: the largest connected area of one colour on a seat's sheet."""
-        best = 0
-        nb = self.sheet.neighbours
-        for c in range(5):
-            for comp in components(self.cmask[seat * 5 + c], nb):
-                best = max(best, comp.bit_count())
-        return best
+        return scoring.largest_area(self, seat)
 
     def g8_largest_area_winner(self) -> int:
         """G8: the seat whose largest area is strictly larger than all others, else -1."""
-        if self.players == 1:
-            return 0
-        areas = [self.largest_area(s) for s in range(self.players)]
-        best = max(areas)
-        if areas.count(best) > 1:
-            return -1
-        return areas.index(best)
+        return scoring.largest_area_winner(self)
 
     def scores(self) -> list[Score]:
-        pad = self.pad
-        sheet = self.sheet
-        largest = self.g8_largest_area_winner() if self.phase == OVER else -1
-        out = []
-        for seat in range(self.players):
-            rows: dict[str, int] = {}
-            base = seat * 5
-            for c in range(5):
-                rows[COLOURS[c]] = sum(pad.single_colour_boxes[: self.boxes[base + c]])
-            fewest = min(self.boxes[base: base + 5])
-            rows["row stars"] = sum(pad.row_stars[:fewest])
-            rows["colourful gardens"] = sum(pad.colourful_boxes[: self.colourful[seat]])
-            if pad.colourful_star:
-                full = self.colourful[seat] == len(pad.colourful_boxes)
-                rows["colourful star"] = pad.colourful_star if full else 0
-            if sheet.has_flowers:
-                fb = self.flower_boxes[seat]
-                rows["flowers"] = pad.flower_box * fb.bit_count()
-                rows["flower star"] = pad.flower_star if fb == ALL_PENCILS else 0
-                rows["all flower fields"] = (
-                    pad.all_flower_fields_bonus if self.first_flowers == seat else 0)
-            if sheet.has_trees:
-                rows["tree star"] = pad.tree_star if self.tree_boxes[seat] == ALL_PENCILS else 0
-            if pad.four_gardens_bonus:
-                rows["four gardens"] = pad.four_gardens_bonus * self.first_four.count(seat)
-            rows["all outer fields"] = pad.outer_fields_bonus if self.first_outer == seat else 0
-            rows["all fields"] = pad.all_fields_bonus if self.first_all == seat else 0
-            rows["largest area"] = pad.largest_area_bonus if largest == seat else 0
-            rows["pencils"] = sum(pad.pencil_penalties[: self.crossed[seat]])
-            out.append(Score(sum(rows.values()), rows))
-        return out
+        return scoring.score_pad(self, self.g8_largest_area_winner() if self.phase == OVER else -1)
 
     # ------------------------------------------------------------------ whole turns
     def whole_turn_groups(self) -> list[tuple[int, int]]:

@@ -11,7 +11,6 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,6 +24,8 @@ SHEETS_DIR = Path(__file__).parent / "sheets"
 #: G1: the five pencils, in the order they are rolled and listed.
 COLOURS: tuple[str, ...] = ("orange", "red", "green", "blue", "purple")
 LETTERS: tuple[str, ...] = ("O", "R", "G", "B", "P")
+#: A bit per colour, all five set: every pencil, every flower box, every tree box.
+ALL_PENCILS = 0b11111
 ColourName = Literal["orange", "red", "green", "blue", "purple"]
 
 _ID = re.compile(r"^[A-Z][0-9]{1,2}$")
@@ -136,13 +137,6 @@ class CompiledSheet:
     flower_colour: tuple[int, ...]  # -1 where no flower
     flower_mask: int
     tree_mask: int
-
-    @cached_property
-    def field_moves(self) -> tuple[Any, ...]:
-        """One prebuilt move per field (see :mod:`meeple.games.gardens.moves`)."""
-        from meeple.games.gardens.moves import field_moves
-
-        return field_moves(self.ids)
 
     @property
     def has_flowers(self) -> bool:

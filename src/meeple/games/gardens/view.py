@@ -19,7 +19,7 @@ other element's id is lower case with a dash (``pencil-O``, ``box-O-2``, ``symbo
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,10 +27,9 @@ from meeple.core.bits import bit_list, components
 from meeple.core.hexgrid import HEX_DIRECTIONS, hex_to_pixel, outside_positions
 from meeple.core.text import possessive, subject
 from meeple.games.gardens import moves as mv
-from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet
-
-if TYPE_CHECKING:
-    from meeple.games.gardens.rules import GardensState
+from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, TAKING, GardensState
+from meeple.games.gardens.sheet import ALL_PENCILS, COLOURS, LETTERS, CompiledSheet
+from meeple.games.gardens.words import end_reason, fields
 
 LAYOUT_SCHEMA = "gardens-layout/1"
 BOARD_SCHEMA = "gardens-board/1"
@@ -516,8 +515,6 @@ def _takers(state: GardensState) -> dict[int, int]:
 
 
 def _pencils(state: GardensState) -> list[PencilMark]:
-    from meeple.games.gardens.rules import COLOURING, ROLLING
-
     rolling = state.phase == ROLLING
     takers = {} if rolling else _takers(state)
     out = []
@@ -541,8 +538,6 @@ def _pencils(state: GardensState) -> list[PencilMark]:
 
 
 def _seat_board(state: GardensState, seat: int, holders: dict[str, int | None]) -> SeatBoard:
-    from meeple.games.gardens.rules import ALL_PENCILS
-
     sheet = state.sheet
     pad = state.pad
     base = seat * 5
@@ -589,8 +584,6 @@ def _seat_board(state: GardensState, seat: int, holders: dict[str, int | None]) 
 
 def _goal_holders(state: GardensState) -> tuple[dict[str, int | None], set[str]]:
     """Goal id -> holder seat (or None), in layout order, and the ids already decided."""
-    from meeple.games.gardens.rules import OVER
-
     sheet = state.sheet
     pad = state.pad
     holders: dict[str, int | None] = {}
@@ -613,20 +606,6 @@ def _goal_holders(state: GardensState) -> tuple[dict[str, int | None], set[str]]
     return holders, decided
 
 
-def _end_reason(state: GardensState) -> str:
-    for s in range(state.players):
-        name = state.seats[s]
-        if state.coloured[s] == state.sheet.all_mask:
-            return f"{subject(name, 'has')} coloured every field (G10)"
-        if state.crossed[s] >= len(state.pad.pencil_penalties):
-            return f"{subject(name, 'has')} crossed the last pencil symbol (G10)"
-    return "the game is over"
-
-
-def _fields(n: int) -> str:
-    return f"{n} field" if n == 1 else f"{n} fields"
-
-
 def _choices(state: GardensState) -> list[Choice]:
     out = []
     name = COLOURS[state.hand] if state.hand >= 0 else ""
@@ -635,7 +614,7 @@ def _choices(state: GardensState) -> list[Choice]:
         if m.kind == mv.TAKE:
             c = m.colour
             out.append(Choice(move=text, target=f"pencil-{LETTERS[c]}", kind="pencil",
-                              label=f"take the {COLOURS[c]} pencil ({_fields(state.faces[c])})"))
+                              label=f"take the {COLOURS[c]} pencil ({fields(state.faces[c])})"))
         elif m.kind == mv.FIELD:
             out.append(Choice(move=text, target=text, kind="field",
                               label=f"colour {text} {name}"))
@@ -650,8 +629,6 @@ def _choices(state: GardensState) -> list[Choice]:
 
 
 def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
-    from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, TAKING
-
     phase = state.phase
     who = state.seats[state.seat]
     holders, decided = _goal_holders(state)
@@ -660,7 +637,7 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
     doing = result = ""
     if phase == OVER:
         word: Literal["rolling", "taking", "colouring", "over"] = "over"
-        end = _end_reason(state)
+        end = end_reason(state)
         sentence = f"Game over: {end}."
         result = end[0].upper() + end[1:] + "."
     elif phase == ROLLING:
@@ -680,9 +657,9 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
                     coloured=[state.sheet.ids[i] for i in bit_list(state.group)],
                     left=left, can_waste=done == 0)
         sentence = (f"{subject(who, 'colours')} with the {COLOURS[c]} pencil: {done} of "
-                    f"{_fields(state.need)} done, {left} to go"
+                    f"{fields(state.need)} done, {left} to go"
                     + (" (or waste it)." if done == 0 else "."))
-        doing = (f"colour {_fields(state.need)} with the {COLOURS[c]} pencil, or waste it"
+        doing = (f"colour {fields(state.need)} with the {COLOURS[c]} pencil, or waste it"
                  if done == 0 else
                  f"colour {left} more {'field' if left == 1 else 'fields'} with the "
                  f"{COLOURS[c]} pencil, each touching this pencil's fields")

@@ -2,10 +2,11 @@
 
 from meeple.core.registry import GameInfo
 from meeple.games.pergola.evaluation import pergola_evaluation
+from meeple.games.pergola.moves import NOTATION_HELP
 from meeple.games.pergola.presets import BOT_PRESETS
 from meeple.games.pergola.ranker import TurnRanker
-from meeple.games.pergola.render import NOTATION_HELP, announce, render, render_score
-from meeple.games.pergola.rules import PergolaState, new_pergola
+from meeple.games.pergola.render import render, render_score
+from meeple.games.pergola.rules import PergolaState, new_pergola, variant_players
 from meeple.games.pergola.solo import (
     CHALLENGES,
     achievement_table,
@@ -13,6 +14,7 @@ from meeple.games.pergola.solo import (
     thousand_club,
 )
 from meeple.games.pergola.view import PergolaBoard, PergolaLayout, view_board, view_layout
+from meeple.games.pergola.words import announce
 
 GAME = GameInfo(
     name="pergola",
@@ -34,7 +36,7 @@ GAME = GameInfo(
     summary="Pick tools, plant hollyhocks, magnolias, buttercups and lavender, attract insects; "
     "15 turns each. Solo: one of ten challenges.",
     default_players=2,
-    variant_players=lambda v: (1, 1) if v.get("challenge") else (1, 4),
+    variant_players=variant_players,
     evaluation=pergola_evaluation,
     turn_ranker=TurnRanker(pergola_evaluation),
     bot_presets=BOT_PRESETS,

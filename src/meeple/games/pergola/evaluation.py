@@ -26,6 +26,7 @@ from typing import Any
 from meeple.games.pergola import scoring as sc
 from meeple.games.pergola.rules import Garden, PergolaState, score_garden
 from meeple.games.pergola.sheet import BOTTOM, LARGE, REQUIREMENTS, SMALL, Compiled
+from meeple.games.pergola.solo import challenge_met
 
 __all__ = ["pergola_evaluation", "turns_left"]
 
@@ -294,8 +295,6 @@ def _tables(c: Compiled) -> _Tables:
 def _challenge(state: PergolaState, g: Garden, left: int) -> float:
     """Solo: ``CHALLENGE_BONUS`` once the chosen challenge is met; before that (while turns are
     left) a share growing with the square of the progress toward it."""
-    from meeple.games.pergola.solo import challenge_met
-
     number = state.challenge
     if number is None or number == 10:
         return 0.0

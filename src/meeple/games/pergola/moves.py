@@ -34,6 +34,7 @@ the legal move of the same text. Two moves are equal when their texts are.
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 
 from meeple.core.errors import IllegalMove
@@ -261,3 +262,37 @@ def parse(text: str) -> PergolaMove:
         raise IllegalMove(f"{text!r} is not a Pergola move; moves are written: "
                           f"{'; '.join(FORMS)}", text)
     return mv(t)
+
+
+# ------------------------------------------------------------------ notation help
+#: The help's line width: the terminal screen's (``render.WIDTH``, a 100-column terminal).
+HELP_WIDTH = 98
+
+
+def _doc_forms(doc: str | None) -> list[str]:
+    """The move forms listed in the docstring of moves.py (its "- ..." bullets)."""
+    out: list[str] = []
+    for line in (doc or "").splitlines():
+        stripped = line.strip()
+        if stripped.startswith("- "):
+            out.append(stripped[2:])
+        elif out and stripped and line.startswith("  ") and not out[-1].endswith("\n"):
+            out[-1] += " " + stripped
+        elif out and not stripped:
+            out[-1] += "\n"
+    return [" ".join(x.replace("``", "").split()) for x in out]
+
+
+def _notation_help() -> str:
+    """The move forms as plain text (no markup: the terminal shows it as written)."""
+    forms = [f.rstrip(";.") for f in _doc_forms(__doc__) or list(FORMS)]
+    body = "\n".join(line for f in forms for line in textwrap.wrap(
+        f, HELP_WIDTH, initial_indent="  ", subsequent_indent="      ",
+        break_long_words=False, break_on_hyphens=False))
+    return ("  One small decision per move; a decision with only one choice plays itself.\n"
+            + body + "\n  Case and extra spaces are forgiven; 'moves' lists the legal "
+            "choices now.")
+
+
+#: Shown by ``help`` at the terminal prompt (``GameInfo.notation_help``); plain text.
+NOTATION_HELP = _notation_help()

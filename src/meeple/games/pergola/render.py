@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.core.text import possessive, subject, verb
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.moves import FORMS
-from meeple.games.pergola.moves import __doc__ as _MOVES_DOC
 from meeple.games.pergola.sheet import LANTERNS, REQUIREMENTS, SUPPLY_ITEMS
 from meeple.games.pergola.solo import challenge_summary
 
@@ -634,116 +632,5 @@ def render(state: PergolaState, seat: int | None, colourblind: bool = True) -> s
     return "\n".join(lines)
 
 
-# ------------------------------------------------------------------ announcements
-
-
-def announce(before: PergolaState, after: PergolaState) -> list[str]:
-    """What happened between two states of one game, in plain words for the players: the solo
-    neighbour's discard (P10), a honey pot filled (P7), a cascade bonus spot taken (P8), a
-    dragonfly won or a frog jump to a dragonfly lily that gives none, a lantern used (P5), a new
-    top leaf revealed (P4), an insect running out in the supply (P1), and the end of the game
-    (solo: the challenge met or not against the neighbours' printed results, P10)."""
-    lay = layout(after)
-    out: list[str] = []
-    for t in after.discards[len(before.discards):]:
-        where = ""
-        if t in before.board:
-            space = before.board.index(t)
-            where = (f" from space {space + 1} "
-                     f"({ACTION_NAMES.get(lay.board[space], lay.board[space])})")
-        tid, parts = tool_text(after, t, plain=True).split(" ", 1)
-        out.append(f"The solo neighbour discards {tid} ({parts}){where}.")
-    for s in range(after.players):
-        a, b = after.gardens[s], before.gardens[s]
-        if a is b:
-            continue
-        out += _garden_news(after, s, b, a)
-    for p, leaf in enumerate(after.tops):
-        if leaf >= 0 and leaf != before.tops[p]:
-            out.append(f"New top leaf on pile {p + 1}: "
-                       f"{leaf_text(after, leaf, plain=True)}.")
-    for i, item in enumerate(SUPPLY_ITEMS):
-        if item in PLURAL and before.supply[i] > 0 and after.supply[i] == 0:
-            out.append(f"The supply has no {PLURAL[item]} left: from now on nobody gets one.")
-    if after.is_over and not before.is_over:
-        out += [_plain(x) for x in game_over_lines(after)]
-    return out
-
-
-def _garden_news(state: PergolaState, seat: int, b: Garden, a: Garden) -> list[str]:
-    lay = layout(state)
-    name = state.seats[seat]
-    out = []
-    lanterns = sum(a.lanterns) + a.lanterns_used
-    for p in a.pots[len(b.pots):]:
-        v = sc.pot_value(p, a.butterflies(), len(a.leaves), a.ladybugs(), lanterns)
-        out.append(f"{_cap(subject(name, 'fills'))} the {p} honey pot ({POT_DOES[p]}): "
-                   f"{v} points now.")
-    for bonus in a.bonuses[len(b.bonuses):]:
-        v = sc.bonus_value(bonus, a.butterflies(), a.ladybugs(), a.bees(), a.dragonflies(),
-                           len(a.pots))
-        out.append(f"{_cap(subject(name, 'takes'))} the cascade bonus spot {bonus} "
-                   f"({BONUS_DOES[bonus]}): {v} points now.")
-    lily = lay.lilies[a.frog]["id"] if a.frog >= 0 else "?"
-    for n, size, pts in ((a.df_large - b.df_large, "large", 5),
-                         (a.df_medium - b.df_medium, "medium", 3)):
-        for _ in range(n):
-            out.append(f"{_cap(subject(name, 'wins'))} a {size} dragonfly ({pts} points) on "
-                       f"lily {lily}.")
-    for _ in range(a.df_small - b.df_small):
-        out.append(f"{_cap(subject(name, 'gets'))} a small dragonfly (1 point) between a new "
-                   f"pair of lavender leaves.")
-    won = (a.df_large - b.df_large) + (a.df_medium - b.df_medium)
-    if a.frog != b.frog and a.frog in lay.dragon_lilies and not won:
-        req = lay.lilies[a.frog]["dragonfly"]
-        if b.df_reqs >> REQUIREMENTS.index(req) & 1:
-            why = f"{subject(name, 'has', 'have')} already won the {REQ_WORDS[req]} dragonfly"
-        else:
-            why = "its stack is empty"
-        out.append(f"{_cap(possessive(name))} frog lands on lily {lily} but gets no dragonfly: "
-                   f"{why}.")
-    used = a.lanterns_used - b.lanterns_used
-    if used > 0:
-        kinds = [LANTERNS[k] for k in range(len(LANTERNS))
-                 for _ in range(max(0, b.lanterns[k] - a.lanterns[k]))][:used]
-        for k in kinds:
-            article = "an" if k[0] in "aeiou" else "a"
-            out.append(f"{_cap(subject(name, 'uses'))} {article} {k} lantern ({LANTERN_DOES[k]}).")
-        if used > len(kinds):
-            out.append(f"{_cap(subject(name, 'uses'))} {_plural(used - len(kinds), 'lantern')} "
-                       f"gained this turn.")
-    return out
-
-
-# ------------------------------------------------------------------ notation help
-
-
-def _doc_forms(doc: str | None) -> list[str]:
-    """The move forms listed in the docstring of moves.py (its "- ..." bullets)."""
-    out: list[str] = []
-    for line in (doc or "").splitlines():
-        stripped = line.strip()
-        if stripped.startswith("- "):
-            out.append(stripped[2:])
-        elif out and stripped and line.startswith("  ") and not out[-1].endswith("\n"):
-            out[-1] += " " + stripped
-        elif out and not stripped:
-            out[-1] += "\n"
-    return [" ".join(x.replace("``", "").split()) for x in out]
-
-
-def _notation_help() -> str:
-    """The move forms as plain text (no markup: the terminal shows it as written)."""
-    forms = [f.rstrip(";.") for f in _doc_forms(_MOVES_DOC) or list(FORMS)]
-    body = "\n".join(line for f in forms for line in _wrap_text(f"  {f}"))
-    return ("  One small decision per move; a decision with only one choice plays itself.\n"
-            + body + "\n  Case and extra spaces are forgiven; 'moves' lists the legal "
-            "choices now.")
-
-
-NOTATION_HELP = _notation_help()
-
-
-__all__ = ["NOTATION_HELP", "Layout", "announce", "board_lines", "cascade_lines", "decision_text",
-           "game_over_lines", "garden_lines", "layout", "pond_lines", "render", "render_score",
-           "tool_text"]
+__all__ = ["Layout", "board_lines", "cascade_lines", "decision_text", "game_over_lines",
+           "garden_lines", "layout", "pond_lines", "render", "render_score", "tool_text"]

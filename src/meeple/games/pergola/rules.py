@@ -68,6 +68,7 @@ from meeple.games.pergola.sheet import (
     compiled,
     load_bundle,
 )
+from meeple.games.pergola.solo import challenge_report
 
 DRAGONFLY_REQUIREMENT = 4  # "at least 4" of the plant (printed)
 MAX_POTS = 3  # P7
@@ -1010,8 +1011,6 @@ class PergolaState(State[PergolaMove]):
         """The game record; a finished solo game also carries its challenge report (P10)."""
         rec = super().record()
         if self.solo and self.is_over:
-            from meeple.games.pergola.solo import challenge_report
-
             rec["challenge"] = challenge_report(self)
         return rec
 
@@ -1081,7 +1080,13 @@ def new_pergola(players: int = 2, seed: int = 0,
     return PergolaState(players, seed, b, challenge)
 
 
+def variant_players(variant: Mapping[str, Any]) -> tuple[int, int]:
+    """The players a variant takes (``GameInfo.variant_players``): a solo challenge 1 (P10), the
+    game without one 1 to 4."""
+    return (1, 1) if variant.get("challenge") else (1, 4)
+
+
 __all__ = [
     "BOTTOM", "LARGE", "RULES", "SMALL", "TASK_NAMES", "Compiled", "Garden", "PergolaState",
-    "compiled", "new_pergola", "score_garden",
+    "compiled", "new_pergola", "score_garden", "variant_players",
 ]

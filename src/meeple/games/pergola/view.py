@@ -74,7 +74,13 @@ from meeple.games.pergola.sheet import (
     SUPPLY_ITEMS,
     Compiled,
 )
-from meeple.games.pergola.solo import CHALLENGES, FREE_GAME, challenge_met, challenge_progress
+from meeple.games.pergola.solo import (
+    CHALLENGES,
+    FREE_GAME,
+    THOUSAND,
+    challenge_met,
+    challenge_progress,
+)
 
 if TYPE_CHECKING:
     from meeple.games.pergola.rules import PergolaState
@@ -482,8 +488,6 @@ def layout_model(state: PergolaState) -> PergolaLayout:
                          start=c.supply[i]) for i, item in enumerate(SUPPLY_ITEMS)]
     solo = None
     if state.players == 1:
-        from meeple.games.pergola.solo import THOUSAND
-
         solo = Solo(challenge=state.challenge or FREE_GAME, thousand=THOUSAND,
                     challenges=[Challenge(number=ch.number, title=ch.title, goal=ch.goal,
                                           przemek=ch.przemek, golab=ch.golab)

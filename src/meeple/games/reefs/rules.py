@@ -14,12 +14,14 @@ scored at once (R7, R8, R13); the end conditions (R11) are checked when the turn
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
+from pathlib import Path
 from typing import Any, Final
 
-from meeple.core.errors import IllegalMove
+from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.state import CHANCE, Score, State, part_for_update
 from meeple.core.text import subject
+from meeple.games.reefs import scoring
 from meeple.games.reefs.moves import (
     ANY,
     ENTER,
@@ -38,7 +40,7 @@ from meeple.games.reefs.moves import (
     ReefsMove,
     move_table,
 )
-from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board
+from meeple.games.reefs.sheet import COLOURS, LETTERS, LEVEL_SHEETS, NEUTRAL, Board, load_board
 
 # Phases.
 P_ROLL: Final = 0
@@ -540,25 +542,9 @@ class ReefsState(State[ReefsMove]):
                         return False
         return True
 
-    # ------------------------------------------------------------------ scoring
+    # ------------------------------------------------------------------ scoring (scoring.py)
     def scores(self) -> list[Score]:
-        """R9/R10: each treasure row and the coin row score the value above the last coloured
-        box; plus the bonus stars. Breakdown in score-pad order."""
-        b = self.board
-        out = []
-        for seat, sh in enumerate(self.sheets):
-            rows: dict[str, int] = {}
-            for c in range(5):
-                n = sh.boxes[c]
-                rows[COLOURS[c]] = b.row_values[c][n - 1] if n else 0
-            rows["coins"] = b.coin_values[sh.coins - 1] if sh.coins else 0
-            rows["bonus 2 each"] = b.bonus.two_each if self.two_each_holder == seat else 0
-            rows["bonus full row"] = b.bonus.full_row if self.full_row_holder == seat else 0
-            ender = self.over and self.ender == seat
-            rows["end grey"] = b.bonus.end_grey if ender and self.end_grey else 0
-            rows["end coins"] = b.bonus.end_coins if ender and self.end_coins else 0
-            out.append(Score(sum(rows.values()), rows))
-        return out
+        return scoring.score_pad(self)
 
     # ------------------------------------------------------------------ display
 
@@ -571,3 +557,60 @@ class ReefsState(State[ReefsMove]):
         kind = "any" if self.pmode == ANY else "straight"
         steps = "step" if self.prem == 1 else "steps"
         return f"{COLOURS[self.pc]} ({LETTERS[self.pc]}): {self.prem} {kind} {steps} to draw"
+
+
+# ---------------------------------------------------------------------- the factory
+#: The level of each shipped sheet.
+SHEET_LEVELS: dict[str, int] = {name: level for level, name in LEVEL_SHEETS.items()}
+
+
+def _items_level(board: Board) -> int:
+    """The lowest level whose sheet has this sheet's items: 3 with propellers, 2 with
+    whirlpools, else 1."""
+    return 3 if board.prop_mask else 2 if board.whirl_mask else 1
+
+
+def make_game(
+    players: int = 2,
+    seed: int = 0,
+    sheet: str | Path | Mapping[str, Any] | None = None,
+    level: int | None = None,
+) -> ReefsState:
+    """A new game. ``sheet``: None (the level's shipped sheet), a shipped sheet name, a TOML
+    path, or the data from ``sheet_data()``.
+
+    The level and the sheet are one choice (each level is a printed sheet), so they must agree:
+    a shipped sheet with another level's number is refused. A sheet file of your own plays what
+    it contains; its level is the label kept in records, by default the level having its items
+    (propellers 3, whirlpools 2, else 1), and an explicit level is refused when the file has an
+    item that level's sheet has not (whirlpools are level 2, propellers level 3). Sheet data (a
+    record's) keeps the level it is given, so every record replays."""
+    if level is not None and level not in LEVEL_SHEETS:
+        raise BadVariant(f"level={level!r} does not exist; choose from 1, 2, 3")
+    if not 1 <= players <= 4:
+        raise BadVariant(f"Pick a Pen: Reefs takes 1 to 4 players, not {players}")
+    if sheet is None:
+        level = 1 if level is None else level
+        return ReefsState(load_board(LEVEL_SHEETS[level]), players, seed, level)
+    shipped = SHEET_LEVELS.get(str(sheet)) if isinstance(sheet, str) else None
+    if shipped is not None and level is not None and level != shipped:
+        raise BadVariant(
+            f"sheet {sheet!r} is the level {shipped} sheet, but level={level} was asked for; "
+            f"level {level} plays sheet {LEVEL_SHEETS[level]!r}: give one of the two, or a "
+            f"matching pair ({', '.join(f'{n!r} = level {lv}' for n, lv in SHEET_LEVELS.items())})"
+        )
+    board = load_board(sheet)
+    if shipped is not None:
+        return ReefsState(board, players, seed, shipped)
+    if level is None:
+        level = _items_level(board)
+    elif not isinstance(sheet, Mapping):
+        wrong = [f"{items} (level {lv})" for items, lv, mask in (
+            ("whirlpools", 2, board.whirl_mask), ("propellers", 3, board.prop_mask))
+            if mask and lv != level]
+        if wrong:
+            raise BadVariant(
+                f"the sheet {str(sheet)!r} has {' and '.join(wrong)}, which the level {level} "
+                f"sheet has not; leave the level out (it then follows the sheet's items)"
+            )
+    return ReefsState(board, players, seed, level)

@@ -1,13 +1,20 @@
-"""Takenokolor (Bombyx): colour your garden with the rolled markers; four garden sheets."""
+"""Takenokolor (Bombyx): colour your garden with the rolled markers; four garden sheets.
+
+No turn ranker (no ``ranker.py``): a whole turn is a marker taken and an item coloured (and the
+free colourings that earns), so its whole turns are few and cheap and the bots simply list them
+(docs/bots.md).
+"""
 
 from __future__ import annotations
 
 from meeple.core.registry import GameInfo
 from meeple.games.takenokolor.evaluation import takenokolor_evaluation
+from meeple.games.takenokolor.moves import NOTATION_HELP
 from meeple.games.takenokolor.presets import BOT_PRESETS
-from meeple.games.takenokolor.render import NOTATION_HELP, announce, render, render_score
+from meeple.games.takenokolor.render import render, render_score
 from meeple.games.takenokolor.rules import TakenokolorState, factory
 from meeple.games.takenokolor.view import TakenokolorBoard, TakenokolorLayout, view_board, view_layout
+from meeple.games.takenokolor.words import announce
 
 GAME = GameInfo(
     name="takenokolor",

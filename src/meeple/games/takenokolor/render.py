@@ -1,7 +1,7 @@
 """Terminal rendering of Takenokolor: the markers, the garden as a grid of cells (from the
 sheet's col/row geometry, each area named in the grid), what each area does, ladybugs, the
-first-player races and the score pad; also the pad alone (``render_score``), the notation help
-and the announcements (``announce``) the terminal prints after a move.
+first-player races and the score pad; also the pad alone (``render_score``). The names and the
+announcements are in :mod:`.words`, the notation help in :mod:`.moves`.
 
 Every cell shows its colour letter and symbol, so the screen reads without colour. Colours are
 fixed xterm-256 colours (not the 16 theme colours, which differ between terminals) chosen to keep
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from meeple.core.text import possessive, subject, verb
+from meeple.core.text import possessive, subject
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
 from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
-from meeple.games.takenokolor.words import row_detail, row_text
+from meeple.games.takenokolor.words import area_label, cap, game_over_text, row_detail, row_text
 
 if TYPE_CHECKING:
     from meeple.games.takenokolor.rules import TakenokolorState
@@ -40,10 +40,6 @@ KEY = ("> legal now  . open now  # coloured  - passed (no going back)  x locked 
        "○ □ △ symbol (● ■ ▲ coloured)  number: printed points  + earns a free colouring\n"
        f"{LADYBUG} completing the area circles a ladybug  ✓ area complete")
 FOOT_KEY = "foot 3/1: a dragon foot, its first / later number (in brackets: what you keep)"
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def marker_text(k: int, symbol: int | None = None) -> str:
@@ -96,15 +92,6 @@ def _cell(st: TakenokolorState, p: int, i: int, legal: set[int]) -> tuple[str, i
     else:
         text = f"[{GREY}]{mark}{iid} {tail}[/]"
     return text, width
-
-
-def area_label(st: TakenokolorState, ai: int) -> str:
-    """A short name for an area, as written in the grid: its id when it names its kind
-    (``cloud``, ``favours``), else kind and id (``lantern l1``); a bamboo is its id."""
-    area = st.cs.sheet.areas[ai]
-    if area.kind == "bamboo" or area.id.startswith(area.kind[:4]):
-        return area.id
-    return f"{area.kind} {area.id}"
 
 
 def _ladybug_areas(st: TakenokolorState) -> set[int]:
@@ -274,7 +261,7 @@ def _races(st: TakenokolorState) -> list[str]:
 
 def _status_line(st: TakenokolorState) -> str:
     if st.phase == ROLL:
-        return (f"{escape(_cap(subject(st.seats[st.holder], 'rolls')))} the markers "
+        return (f"{escape(cap(subject(st.seats[st.holder], 'rolls')))} the markers "
                 f"(the {COLOUR_NAMES[COLOURS[st.n_rolled]]} marker next)")
     if st.phase == TAKE:
         return (f"To move: {escape(st.seats[st.seat])}: take a marker that can colour a "
@@ -291,24 +278,6 @@ def _status_line(st: TakenokolorState) -> str:
         return (f"To move: {escape(st.seats[st.seat])}: a free colouring{more}: "
                 f"{escape(g.label or g.target)}; any colour and symbol, order rules kept (T3)")
     return game_over_text(st)
-
-
-def game_over_text(st: TakenokolorState) -> str:
-    head = f"Game over after round {st.rounds}: {end_reason(st)}."
-    if st.players == 1:  # a practice game alone has a score, not a winner (A5)
-        return f"{head} Final score: {st.scores()[0].total}."
-    names = " and ".join(escape(st.seats[w]) for w in st.winners())
-    best = max(s.total for s in st.scores())
-    verb = "share the win" if len(st.winners()) > 1 else "wins"
-    return f"{head} {names} {verb} with {best}."
-
-
-def end_reason(st: TakenokolorState) -> str:
-    need = st.cs.sheet.ladybugs_to_end
-    done = [st.seats[q] for q in range(st.players) if st.ladybugs[q].bit_count() >= need]
-    if done:
-        return f"{', '.join(done)} circled {need} ladybugs (T4)"
-    return "nobody could colour anything any more, whatever the rolls (see docs/rules/takenokolor.md)"
 
 
 def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
@@ -341,7 +310,7 @@ def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
     lines.extend(_races(st))
     lines.append("\n[bold]Areas[/] (coloured so far / items)")
     lines.extend(_areas_legend(st, p))
-    lines.append(f"\n[bold]{escape(_cap(possessive(st.seats[p])))} garden[/]")
+    lines.append(f"\n[bold]{escape(cap(possessive(st.seats[p])))} garden[/]")
     lines.extend(_grid(st, p, legal))
     lines.append(f"[{GREY}]{KEY}[/]")
     if any(r.when == "any" for r in cs.sheet.races):
@@ -379,94 +348,3 @@ def score_pad(st: TakenokolorState, details: bool = True) -> str:
 def render_score(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
     """The score pad alone (``score`` at the prompt): every seat, every row with what it counts."""
     return score_pad(st, details=True)
-
-
-NOTATION_HELP = """[bold]Takenokolor moves[/]
-  take P           take the pink marker (B blue, Y yellow, P pink, G green; also 'take pink')
-  P  or  pink      the same: a bare marker means take
-  colour b3.2      colour item b3.2 with the marker in hand ('color' works too)
-  b3.2             the same: a bare item id colours it, or makes the free colouring
-                   when one is pending
-  free b1.1        a free colouring you have earned (cloud, river, favour...; T3)
-  take P b3.2      several steps on one line, one after the other
-Items are written as drawn in the garden (b3.2, c1, head). Only markers that can colour
-something are offered; the dice rolls ('roll B circle') are chance and play by themselves."""
-
-
-# ---------------------------------------------------------------------- announcements
-def announce(before: TakenokolorState, after: TakenokolorState) -> list[str]:
-    """What happened between two states of one game, in words, for the players."""
-    cs = after.cs
-    out: list[str] = []
-    need = cs.sheet.ladybugs_to_end
-    for q in range(after.players):
-        name = after.seats[q]
-        new = after.coloured[q] & ~before.coloured[q]
-        for ai in range(len(cs.sheet.areas)):
-            if new & cs.area_mask[ai] and cs.complete(after.coloured[q], ai) \
-                    and not cs.complete(before.coloured[q], ai):
-                area = cs.sheet.areas[ai]
-                what = area_label(after, ai)
-                if area.kind == "bamboo":
-                    what = f"bamboo {what}"
-                out.append(f"{_cap(subject(name, 'completes'))} {possessive(name)} {what}")
-        earned = []
-        i_bits = new
-        while i_bits:
-            low = i_bits & -i_bits
-            i = low.bit_length() - 1
-            i_bits ^= low
-            earned += [cs.grants[g] for g in cs.item_grants[i]]
-            ai = cs.item_area[i]
-            if cs.complete(after.coloured[q], ai) and not cs.complete(before.coloured[q], ai):
-                earned += [cs.grants[g] for g in cs.area_grants[ai]]
-        for g in earned:
-            lost = not (after.phase == FREE and after.seat == q)
-            out.append(f"{_cap(subject(name, 'earns'))} a free colouring: {g.label or g.target}"
-                       + (" (nothing it could go to: lost, T3)" if lost else " (T3)"))
-        for li, lb in enumerate(cs.sheet.ladybugs):
-            if after.ladybugs[q] >> li & 1 and not before.ladybugs[q] >> li & 1:
-                n = after.ladybugs[q].bit_count()
-                text = (f"{_cap(subject(name, 'circles'))} a ladybug: {lb.label or lb.id} "
-                        f"({n} of {need})")
-                if n >= need > before.ladybugs[q].bit_count():
-                    text += "; the game ends after this round (T4)"
-                out.append(text)
-        for ri, race in enumerate(cs.sheet.races):
-            label = race.label or race.id
-            if after.first[q] >> ri & 1 and not before.first[q] >> ri & 1:
-                out.append(f"{_cap(subject(name, 'reaches', 'reach'))} {label} first: {name} "
-                           f"{verb(name, 'keeps')} {race.first}; anyone later keeps {race.later} "
-                           "(A3)")
-            if after.later[q] >> ri & 1 and not before.later[q] >> ri & 1:
-                out.append(f"{_cap(subject(name, 'reaches', 'reach'))} {label} after someone else: "
-                           f"{name} {verb(name, 'keeps')} {race.later}")
-        locked = after.blocked[q] & ~before.blocked[q]
-        if locked:
-            areas = {cs.sheet.areas[cs.item_area[locked.bit_length() - 1]].kind}
-            out.append(f"{_cap(possessive(name))} {', '.join(areas)} is locked: someone "
-                       "completed theirs first (T6)")
-    if after.rounds - before.rounds <= 1:
-        out.extend(_skipped(before, after))
-    if after.rounds > before.rounds and after.phase != OVER:
-        out.append(f"Round {after.rounds} is over; the panda passes to "
-                   f"{after.seats[after.holder]}, who rolls next")
-    if after.phase == OVER and before.phase != OVER:
-        out.append(game_over_text(after))
-    return out
-
-
-def _skipped(before: TakenokolorState, after: TakenokolorState) -> list[str]:
-    """T2: seats passed over because they could colour nothing with the markers left."""
-    if after.players == 1:
-        return []
-    if after.rounds > before.rounds:
-        end = after.players
-    elif after.phase == TAKE and after.pos > before.pos:
-        end = after.pos
-    else:
-        return []
-    names = [after.seats[(before.holder + k) % after.players]
-             for k in range(max(before.pos + 1, 0), end)]
-    return [f"{_cap(n)} can colour nothing with the markers left and {verb(n, 'is')} "
-            "skipped (T2)" for n in names]

@@ -1,18 +1,27 @@
-"""Takenokolor's score rows in words, for the terminal's score pad (render.py) and the web
-view (view.py) alike: what each row of a sheet counts (:func:`row_text`), what a product's
-factor measures (:func:`measure_text`) and what a row counts for one seat now
-(:func:`row_detail`, e.g. ``3 of 4``). All read from the sheet data, so a user's own sheet is
-worded too. Only words: the scores themselves are :mod:`meeple.games.takenokolor.scoring`'s."""
+"""Takenokolor in words, for the terminal (render.py) and the web view (view.py) alike.
+
+The score rows: what each row of a sheet counts (:func:`row_text`), what a product's factor
+measures (:func:`measure_text`) and what a row counts for one seat now (:func:`row_detail`, e.g.
+``3 of 4``). All read from the sheet data, so a user's own sheet is worded too. Only words: the
+scores themselves are :mod:`meeple.games.takenokolor.scoring`'s.
+
+The game's story: an area's name (:func:`area_label`), the end of the game (:func:`end_reason`,
+:func:`game_over_text`) and what happened between two states (:func:`announce`, registered as
+``GameInfo.announce``), which the terminal prints after a move."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.markup import escape
+
+from meeple.core.text import possessive, subject, verb
 from meeple.games.takenokolor import scoring
+from meeple.games.takenokolor.moves import FREE, TAKE
+from meeple.games.takenokolor.rules import OVER, TakenokolorState
 
 if TYPE_CHECKING:
-    from meeple.games.takenokolor.rules import TakenokolorState
     from meeple.games.takenokolor.sheet import Compiled, Measure, Row
 
 #: What one item of an area is called, per kind (for labels and legends).
@@ -121,3 +130,113 @@ def row_detail(st: TakenokolorState, row: Row, p: int) -> str:
         assert row.left is not None and row.right is not None
         return f"{scoring.measure(cs, row.left, col)} x {scoring.measure(cs, row.right, col)}"
     return f"{st.ladybugs[p].bit_count()} of {len(cs.sheet.ladybugs)}"
+
+
+def cap(text: str) -> str:
+    """``text`` with its first letter a capital (a sentence that starts with a name)."""
+    return text[:1].upper() + text[1:]
+
+
+def area_label(st: TakenokolorState, ai: int) -> str:
+    """A short name for an area, as written in the grid: its id when it names its kind
+    (``cloud``, ``favours``), else kind and id (``lantern l1``); a bamboo is its id."""
+    area = st.cs.sheet.areas[ai]
+    if area.kind == "bamboo" or area.id.startswith(area.kind[:4]):
+        return area.id
+    return f"{area.kind} {area.id}"
+
+
+def game_over_text(st: TakenokolorState) -> str:
+    head = f"Game over after round {st.rounds}: {end_reason(st)}."
+    if st.players == 1:  # a practice game alone has a score, not a winner (A5)
+        return f"{head} Final score: {st.scores()[0].total}."
+    names = " and ".join(escape(st.seats[w]) for w in st.winners())
+    best = max(s.total for s in st.scores())
+    verb = "share the win" if len(st.winners()) > 1 else "wins"
+    return f"{head} {names} {verb} with {best}."
+
+
+def end_reason(st: TakenokolorState) -> str:
+    need = st.cs.sheet.ladybugs_to_end
+    done = [st.seats[q] for q in range(st.players) if st.ladybugs[q].bit_count() >= need]
+    if done:
+        return f"{', '.join(done)} circled {need} ladybugs (T4)"
+    return "nobody could colour anything any more, whatever the rolls (see docs/rules/takenokolor.md)"
+
+
+def announce(before: TakenokolorState, after: TakenokolorState) -> list[str]:
+    """What happened between two states of one game, in words, for the players."""
+    cs = after.cs
+    out: list[str] = []
+    need = cs.sheet.ladybugs_to_end
+    for q in range(after.players):
+        name = after.seats[q]
+        new = after.coloured[q] & ~before.coloured[q]
+        for ai in range(len(cs.sheet.areas)):
+            if new & cs.area_mask[ai] and cs.complete(after.coloured[q], ai) \
+                    and not cs.complete(before.coloured[q], ai):
+                area = cs.sheet.areas[ai]
+                what = area_label(after, ai)
+                if area.kind == "bamboo":
+                    what = f"bamboo {what}"
+                out.append(f"{cap(subject(name, 'completes'))} {possessive(name)} {what}")
+        earned = []
+        i_bits = new
+        while i_bits:
+            low = i_bits & -i_bits
+            i = low.bit_length() - 1
+            i_bits ^= low
+            earned += [cs.grants[g] for g in cs.item_grants[i]]
+            ai = cs.item_area[i]
+            if cs.complete(after.coloured[q], ai) and not cs.complete(before.coloured[q], ai):
+                earned += [cs.grants[g] for g in cs.area_grants[ai]]
+        for g in earned:
+            lost = not (after.phase == FREE and after.seat == q)
+            out.append(f"{cap(subject(name, 'earns'))} a free colouring: {g.label or g.target}"
+                       + (" (nothing it could go to: lost, T3)" if lost else " (T3)"))
+        for li, lb in enumerate(cs.sheet.ladybugs):
+            if after.ladybugs[q] >> li & 1 and not before.ladybugs[q] >> li & 1:
+                n = after.ladybugs[q].bit_count()
+                text = (f"{cap(subject(name, 'circles'))} a ladybug: {lb.label or lb.id} "
+                        f"({n} of {need})")
+                if n >= need > before.ladybugs[q].bit_count():
+                    text += "; the game ends after this round (T4)"
+                out.append(text)
+        for ri, race in enumerate(cs.sheet.races):
+            label = race.label or race.id
+            if after.first[q] >> ri & 1 and not before.first[q] >> ri & 1:
+                out.append(f"{cap(subject(name, 'reaches', 'reach'))} {label} first: {name} "
+                           f"{verb(name, 'keeps')} {race.first}; anyone later keeps {race.later} "
+                           "(A3)")
+            if after.later[q] >> ri & 1 and not before.later[q] >> ri & 1:
+                out.append(f"{cap(subject(name, 'reaches', 'reach'))} {label} after someone else: "
+                           f"{name} {verb(name, 'keeps')} {race.later}")
+        locked = after.blocked[q] & ~before.blocked[q]
+        if locked:
+            areas = {cs.sheet.areas[cs.item_area[locked.bit_length() - 1]].kind}
+            out.append(f"{cap(possessive(name))} {', '.join(areas)} is locked: someone "
+                       "completed theirs first (T6)")
+    if after.rounds - before.rounds <= 1:
+        out.extend(_skipped(before, after))
+    if after.rounds > before.rounds and after.phase != OVER:
+        out.append(f"Round {after.rounds} is over; the panda passes to "
+                   f"{after.seats[after.holder]}, who rolls next")
+    if after.phase == OVER and before.phase != OVER:
+        out.append(game_over_text(after))
+    return out
+
+
+def _skipped(before: TakenokolorState, after: TakenokolorState) -> list[str]:
+    """T2: seats passed over because they could colour nothing with the markers left."""
+    if after.players == 1:
+        return []
+    if after.rounds > before.rounds:
+        end = after.players
+    elif after.phase == TAKE and after.pos > before.pos:
+        end = after.pos
+    else:
+        return []
+    names = [after.seats[(before.holder + k) % after.players]
+             for k in range(max(before.pos + 1, 0), end)]
+    return [f"{cap(n)} can colour nothing with the markers left and {verb(n, 'is')} "
+            "skipped (T2)" for n in names]

@@ -1,21 +1,48 @@
-"""What happened between two Gardens states, in words for players (``GameInfo.announce``).
+"""Gardens in words: the gardens' labels, the end of the game's reason, and what happened
+between two states, for players (:func:`announce`, ``GameInfo.announce``).
 
-Computed by comparing the two states' score pads, so the rules pay nothing for it: a garden
-completed (by whom, its size, what it scored), a row star reached, a colourful, flower or tree
-star, a bonus goal taken, a pencil symbol crossed, and the end of the game with its reason.
+The announcements are computed by comparing the two states' score pads, so the rules pay nothing
+for it: a garden completed (by whom, its size, what it scored), a row star reached, a colourful,
+flower or tree star, a bonus goal taken, a pencil symbol crossed, and the end of the game with its
+reason.
 Works across several moves (a bot's whole turn, a whole round): every seat is compared.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from meeple.core.text import subject
-from meeple.games.gardens.render import end_reason, fields, garden_labels
-from meeple.games.gardens.sheet import COLOURS, LETTERS
+from meeple.games.gardens.rules import OVER, GardensState
+from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet
 
-if TYPE_CHECKING:
-    from meeple.games.gardens.rules import GardensState
+
+def garden_labels(sheet: CompiledSheet) -> tuple[str, ...]:
+    """A short label per garden, in sheet order: a, b, ..., z, aa, ab, ..."""
+    out = []
+    for k in range(len(sheet.garden_names)):
+        label = ""
+        k += 1
+        while k:
+            k, rem = divmod(k - 1, 26)
+            label = chr(ord("a") + rem) + label
+        out.append(label)
+    return tuple(out)
+
+
+def fields(n: int) -> str:
+    """"1 field", "5 fields"."""
+    return f"{n} field" if n == 1 else f"{n} fields"
+
+
+def end_reason(state: GardensState) -> str:
+    """Why the game ended (G10): a seat coloured its last field or crossed its last symbol."""
+    sheet = state.sheet
+    for s in range(state.players):
+        name = state.seats[s]
+        if state.coloured[s] == sheet.all_mask:
+            return f"{subject(name, 'has')} coloured every field (G10)"
+        if state.crossed[s] >= len(state.pad.pencil_penalties):
+            return f"{subject(name, 'has')} crossed the last pencil symbol (G10)"
+    return "the game is over"
 
 
 def _points(n: int) -> str:
@@ -99,8 +126,6 @@ def _stars(before: GardensState, after: GardensState, seat: int) -> list[str]:
 
 def _goals(before: GardensState, after: GardensState) -> list[str]:
     """First-to goals taken (A3, G8, G11, G12): nobody else can earn them any more."""
-    from meeple.games.gardens.rules import OVER
-
     pad = after.pad
     out = []
     goals = [
@@ -158,8 +183,6 @@ def _end(after: GardensState) -> list[str]:
 
 def announce(before: GardensState, after: GardensState) -> list[str]:
     """Everything a player should be told happened from ``before`` to ``after``."""
-    from meeple.games.gardens.rules import OVER
-
     if before.sheet is not after.sheet and before.sheet.data != after.sheet.data:
         return []
     out: list[str] = []
