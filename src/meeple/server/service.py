@@ -27,6 +27,7 @@ from typing import Any
 import meeple
 from meeple.bots import make_bot
 from meeple.core.errors import IllegalMove, MeepleError
+from meeple.core.present import announcements
 from meeple.core.state import CHANCE, State
 from meeple.core.view import LogLine, View, log_line, seat_view
 from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool, ready
@@ -140,7 +141,7 @@ def rebuild(table: Table, entries: list[Entry]) -> tuple[State[Any], list[LogLin
     for e in effective_moves(entries):
         before = state.clone()
         state.play(e.text)
-        lines.append(log_line(state, state.announcements(before)))
+        lines.append(log_line(state, announcements(before, state)))
     return state, lines
 
 
@@ -162,7 +163,7 @@ def play_steps(trial: State[Any], seat: int, texts: Sequence[str], version: int,
         except IllegalMove as exc:
             raise Refused(after + exc.reason, version) from None
         moves.append(str(trial.history[-1]))
-        lines.append(log_line(trial, trial.announcements(before)))
+        lines.append(log_line(trial, announcements(before, trial)))
     return moves, lines
 
 
@@ -362,7 +363,7 @@ class Service:
             before = trial.clone()
             trial.play(legal[0], check=False)
             moves.append(str(legal[0]))
-            lines.append(log_line(trial, trial.announcements(before)))
+            lines.append(log_line(trial, announcements(before, trial)))
         complete = trial.to_move != seat or trial.turn != turn
         return seat_view(trial, seat, lines, text=text), moves, complete
 
@@ -416,7 +417,7 @@ class Service:
             before = trial.clone()
             move = trial.sample_chance()
             entries.append(Entry(CHANCE_ENTRY, -1, str(move)))
-            lines.append(log_line(trial, trial.announcements(before)))
+            lines.append(log_line(trial, announcements(before, trial)))
 
     async def _commit(self, rt: Runtime, trial: State[Any], entries: list[Entry],
                       lines: list[LogLine]) -> None:
