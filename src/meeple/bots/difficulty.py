@@ -17,6 +17,7 @@ from typing import Any
 
 from meeple.bots.base import Bot, make_bot, register_bot
 from meeple.bots.knowledge import bot_knowledge
+from meeple.bots.mcts import sheet_name
 from meeple.core.errors import MeepleError, UnknownGame
 from meeple.core.state import State
 
@@ -73,8 +74,6 @@ class DifficultyBot(Bot):
 
     def bot_for(self, view: State[Any]) -> Bot:
         """The preset bot for ``view``'s game, sheet and seat count."""
-        from meeple.bots.mcts import sheet_name
-
         sheet = sheet_name(view)
         key = (view.game_name, view.players, sheet)
         bot = self._bots.get(key)

@@ -25,6 +25,7 @@ from rich.markup import escape
 import meeple
 from meeple.bots import BOTS, make_bot
 from meeple.bots.base import Bot
+from meeple.bots.hint import DEFAULT_LEVEL, hint
 from meeple.cli.common import (
     app,
     check_game,
@@ -382,8 +383,6 @@ class Session:
     def hint(self, who: int, level: str) -> None:
         """Print the turn a bot suggests for ``who`` (from its view only), in notation and
         in words, with its value and two alternatives."""
-        from meeple.bots.hint import DEFAULT_LEVEL, hint
-
         asked = level or DEFAULT_LEVEL
         try:
             h = hint(self.state.view(who), who, asked, seed=len(self.state.history),

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from meeple.core.text import possessive, subject
+from meeple.games.gardens.rules import ALL_PENCILS, COLOURING, OVER, ROLLING
 from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet
 
 if TYPE_CHECKING:
@@ -200,7 +201,6 @@ def render_sheet(state: GardensState, seat: int, colourblind: bool = True) -> st
     sheet = state.sheet
     labels = garden_labels(sheet)
     _rows, grid = _layout(sheet)
-    from meeple.games.gardens.rules import COLOURING
 
     open_now = (state.g4_colourable_fields()
                 if state.phase == COLOURING and seat == state.seat else 0)
@@ -297,8 +297,6 @@ def end_reason(state: GardensState) -> str:
 
 
 def render_status(state: GardensState) -> str:
-    from meeple.games.gardens.rules import COLOURING, OVER, ROLLING
-
     name = esc(state.seats[state.seat])
     if state.phase == OVER:
         scores = state.scores()
@@ -363,8 +361,6 @@ PAD_WIDTH = 74  # points column ends here; fits an 80-column terminal
 def render_pad(state: GardensState, seat: int) -> str:
     """``seat``'s score pad as printed: every box (coloured ``[n]``, next ``>n<``, empty ``n``),
     each row's star and how close it is, pencil symbols, bonus goals and who took them."""
-    from meeple.games.gardens.rules import ALL_PENCILS, OVER
-
     pad = state.pad
     sheet = state.sheet
     score = state.scores()[seat]

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.games.reefs.moves import FACES, PLUS, PLUS_MIN
+from meeple.core.text import subject
+from meeple.games.reefs.moves import ENTER, FACES, PLUS, PLUS_MIN, STEP
+from meeple.games.reefs.rules import P_DRAW, P_ROLL
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL
 
 if TYPE_CHECKING:
@@ -81,9 +83,6 @@ def _space_label(state: ReefsState, seat: int, s: int) -> tuple[str, int]:
 def next_spaces(state: ReefsState, seat: int) -> list[int]:
     """The spaces the pencil being drawn by ``seat`` may go to next (entry points when its
     route has not started); empty when ``seat`` is not drawing."""
-    from meeple.games.reefs.moves import ENTER, STEP
-    from meeple.games.reefs.rules import P_DRAW
-
     if state.over or state.phase != P_DRAW or state.seat != seat:
         return []
     return [m.a for m in state.legal_moves() if m.kind in (STEP, ENTER)]
@@ -312,8 +311,6 @@ _PAD_LEGEND = ("[dim]box: mark, ░ if grey, value printed above; "
 
 
 def _status(state: ReefsState) -> str:
-    from meeple.games.reefs.rules import P_DRAW, P_ROLL
-
     if state.over:
         return f"[bold]Game over[/]: {_esc(end_reason(state))}"
     if state.phase == P_ROLL:
@@ -326,8 +323,6 @@ def _status(state: ReefsState) -> str:
 
 def end_reason(state: ReefsState) -> str:
     """Why the game ended (R11, R15), in words."""
-    from meeple.core.text import subject
-
     if state.ender >= 0:
         why = [w for w, ok in (("the grey boxes of all five rows", state.end_grey),
                                ("the last coin box", state.end_coins)) if ok]
