@@ -32,12 +32,12 @@ TURN_RANKERS: dict[str, TurnRanker] = {}
 
 
 def register_evaluation(game: str, fn: Evaluation) -> None:
-    """Use ``fn`` as ``game``'s evaluation instead of the one its registry entry provides."""
+    """Use ``fn`` as ``game``'s evaluation instead of its package's (``BOTS``)."""
     EVALUATIONS[game] = fn
 
 
 def register_turn_ranker(game: str, fn: TurnRanker) -> None:
-    """Use ``fn`` as ``game``'s turn ranker instead of the one its registry entry provides."""
+    """Use ``fn`` as ``game``'s turn ranker instead of its package's (``BOTS``)."""
     TURN_RANKERS[game] = fn
 
 

@@ -1,4 +1,4 @@
-"""Gardens announcements: what a player is told happened (GameInfo.announce), in good English
+"""Gardens announcements: what a player is told happened (Presentation.announce), in good English
 for "you" and for named seats."""
 
 from __future__ import annotations

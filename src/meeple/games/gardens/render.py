@@ -12,7 +12,7 @@ on dark and light terminals; the letters are always drawn (``colourblind`` chang
 
 The score pad is drawn as printed (:func:`render_pad`: coloured boxes ``[n]``, the next box
 ``>n<``, row stars and how close they are, pencil symbols, bonus goals and who took them);
-:func:`render_score` is every seat's pad, registered as ``GameInfo.render_score``.
+:func:`render_score` is every seat's pad, registered as ``Presentation.render_score``.
 """
 
 from __future__ import annotations
