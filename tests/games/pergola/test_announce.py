@@ -1,4 +1,4 @@
-"""What a Pergola player is told happened (``State.announcements``): the solo neighbour's discard
+"""What a Pergola player is told happened (``present.announcements``): the solo neighbour's discard
 (P10), a honey pot filled (P7), a cascade bonus spot taken (P8), a dragonfly won, a lantern used
 (P5), a new top leaf (P4), an insect running out (P1), and the end of the game."""
 
