@@ -11,6 +11,7 @@ import meeple
 from meeple.bots import BOTS, DIFFICULTIES, DifficultyBot, GreedyBot, MctsBot, difficulty_spec, make_bot
 from meeple.bots.config import MctsConfig
 from meeple.bots.difficulty import GENERAL
+from meeple.bots.knowledge import bot_knowledge
 from meeple.core.errors import MeepleError
 from meeple.core.state import CHANCE, State
 
@@ -32,7 +33,7 @@ def test_the_difficulties_are_bots_like_any_other() -> None:
 
 @pytest.mark.parametrize("info", meeple.games(), ids=lambda i: i.name)
 def test_every_game_presets_every_difficulty_as_a_valid_spec(info: meeple.GameInfo) -> None:
-    presets = info.bot_presets["difficulties"]
+    presets = bot_knowledge(info.name).presets["difficulties"]
     assert set(presets) == set(DIFFICULTIES)
     for name in DIFFICULTIES:
         for players in range(info.min_players, info.max_players + 1):

@@ -1,7 +1,7 @@
 """The terminal game loop (``meeple play``), driven by typed input as a player would.
 
 Games are tiny and seeded; where a game registers no hook yet (score pad, notation help,
-announcements) the hook is faked on a copy of its GameInfo, so the loop is tested against the
+announcements) the hook is faked on a copy of its Presentation, so the loop is tested against the
 hooks it calls, not against any game's drawing.
 """
 
@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 import meeple
 from meeple.cli import app
-from meeple.core import registry
+from meeple.core import present
 from meeple.core.state import State
 
 if TYPE_CHECKING:
@@ -34,9 +34,9 @@ def play(args: list[str], lines: list[str]) -> Any:
 
 
 def patch_game(monkeypatch: pytest.MonkeyPatch, game: str, **hooks: Any) -> None:
-    """Register a copy of ``game``'s GameInfo with some hooks replaced."""
-    info = meeple.game_info(game)
-    monkeypatch.setitem(registry._REGISTRY, game, dataclasses.replace(info, **hooks))
+    """Register a copy of ``game``'s Presentation with some hooks replaced."""
+    shown = present.presentation(game)
+    monkeypatch.setitem(present.PRESENTATIONS, game, dataclasses.replace(shown, **hooks))
 
 
 def solo_script(game: str, seed: int, **variant: Any) -> tuple[list[str], int, State[Any]]:

@@ -8,10 +8,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 import meeple
 from meeple.cli import app
+from meeple.core.present import presentation
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view, view_schema
@@ -38,8 +40,8 @@ def _positions(game: str, steps: int = 60) -> list[Any]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_views_validate_against_the_published_schema(game: str) -> None:
-    info = meeple.game_info(game)
-    assert info.board_model is not None and info.layout_model is not None
+    shown = presentation(game)
+    assert issubclass(shown.board_model, BaseModel) and issubclass(shown.layout_model, BaseModel)
     schema = view_schema(game)
     layout_schema = {"$defs": schema["$defs"], "$ref": schema["x-layout"]["$ref"]}
     validator = jsonschema.Draft202012Validator(schema)
@@ -48,7 +50,7 @@ def test_views_validate_against_the_published_schema(game: str) -> None:
                        else None, None):
             data = json.loads(seat_view(state, viewer).model_dump_json(by_alias=True))
             validator.validate(data)
-    layout = info.view_layout(state) if info.view_layout else {}
+    layout = shown.view_layout(state)
     jsonschema.validate(json.loads(json.dumps(layout)), layout_schema)
 
 

@@ -1,7 +1,7 @@
 """Named difficulties: ``easy``, ``medium`` and ``hard``, usable wherever a bot spec is.
 
 Each is a documented preset per game and number of seats, kept as data in the game package
-(``GameInfo.bot_presets["difficulties"]``, see docs/bots.md): a bot spec such as ``greedy`` or
+(``BotKnowledge.presets["difficulties"]``, see docs/bots.md): a bot spec such as ``greedy`` or
 ``mcts:iterations=1000;cpu=0.6;seconds=3``. A game without presets plays :data:`GENERAL`.
 Budgets are in iterations or CPU seconds, never wall time (a wall-clock cap is only a safety
 stop, and a search it stops says so in :attr:`DifficultyBot.last_info`).
@@ -16,8 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meeple.bots.base import Bot, make_bot, register_bot
+from meeple.bots.knowledge import bot_knowledge
+from meeple.bots.mcts import sheet_name
 from meeple.core.errors import MeepleError, UnknownGame
-from meeple.core.registry import game_info
 from meeple.core.state import State
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -52,7 +53,7 @@ def difficulty_spec(name: str, game: str, players: int, sheet: str | None = None
     if name not in DIFFICULTIES:
         raise MeepleError(f"unknown difficulty {name!r}; difficulties: {', '.join(DIFFICULTIES)}")
     try:
-        presets = game_info(game).bot_presets.get("difficulties", {})
+        presets = bot_knowledge(game).presets.get("difficulties", {})
     except UnknownGame:
         presets = {}
     spec = _pick(presets.get(name), players, sheet)
@@ -73,8 +74,6 @@ class DifficultyBot(Bot):
 
     def bot_for(self, view: State[Any]) -> Bot:
         """The preset bot for ``view``'s game, sheet and seat count."""
-        from meeple.bots.mcts import sheet_name
-
         sheet = sheet_name(view)
         key = (view.game_name, view.players, sheet)
         bot = self._bots.get(key)

@@ -1,11 +1,12 @@
 """Position evaluations and turn rankers for bots, provided by each game.
 
 ``evaluate(state, seat)`` is what ``greedy`` maximises and what ``mcts`` uses to rank turns and
-to score cut-off rollouts. A game provides its own through its registry entry
-(``GameInfo.evaluation``, a heuristic kept beside the game's rules: score so far plus progress
-toward goals not scored yet); a game without one is judged by the seat's score-pad total
-(``state.scores()``). A game may also provide a turn ranker (``GameInfo.turn_ranker``), a faster
-way to list its best whole turns. Evaluations read only what the seat's view shows.
+to score cut-off rollouts. A game provides its own in its package's ``BOTS``
+(``BotKnowledge.evaluation``, a heuristic kept beside the game's rules: score so far plus
+progress toward goals not scored yet; :mod:`meeple.bots.knowledge`); a game not registered is
+judged by the seat's score-pad total (``state.scores()``). A game may also provide a turn
+ranker (``BotKnowledge.turn_ranker``), a faster way to list its best whole turns. Evaluations
+read only what the seat's view shows.
 
 :func:`register_evaluation` and :func:`register_turn_ranker` override a game's own (for
 experiments and tests, and for games registered without them).
@@ -16,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from meeple.bots.knowledge import bot_knowledge
 from meeple.core.errors import UnknownGame
-from meeple.core.registry import game_info
+from meeple.core.layers import BotKnowledge
+from meeple.core.layers import TurnRanker as GameTurnRanker
 from meeple.core.state import State
 
 Evaluation = Callable[[State[Any], int], float]
-TurnRanker = Callable[[State[Any], int, "int | None"], list[tuple[float, tuple[Any, ...]]]]
+TurnRanker = GameTurnRanker[State[Any]]
 
 #: Overrides of the games' own evaluations and turn rankers, by game name.
 EVALUATIONS: dict[str, Evaluation] = {}
@@ -29,12 +32,12 @@ TURN_RANKERS: dict[str, TurnRanker] = {}
 
 
 def register_evaluation(game: str, fn: Evaluation) -> None:
-    """Use ``fn`` as ``game``'s evaluation instead of the one its registry entry provides."""
+    """Use ``fn`` as ``game``'s evaluation instead of its package's (``BOTS``)."""
     EVALUATIONS[game] = fn
 
 
 def register_turn_ranker(game: str, fn: TurnRanker) -> None:
-    """Use ``fn`` as ``game``'s turn ranker instead of the one its registry entry provides."""
+    """Use ``fn`` as ``game``'s turn ranker instead of its package's (``BOTS``)."""
     TURN_RANKERS[game] = fn
 
 
@@ -43,25 +46,30 @@ def score_total(state: State[Any], seat: int) -> float:
     return float(state.scores()[seat].total)
 
 
-def _info_hook(game: str, name: str) -> Any:
+def _knowledge(game: str) -> BotKnowledge[Any] | None:
     try:
-        return getattr(game_info(game), name)
+        return bot_knowledge(game)
     except UnknownGame:
         return None
 
 
 def evaluation_for(game: str) -> Evaluation:
-    """``game``'s evaluation: an override, else its registry entry's, else the score total."""
+    """``game``'s evaluation: an override, else its package's (``BOTS``), else (a game not
+    registered) the score total."""
     fn = EVALUATIONS.get(game)
-    if fn is None:
-        fn = _info_hook(game, "evaluation")
-    return fn if fn is not None else score_total
+    if fn is not None:
+        return fn
+    known = _knowledge(game)
+    return known.evaluation if known is not None else score_total
 
 
 def turn_ranker_for(game: str) -> TurnRanker | None:
-    """``game``'s turn ranker (an override, else its registry entry's), or None."""
+    """``game``'s turn ranker (an override, else its package's ``BOTS``), or None."""
     fn = TURN_RANKERS.get(game)
-    return fn if fn is not None else _info_hook(game, "turn_ranker")
+    if fn is not None:
+        return fn
+    known = _knowledge(game)
+    return known.turn_ranker if known is not None else None
 
 
 def choose_evaluation(game: str, which: str) -> Evaluation:

@@ -25,6 +25,7 @@ from meeple.bots.difficulty import DIFFICULTIES
 from meeple.bots.evaluation import evaluate
 from meeple.bots.greedy import best_turns
 from meeple.core.errors import IllegalMove, MeepleError
+from meeple.core.present import announcements
 from meeple.core.state import CHANCE, State
 
 #: The levels a hint is asked at: the bots' named difficulties (:mod:`meeple.bots.difficulty`,
@@ -147,7 +148,7 @@ def _value(before: State[Any], after: State[Any], seat: int, moves: Sequence[Any
     said: tuple[str, ...] = ()
     rows: tuple[tuple[str, int], ...] = ()
     if words:
-        said = tuple(after.announcements(before))
+        said = tuple(announcements(before, after))
         old = before.scores()[seat].breakdown
         new = after.scores()[seat].breakdown
         rows = tuple((row, new.get(row, 0) - old.get(row, 0))

@@ -28,7 +28,7 @@ The move played is the most visited root turn (ties: the better mean, then the b
 whole turn is kept as a plan and replayed decision by decision.
 
 Options are one frozen :class:`~meeple.bots.config.MctsConfig`, parsed once from the spec; what
-a spec leaves out comes from the game's presets (``GameInfo.bot_presets``, data in the game
+a spec leaves out comes from the game's presets (``BotKnowledge.presets``, data in the game
 package), then the general defaults. ``c``, ``expand``, ``scale``, ``turns`` and ``root_turns``
 are fixed settings of the bot, not options (``experiments/research_mcts.py`` changes them and
 the other research options removed in issue 36). Budget: ``iterations`` (the same decisions for
@@ -49,8 +49,8 @@ from meeple.bots.base import Bot, register_bot
 from meeple.bots.config import MctsConfig, MctsSettings
 from meeple.bots.evaluation import evaluation_for, ranked_turns, turn_ranker_for
 from meeple.bots.greedy import Planner
+from meeple.bots.knowledge import bot_knowledge
 from meeple.core.errors import IllegalMove, UnknownGame
-from meeple.core.registry import game_info
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
 from meeple.core.turns import OutOfTime, beam_turns, expand_turns
@@ -64,9 +64,9 @@ def sheet_name(state: State[Any]) -> str | None:
 
 
 def bot_presets(game: str) -> dict[str, Any]:
-    """A game's bot presets (its registry entry's ``bot_presets``; none for an unknown game)."""
+    """A game's bot presets (its package's ``BOTS.presets``; none for an unknown game)."""
     try:
-        return dict(game_info(game).bot_presets)
+        return dict(bot_knowledge(game).presets)
     except UnknownGame:
         return {}
 

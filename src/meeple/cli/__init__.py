@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import importlib
 
-from meeple.cli.common import app
+from meeple.cli.common import app, err_console
+from meeple.core.errors import MeepleError
 
 for _module in ("analyse", "online", "play", "records", "serve", "sheets", "sim"):
     try:
@@ -21,9 +22,6 @@ for _module in ("analyse", "online", "play", "records", "serve", "sheets", "sim"
 
 def main() -> None:
     """Entry point: a MeepleError that escapes a command is shown as a clear message, exit 2."""
-    from meeple.cli.common import err_console
-    from meeple.core.errors import MeepleError
-
     try:
         app()
     except MeepleError as exc:

@@ -17,6 +17,7 @@ from rich.measure import Measurement
 
 import meeple
 from meeple.core.errors import MeepleError
+from meeple.core.records import FileProblem, check_output_file
 
 app = typer.Typer(
     name="meeple",
@@ -157,8 +158,6 @@ def default_record_name(game: str, seed: int | None) -> str:
 
 def record_path_problem(path: Path) -> str | None:
     """Why a record cannot be written at ``path`` (None if it can)."""
-    from meeple.core.records import FileProblem, check_output_file
-
     try:
         check_output_file(path)
     except FileProblem as exc:

@@ -1,8 +1,9 @@
 """``meeple play``: a game in the terminal against bots or friends on the same keyboard.
 
 The loop is game-agnostic: the screen, the score pad, the notation help and the announcements
-come from the hooks each game registers (``GameInfo.render``, ``render_score``,
-``notation_help``, ``announce``), with plain fallbacks where a game registers none.
+come from the game's presentation (``Presentation.render``, ``render_score``,
+``notation_help``, ``announce``; :mod:`meeple.core.present`), with plain fallbacks where a game
+has no score pad drawing or notation help.
 
 Seats are written ``--seats me,greedy`` (``me`` for a person at this keyboard, or a bot) and
 may be named ``NAME=``: ``--seats Ann=me,Bob=me,greedy``. The record saved at the end (or when a
@@ -24,6 +25,7 @@ from rich.markup import escape
 import meeple
 from meeple.bots import BOTS, make_bot
 from meeple.bots.base import Bot
+from meeple.bots.hint import DEFAULT_LEVEL, hint
 from meeple.cli.common import (
     app,
     check_game,
@@ -34,6 +36,7 @@ from meeple.cli.common import (
     variant_options,
 )
 from meeple.core.errors import IllegalMove, MeepleError
+from meeple.core.present import announcements, presentation, render_score, render_text
 from meeple.core.registry import load_record
 from meeple.core.state import CHANCE, State
 from meeple.core.text import YOU, possessive, subject
@@ -241,6 +244,7 @@ class Session:
         self.colourblind = colourblind
         self.ask = ask if ask is not None else console.input
         self.info = meeple.game_info(state.game_name)
+        self.shown = presentation(state.game_name)
         #: history indices of moves played for a human seat that had only one choice
         self.auto: set[int] = set(forced or ())
         self._shown_for: tuple[int, int] | None = None
@@ -310,7 +314,7 @@ class Session:
         self.announce(before, after)
 
     def announce(self, before: State[Any], after: State[Any]) -> None:
-        for text in after.announcements(before):
+        for text in announcements(before, after):
             console.print(f"  [bold]*[/] {escape(text)}")
 
     def _only_choice_line(self, who: int, move: Any) -> str:
@@ -377,7 +381,7 @@ class Session:
         if len(self.humans) > 1 and self._last_human != who:
             console.rule(f"[bold]{escape(possessive(name))} turn[/]")
         self._last_human = who
-        console.print(state.render_text(who, self.colourblind))
+        console.print(render_text(state, who, self.colourblind))
         console.print(f"\n[bold]{escape(possessive(name))} choices:[/]\n"
                       f"{escape(_format_moves(legal))}")
 
@@ -408,8 +412,8 @@ class Session:
 
     def help_text(self, legal: list[Any]) -> str:
         title = escape(self.info.title)
-        if self.info.notation_help:
-            notation = escape(self.info.notation_help.strip("\n"))
+        if self.shown.notation_help:
+            notation = escape(self.shown.notation_help.strip("\n"))
         else:
             examples = ", ".join(f"'{escape(str(m))}'" for m in legal[:3])
             notation = (f"  type a move as written in the list of choices, e.g. {examples}; "
@@ -419,8 +423,6 @@ class Session:
     def hint(self, who: int, level: str) -> None:
         """Print the turn a bot suggests for ``who`` (from its view only), in notation and
         in words, with its value and two alternatives."""
-        from meeple.bots.hint import DEFAULT_LEVEL, hint
-
         asked = level or DEFAULT_LEVEL
         try:
             h = hint(self.state.view(who), who, asked, seed=len(self.state.history),
@@ -442,9 +444,8 @@ class Session:
         console.print("[dim]  type the moves to play them (all on one line if you like)[/]")
 
     def score_text(self, who: int | None) -> str:
-        if self.info.render_score is not None:
-            return self.state.render_score(who, self.colourblind)
-        return generic_score_pad(self.state)
+        pad = render_score(self.state, who, self.colourblind)
+        return pad if pad is not None else generic_score_pad(self.state)
 
     def show(self, who: int, arg: str) -> None:
         state = self.state
@@ -459,7 +460,7 @@ class Session:
             names = ", ".join(f"{i} {n}" for i, n in enumerate(state.seats))
             console.print(f"[red]show takes a seat number or name:[/] {escape(names)}")
             return
-        console.print(state.view(who).render_text(seat, self.colourblind))
+        console.print(render_text(state.view(who), seat, self.colourblind))
 
     def print_log(self, arg: str) -> None:
         entries = self.state.log()
@@ -641,7 +642,7 @@ def _final(session: Session) -> None:
     viewer = next((w for w in winners if w in humans), humans[0] if humans else winners[0])
     console.print()
     console.rule("[bold]final position[/]")
-    console.print(state.render_text(viewer, session.colourblind))
+    console.print(render_text(state, viewer, session.colourblind))
     console.print()
     console.print(session.score_text(viewer))
     scores = state.scores()

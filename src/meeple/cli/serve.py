@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.common import app, check_game, console
+from meeple.cli.common import app, check_game, console, fail
+from meeple.core.view import view_schema
 
 
 @app.command("serve")
@@ -27,7 +28,6 @@ def serve_cmd(
     """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL."""
     import uvicorn
 
-    from meeple.cli.common import fail
     from meeple.store import Store, default_url, display_url, sqlite_url
     from meeple.web import create_web_app
 
@@ -52,7 +52,5 @@ def serve_cmd(
 @app.command("schema")
 def schema_cmd(game: Annotated[str, typer.Argument(help="a game name")]) -> None:
     """Print the JSON Schema of the per-seat view the server sends for GAME."""
-    from meeple.core.view import view_schema
-
     check_game(game)
     console.print_json(json.dumps(view_schema(game)))

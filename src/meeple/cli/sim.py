@@ -20,6 +20,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+import meeple
 from meeple.cli.common import app, check_game, console, err_console, refuse, variant_options
 from meeple.core.errors import MeepleError
 from meeple.core.records import (
@@ -27,6 +28,7 @@ from meeple.core.records import (
     check_output_folder,
     read_record_file,
 )
+from meeple.sim.report import build_report
 from meeple.sim.runner import (
     JobSpec,
     job_signature,
@@ -38,6 +40,7 @@ from meeple.sim.runner import (
     validate_job,
 )
 from meeple.sim.stats import bot_summary
+from meeple.sim.tournament import head_to_head_table, is_solo, run_tournament, tournament_table
 
 LevelOpt = Annotated[int | None, typer.Option("--level", help="Game level (Gardens, Reefs, ...).")]
 SheetOpt = Annotated[str | None, typer.Option("--sheet", help="A shipped sheet name or a TOML path.")]
@@ -187,9 +190,6 @@ def tournament_cmd(
     """Bots against each other over fixed seeds with seats rotated: win rates (95 % Wilson
     intervals) and mean scores, per variant. In a solo variant (Pergola's challenges) each bot
     plays the same seeds alone and is compared by score on each seed."""
-    import meeple
-    from meeple.sim.tournament import head_to_head_table, is_solo, run_tournament, tournament_table
-
     check_game(game)
     specs = split_bots(bots)
     if all_variants:
@@ -258,8 +258,6 @@ def report_cmd(
 ) -> None:
     """Tables (scores per bot and seat, score-pad rows, game length, win share by seat
     position) and plots."""
-    from meeple.sim.report import build_report
-
     try:
         found = read_record_file(file)
         if out is not None:

@@ -50,3 +50,8 @@ class SheetError(MeepleError, ValueError):
 
 class BadRecord(MeepleError, ValueError):
     """A game record that cannot be read or replayed."""
+
+
+class IncompleteGame(MeepleError, LookupError):
+    """A game package that lacks what a layer needs of it (its ``PRESENTATION`` or ``BOTS``
+    record, see ``docs/layers.md``)."""

@@ -5,6 +5,11 @@ the ``meeple.games`` group (``pyproject.toml``), so ``core`` never imports a gam
 first use the registry loads every announced entry point. A third-party package can add a game
 the same way. When meeple runs from a source tree without installed metadata, the sub-packages
 of ``meeple.games`` that define ``GAME`` are found by walking that package instead.
+
+``GameInfo`` holds the rules' facts only. What the other layers need of a game (its words,
+views and drawing; its bots' knowledge; its solo reports) is a typed record of its own in the
+same package (``PRESENTATION``, ``BOTS``, ``SOLO``), which each layer's registry finds with
+:func:`game_part` through the package this registry loaded (``docs/layers.md``).
 """
 
 from __future__ import annotations
@@ -15,16 +20,24 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
-from meeple.core.errors import BadRecord, BadVariant, IllegalMove, MeepleError, UnknownGame
+from meeple.core.errors import (
+    BadRecord,
+    BadVariant,
+    IllegalMove,
+    IncompleteGame,
+    MeepleError,
+    UnknownGame,
+)
 from meeple.core.records import load_record as _read_record
 from meeple.core.state import RECORD_FORMAT, State
 
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What the registry knows of a game.
+    """What the registry knows of a game: the rules' facts, nothing of how it is drawn or
+    played by bots (those are the package's other records, see :func:`game_part`).
 
     ``options`` maps each variant option to the values it offers (e.g. ``{"level": (1, 2, 3)}``);
     ``variants`` lists every standard variant as a dict of options, which is what the conformance
@@ -45,44 +58,6 @@ class GameInfo:
     #: Some variants only exist for some player counts (Pergola's solo challenges): this maps
     #: a variant to its (min, max) players; ``None`` means the game's own range.
     variant_players: Callable[[Mapping[str, Any]], tuple[int, int]] | None = None
-    #: The terminal drawing, registered beside the game so the rules never import it:
-    #: ``render(state, seat, colourblind)`` gives the whole screen for a seat as Rich markup.
-    render: Callable[[Any, int | None, bool], str] | None = None
-    #: The score pad alone, as printed (``score`` at the terminal prompt), same arguments.
-    render_score: Callable[[Any, int | None, bool], str] | None = None
-    #: How moves are written in this game, with examples (``help`` at the terminal prompt).
-    notation_help: str = ""
-    #: ``announce(before, after)``: what happened between two states of a game, in words, for
-    #: players (a garden completed, a bonus taken); see ``State.announcements``.
-    announce: Callable[[Any, Any], list[str]] | None = None
-    #: ``view_board(view_state, viewer)``: the game's public position as JSON-able data for
-    #: clients (``meeple.core.view``): what changes during a game, and the choices of the
-    #: seat to move keyed by the layout element each one targets; ``viewer`` is a seat or
-    #: None for a spectator.
-    view_board: Callable[[Any, int | None], dict[str, Any]] | None = None
-    #: ``view_layout(state)``: what never changes during a game, as JSON-able data: the
-    #: sheet's or board's geometry, element ids, labels and scoring tables, so a client can
-    #: draw any sheet (a user's own too). Sent once per table (``GET .../layout``).
-    view_layout: Callable[[Any], dict[str, Any]] | None = None
-    #: The pydantic models behind ``view_layout`` and ``view_board`` (for ``meeple schema``).
-    layout_model: Any = None
-    board_model: Any = None
-    #: Game knowledge for the bots, kept beside the rules so ``meeple.bots`` stays
-    #: game-agnostic. ``evaluation(state, seat)``: how good the position is for the seat, in
-    #: points (the score so far plus credit for what is under way; ``None``: the score total).
-    evaluation: Callable[[Any, int], float] | None = None
-    #: ``turn_ranker(state, seat, limit)``: the seat's best ``limit`` whole turns, best first,
-    #: as (value, moves), found faster than listing and evaluating every whole turn.
-    turn_ranker: Callable[[Any, int, int | None], list[tuple[float, tuple[Any, ...]]]] | None = None
-    #: The bots' presets as data (see ``meeple.bots.presets``): the ``mcts`` defaults by seat
-    #: count and sheet, and what the named difficulties ``easy``, ``medium``, ``hard`` play.
-    bot_presets: Mapping[str, Any] = field(default_factory=dict)
-    #: A solo achievement table (Pergola's challenges, P10), for servers that keep players'
-    #: games: ``solo_report(state)`` is a finished solo game's result as JSON-able data (at
-    #: least ``score``); ``solo_table(games)`` a player's table over such results, each with
-    #: the server's ``table`` (id or None) and ``finished`` (ISO time) added.
-    solo_report: Callable[[Any], dict[str, Any]] | None = None
-    solo_table: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None
 
     def player_range(self, variant: Mapping[str, Any]) -> range:
         lo, hi = (self.min_players, self.max_players)
@@ -95,11 +70,18 @@ class GameInfo:
 
 
 _REGISTRY: dict[str, GameInfo] = {}
+#: The package each game was found in (its entry point's module), by game name: where the
+#: other layers' records of the game are (:func:`game_part`).
+_PACKAGES: dict[str, str] = {}
 _LOADED = False
 
 
-def register(info: GameInfo) -> GameInfo:
+def register(info: GameInfo, package: str | None = None) -> GameInfo:
+    """Add a game; ``package``: the module that defines its ``GAME`` and its other layers'
+    records (``PRESENTATION``, ``BOTS``; see :func:`game_part`)."""
     _REGISTRY[info.name] = info
+    if package is not None:
+        _PACKAGES[info.name] = package
     return info
 
 
@@ -124,28 +106,30 @@ def _load() -> None:
         try:
             from importlib.metadata import entry_points
 
-            found = [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
+            found = [(ep.load(), ep.module) for ep in entry_points(group=ENTRY_POINT_GROUP)]
             if not found:
                 found = _walk_games_package()
-            for info in found:
+            for info, package in found:
                 if not isinstance(info, GameInfo):
                     raise TypeError(f"a {ENTRY_POINT_GROUP} entry point must name a GameInfo, "
                                     f"got {info!r}")
-                register(info)
+                register(info, package)
             _LOADED = True
         finally:
             _LOADING = False
 
 
-def _walk_games_package() -> list[GameInfo]:
-    """Without installed metadata: every sub-package of ``meeple.games`` that defines GAME."""
+def _walk_games_package() -> list[tuple[GameInfo, str]]:
+    """Without installed metadata: every sub-package of ``meeple.games`` that defines GAME,
+    with its module name."""
     package = importlib.import_module(ENTRY_POINT_GROUP)
     out = []
     for mod in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         if mod.ispkg:
-            info = getattr(importlib.import_module(f"{ENTRY_POINT_GROUP}.{mod.name}"), "GAME", None)
+            name = f"{ENTRY_POINT_GROUP}.{mod.name}"
+            info = getattr(importlib.import_module(name), "GAME", None)
             if isinstance(info, GameInfo):
-                out.append(info)
+                out.append((info, name))
     return out
 
 
@@ -162,6 +146,38 @@ def game_info(name: str) -> GameInfo:
     except KeyError:
         known = ", ".join(_REGISTRY) or "none"
         raise UnknownGame(f"unknown game {name!r}; known games: {known}") from None
+
+
+T = TypeVar("T")
+
+
+@overload
+def game_part(name: str, attr: str, kind: type[T]) -> T: ...
+
+
+@overload
+def game_part(name: str, attr: str, kind: type[T], *, required: bool) -> T | None: ...
+
+
+def game_part(name: str, attr: str, kind: type[T], *, required: bool = True) -> T | None:
+    """What game ``name``'s package exposes as ``attr`` (``PRESENTATION``, ``BOTS``, ``SOLO``),
+    checked to be a ``kind``: how the layers above the rules find their record of a game
+    without core knowing them. A ``required`` record the package lacks raises
+    :class:`IncompleteGame` naming the package and what to add; otherwise its absence is
+    ``None``."""
+    info = game_info(name)
+    package = _PACKAGES.get(name)
+    part = None if package is None else getattr(importlib.import_module(package), attr, None)
+    if part is None:
+        if not required:
+            return None
+        where = f"its package {package}" if package else "it was registered without a package, so it"
+        raise IncompleteGame(f"{info.title} ({name}) has no {attr}: {where} defines no {attr} "
+                             f"(a {kind.__module__}.{kind.__qualname__}); see docs/layers.md")
+    if not isinstance(part, kind):
+        raise IncompleteGame(f"{info.title} ({name}): {package}.{attr} must be a "
+                             f"{kind.__module__}.{kind.__qualname__}, not {type(part).__name__}")
+    return part
 
 
 def new_game(
@@ -192,7 +208,11 @@ def new_game(
             shown = ", ".join(repr(v) for v in allowed_values)
             raise BadVariant(f"{key}={value!r} is not offered by {info.title}; choose from {shown}")
     merged = {**info.defaults, **{k: v for k, v in options.items() if v is not None}}
-    return info.factory(players=players, seed=seed, sheet=sheet, **merged)
+    state = info.factory(players=players, seed=seed, sheet=sheet, **merged)
+    # how the state starts its game afresh (``State.replay_moves``, ``undo``) without
+    # importing this registry: kept by its clones
+    state._restart = new_game
+    return state
 
 
 def replay(record: Mapping[str, Any] | str | Path, upto: int | None = None) -> State[Any]:

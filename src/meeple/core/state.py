@@ -2,8 +2,9 @@
 
 A game subclasses :class:`State` and implements the abstract hooks (``to_move``,
 ``legal_moves``, ``chance_outcomes``, ``parse_move``, ``_apply``, ``clone``, ``scores``,
-``key``, ``variant``, ``sheet_data``). Its terminal renderer is registered beside it
-(``GameInfo.render``), so the rules never import their drawing. The base class gives every game the same
+``key``, ``variant``, ``sheet_data``). Its drawing and words are registered beside it (the
+package's ``PRESENTATION``, :mod:`meeple.core.present`), so the rules never import them. The
+base class gives every game the same
 ``play`` (with move text, a reason on refusal and the state untouched), ``sample_chance``,
 ``undo`` inside an unfinished turn, ``record``/``replay``, ``winners`` and the whole-turn
 helper bots use.
@@ -12,12 +13,14 @@ helper bots use.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from meeple.core.errors import IllegalMove
 from meeple.core.rng import Rng
+from meeple.core.turns import expand_turns
 
 #: ``State.to_move`` when the next event is a roll, a draw or a shuffle (A1).
 CHANCE: Final = -1
@@ -52,6 +55,15 @@ def part_for_update(parts: list[P], own: int, seat: int) -> int:
 S = TypeVar("S", bound="State[Any]")
 
 
+class Restart(Protocol):
+    """How a state starts its game afresh: :func:`meeple.core.registry.new_game`, which gives
+    it to every state it makes (clones keep it), so the state needs no import of the registry."""
+
+    def __call__(self, name: str, players: int | None = None, seed: int = 0,
+                 sheet: str | Path | Mapping[str, Any] | None = None,
+                 **options: Any) -> State[Any]: ...
+
+
 @dataclass(frozen=True)
 class Score:
     """One seat's score: the total and the rows of the printed score pad, in pad order."""
@@ -72,6 +84,9 @@ class State(ABC, Generic[M]):
     """
 
     game_name: ClassVar[str] = ""
+    #: Set by ``meeple.new_game`` on the states it makes, kept by clones: what
+    #: :meth:`replay_moves` (and so :meth:`undo`) rebuilds the game with.
+    _restart: Restart | None = None
 
     players: int
     seed: int
@@ -99,6 +114,7 @@ class State(ABC, Generic[M]):
         self._history = other._history.copy()
         self._movers = other._movers.copy()
         self._chance_count = other._chance_count
+        self._restart = other._restart
 
     # ------------------------------------------------------------------ game hooks
     @property
@@ -141,35 +157,6 @@ class State(ABC, Generic[M]):
     @abstractmethod
     def sheet_data(self) -> dict[str, Any]:
         """The sheet/board definitions in use, as plain data (kept in the record)."""
-
-    def render_text(self, seat: int | None = None, colourblind: bool = True) -> str:
-        """The position for a terminal, as Rich markup; ``seat`` picks the viewer. Drawn by the
-        renderer the game registers beside itself (``GameInfo.render``)."""
-        from meeple.core.registry import game_info
-
-        render = game_info(self.game_name).render
-        if render is None:
-            raise NotImplementedError(f"{self.game_name} registers no terminal renderer")
-        return render(self, seat, colourblind)
-
-    def render_score(self, seat: int | None = None, colourblind: bool = True) -> str:
-        """The score pad alone, as printed, for a terminal (``GameInfo.render_score``)."""
-        from meeple.core.registry import game_info
-
-        render = game_info(self.game_name).render_score
-        if render is None:
-            raise NotImplementedError(f"{self.game_name} registers no score pad renderer")
-        return render(self, seat, colourblind)
-
-    def announcements(self, before: State[M]) -> list[str]:
-        """What a player should be told happened since ``before`` (an earlier state of this
-        game), in words: a garden completed, a bonus taken, a ladybug circled. Computed from the
-        two states by the hook the game registers (``GameInfo.announce``), so the rules pay
-        nothing for it in playouts; none if the game registers no hook."""
-        from meeple.core.registry import game_info
-
-        announce = game_info(self.game_name).announce
-        return [] if announce is None else announce(before, self)
 
     def last_logged(self) -> tuple[int, M]:
         """The last move with who made it: ``(seat or CHANCE, move)``."""
@@ -278,10 +265,12 @@ class State(ABC, Generic[M]):
         return last
 
     def replay_moves(self: S, moves: Sequence[M]) -> S:
-        """A fresh game with the same variant, sheets and seed, with ``moves`` played."""
-        from meeple.core.registry import new_game
-
-        fresh = new_game(
+        """A fresh game with the same variant, sheets and seed, with ``moves`` played (a state
+        made by ``meeple.new_game`` or cloned from one)."""
+        if self._restart is None:
+            raise RuntimeError(f"this {self.game_name} state was not made by meeple.new_game (or "
+                               "cloned from one), so it cannot start its game afresh")
+        fresh = self._restart(
             self.game_name, players=self.players, seed=self.seed,
             sheet=self.sheet_data(), **self.variant(),
         )
@@ -315,8 +304,6 @@ class State(ABC, Generic[M]):
         A whole turn runs from now until the turn counter advances, another seat or chance is
         to move, or the game ends. Games may override with a faster enumeration.
         """
-        from meeple.core.turns import expand_turns
-
         return expand_turns(self)
 
     def record(self) -> dict[str, Any]:

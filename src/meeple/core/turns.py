@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from meeple.core.state import State
+if TYPE_CHECKING:
+    from meeple.core.state import State
 
 
 class OutOfTime(Exception):
@@ -126,7 +127,7 @@ Scored = tuple[float, tuple[Any, ...]]
 
 
 class ForkTurnRanker:
-    """A game's turn ranker (``GameInfo.turn_ranker``): every whole turn of the seat to move,
+    """A game's turn ranker (``BotKnowledge.turn_ranker``): every whole turn of the seat to move,
     valued by ``evaluate(after, seat)``, best first, walked more cheaply than by
     :func:`expand_turns`.
 

@@ -4,7 +4,7 @@
 that seat may see and nothing else (a spectator, ``viewer=None``, sees what every seat may see
 in common). It carries the legal moves of the seat to move (only to that seat), the score pad
 rows of every seat, the log of what happened in words, and ``board``: the game's own public
-position data, from the hook its package registers (``GameInfo.view_board``), documented in
+position data, from the hook its package registers (``Presentation.view_board``), documented in
 ``docs/server.md``. The schema is versioned (``schema``); ``meeple schema GAME`` prints it.
 """
 
@@ -15,6 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from meeple.core.markup import strip_markup
+from meeple.core.present import presentation, render_text
+from meeple.core.registry import game_info
 from meeple.core.state import CHANCE, State
 
 VIEW_SCHEMA = "meeple-view/1"
@@ -77,7 +80,7 @@ class View(BaseModel):
 def log_lines(state: State[Any], said: Sequence[list[str]] | None = None,
               first: int = 0) -> list[LogLine]:
     """The game's moves as log lines, from move ``first`` on; ``said[i]`` is what move ``i``
-    caused (from ``State.announcements``), when the caller kept it."""
+    caused (from :func:`meeple.core.present.announcements`), when the caller kept it."""
     out = []
     for i, (mover, move) in enumerate(state.log()):
         if i < first:
@@ -107,18 +110,15 @@ def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None =
     """The view of ``viewer`` (None: a spectator) of ``state``: ``log`` is the game's log in
     words if the caller keeps it (else it is made from the moves, without announcements);
     ``text`` adds the terminal drawing as plain text."""
-    from meeple.core.registry import game_info
-
     info = game_info(state.game_name)
+    shown = presentation(state.game_name)
     seen = state.view(viewer if viewer is not None else 0)
     to_move = state.to_move
     scores = state.scores()
     legal: list[str] = []
     if viewer is not None and to_move == viewer:
         legal = [str(m) for m in state.legal_moves()]
-    board: dict[str, Any] = {}
-    if info.view_board is not None:
-        board = info.view_board(seen, viewer)
+    board = shown.view_board(seen, viewer)
     lines = log if log is not None else log_lines(state)
     return View(
         schema=VIEW_SCHEMA, game=state.game_name, title=info.title, variant=state.variant(),
@@ -135,29 +135,20 @@ def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None =
 
 
 def _plain(state: State[Any], viewer: int | None) -> str:
-    try:
-        markup = state.render_text(viewer, True)
-    except NotImplementedError:
-        return ""
-    from meeple.core.markup import strip_markup
-
-    return strip_markup(markup)
+    return strip_markup(render_text(state, viewer, True))
 
 
 def view_schema(game: str | None = None) -> dict[str, Any]:
     """The JSON Schema of :class:`View`; for a game, with its ``board`` part and the layout
-    it draws on (``GameInfo.board_model``, ``layout_model``) under ``$defs``."""
+    it draws on (``Presentation.board_model``, ``layout_model``) under ``$defs``."""
     schema = View.model_json_schema(by_alias=True)
     if game is None:
         return schema
-    from meeple.core.registry import game_info
-
     info = game_info(game)
+    shown = presentation(game)
     schema["title"] = f"{info.title} view"
     defs = schema.setdefault("$defs", {})
-    for key, model in (("board", info.board_model), ("layout", info.layout_model)):
-        if model is None:
-            continue
+    for key, model in (("board", shown.board_model), ("layout", shown.layout_model)):
         part = model.model_json_schema(by_alias=True, ref_template=f"#/$defs/{key}_{{model}}")
         for name, sub in part.pop("$defs", {}).items():
             defs[f"{key}_{name}"] = sub

@@ -11,12 +11,12 @@ import sys
 import types
 from typing import Any
 
+from meeple.core import registry as _registry
+
 
 class _CallableGamesModule(types.ModuleType):
     def __call__(self) -> Any:
-        from meeple.core.registry import games
-
-        return games()
+        return _registry.games()
 
 
 sys.modules[__name__].__class__ = _CallableGamesModule

@@ -25,6 +25,7 @@ from meeple.bots import BOTS
 from meeple.bots.hint import DEFAULT_LEVEL, level_spec
 from meeple.bots.limits import MAX_SPEC_LENGTH, client_spec
 from meeple.core.errors import MeepleError
+from meeple.core.present import presentation
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view, view_schema
 from meeple.server import uploads
@@ -47,6 +48,7 @@ from meeple.server.protocol import (
     SeatOut,
     TableOut,
 )
+from meeple.server.reports import solo_games, solo_reports
 from meeple.server.service import AlreadyPlayed, Client, Refused, Service, new_state
 from meeple.store import (
     BOT,
@@ -368,10 +370,9 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     @app.get("/api/tables/{table_id}/layout")
     async def layout(table_id: str) -> dict[str, Any]:
         """What never changes at this table: the sheet or board geometry to draw, from the
-        game's ``view_layout`` (empty for a game that registers none)."""
+        game's ``view_layout``."""
         rt = await service().runtime(table_id)
-        hook = meeple.game_info(rt.table.game).view_layout
-        return {"game": rt.table.game, "layout": hook(rt.state) if hook is not None else {}}
+        return {"game": rt.table.game, "layout": presentation(rt.table.game).view_layout(rt.state)}
 
     @app.get("/api/tables/{table_id}/log")
     async def table_log(table_id: str, after: int = Query(0, ge=0, le=MAX_PARAM)
@@ -395,7 +396,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
         the Free game space), the total, the spaces still missing and the 1000 club. A name
         that never finished a solo game gets an empty table."""
         checked_text(player, "the player's name", 60)
-        keeping = [g.name for g in meeple.games() if g.solo_table is not None]
+        keeping = solo_games()
         if game is None and keeping:
             game = keeping[0]
         if game not in keeping:
@@ -565,24 +566,24 @@ async def _handle(svc: Service, rt: Any, table_id: str, client: Client | None,
 
 
 def _solo_report(store: Store, table: Table) -> dict[str, Any] | None:
-    """The solo result of a finished table (its game's ``solo_report``), or None if its game
+    """The solo result of a finished table (its game's ``SOLO.report``), or None if its game
     is not over (an abandoned table)."""
-    report = meeple.game_info(table.game).solo_report
-    assert report is not None
+    solo = solo_reports(table.game)
+    assert solo is not None
     state = new_state(table)
     for e in effective_moves(store.log(table.id)):
         state.play(e.text)
     if not state.is_over:
         return None
-    return report(state)
+    return solo.report(state)
 
 
 def _solo_table(store: Store, game: str, player: str, tables: list[Table],
                 cache: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
-    """``player``'s achievement table of ``game`` (its ``solo_table``) over their finished
+    """``player``'s achievement table of ``game`` (its ``SOLO.table``) over their finished
     solo tables."""
-    table_of = meeple.game_info(game).solo_table
-    assert table_of is not None
+    solo = solo_reports(game)
+    assert solo is not None
     games = []
     for t in tables:
         if t.id not in cache:
@@ -594,7 +595,7 @@ def _solo_table(store: Store, game: str, player: str, tables: list[Table],
             continue
         games.append({**rep, "table": t.id if t.public else None,
                       "finished": t.updated.isoformat()})
-    return {"player": player, "game": game, **table_of(games)}
+    return {"player": player, "game": game, **solo.table(games)}
 
 
 def _position(state: Any, at: int) -> Any:

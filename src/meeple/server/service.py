@@ -27,6 +27,7 @@ from typing import Any
 import meeple
 from meeple.bots import make_bot
 from meeple.core.errors import IllegalMove, MeepleError
+from meeple.core.present import announcements
 from meeple.core.state import CHANCE, State
 from meeple.core.turn import StepRefused, Turn
 from meeple.core.view import LogLine, View, log_line, seat_view
@@ -106,7 +107,7 @@ class Draft:
 
 def _log_note(before: State[Any], after: State[Any]) -> LogLine:
     """A turn step's log line in words (what a preview's log shows)."""
-    return log_line(after, after.announcements(before))
+    return log_line(after, announcements(before, after))
 
 
 @dataclass(eq=False)
@@ -176,7 +177,7 @@ def rebuild(table: Table, entries: list[Entry]
     for e in effective_moves(entries):
         before = state.clone()
         state.play(e.text)
-        lines.append(log_line(state, state.announcements(before)))
+        lines.append(log_line(state, announcements(before, state)))
         befores.append(before)
         befores = undoable(state, befores)
     return state, lines, befores
@@ -207,7 +208,7 @@ def play_steps(trial: State[Any], seat: int, texts: Sequence[str], version: int,
         except IllegalMove as exc:
             raise Refused(_after(moves) + exc.reason, version) from None
         moves.append(str(trial.last_logged()[1]))
-        lines.append(log_line(trial, trial.announcements(before)))
+        lines.append(log_line(trial, announcements(before, trial)))
         befores.append(before)
     return moves, lines
 
@@ -478,7 +479,7 @@ class Service:
             before = trial.clone()
             move = trial.sample_chance()
             entries.append(Entry(CHANCE_ENTRY, -1, str(move)))
-            lines.append(log_line(trial, trial.announcements(before)))
+            lines.append(log_line(trial, announcements(before, trial)))
             befores.append(before)
 
     async def _commit(self, rt: Runtime, trial: State[Any], entries: list[Entry],

@@ -24,6 +24,7 @@ from typing import Any
 
 import meeple
 from meeple.core.errors import BadVariant, MeepleError, SheetError
+from meeple.core.present import presentation
 from meeple.core.sheets import SheetProblems, check_sheet_data
 from meeple.core.state import State
 from meeple.core.view import seat_view
@@ -219,9 +220,8 @@ def check(game: str, text: str) -> dict[str, Any]:
     new one-player game on it (nothing marked yet)."""
     state = build(game, text)
     state.seats = ["you"]  # the preview shows the sheet as its owner's
-    info = meeple.game_info(game)
     data = state.sheet_data()
-    layout = info.view_layout(state) if info.view_layout is not None else {}
+    layout = presentation(game).view_layout(state)
     view = seat_view(state, None, []).model_dump(mode="json", by_alias=True)
     return {"game": game, "valid": True, "name": sheet_name(data), "variant": state.variant(),
             "reconstructed": bool(data.get("reconstructed")), "sheet": data, "layout": layout,

@@ -21,6 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+import meeple
 from meeple.sim.stats import mean, quantiles, stdev, wilson, win_share
 
 Group = tuple[str, str, int]
@@ -48,8 +49,6 @@ def group_records(records: list[dict[str, Any]]) -> dict[Group, list[dict[str, A
 def _default_sheet_name(game: str, variant: dict[str, Any], players: int) -> Any:
     """The sheet a variant plays without ``--sheet`` (None where sheets are the variants)."""
     try:
-        import meeple
-
         if any("sheet" in v for v in meeple.game_info(game).variants):
             return None  # the game's variants are its sheets: always name the sheet
         return meeple.new_game(game, players=players, **variant).sheet_data().get("name")

@@ -1,4 +1,4 @@
-"""Gardens announcements: what a player is told happened (GameInfo.announce), in good English
+"""Gardens announcements: what a player is told happened (Presentation.announce), in good English
 for "you" and for named seats."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import meeple
+from meeple.core.present import announcements, render_score, render_text
 from meeple.core.rng import Rng
 from meeple.games.gardens.rules import GardensState
 from tests.games.gardens.helpers import new, roll, strip_sheet, turn
@@ -14,7 +15,7 @@ from tests.games.gardens.helpers import new, roll, strip_sheet, turn
 def said(s: GardensState, move: str) -> list[str]:
     before = s.clone()
     s.play(move)
-    return s.announcements(before)
+    return announcements(before, s)
 
 
 def test_completing_a_garden_says_who_which_garden_its_size_and_points() -> None:
@@ -134,9 +135,9 @@ def test_you_is_worded_as_you_everywhere_gardens_prints() -> None:
             else:
                 moves = s.legal_moves()
                 s.play(rng.choice(moves))
-            texts += s.announcements(before)
+            texts += announcements(before, s)
             if len(s.history) % 7 == 0 or s.is_over:
-                texts += [s.render_text(0), s.render_text(1), s.render_score(None)]
+                texts += [render_text(s, 0), render_text(s, 1), render_score(s, None)]
         screen = "\n".join(texts)
         assert "your sheet" in screen and "your score pad" in screen
         assert not BAD.search(screen), BAD.search(screen)

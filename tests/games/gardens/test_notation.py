@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import meeple
 from meeple.cli import app
+from meeple.core.present import presentation
 from meeple.games.gardens.rules import GardensState
 from tests.games.gardens.helpers import new, roll, strip_sheet
 
@@ -79,7 +80,7 @@ def test_refused_input_names_the_problem_and_changes_nothing(typed: str, words: 
 
 
 def test_notation_help_is_registered_with_examples() -> None:
-    text = meeple.game_info("gardens").notation_help
+    text = presentation("gardens").notation_help
     for example in ("take O", "D4", "waste", "O D4 D5", " w", "orange"):
         assert example in text
 
@@ -135,6 +136,6 @@ def test_the_command_line_refuses_contradicting_level_and_sheet() -> None:
 
 
 def test_notation_help_is_plain_text_within_80_columns() -> None:
-    text = meeple.game_info("gardens").notation_help
+    text = presentation("gardens").notation_help
     assert "[/" not in text and "[bold" not in text  # no markup: clients print it as is
     assert all(len(line) <= 80 for line in text.splitlines())

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.core.present import presentation, render_score, render_text
 from meeple.games.gardens.render import CELL, STYLE, plain_length
 from meeple.games.gardens.rules import GardensState
 from meeple.games.gardens.words import garden_labels
@@ -42,7 +43,7 @@ def fill_sheet(level: int, players: int = 1, seats: list[str] | None = None) -> 
 
 
 def sheet_lines(state: GardensState, seat: int = 0) -> list[str]:
-    text = plain(state.render_text(seat))
+    text = plain(render_text(state, seat))
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip().startswith("┌"))
     n_rows = len({r for _, r in state.sheet.coords} | {r for _, r in state.sheet.data.fountain})
@@ -120,7 +121,7 @@ def test_colours_read_on_dark_and_light_terminals() -> None:
         fg, on, bg = style.replace("bold ", "").partition(" on ")
         assert on and fg in ("black", "bright_white") and bg
     s = fill_sheet(1, players=2)
-    tags = set(re.findall(r"(?<!\\)\[([a-z#@][^\[\]]*)\]", s.render_text(0) + s.render_score(0)))
+    tags = set(re.findall(r"(?<!\\)\[([a-z#@][^\[\]]*)\]", render_text(s, 0) + render_score(s, 0)))
     bare = {t for t in tags if t not in ("bold", "dim", "underline") and " on " not in t}
     assert not bare, bare
 
@@ -130,7 +131,7 @@ def test_fields_open_to_the_pencil_in_hand_are_underlined() -> None:
     roll(s, "O2 R3 G1 B1 P1")
     s.play("take O")
     s.play("A3")
-    sheet = s.render_text(0)
+    sheet = render_text(s, 0)
     assert "[underline]A2[/]" in sheet and "[underline]A4[/]" in sheet
     assert "[underline]A1[/]" not in sheet and "[underline]A5[/]" not in sheet
     assert "O+" in plain(sheet)
@@ -141,7 +142,7 @@ def test_each_garden_size_and_completion_per_seat_are_listed() -> None:
     s.seats = ["you", "Ann"]
     roll(s, "O2 R3 G1 B1 P1")
     turn(s, "O", "A1", "A2")
-    text = plain(s.render_text(0))
+    text = plain(render_text(s, 0))
     rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()
             if line.split()[:1] in (["garden"], ["fields"], ["you"], ["Ann"])}
     assert rows["garden"] == ["a", "b"]
@@ -157,7 +158,7 @@ def test_score_pad_shows_boxes_next_box_and_row_star_progress() -> None:
     turn(s, "O", "A1", "A2")  # you: garden a all orange, orange box 1 (2)
     turn(s, "R", "A1")
     turn(s, "G", "A3")  # you: garden b all green
-    pad = plain(s.render_score(None))
+    pad = plain(render_score(s, None))
     mine = pad.split("Ann's score pad")[0]
     assert "your score pad" in mine and "total 4" in mine
     row1 = next(line for line in mine.splitlines() if line.strip().startswith("row 1"))
@@ -184,22 +185,22 @@ def test_score_pad_shows_crossed_symbols_and_goals_taken_by_whom() -> None:
     roll(s, "O1 R1 G1 B1 P1")
     turn(s, "O", "A1")  # Ann coloured every field: first to all outer and all fields; ends
     assert s.is_over
-    pad = plain(s.render_score(None))
+    pad = plain(render_score(s, None))
     mine, ann = pad.split("Ann's score pad")
     pencils = next(line for line in mine.splitlines() if line.startswith("pencil symbols"))
     assert pencils.split()[2:7] == ["[-1]", "[-2]", ">-3<", "-4", "-5"]
     assert pencils.endswith("-3")
     assert "★6 taken by Ann" in mine
     assert "★6 got (first)" in ann
-    status = "\n".join(plain(s.render_text(0)).splitlines()[-2:])
+    status = "\n".join(plain(render_text(s, 0)).splitlines()[-2:])
     assert "Game over" in status and "Ann has coloured every field" in status
     assert "Winner: Ann with" in status
 
 
 def test_level_pads_show_flower_tree_and_four_garden_boxes() -> None:
-    two = plain(meeple.new_game("gardens", players=2, level=2).render_score(0))
+    two = plain(render_score(meeple.new_game("gardens", players=2, level=2), 0))
     assert "flower boxes (2 each)" in two and "all flower fields" in two
-    three = plain(meeple.new_game("gardens", players=2, level=3).render_score(0))
+    three = plain(render_score(meeple.new_game("gardens", players=2, level=3), 0))
     assert "tree boxes (0 each)" in three and "row 4" in three
     assert "4 gardens, 1 colour" in three and "O 0/4" in three
 
@@ -207,9 +208,9 @@ def test_level_pads_show_flower_tree_and_four_garden_boxes() -> None:
 @pytest.mark.parametrize("level", [1, 2, 3])
 def test_screens_fit_80_columns(level: int) -> None:
     s = fill_sheet(level, players=4, seats=["you", "Ann", "Bo", "greedy (3)"])
-    for text in (s.render_text(0), s.render_score(None),
-                 meeple.new_game("gardens", players=4, level=level).render_text(None),
-                 meeple.game_info("gardens").notation_help):
+    for text in (render_text(s, 0), render_score(s, None),
+                 render_text(meeple.new_game("gardens", players=4, level=level), None),
+                 presentation("gardens").notation_help):
         for line in text.splitlines():
             assert plain_length(line) <= 80, line
 
@@ -217,12 +218,12 @@ def test_screens_fit_80_columns(level: int) -> None:
 def test_names_with_brackets_are_shown_as_typed() -> None:
     s = new(strip_sheet([2, 1]), players=2)
     s.seats = ["[bold]Ann", "Bo [2]"]
-    text = plain(s.render_text(0) + s.render_score(None))
+    text = plain(render_text(s, 0) + render_score(s, None))
     assert "[bold]Ann's sheet" in text and "Bo [2]'s score pad" in text
     from rich.console import Console
 
     console = Console(width=100, color_system=None, record=True)
-    console.print(s.render_text(0))
+    console.print(render_text(s, 0))
     assert "[bold]Ann's sheet" in console.export_text()
 
 
@@ -242,7 +243,7 @@ def test_markup_is_valid_rich_in_any_position(seed: int, players: int, steps: in
             s.sample_chance()
         else:
             s.play(rng.choice(s.legal_moves()))
-    for markup in (s.render_text(None), s.render_score(None)):
+    for markup in (render_text(s, None), render_score(s, None)):
         console = Console(width=200, color_system=None, record=True)
         console.print(markup)  # a markup error would raise here
         shown = [line.rstrip() for line in console.export_text().splitlines()]

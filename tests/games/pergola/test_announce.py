@@ -1,4 +1,4 @@
-"""What a Pergola player is told happened (``State.announcements``): the solo neighbour's discard
+"""What a Pergola player is told happened (``present.announcements``): the solo neighbour's discard
 (P10), a honey pot filled (P7), a cascade bonus spot taken (P8), a dragonfly won, a lantern used
 (P5), a new top leaf (P4), an insect running out (P1), and the end of the game."""
 
@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.core.present import announcements
 from meeple.core.rng import Rng
 from meeple.games.pergola.rules import BOTTOM, LARGE, PergolaState
 from meeple.games.pergola.sheet import SUPPLY_ITEMS
@@ -20,7 +21,7 @@ def play(s: PergolaState, *moves: str) -> list[str]:
     for m in moves:
         before = s.clone()
         s.play(m)
-        said += s.announcements(before)
+        said += announcements(before, s)
     return said
 
 
@@ -99,7 +100,7 @@ def test_p4_new_top_leaf_is_announced() -> None:
         s.play(s.legal_moves()[0])
     chance(s, "reveal 2 R4")
     assert "New top leaf on pile 2: R4 red, ladybug + a 1-insect flutter." in \
-        s.announcements(before)
+        announcements(before, s)
 
 
 def test_p1_insect_running_out_is_announced() -> None:
@@ -118,7 +119,7 @@ def _to_the_end(s: PergolaState, seed: int) -> list[str]:
             s.sample_chance(rng)
         else:
             s.play(rng.choice(s.legal_moves()))
-        said = s.announcements(before)
+        said = announcements(before, s)
     return said
 
 
@@ -164,7 +165,7 @@ def test_p10_every_discard_announced_once_in_random_solo_games(seed: int, challe
             s.sample_chance(rng)
         else:
             s.play(rng.choice(s.legal_moves()))
-        said += s.announcements(before)
+        said += announcements(before, s)
     discards = [a for a in said if a.startswith("The solo neighbour discards ")]
     assert [a.split()[4] for a in discards] == [s.c.tool_ids[t] for t in s.discards]
     assert sum(a.startswith("Game over") for a in said) == 1

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rich.text import Text
 
 import meeple
+from meeple.core.present import presentation, render_score, render_text
 from meeple.core.rng import Rng
 from meeple.games.pergola import scoring as sc
 from meeple.games.pergola.rules import BOTTOM, LARGE, SMALL, PergolaState
@@ -21,7 +22,7 @@ from tests.games.pergola.helpers import data, garden, start
 
 def screen(s: PergolaState, seat: int | None = 0) -> str:
     """The screen as it reads without colour (the markup must be valid Rich markup)."""
-    return Text.from_markup(s.render_text(seat)).plain
+    return Text.from_markup(render_text(s, seat)).plain
 
 
 def lines_with(text: str, needle: str) -> list[str]:
@@ -196,7 +197,7 @@ def test_colours_keep_their_letters_and_are_backgrounds() -> None:
     s = start(players=2, tops=("G1", "Y3", "B5"))
     g = garden(s, 0)
     g.holly = [1, 1, 1]
-    markup = s.render_text(0)
+    markup = render_text(s, 0)
     for style in re.findall(r"(?<!\\)\[([^\]/][^\]]*)\]", markup):
         if any(c in style for c in ("blue", "red", "yellow", "green", "orange", "magenta")):
             assert " on " in style and "bold" in style, style  # a badge, readable either way
@@ -241,7 +242,7 @@ def test_render_score_is_the_pad_only() -> None:
     g = garden(s, 1)
     g.holly = [2, 2, 1]
     g.lav_leaves = 3
-    pad = Text.from_markup(s.render_score(0)).plain
+    pad = Text.from_markup(render_score(s, 0)).plain
     rows = pad.splitlines()
     assert rows[0].startswith("Score pad")
     assert rows[1].split() == ["you", "greedy", "(1)"]
@@ -258,7 +259,7 @@ def test_render_score_is_the_pad_only() -> None:
 
 
 def test_notation_help_lists_pergolas_move_forms() -> None:
-    help_text = meeple.game_info("pergola").notation_help  # plain text, shown as written
+    help_text = presentation("pergola").notation_help  # plain text, shown as written
     assert "[bold" not in help_text and "\\[" not in help_text
     for form in ("pick 3", "magnolia 4", "buttercup 2", "lavender flower", "bee cup4",
                  "action frog", "lantern action bird", "move bee fly>cup2", "stop", "leaf 2",

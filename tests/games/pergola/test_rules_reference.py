@@ -7,7 +7,7 @@ import re
 import tomllib
 from pathlib import Path
 
-import meeple
+from meeple.core.present import presentation
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "pergola.md"
@@ -19,7 +19,7 @@ def cited_ids() -> set[str]:
     files = [*(ROOT / "src/meeple/games/pergola").glob("*.py"),
              *(ROOT / "tests/games/pergola").glob("*.py")]
     texts = [p.read_text(encoding="utf-8") for p in files if p.name != Path(__file__).name]
-    texts.append(meeple.game_info("pergola").notation_help)
+    texts.append(presentation("pergola").notation_help)
     found: set[str] = set()
     for text in texts:
         for m in CITED.finditer(text):

@@ -103,9 +103,9 @@ def test_fork_knows_every_attribute():
     there (is it changed during a turn?) before this list is updated."""
     state = meeple.new_game("pergola", players=2, seed=1)
     assert sorted(vars(state)) == sorted(
-        ["_chance_count", "_history", "_legal", "_movers", "_own", "board", "c", "challenge",
-         "chance", "current_tool", "discards", "gardens", "holder", "pile_left", "players",
-         "pool", "seats", "seed", "solo", "stacks", "supply", "tasks", "tops", "turn"])
+        ["_chance_count", "_history", "_legal", "_movers", "_own", "_restart", "board", "c",
+         "challenge", "chance", "current_tool", "discards", "gardens", "holder", "pile_left",
+         "players", "pool", "seats", "seed", "solo", "stacks", "supply", "tasks", "tops", "turn"])
     fork = _fork(state)
     for name in ("supply", "board", "tops", "pile_left", "stacks", "gardens", "discards",
                  "tasks", "chance"):

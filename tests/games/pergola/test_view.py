@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import meeple
+from meeple.core.present import presentation
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view
 from meeple.games.pergola import scoring as sc
@@ -544,8 +545,8 @@ def test_flutter_choices_have_a_source() -> None:
 
 def test_the_core_view_carries_the_board_and_the_layout_hook() -> None:
     s = start(players=2)
-    info = meeple.game_info("pergola")
-    assert info.view_layout is view_layout and info.view_board is view_board
+    shown = presentation("pergola")
+    assert shown.view_layout is view_layout and shown.view_board is view_board
     v = seat_view(s, 0)
     assert v.board == view_board(s.view(0), 0)
     assert [ch["move"] for ch in v.board["choices"]] == v.legal_moves

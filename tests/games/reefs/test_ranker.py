@@ -217,7 +217,7 @@ def test_fork_knows_every_attribute():
     there (is it changed during a turn?) before this list is updated."""
     state = meeple.new_game("reefs", players=2, seed=1, level=3)
     assert sorted(vars(state)) == sorted(
-        ["_chance_count", "_history", "_movers", "_own", "board", "end_coins", "end_grey",
+        ["_chance_count", "_history", "_movers", "_own", "_restart", "board", "end_coins", "end_grey",
          "ender", "full_row_holder", "level", "middle", "moves", "over", "pc", "pdir",
          "pdrawn", "phase", "players", "pmode", "prem", "rolled", "roller", "rounds", "seat",
          "seats", "sheets", "seed", "turn", "two_each_holder"])

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import meeple
+from meeple.core.present import render_text
 from meeple.games.reefs.sheet import COLOURS, SHIPPED_DIR, ReefsSheet, load_board
 from tests.games.reefs.helpers import lattice_sheet, legal, new, roll, turn
 
@@ -161,11 +162,11 @@ def test_render_text_shows_routes_letters_ids_and_score_pad() -> None:
     s.play("take O")
     s.play("in1")
     s.play("b1")
-    text = s.render_text()
+    text = render_text(s)
     assert "in1" in text and "a1" in text and "TOTAL" in text
     assert "O orange" in text and "@" in text
     s.play("b2")
-    assert "O" in s.render_text(0).split("seat 0", 1)[1]
+    assert "O" in render_text(s, 0).split("seat 0", 1)[1]
 
 
 @pytest.mark.parametrize("name", ["small-ocean", "the-whirlpools", "the-propellers"])

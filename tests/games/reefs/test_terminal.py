@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rich.color import Color
 
 import meeple
+from meeple.core.present import announcements, presentation, render_score, render_text
 from meeple.games.reefs.rules import ReefsState
 from meeple.games.reefs.sheet import COLOURS, LETTERS
 from tests.games.reefs.helpers import lattice_sheet, new, roll, turn
@@ -43,7 +44,7 @@ def _pad_position() -> ReefsState:
 
 def test_score_pad_prints_every_row_of_every_seat() -> None:
     s = _pad_position()
-    text = _plain(s.render_score(0))
+    text = _plain(render_score(s, 0))
     lines = text.splitlines()
     for name in ("you", "Ann"):
         assert name in lines
@@ -67,7 +68,7 @@ def test_score_pad_names_the_star_holders() -> None:
     s = _pad_position()
     s.two_each_holder = 1
     s.full_row_holder = 0
-    text = _plain(s.render_score(0))
+    text = _plain(render_score(s, 0))
     you, ann = text.split("\nAnn\n")
     assert "★ 2 boxes in every row: Ann; a full row +5" in you
     assert "★ 2 boxes in every row +5; a full row: you" in ann
@@ -77,7 +78,7 @@ def test_score_pad_shows_grey_boxes_and_propellers_used_left_to_right() -> None:
     s = _level(3)
     sh = s.sheet_for_update(0)
     sh.props, sh.props_used = 3, 1
-    text = _plain(s.render_score(0))
+    text = _plain(render_score(s, 0))
     assert "% propellers x % % · ·" in text
     assert "3 of 5 collected, 1 used, 2 ready" in text
     grey = s.board.row_grey[0]
@@ -87,8 +88,8 @@ def test_score_pad_shows_grey_boxes_and_propellers_used_left_to_right() -> None:
 
 def test_score_pad_viewer_first() -> None:
     s = _pad_position()
-    assert _plain(s.render_score(1)).splitlines()[0] == "Ann"
-    assert _plain(s.render_score(None)).splitlines()[0] == "you"
+    assert _plain(render_score(s, 1)).splitlines()[0] == "Ann"
+    assert _plain(render_score(s, None)).splitlines()[0] == "you"
 
 
 # ---------------------------------------------------------------------- colours
@@ -121,7 +122,7 @@ def test_every_colour_reads_on_dark_and_light_terminals(level: int) -> None:
     roll(s, O="3any", B="2straight")
     s.play("take B")
     s.play(str(s.legal_moves()[0]))
-    used = _colours_used(s.render_text(0)) | _colours_used(s.render_score(0))
+    used = _colours_used(render_text(s, 0)) | _colours_used(render_score(s, 0))
     assert len(used) >= 5  # the five pencils at least
     for name in used:
         rgb = Color.parse(name).get_truecolor()
@@ -134,7 +135,7 @@ def test_the_drawing_reads_without_colour() -> None:
     s = new(lattice_sheet(treasures=(("b3", "red", 2),)), players=1)
     roll(s, O="3any")
     turn(s, "O", "in1", "a3", "b3")
-    text = _plain(s.render_text(0))
+    text = _plain(render_text(s, 0))
     assert ">in1O" in text and "OOOOOO" in text  # the route is its letter
     assert "b3:2r" in text  # a red treasure, not collected by orange
     assert "Routes: O in1→b3 (2)  R -" in text
@@ -148,7 +149,7 @@ def test_next_spaces_are_underlined_and_route_end_reversed() -> None:
     s = new(players=1)
     roll(s, O="3any")
     turn(s, "O", "in1")
-    markup = s.render_text(0)
+    markup = render_text(s, 0)
     assert re.search(r"\[bold #[0-9a-f]{6} reverse\]>in1O", markup)
     assert re.search(r"\[bold underline\]a3\[/\]", markup)
 
@@ -159,7 +160,7 @@ def _announced(s: ReefsState, *moves: str) -> list[str]:
     before = s.clone()
     for m in moves:
         s.play(m)
-    return s.announcements(before)
+    return announcements(before, s)
 
 
 def test_a_recovered_treasure_is_announced_in_words() -> None:
@@ -204,7 +205,7 @@ def test_forfeit_coin_whirlpool_propeller_and_bonus_stars_are_announced() -> Non
     # bonus star for 2 boxes in every row, given by hand through the holder
     before = s.clone()
     s.two_each_holder = 0
-    assert s.announcements(before) == ["you take the star for 2 boxes in every row first: "
+    assert announcements(before, s) == ["you take the star for 2 boxes in every row first: "
                                        "+5 (R10)"]
 
 
@@ -217,9 +218,9 @@ def test_the_end_of_the_game_and_why_is_announced() -> None:
     assert said[-1] == ("The game is over: Ann has reached the last coin box (+5), which ends "
                         "the game (R10, R11)")
     assert any("Ann takes the coin on a3" in x for x in said)
-    pad = _plain(s.render_score(0))
+    pad = _plain(render_score(s, 0))
     assert "end, last coin box +5" in pad and "game end:" in pad
-    assert "Game over: Ann has reached the last coin box (R11)" in _plain(s.render_text(0))
+    assert "Game over: Ann has reached the last coin box (R11)" in _plain(render_text(s, 0))
 
 
 def test_announcements_cover_a_whole_game_without_errors() -> None:
@@ -233,7 +234,7 @@ def test_announcements_cover_a_whole_game_without_errors() -> None:
         while not s.is_over:
             before = s.clone()
             s.play(r.choice(s.legal_moves()))
-            said.extend(s.announcements(before))
+            said.extend(announcements(before, s))
         assert said[-1].startswith("The game is over")
         bad = re.compile(r"you's|\byou (recovers|takes|collects|uses|forfeits|has|reaches)\b")
         assert not any(bad.search(x) for x in said)
@@ -242,8 +243,7 @@ def test_announcements_cover_a_whole_game_without_errors() -> None:
 # ---------------------------------------------------------------------- notation
 
 def test_notation_help_is_registered_and_every_example_reads() -> None:
-    info = meeple.game_info("reefs")
-    help_text = info.notation_help
+    help_text = presentation("reefs").notation_help
     assert "take O propeller" in help_text and "forfeit" in help_text and "stop" in help_text
     s = _level(3)
     for example in ("take O", "O", "orange", "take O propeller", "O propeller", "take O prop",
@@ -340,11 +340,11 @@ def test_the_pencil_in_words_agrees_in_number() -> None:
     s = new(players=1)
     roll(s, O="1any", R="3any")
     s.play("take O")
-    assert "1 any step to draw" in _plain(s.render_text(0))
+    assert "1 any step to draw" in _plain(render_text(s, 0))
     s.play("in1")
     s.play("a3")
     s.play("take R")
-    assert "3 any steps to draw" in _plain(s.render_text(0))
+    assert "3 any steps to draw" in _plain(render_text(s, 0))
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])
@@ -357,7 +357,7 @@ def test_every_line_fits_80_columns_all_game(level: int) -> None:
     while True:
         if len(s.history) % 9 == 0 or s.is_over:  # a sample of the game's screens
             viewer = s.to_move if s.to_move is not None and s.to_move >= 0 else 0
-            for text in (s.render_text(viewer), s.render_score(0)):
+            for text in (render_text(s, viewer), render_score(s, 0)):
                 for line in _plain(text).splitlines():
                     assert len(line) <= 80, line
         if s.is_over:

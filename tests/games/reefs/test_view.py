@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 import meeple
+from meeple.core.present import presentation
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view, view_schema
@@ -518,9 +519,9 @@ def test_the_view_carries_the_board_and_the_schemas_publish() -> None:
     v = seat_view(s, 0)
     assert v.board == view_board(s.view(0), 0)
     assert v.board["choices"] and seat_view(s, None).board["choices"] == []
-    info = meeple.game_info("reefs")
-    assert info.view_layout is view_layout and info.view_board is view_board
-    assert (info.layout_model, info.board_model) == (ReefsLayout, ReefsBoard)
+    shown = presentation("reefs")
+    assert shown.view_layout is view_layout and shown.view_board is view_board
+    assert (shown.layout_model, shown.board_model) == (ReefsLayout, ReefsBoard)
     published = view_schema("reefs")
     assert published["properties"]["board"]["$ref"] == "#/$defs/board_ReefsBoard"
     for model in (ReefsLayout, ReefsBoard):

@@ -12,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 
 import meeple
+from meeple.core.present import announcements, presentation, render_score, render_text
 from meeple.games.takenokolor.sheet import COLOURS
 from tests.games.takenokolor.helpers import new, paint, roll
 
@@ -57,7 +58,7 @@ BLACK, WHITE = (0, 0, 0), (255, 255, 255)
 @pytest.mark.parametrize("sheet", SHEETS)
 def test_colours_read_on_dark_and_light_terminals(sheet: str) -> None:
     s = _played(sheet)
-    for markup in (s.render_text(0), s.render_score(0)):
+    for markup in (render_text(s, 0), render_score(s, 0)):
         for style in _styles(markup):
             for colour in (style.color, style.bgcolor):
                 # the 16 theme colours differ between terminals (dark blue on black)
@@ -75,7 +76,7 @@ def test_colours_read_on_dark_and_light_terminals(sheet: str) -> None:
 @pytest.mark.parametrize("sheet", SHEETS)
 def test_every_item_reads_without_colour_id_letter_and_symbol(sheet: str) -> None:
     s = _played(sheet)
-    plain = Text.from_markup(s.render_text(0)).plain
+    plain = Text.from_markup(render_text(s, 0)).plain
     cs = s.cs
     for i, iid in enumerate(cs.item_ids):
         c = cs.item_colour[i]
@@ -91,11 +92,11 @@ def test_every_item_reads_without_colour_id_letter_and_symbol(sheet: str) -> Non
 
 def test_your_garden_never_you_s() -> None:
     s = _played("2-pandas", 2, moves=0)
-    text = Text.from_markup(s.render_text(0)).plain
+    text = Text.from_markup(render_text(s, 0)).plain
     assert "Your garden" in text and "you's" not in text.lower()
     assert "Ann" not in text
     s.seats = ["Ann", "you"]
-    assert "Ann's garden" in Text.from_markup(s.render_text(0)).plain
+    assert "Ann's garden" in Text.from_markup(render_text(s, 0)).plain
 
 
 def test_refusals_say_you_with_the_right_verb() -> None:
@@ -130,8 +131,8 @@ def test_free_colouring_refusal_says_you_have() -> None:
 @pytest.mark.parametrize("sheet", SHEETS)
 def test_score_pad_every_row_as_printed_with_what_it_counts(sheet: str) -> None:
     s = _played(sheet, 3, moves=300)
-    assert meeple.game_info("takenokolor").render_score is not None
-    pad = Text.from_markup(s.render_score(0)).plain
+    assert presentation("takenokolor").render_score is not None
+    pad = Text.from_markup(render_score(s, 0)).plain
     lines = pad.splitlines()
     scores = s.scores()
     assert lines[0].split()[:2] == ["Score", "pad"] and "greedy (1)" in lines[0]
@@ -150,7 +151,7 @@ def test_score_pad_every_row_as_printed_with_what_it_counts(sheet: str) -> None:
 def test_score_pad_details_count_the_rows_for_each_seat() -> None:
     s = new("2-pandas", 2)
     paint(s, 0, "s1", "s2", "s3", "s4", "s5", "b1.1")
-    pad = Text.from_markup(s.render_score(0)).plain
+    pad = Text.from_markup(render_score(s, 0)).plain
     lines = pad.splitlines()
     sun = next(k for k, ln in enumerate(lines) if ln.startswith("Sun"))
     assert lines[sun].split()[1:] == ["5", "0"]
@@ -159,7 +160,7 @@ def test_score_pad_details_count_the_rows_for_each_seat() -> None:
 
 
 def test_notation_help_names_this_games_forms() -> None:
-    help_text = meeple.game_info("takenokolor").notation_help
+    help_text = presentation("takenokolor").notation_help
     for form in ("take P", "colour b3.2", "free b1.1", "b3.2", "pink"):
         assert form in help_text
     assert "waste" not in help_text  # not Gardens' examples
@@ -168,7 +169,7 @@ def test_notation_help_names_this_games_forms() -> None:
 def _announce(s: meeple.State, text: str) -> list[str]:  # type: ignore[type-arg]
     before = s.clone()
     s.play(text)
-    return s.announcements(before)
+    return announcements(before, s)
 
 
 def test_announces_a_ladybug_circled_and_the_area_completed() -> None:
@@ -230,7 +231,7 @@ def test_sun_lock_out_is_announced_and_drawn_x_for_the_others() -> None:
     s.play("take B")
     said = _announce(s, "s4")
     assert "Ann's sun is locked: someone completed theirs first (T6)" in said
-    plain = Text.from_markup(s.render_text(1)).plain
+    plain = Text.from_markup(render_text(s, 1)).plain
     assert "xs1 Y" in plain and "Ann's garden" in plain
 
 
@@ -243,9 +244,9 @@ def test_wording_agrees_with_you_in_whole_games(sheet: str) -> None:
     while not s.is_over:
         before = s.clone()
         s.play(rng.choice(s.legal_moves()))
-        said += s.announcements(before)
+        said += announcements(before, s)
     assert any("ladybug" in x for x in said) and "Game over" in said[-1]
-    text = " ".join(said) + Text.from_markup(s.render_text(0) + s.render_score(0)).plain
+    text = " ".join(said) + Text.from_markup(render_text(s, 0) + render_score(s, 0)).plain
     for wrong in ("you's", "you is", "you has", "you circles", "you completes", "you earns",
                   "you keeps", "you reaches", "you rolls", "You is", "You has", "You circles"):
         assert wrong not in text

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.core.present import presentation
 from meeple.core.view import seat_view
 from meeple.games.takenokolor.rules import TakenokolorState
 from meeple.games.takenokolor.sheet import COLOURS, load
@@ -359,8 +360,8 @@ def test_the_view_carries_the_board() -> None:
     assert v.board == view_board(s.view(to_move), to_move)
     assert sorted(c["move"] for c in v.board["choices"]) == sorted(v.legal_moves)
     assert seat_view(s, None).board["choices"] == []
-    info = meeple.game_info("takenokolor")
-    assert info.view_layout is view_layout and info.view_board is view_board
+    shown = presentation("takenokolor")
+    assert shown.view_layout is view_layout and shown.view_board is view_board
 
 
 @settings(max_examples=25, deadline=None)

@@ -1,5 +1,7 @@
 """Pick a Pen: Gardens (Reiner Knizia, AMIGO 2023): roll-and-write with five pencils."""
 
+from meeple.core.layers import BotKnowledge
+from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
 from meeple.games.gardens.evaluation import gardens_evaluation
 from meeple.games.gardens.moves import NOTATION_HELP
@@ -15,10 +17,6 @@ GAME = GameInfo(
     title="Pick a Pen: Gardens",
     min_players=1,
     max_players=4,
-    render=render_text,
-    render_score=render_score,
-    notation_help=NOTATION_HELP,
-    announce=announce,
     factory=new_gardens,
     options={"level": (1, 2, 3)},
     # no default level: the factory plays level 1 when neither a level nor a sheet is given,
@@ -27,13 +25,23 @@ GAME = GameInfo(
     variants=({"level": 1}, {"level": 2}, {"level": 3}),
     summary="Draft rolled pencils and colour connected groups of hex fields to complete gardens.",
     default_players=2,
-    view_layout=view_layout,
-    view_board=view_board,
-    layout_model=GardensLayout,
-    board_model=GardensBoard,
-    evaluation=gardens_evaluation,
-    turn_ranker=gardens_turn_ranker,
-    bot_presets=BOT_PRESETS,
 )
 
-__all__ = ["GAME", "GardensState", "new_gardens"]
+PRESENTATION: Presentation[GardensState] = Presentation(
+    render=render_text,
+    render_score=render_score,
+    notation_help=NOTATION_HELP,
+    announce=announce,
+    view_board=view_board,
+    view_layout=view_layout,
+    layout_model=GardensLayout,
+    board_model=GardensBoard,
+)
+
+BOTS: BotKnowledge[GardensState] = BotKnowledge(
+    evaluation=gardens_evaluation,
+    turn_ranker=gardens_turn_ranker,
+    presets=BOT_PRESETS,
+)
+
+__all__ = ["BOTS", "GAME", "PRESENTATION", "GardensState", "new_gardens"]

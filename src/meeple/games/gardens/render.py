@@ -12,7 +12,7 @@ on dark and light terminals; the letters are always drawn (``colourblind`` chang
 
 The score pad is drawn as printed (:func:`render_pad`: coloured boxes ``[n]``, the next box
 ``>n<``, row stars and how close they are, pencil symbols, bonus goals and who took them);
-:func:`render_score` is every seat's pad, registered as ``GameInfo.render_score``.
+:func:`render_score` is every seat's pad, registered as ``Presentation.render_score``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from meeple.core.text import possessive, subject
 from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, GardensState
-from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet
+from meeple.games.gardens.sheet import ALL_PENCILS, COLOURS, LETTERS, CompiledSheet
 from meeple.games.gardens.words import end_reason, fields, garden_labels
 
 #: A coloured field, a coloured score box, a pencil in the middle: letter on its colour.
@@ -328,8 +328,6 @@ PAD_WIDTH = 74  # points column ends here; fits an 80-column terminal
 def render_pad(state: GardensState, seat: int) -> str:
     """``seat``'s score pad as printed: every box (coloured ``[n]``, next ``>n<``, empty ``n``),
     each row's star and how close it is, pencil symbols, bonus goals and who took them."""
-    from meeple.games.gardens.rules import ALL_PENCILS, OVER
-
     pad = state.pad
     sheet = state.sheet
     score = state.scores()[seat]

@@ -1,5 +1,7 @@
 """Pergola (Rebel, 2023): pick tools, grow a garden, attract insects. 1-4 players (1 = solo)."""
 
+from meeple.core.layers import BotKnowledge, SoloReports
+from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
 from meeple.games.pergola.evaluation import pergola_evaluation
 from meeple.games.pergola.moves import NOTATION_HELP
@@ -21,14 +23,6 @@ GAME = GameInfo(
     title="Pergola",
     min_players=1,
     max_players=4,
-    render=render,
-    render_score=render_score,
-    notation_help=NOTATION_HELP,
-    announce=announce,
-    view_layout=view_layout,
-    view_board=view_board,
-    layout_model=PergolaLayout,
-    board_model=PergolaBoard,
     factory=new_pergola,
     options={"challenge": (None, *range(1, 11))},
     defaults={},
@@ -37,12 +31,26 @@ GAME = GameInfo(
     "15 turns each. Solo: one of ten challenges.",
     default_players=2,
     variant_players=variant_players,
-    evaluation=pergola_evaluation,
-    turn_ranker=TurnRanker(pergola_evaluation),
-    bot_presets=BOT_PRESETS,
-    solo_report=challenge_report,
-    solo_table=achievement_table,
 )
 
-__all__ = ["CHALLENGES", "GAME", "PergolaState", "challenge_report", "new_pergola",
-           "thousand_club"]
+PRESENTATION: Presentation[PergolaState] = Presentation(
+    render=render,
+    render_score=render_score,
+    notation_help=NOTATION_HELP,
+    announce=announce,
+    view_board=view_board,
+    view_layout=view_layout,
+    layout_model=PergolaLayout,
+    board_model=PergolaBoard,
+)
+
+BOTS: BotKnowledge[PergolaState] = BotKnowledge(
+    evaluation=pergola_evaluation,
+    turn_ranker=TurnRanker(pergola_evaluation),
+    presets=BOT_PRESETS,
+)
+
+SOLO: SoloReports[PergolaState] = SoloReports(report=challenge_report, table=achievement_table)
+
+__all__ = ["BOTS", "CHALLENGES", "GAME", "PRESENTATION", "SOLO", "PergolaState",
+           "challenge_report", "new_pergola", "thousand_club"]

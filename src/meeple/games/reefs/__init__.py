@@ -1,5 +1,7 @@
 """Pick a Pen: Reefs: draw routes from entry points to recover treasures and coins."""
 
+from meeple.core.layers import BotKnowledge
+from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
 from meeple.games.reefs.evaluation import reefs_evaluation
 from meeple.games.reefs.moves import NOTATION_HELP, ReefsMove
@@ -10,21 +12,13 @@ from meeple.games.reefs.rules import ReefsState, make_game
 from meeple.games.reefs.view import ReefsBoard, ReefsLayout, view_board, view_layout
 from meeple.games.reefs.words import announce
 
-__all__ = ["GAME", "ReefsMove", "ReefsState", "make_game"]
+__all__ = ["BOTS", "GAME", "PRESENTATION", "ReefsMove", "ReefsState", "make_game"]
 
 GAME = GameInfo(
     name="reefs",
     title="Pick a Pen: Reefs",
     min_players=1,
     max_players=4,
-    render=render,
-    render_score=render_score,
-    notation_help=NOTATION_HELP,
-    announce=announce,
-    view_layout=view_layout,
-    view_board=view_board,
-    layout_model=ReefsLayout,
-    board_model=ReefsBoard,
     factory=make_game,
     options={"level": (1, 2, 3)},
     # no default level: it follows the sheet (see make_game); without a sheet it is 1
@@ -32,7 +26,21 @@ GAME = GameInfo(
     summary="Roll five pencils, draft them, and draw routes from entry points to treasures "
     "and coins; level 2 adds whirlpools, level 3 propellers.",
     default_players=2,
+)
+
+PRESENTATION: Presentation[ReefsState] = Presentation(
+    render=render,
+    render_score=render_score,
+    notation_help=NOTATION_HELP,
+    announce=announce,
+    view_board=view_board,
+    view_layout=view_layout,
+    layout_model=ReefsLayout,
+    board_model=ReefsBoard,
+)
+
+BOTS: BotKnowledge[ReefsState] = BotKnowledge(
     evaluation=reefs_evaluation,
     turn_ranker=TurnRanker(reefs_evaluation),
-    bot_presets=BOT_PRESETS,
+    presets=BOT_PRESETS,
 )

@@ -7,6 +7,8 @@ free colourings that earns), so its whole turns are few and cheap and the bots s
 
 from __future__ import annotations
 
+from meeple.core.layers import BotKnowledge
+from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
 from meeple.games.takenokolor.evaluation import takenokolor_evaluation
 from meeple.games.takenokolor.moves import NOTATION_HELP
@@ -21,14 +23,6 @@ GAME = GameInfo(
     title="Takenokolor",
     min_players=1,
     max_players=4,
-    render=render,
-    render_score=render_score,
-    notation_help=NOTATION_HELP,
-    announce=announce,
-    view_layout=view_layout,
-    view_board=view_board,
-    layout_model=TakenokolorLayout,
-    board_model=TakenokolorBoard,
     factory=factory,
     options={},
     defaults={},
@@ -42,8 +36,22 @@ GAME = GameInfo(
             "the game ends after the round of a third ladybug. Sheets: 2-pandas, 3-pandas, "
             "4-pandas-river, 4-pandas-dragon (sheet=...).",
     default_players=3,
-    evaluation=takenokolor_evaluation,
-    bot_presets=BOT_PRESETS,
 )
 
-__all__ = ["GAME", "TakenokolorState"]
+PRESENTATION: Presentation[TakenokolorState] = Presentation(
+    render=render,
+    render_score=render_score,
+    notation_help=NOTATION_HELP,
+    announce=announce,
+    view_board=view_board,
+    view_layout=view_layout,
+    layout_model=TakenokolorLayout,
+    board_model=TakenokolorBoard,
+)
+
+BOTS: BotKnowledge[TakenokolorState] = BotKnowledge(
+    evaluation=takenokolor_evaluation,
+    presets=BOT_PRESETS,
+)
+
+__all__ = ["BOTS", "GAME", "PRESENTATION", "TakenokolorState"]

@@ -1,0 +1,66 @@
+"""The typed records a game package builds for the layers above the rules.
+
+A game package exposes, beside ``GAME`` (the rules' facts, :class:`~meeple.core.registry.GameInfo`)
+and ``PRESENTATION`` (:class:`~meeple.core.present.Presentation`):
+
+- ``BOTS``, a :class:`BotKnowledge`: what ``meeple.bots`` knows of the game (read through
+  ``meeple.bots.knowledge``);
+- optionally ``SOLO``, a :class:`SoloReports`: a solo achievement table, for servers that keep
+  players' games (read through ``meeple.server.reports``).
+
+They are defined here, in core, only so that games can build them without importing the layers
+that read them; core itself never reads them. Each is generic over the game's State class, so
+``BOTS: BotKnowledge[PergolaState] = BotKnowledge(...)`` type-checks every function against the
+game's own state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from meeple.core.state import State
+
+S = TypeVar("S", bound=State[Any])
+S_contra = TypeVar("S_contra", bound=State[Any], contravariant=True)
+
+#: A scored whole turn: (value, moves), as turn rankers give them.
+ScoredTurn = tuple[float, tuple[Any, ...]]
+
+
+class TurnRanker(Protocol[S_contra]):
+    """``ranker(state, seat, limit)``: the seat's best ``limit`` whole turns (``None``: all),
+    best first, as (value, moves), found faster than listing and evaluating every whole turn.
+
+    A ranker may also say how a search may use it (``exhaustive``, ``capped``, ``within``; see
+    :class:`meeple.core.turns.ForkTurnRanker`)."""
+
+    def __call__(self, state: S_contra, seat: int, limit: int | None, /) -> list[ScoredTurn]: ...
+
+
+@dataclass(frozen=True)
+class BotKnowledge(Generic[S]):
+    """Game knowledge for the bots, kept beside the rules so ``meeple.bots`` stays
+    game-agnostic (as TAG keeps a heuristic beside each forward model)."""
+
+    #: ``evaluation(state, seat)``: how good the position is for the seat, in points (the
+    #: score so far plus credit for what is under way). Reads only what the seat's view shows.
+    evaluation: Callable[[S, int], float]
+    #: A faster way to list the best whole turns; ``None``: the bots list and evaluate them all.
+    turn_ranker: TurnRanker[S] | None = None
+    #: The bots' presets as data (see ``meeple.bots.presets``): the ``mcts`` defaults by seat
+    #: count and sheet, and what the named difficulties ``easy``, ``medium``, ``hard`` play.
+    presets: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SoloReports(Generic[S]):
+    """A solo achievement table (Pergola's challenges, P10), for servers that keep players'
+    games."""
+
+    #: ``report(state)``: a finished solo game's result as JSON-able data (at least ``score``).
+    report: Callable[[S], dict[str, Any]]
+    #: ``table(games)``: a player's table over such results, each with the server's ``table``
+    #: (id or None) and ``finished`` (ISO time) added.
+    table: Callable[[list[dict[str, Any]]], dict[str, Any]]

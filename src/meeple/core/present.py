@@ -1,0 +1,97 @@
+"""The presentation layer's registry: how a game is put into words, views and drawing.
+
+Each game package builds a :class:`Presentation` over its own State class and exposes it as
+``PRESENTATION`` beside its ``GAME`` (the rules' facts, :mod:`meeple.core.registry`); this module
+finds it through the package the rules registry loaded. Everything that shows a game to a
+person reads it from here: the per-seat view (:mod:`meeple.core.view`), the terminal
+(:func:`render_text`, :func:`render_score`), the log in words (:func:`announcements`), the
+schema (``meeple schema``). The rules never import any of it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from meeple.core.registry import game_part
+from meeple.core.state import State
+
+S = TypeVar("S", bound=State[Any])
+
+#: ``draw(state, seat, colourblind)``: a drawing as Rich markup for ``seat`` (None: every seat,
+#: as a spectator sees them), with letters beside colours when ``colourblind``.
+Drawing = Callable[[S, int | None, bool], str]
+
+
+@dataclass(frozen=True)
+class Presentation(Generic[S]):
+    """A game's words, views and terminal drawing, typed over its State class ``S``.
+
+    Build it annotated, ``PRESENTATION: Presentation[GardensState] = Presentation(...)``, so
+    mypy checks each function against the game's own state.
+    """
+
+    #: The whole screen for a seat as Rich markup (``meeple play``, ``meeple show``).
+    render: Drawing[S]
+    #: ``announce(before, after)``: what happened between two states of a game, in words, for
+    #: players (a garden completed, a bonus taken).
+    announce: Callable[[S, S], list[str]]
+    #: ``view_board(view_state, viewer)``: the game's public position as JSON-able data for
+    #: clients (``meeple.core.view``): what changes during a game, and the choices of the
+    #: seat to move keyed by the layout element each one targets; ``viewer`` is a seat or
+    #: None for a spectator. Built from ``state.view(seat)``.
+    view_board: Callable[[S, int | None], dict[str, Any]]
+    #: ``view_layout(state)``: what never changes during a game, as JSON-able data: the
+    #: sheet's or board's geometry, element ids, labels and scoring tables, so a client can
+    #: draw any sheet (a user's own too). Sent once per table (``GET .../layout``).
+    view_layout: Callable[[S], dict[str, Any]]
+    #: The pydantic models behind ``view_layout`` and ``view_board`` (for ``meeple schema``).
+    layout_model: type[BaseModel]
+    board_model: type[BaseModel]
+    #: The score pad alone, as printed (``score`` at the terminal prompt); ``None``: the
+    #: terminal prints the score rows of ``State.scores()``.
+    render_score: Drawing[S] | None = None
+    #: How moves are written in this game, with examples (``help`` at the terminal prompt);
+    #: empty: the terminal shows examples from the legal moves.
+    notation_help: str = ""
+
+
+#: Presentations found so far, by game name (tests may replace one for a game).
+PRESENTATIONS: dict[str, Presentation[Any]] = {}
+_LOCK = threading.Lock()
+
+
+def presentation(game: str) -> Presentation[Any]:
+    """Game ``game``'s presentation (its package's ``PRESENTATION``). Raises
+    :class:`~meeple.core.errors.UnknownGame` for a game not registered and
+    :class:`~meeple.core.errors.IncompleteGame` for one whose package has none."""
+    found = PRESENTATIONS.get(game)
+    if found is None:
+        with _LOCK:
+            found = PRESENTATIONS.get(game)
+            if found is None:
+                found = PRESENTATIONS[game] = game_part(game, "PRESENTATION", Presentation)
+    return found
+
+
+def render_text(state: State[Any], seat: int | None = None, colourblind: bool = True) -> str:
+    """The position for a terminal, as Rich markup; ``seat`` picks the viewer."""
+    return presentation(state.game_name).render(state, seat, colourblind)
+
+
+def render_score(state: State[Any], seat: int | None = None,
+                 colourblind: bool = True) -> str | None:
+    """The score pad alone, as printed, for a terminal; ``None`` if the game draws none."""
+    draw = presentation(state.game_name).render_score
+    return None if draw is None else draw(state, seat, colourblind)
+
+
+def announcements(before: State[Any], after: State[Any]) -> list[str]:
+    """What a player should be told happened from ``before`` to ``after`` (a later state of
+    the same game), in words: a garden completed, a bonus taken, a ladybug circled. Computed
+    from the two states, so the rules pay nothing for it in playouts."""
+    return presentation(after.game_name).announce(before, after)

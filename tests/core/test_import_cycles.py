@@ -1,0 +1,184 @@
+"""No circles of imports in ``src/meeple``, and none hidden by an import inside a function.
+
+The import graph is read from the source with :mod:`ast`: an edge for every ``import meeple...``
+or ``from meeple... import`` (to the submodule when the name imported is one), leaving out
+imports under ``if TYPE_CHECKING:`` (annotations only, never run). Imports a package's
+``__init__`` makes Python run implicitly are not edges: only what a module writes.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+PACKAGE = SRC / "meeple"
+
+#: Imports inside a function kept on purpose, by (importing module, imported module): what
+#: only one rarely used command needs and is slow to import, so every other command starts
+#: without it.
+START_UP = {
+    ("meeple.cli.serve", "meeple.store"): "SQLAlchemy and Alembic, for `meeple serve` only",
+    ("meeple.cli.serve", "meeple.web"): "FastAPI and the whole server, for `meeple serve` only",
+}
+
+#: Imports inside a function that other parts of issue 36 remove (the server's split of
+#: botpool/service/hints/app; the games' one package shape, which also ends the circles
+#: gardens moves<->sheet and pergola rules<->solo; the split of long view functions). Keyed
+#: by (importing module or package prefix ending in ".", imported module); drop an entry
+#: when its change is merged.
+ELSEWHERE = {
+    ("meeple.server.app", "meeple.server.fanout"),
+    ("meeple.server.botpool", "meeple"),
+    ("meeple.server.botpool", "meeple.bots"),
+    ("meeple.server.botpool", "meeple.server.service"),
+    ("meeple.server.hints", "meeple.bots.hint"),
+    ("meeple.server.hints", "meeple.server.botpool"),
+    ("meeple.server.hints", "meeple.sim.analyse"),
+    ("meeple.games.gardens.", "meeple.games.gardens.rules"),
+    ("meeple.games.gardens.", "meeple.games.gardens.moves"),
+    ("meeple.games.pergola.", "meeple.games.pergola.solo"),
+    ("meeple.games.reefs.", "meeple.games.reefs.rules"),
+}
+
+#: Circles closed only by imports inside functions, removed by the same changes.
+CIRCLES_ELSEWHERE = [
+    {"meeple.server.botpool", "meeple.server.service"},
+    {"meeple.games.gardens.moves", "meeple.games.gardens.sheet"},
+]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return ((isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+            or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"))
+
+
+def _targets(node: ast.Import | ast.ImportFrom, module: str) -> list[str]:
+    """The meeple modules an import statement names."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            package = module.split(".")
+            if MODULES[module].name != "__init__.py":
+                package.pop()
+            package = package[:len(package) - node.level + 1]
+            base = ".".join([*package, base] if base else package)
+        names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base
+                 for a in node.names]
+    return [n for n in names if n in MODULES]
+
+
+def imports(module: str) -> Iterator[tuple[str, bool, int]]:
+    """(imported module, inside a function, line) for every meeple import ``module`` makes,
+    TYPE_CHECKING blocks left out."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+    def walk(node: ast.AST, in_function: bool) -> Iterator[tuple[str, bool, int]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
+                for stmt in child.orelse:
+                    yield from walk_one(stmt, in_function)
+                continue
+            yield from walk_one(child, in_function)
+
+    def walk_one(node: ast.AST, in_function: bool) -> Iterator[tuple[str, bool, int]]:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for target in _targets(node, module):
+                yield target, in_function, node.lineno
+        inside = in_function or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        yield from walk(node, inside)
+
+    yield from walk(tree, False)
+
+
+def graph(with_functions: bool) -> dict[str, set[str]]:
+    return {m: {t for t, in_fn, _ in imports(m) if t != m and (with_functions or not in_fn)}
+            for m in MODULES}
+
+
+def circles(edges: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(component)
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_reader_sees_the_imports_it_must() -> None:
+    # guards the checks below against a reader that finds nothing: known edges of each kind
+    state = {t for t, in_fn, _ in imports("meeple.core.state") if not in_fn}
+    assert {"meeple.core.errors", "meeple.core.turns"} <= state
+    assert "meeple.core.state" not in {t for t, *_ in imports("meeple.core.turns")}  # TYPE_CHECKING
+    serve = {t for t, in_fn, _ in imports("meeple.cli.serve") if in_fn}
+    assert "meeple.web" in serve
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+
+
+def test_no_circle_of_module_level_imports() -> None:
+    assert circles(graph(with_functions=False)) == []
+
+
+def test_no_import_inside_a_function_closes_a_circle() -> None:
+    found = circles(graph(with_functions=True))
+    unexpected = [sorted(c) for c in found if not any(c <= known for known in CIRCLES_ELSEWHERE)]
+    assert unexpected == [], f"import circles broken by imports inside functions: {unexpected}"
+
+
+def _allowed(module: str, target: str) -> bool:
+    if (module, target) in START_UP:
+        return True
+    return any(target == t and (module == m or (m.endswith(".") and module.startswith(m)))
+               for m, t in ELSEWHERE)
+
+
+def test_no_meeple_import_inside_a_function_but_the_listed_ones() -> None:
+    found = sorted({(m, t, line) for m in MODULES for t, in_fn, line in imports(m)
+                    if in_fn and not _allowed(m, t)})
+    assert found == [], ("import these at the top of the module (or, for a slow import only "
+                         f"one command needs, list it in START_UP with the reason): {found}")
+
+
+def test_every_start_up_exception_is_still_there() -> None:
+    # a list of exceptions that no longer apply hides the next one
+    inside = {(m, t) for m in MODULES for t, in_fn, _ in imports(m) if in_fn}
+    assert set(START_UP) <= inside
