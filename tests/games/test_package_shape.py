@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from meeple.core.layers import BotKnowledge
+from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo, games
 from meeple.core.state import CHANCE, State
 
@@ -126,7 +128,16 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
 
     def defined_in(what: str, obj: Any, module: str) -> None:
         if obj is not None and _module_of(obj) != f"{package}.{module}":
-            problems.append(f"GAME.{what} is defined in {_module_of(obj)}, not {module}.py")
+            problems.append(f"{what} is defined in {_module_of(obj)}, not {module}.py")
+
+    # each layer's record of the game (docs/layers.md): rules in GAME, words, views and
+    # drawing in PRESENTATION, bot knowledge in BOTS
+    pres = getattr(root, "PRESENTATION", None)
+    bots = getattr(root, "BOTS", None)
+    if not isinstance(pres, Presentation):
+        problems.append("__init__.py builds no PRESENTATION (a core.present.Presentation)")
+    if not isinstance(bots, BotKnowledge):
+        problems.append("__init__.py builds no BOTS (a core.layers.BotKnowledge)")
 
     # __init__.py only registers: imports and the GameInfo, no functions, classes or logic
     init = trees.get("__init__")
@@ -145,7 +156,7 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
                         and v.__module__ == rules.__name__ for v in vars(rules).values())
         if not has_state:
             problems.append("rules.py defines no State subclass")
-        defined_in("factory", info.factory, "rules")
+        defined_in("GAME.factory", info.factory, "rules")
         ran = {t for t, _ in _imports(trees["rules"], package, files)}
         problems += [f"rules.py does not import {m}.py" for m in ("moves", "sheet", "scoring")
                      if m in files and m not in ran]
@@ -156,8 +167,8 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
             moves = importlib.import_module(f"{package}.moves")
             if not (isinstance(moves.NOTATION_HELP, str) and moves.NOTATION_HELP.strip()):
                 problems.append("moves.NOTATION_HELP is not a text")
-            if info.notation_help != moves.NOTATION_HELP:
-                problems.append("GAME.notation_help is not moves.NOTATION_HELP")
+            if pres is not None and pres.notation_help != moves.NOTATION_HELP:
+                problems.append("PRESENTATION.notation_help is not moves.NOTATION_HELP")
         if has_state:
             state = info.factory(players=info.default_players, seed=0)
             first = (state.chance_outcomes()[0][0] if state.to_move == CHANCE
@@ -172,25 +183,28 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
             problems.append("words.py defines no announce(before, after)")
         elif [a.arg for a in fn.args.args] != ["before", "after"]:
             problems.append("words.announce does not take (before, after)")
-        defined_in("announce", info.announce, "words")
+        if pres is not None:
+            defined_in("PRESENTATION.announce", pres.announce, "words")
     if "scoring" in files and not any(isinstance(n, ast.FunctionDef | ast.ClassDef)
                                       for n in trees["scoring"].body):
         problems.append("scoring.py defines no function or class")
-    defined_in("view_board", info.view_board, "view")
-    defined_in("view_layout", info.view_layout, "view")
-    defined_in("board_model", info.board_model, "view")
-    defined_in("layout_model", info.layout_model, "view")
-    defined_in("evaluation", info.evaluation, "evaluation")
-    defined_in("render", info.render, "render")
-    defined_in("render_score", info.render_score, "render")
-    if "presets" in files:
+    if pres is not None:
+        defined_in("PRESENTATION.view_board", pres.view_board, "view")
+        defined_in("PRESENTATION.view_layout", pres.view_layout, "view")
+        defined_in("PRESENTATION.board_model", pres.board_model, "view")
+        defined_in("PRESENTATION.layout_model", pres.layout_model, "view")
+        defined_in("PRESENTATION.render", pres.render, "render")
+        defined_in("PRESENTATION.render_score", pres.render_score, "render")
+    if bots is not None:
+        defined_in("BOTS.evaluation", bots.evaluation, "evaluation")
+    if "presets" in files and bots is not None:
         presets = importlib.import_module(f"{package}.presets")
-        if info.bot_presets is None or info.bot_presets is not getattr(presets, "BOT_PRESETS", None):
-            problems.append("GAME.bot_presets is not presets.BOT_PRESETS")
-    if info.turn_ranker is not None:
-        defined_in("turn_ranker", info.turn_ranker, "ranker")
+        if bots.presets is not getattr(presets, "BOT_PRESETS", None):
+            problems.append("BOTS.presets is not presets.BOT_PRESETS")
+    if bots is not None and bots.turn_ranker is not None:
+        defined_in("BOTS.turn_ranker", bots.turn_ranker, "ranker")
     elif "ranker" in files:
-        problems.append("ranker.py exists but GAME registers no turn ranker")
+        problems.append("ranker.py exists but BOTS registers no turn ranker")
     elif "ranker" not in (root.__doc__ or ""):
         problems.append("no turn ranker, and the package docstring does not say why")
     problems += [f"an import loop: {' -> '.join([*c, c[0]])}"
@@ -254,8 +268,7 @@ def test_a_package_that_breaks_the_shape_is_told_what_is_wrong(
                 return FifthState()
 
             GAME = GameInfo(name="fifth", title="Fifth", min_players=1, max_players=1,
-                            factory=make, render=render, announce=announce,
-                            variant_players=lambda v: (1, 1))
+                            factory=make, variant_players=lambda v: (1, 1))
             """,
         "rules": """
             from fifthgame.moves import Move
@@ -299,6 +312,7 @@ def test_a_package_that_breaks_the_shape_is_told_what_is_wrong(
     assert "rules.py defines no State subclass" in problems
     assert "GAME.factory is defined in fifthgame, not rules.py" in problems
     assert "moves.py defines no NOTATION_HELP" in problems
-    assert "GAME.render is defined in fifthgame.render, not render.py" not in problems
+    assert "__init__.py builds no PRESENTATION (a core.present.Presentation)" in problems
+    assert "__init__.py builds no BOTS (a core.layers.BotKnowledge)" in problems
     assert "no turn ranker, and the package docstring does not say why" in problems
     assert "an import loop: moves -> sheet -> moves" in problems
