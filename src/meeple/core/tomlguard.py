@@ -195,75 +195,91 @@ class _Scan:
                 c = text[pos] if pos < n else ""
                 self.count_value(pos)
                 if c == "[" or c == "{":
-                    stack.append(c)
-                    if len(stack) > MAX_NESTING:
-                        raise self.fail(f"arrays and inline tables nested more than "
-                                        f"{MAX_NESTING} deep; at most {MAX_NESTING} levels "
-                                        f"are allowed", pos)
-                    self.max_nesting = max(self.max_nesting, len(stack))
-                    if c == "[":
-                        pos = _skip(_GAP, text, pos + 1)
-                        if text.startswith("]", pos):  # an empty array
-                            pos += 1
-                            stack.pop()
-                            expect_value = False
-                        continue
-                    pos = _skip(_WS, text, pos + 1)
-                    if text.startswith("}", pos):  # an empty inline table
-                        pos += 1
-                        stack.pop()
-                        expect_value = False
-                        continue
-                    self.pos = pos
-                    self.key()
-                    self.equals()
-                    pos = self.pos
-                    continue
-                self.pos = pos
-                if self.string():
-                    pos = self.pos
+                    pos, expect_value = self.open_nested(c, stack, pos)
                 else:
-                    m = _SCALAR.match(text, pos)
-                    if m is None:
-                        got = repr(c) if c and c != "\n" else "the end of the line"
-                        raise self.invalid(f"expected a value, found {got}")
-                    pos = m.end()
-                expect_value = False
+                    pos = self.plain_value(c, pos)
+                    expect_value = False
                 continue
             # after a value
             if not stack:
                 self.pos = pos
                 return
             if stack[-1] == _ARRAY:
-                pos = _skip(_GAP, text, pos)
-                c = text[pos] if pos < n else ""
-                if c == ",":
-                    pos = _skip(_GAP, text, pos + 1)
-                    if text.startswith("]", pos):  # a trailing comma
-                        pos += 1
-                        stack.pop()
-                    else:
-                        expect_value = True
-                elif c == "]":
-                    pos += 1
-                    stack.pop()
-                else:
-                    raise self.invalid("expected ',' or ']' after an array element", pos)
-                continue
-            pos = _skip(_WS, text, pos)
-            c = text[pos] if pos < n else ""
-            if c == ",":
-                self.pos = pos + 1
-                self.key()
-                self.equals()
-                pos = self.pos
-                expect_value = True
-            elif c == "}":
-                pos += 1
-                stack.pop()
+                pos, expect_value = self.after_array_element(stack, pos)
             else:
-                raise self.invalid("expected ',' or '}' after a value of an inline table "
-                                   "(an inline table is written on one line)", pos)
+                pos, expect_value = self.after_table_value(stack, pos)
+
+    def open_nested(self, c: str, stack: list[str], pos: int) -> tuple[int, bool]:
+        """An array or inline table opening at ``pos`` (``c``: its bracket), pushed on
+        ``stack``: the position after it (an inline table's first key and ``=`` included) and
+        whether a value follows (not after an empty one)."""
+        text = self.text
+        stack.append(c)
+        if len(stack) > MAX_NESTING:
+            raise self.fail(f"arrays and inline tables nested more than "
+                            f"{MAX_NESTING} deep; at most {MAX_NESTING} levels "
+                            f"are allowed", pos)
+        self.max_nesting = max(self.max_nesting, len(stack))
+        if c == "[":
+            pos = _skip(_GAP, text, pos + 1)
+            if text.startswith("]", pos):  # an empty array
+                stack.pop()
+                return pos + 1, False
+            return pos, True
+        pos = _skip(_WS, text, pos + 1)
+        if text.startswith("}", pos):  # an empty inline table
+            stack.pop()
+            return pos + 1, False
+        self.pos = pos
+        self.key()
+        self.equals()
+        return self.pos, True
+
+    def plain_value(self, c: str, pos: int) -> int:
+        """A string or a scalar (number, boolean, date) at ``pos`` (``c``: its first character):
+        the position after it."""
+        self.pos = pos
+        if self.string():
+            return self.pos
+        m = _SCALAR.match(self.text, pos)
+        if m is None:
+            got = repr(c) if c and c != "\n" else "the end of the line"
+            raise self.invalid(f"expected a value, found {got}")
+        return m.end()
+
+    def after_array_element(self, stack: list[str], pos: int) -> tuple[int, bool]:
+        """After an array's element: ``,`` and another element (or a trailing comma), or the
+        closing ``]`` (popped from ``stack``); the position and whether a value follows."""
+        text = self.text
+        pos = _skip(_GAP, text, pos)
+        c = text[pos] if pos < len(text) else ""
+        if c == ",":
+            pos = _skip(_GAP, text, pos + 1)
+            if text.startswith("]", pos):  # a trailing comma
+                stack.pop()
+                return pos + 1, False
+            return pos, True
+        if c == "]":
+            stack.pop()
+            return pos + 1, False
+        raise self.invalid("expected ',' or ']' after an array element", pos)
+
+    def after_table_value(self, stack: list[str], pos: int) -> tuple[int, bool]:
+        """After a value of an inline table: ``,`` and the next key and ``=``, or the closing
+        ``}`` (popped from ``stack``); the position and whether a value follows."""
+        text = self.text
+        pos = _skip(_WS, text, pos)
+        c = text[pos] if pos < len(text) else ""
+        if c == ",":
+            self.pos = pos + 1
+            self.key()
+            self.equals()
+            return self.pos, True
+        if c == "}":
+            stack.pop()
+            return pos + 1, False
+        raise self.invalid("expected ',' or '}' after a value of an inline table "
+                           "(an inline table is written on one line)", pos)
 
     # ---------------------------------------------------------------- statements
     def end_of_line(self) -> None:

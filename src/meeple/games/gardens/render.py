@@ -18,7 +18,7 @@ The score pad is drawn as printed (:func:`render_pad`: coloured boxes ``[n]``, t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from meeple.core.text import possessive, subject
@@ -329,27 +329,45 @@ def render_pad(state: GardensState, seat: int) -> str:
     """``seat``'s score pad as printed: every box (coloured ``[n]``, next ``>n<``, empty ``n``),
     each row's star and how close it is, pencil symbols, bonus goals and who took them."""
     pad = state.pad
-    sheet = state.sheet
     score = state.scores()[seat]
     rows = score.breakdown
     name = state.seats[seat]
+    w = max(len(str(v)) for v in [*pad.single_colour_boxes, *pad.colourful_boxes, pad.flower_box])
+    out = [f"[bold]{esc(possessive(name))} score pad[/]"
+           + " " * max(1, PAD_WIDTH - len(f"{possessive(name)} score pad")
+                       - len(f"total {score.total}"))
+           + f"[bold]total {score.total}[/]"]
+    out.append(_pad_line("single-colour gardens",
+                         "".join(f" {letter:>{w}}  " for letter in LETTERS) + "row star"))
+    out += _single_colour_rows(state, seat, w)
+    out += _colourful_and_special_boxes(state, seat, w, rows)
+    crossed = state.crossed[seat]
+    n_pen = len(pad.pencil_penalties)
+    pw = max(len(str(v)) for v in pad.pencil_penalties)
+    body = "".join(_box(str(v), "filled" if i < crossed else "next" if i == crossed else "",
+                        width=pw) for i, v in enumerate(pad.pencil_penalties))
+    out.append(_pad_line("pencil symbols", body + f"{crossed}/{n_pen} (last ends game!)",
+                         rows["pencils"]))
+    out += _bonus_goals(state, seat, rows)
+    out.append(_pad_line("  largest area", _largest_area(state, seat), rows["largest area"]))
+    return "\n".join(out)
+
+
+def _pad_line(label: str, body: str, points: int | None = None) -> str:
+    """One line of the score pad: its label, its boxes and (right-aligned) its points."""
+    text = f"{label:<22}{body}"
+    if points is not None:
+        pts = f"{points:>4}"
+        text += " " * max(1, PAD_WIDTH - plain_length(text) - len(pts)) + pts
+    return text.rstrip()
+
+
+def _single_colour_rows(state: GardensState, seat: int, w: int) -> list[str]:
+    """The single-colour gardens rows: a box per pencil colour and the row's star."""
+    pad = state.pad
     base = seat * 5
     boxes = state.boxes[base: base + 5]
-    w = max(len(str(v)) for v in [*pad.single_colour_boxes, *pad.colourful_boxes, pad.flower_box])
-    out: list[str] = []
-
-    def line(label: str, body: str, points: int | None = None) -> None:
-        text = f"{label:<22}{body}"
-        if points is not None:
-            pts = f"{points:>4}"
-            text += " " * max(1, PAD_WIDTH - plain_length(text) - len(pts)) + pts
-        out.append(text.rstrip())
-
-    out.append(f"[bold]{esc(possessive(name))} score pad[/]"
-               + " " * max(1, PAD_WIDTH - len(f"{possessive(name)} score pad")
-                           - len(f"total {score.total}"))
-               + f"[bold]total {score.total}[/]")
-    line("single-colour gardens", "".join(f" {letter:>{w}}  " for letter in LETTERS) + "row star")
+    out = []
     for k, value in enumerate(pad.single_colour_boxes):
         body = "".join(
             _box(str(value), "filled" if boxes[c] > k else "next" if boxes[c] == k else "",
@@ -358,46 +376,59 @@ def render_pad(state: GardensState, seat: int) -> str:
         missing = " ".join(LETTERS[c] for c in range(5) if boxes[c] <= k)
         star = pad.row_stars[k]
         body += _progress(star, have == 5, have, 5, missing)
-        line(f"  row {k + 1}", body, have * value + (star if have == 5 else 0))
+        out.append(_pad_line(f"  row {k + 1}", body, have * value + (star if have == 5 else 0)))
+    return out
+
+
+def _colourful_and_special_boxes(state: GardensState, seat: int, w: int,
+                                 rows: Mapping[str, int]) -> list[str]:
+    """The colourful gardens row, and the flower and tree boxes of the sheets that have them."""
+    pad = state.pad
+    sheet = state.sheet
     n_cf = state.colourful[seat]
     body = "".join(_box(str(v), "filled" if i < n_cf else "next" if i == n_cf else "",
                         width=w) for i, v in enumerate(pad.colourful_boxes))
     if pad.colourful_star:
         n = len(pad.colourful_boxes)
         body += _progress(pad.colourful_star, n_cf == n, n_cf, n)
-    line("colourful gardens", body, rows["colourful gardens"] + rows.get("colourful star", 0))
+    out = [_pad_line("colourful gardens", body,
+                     rows["colourful gardens"] + rows.get("colourful star", 0))]
     if sheet.has_flowers:
         fb = state.flower_boxes[seat]
         body = "".join(_box(str(pad.flower_box), "filled" if fb >> c & 1 else "",
                             STYLE[COLOURS[c]], w) for c in range(5))
         body += _progress(pad.flower_star, fb == ALL_PENCILS, fb.bit_count(), 5)
-        line(f"flower boxes ({pad.flower_box} each)", body,
-             rows["flowers"] + rows["flower star"])
+        out.append(_pad_line(f"flower boxes ({pad.flower_box} each)", body,
+                             rows["flowers"] + rows["flower star"]))
     if sheet.has_trees:
         tb = state.tree_boxes[seat]
         body = "".join(_box("^", "filled" if tb >> c & 1 else "", STYLE[COLOURS[c]], w)
                        for c in range(5))
         body += _progress(pad.tree_star, tb == ALL_PENCILS, tb.bit_count(), 5)
-        line("tree boxes (0 each)", body, rows["tree star"])
-    crossed = state.crossed[seat]
-    n_pen = len(pad.pencil_penalties)
-    pw = max(len(str(v)) for v in pad.pencil_penalties)
-    body = "".join(_box(str(v), "filled" if i < crossed else "next" if i == crossed else "",
-                        width=pw) for i, v in enumerate(pad.pencil_penalties))
-    line("pencil symbols", body + f"{crossed}/{n_pen} (last ends game!)", rows["pencils"])
-    line("bonus goals", "[dim](! ends the game at once, G10)[/]")
-    line("  all outer fields", _goal(state, seat, pad.outer_fields_bonus, state.first_outer,
-                                     (state.coloured[seat] & sheet.outer_mask).bit_count(),
-                                     sheet.outer_mask.bit_count()), rows["all outer fields"])
-    line("  all fields!", _goal(state, seat, pad.all_fields_bonus, state.first_all,
-                                state.coloured[seat].bit_count(), sheet.n), rows["all fields"])
+        out.append(_pad_line("tree boxes (0 each)", body, rows["tree star"]))
+    return out
+
+
+def _bonus_goals(state: GardensState, seat: int, rows: Mapping[str, int]) -> list[str]:
+    """The "first to" bonus goals: all outer fields, all fields, all flower fields and four
+    gardens of one colour, each with how close the seat is and who took it."""
+    pad = state.pad
+    sheet = state.sheet
+    out = [_pad_line("bonus goals", "[dim](! ends the game at once, G10)[/]")]
+    out.append(_pad_line("  all outer fields", _goal(
+        state, seat, pad.outer_fields_bonus, state.first_outer,
+        (state.coloured[seat] & sheet.outer_mask).bit_count(), sheet.outer_mask.bit_count()),
+        rows["all outer fields"]))
+    out.append(_pad_line("  all fields!", _goal(state, seat, pad.all_fields_bonus, state.first_all,
+                                                state.coloured[seat].bit_count(), sheet.n),
+                         rows["all fields"]))
     if sheet.has_flowers:
         fm = sheet.flower_mask
-        line("  all flower fields", _goal(state, seat, pad.all_flower_fields_bonus,
-                                          state.first_flowers,
-                                          (state.coloured[seat] & fm).bit_count(),
-                                          fm.bit_count()), rows["all flower fields"])
+        out.append(_pad_line("  all flower fields", _goal(
+            state, seat, pad.all_flower_fields_bonus, state.first_flowers,
+            (state.coloured[seat] & fm).bit_count(), fm.bit_count()), rows["all flower fields"]))
     if pad.four_gardens_bonus:
+        base = seat * 5
         parts = []
         for c in range(5):
             holder = state.first_four[c]
@@ -408,12 +439,20 @@ def render_pad(state: GardensState, seat: int) -> str:
             else:
                 n = min(state.sc_gardens[base + c], pad.four_gardens_count)
                 parts.append(f"{LETTERS[c]} {n}/{pad.four_gardens_count}")
-        line(f"  {pad.four_gardens_count} gardens, 1 colour",
-             f"★{pad.four_gardens_bonus} each: " + " ".join(parts), rows["four gardens"])
+        out.append(_pad_line(f"  {pad.four_gardens_count} gardens, 1 colour",
+                             f"★{pad.four_gardens_bonus} each: " + " ".join(parts),
+                             rows["four gardens"]))
         takers = [f"{LETTERS[c]} by {esc(state.seats[h])}" for c, h in enumerate(state.first_four)
                   if h >= 0 and h != seat]
         if takers:
-            line("", "[dim]taken: " + ", ".join(takers) + "[/]")
+            out.append(_pad_line("", "[dim]taken: " + ", ".join(takers) + "[/]"))
+    return out
+
+
+def _largest_area(state: GardensState, seat: int) -> str:
+    """The largest-area bonus (G8): who got it at the end, or the seat's area against the best
+    other one's."""
+    pad = state.pad
     areas = [state.largest_area(s) for s in range(state.players)]
     if state.phase == OVER:
         win = state.g8_largest_area_winner()
@@ -430,8 +469,7 @@ def render_pad(state: GardensState, seat: int) -> str:
         others = max(a for s, a in enumerate(areas) if s != seat)
         status = (f"★{pad.largest_area_bonus} at the end; now {areas[seat]}, "
                   f"best other {others}")
-    line("  largest area", status, rows["largest area"])
-    return "\n".join(out)
+    return status
 
 
 def _goal(state: GardensState, seat: int, value: int, holder: int, mine: int, total: int) -> str:

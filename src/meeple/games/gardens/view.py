@@ -266,16 +266,34 @@ def garden_labels(n: int) -> list[str]:
 
 def _layout_model(sheet: CompiledSheet, rows: list[str]) -> GardensLayout:
     data = sheet.data
-    pad = data.scoring
-    coords = sheet.coords
-    at = {c: i for i, c in enumerate(coords)}
-    fountain = [(int(q), int(r)) for q, r in data.fountain]
-    fountain_set = set(fountain)
-    outside = outside_positions(coords)
     sides = [Side(name=SIDE_NAMES[k], dq=dq, dr=dr,
                   start=(_pt(CORNERS[a][0]), _pt(CORNERS[a][1])),
                   end=(_pt(CORNERS[b][0]), _pt(CORNERS[b][1])))
              for k, ((dq, dr), (a, b)) in enumerate(zip(HEX_DIRECTIONS, _SIDE_CORNERS, strict=True))]
+    fields = _field_layouts(sheet)
+    spaces = _fountain_spaces(sheet)
+    xs = [f.x for f in fields] + [s.x for s in spaces]
+    ys = [f.y for f in fields] + [s.y for s in spaces]
+    bounds = Bounds(min_x=_pt(min(xs) - _R3), min_y=_pt(min(ys) - 1), max_x=_pt(max(xs) + _R3),
+                    max_y=_pt(max(ys) + 1))
+    return GardensLayout(
+        schema=LAYOUT_SCHEMA, name=data.name, level=data.level, reconstructed=data.reconstructed,
+        note=data.note, colours=[Colour(letter=LETTERS[c], name=COLOURS[c]) for c in range(5)],
+        hex=HexGeometry(corners=[(_pt(x), _pt(y)) for x, y in CORNERS], sides=sides),
+        bounds=bounds, fields=fields, fountain=spaces, gardens=_garden_layouts(sheet, fields),
+        pencils=[PencilLayout(id=f"pencil-{LETTERS[c]}", colour=COLOURS[c], letter=LETTERS[c])
+                 for c in range(5)],
+        score=_score_area(sheet, rows),
+        score_rows=[ScoreRowLabel(key=r, label=_row_label(r, data.scoring.four_gardens_count))
+                    for r in rows])
+
+
+def _field_layouts(sheet: CompiledSheet) -> list[FieldLayout]:
+    """Every field: its place, its neighbours and what each of its sides borders on."""
+    data = sheet.data
+    at = {c: i for i, c in enumerate(sheet.coords)}
+    fountain_set = {(int(q), int(r)) for q, r in data.fountain}
+    outside = outside_positions(sheet.coords)
     fields = []
     for i, f in enumerate(data.fields):
         x, y = hex_to_pixel(f.q, f.r)
@@ -301,14 +319,19 @@ def _layout_model(sheet: CompiledSheet, rows: list[str]) -> GardensLayout:
             id=f.id, index=i, q=f.q, r=f.r, x=_pt(x), y=_pt(y), garden=f.garden,
             flower=f.flower, tree=f.tree, outer=bool(sheet.outer_mask >> i & 1),
             neighbours=nbs, borders=borders))
+    return fields
+
+
+def _fountain_spaces(sheet: CompiledSheet) -> list[FountainSpace]:
     spaces = []
-    for k, (q, r) in enumerate(fountain):
-        x, y = hex_to_pixel(q, r)
-        spaces.append(FountainSpace(id=f"fountain-{k + 1}", q=q, r=r, x=_pt(x), y=_pt(y)))
-    xs = [f.x for f in fields] + [s.x for s in spaces]
-    ys = [f.y for f in fields] + [s.y for s in spaces]
-    bounds = Bounds(min_x=_pt(min(xs) - _R3), min_y=_pt(min(ys) - 1), max_x=_pt(max(xs) + _R3),
-                    max_y=_pt(max(ys) + 1))
+    for k, (q, r) in enumerate(sheet.data.fountain):
+        x, y = hex_to_pixel(int(q), int(r))
+        spaces.append(FountainSpace(id=f"fountain-{k + 1}", q=int(q), r=int(r), x=_pt(x), y=_pt(y)))
+    return spaces
+
+
+def _garden_layouts(sheet: CompiledSheet, fields: list[FieldLayout]) -> list[GardenLayout]:
+    """Every garden: its fields, its label and the field nearest its middle that carries it."""
     labels = garden_labels(len(sheet.garden_names))
     gardens = []
     for g, name in enumerate(sheet.garden_names):
@@ -319,6 +342,13 @@ def _layout_model(sheet: CompiledSheet, rows: list[str]) -> GardensLayout:
         gardens.append(GardenLayout(
             id=name, label=labels[g], index=g, fields=[sheet.ids[i] for i in members],
             size=len(members), label_field=sheet.ids[middle], can_be_colourful=len(members) >= 5))
+    return gardens
+
+
+def _score_area(sheet: CompiledSheet, rows: list[str]) -> ScoreArea:
+    """The score pad: the single-colour rows, the colourful gardens, the flower and tree boxes,
+    the pencil symbols and the goals."""
+    pad = sheet.data.scoring
     box_rows = [
         BoxRow(row=k + 1, value=v,
                boxes=[Box(id=f"box-{LETTERS[c]}-{k + 1}", value=v, colour=COLOURS[c])
@@ -344,6 +374,17 @@ def _layout_model(sheet: CompiledSheet, rows: list[str]) -> GardensLayout:
     n_pen = len(pad.pencil_penalties)
     symbols = [PencilSymbol(id=f"symbol-{k + 1}", number=k + 1, penalty=v, ends_game=k == n_pen - 1)
                for k, v in enumerate(pad.pencil_penalties)]
+    return ScoreArea(
+        single_colour=SingleColourArea(rows=box_rows, score_rows=[*COLOURS, "row stars"]),
+        colourful=colourful, flowers=flowers,
+        flower_box_value=pad.flower_box if sheet.has_flowers else None, trees=trees,
+        pencils=symbols, goals=_goals(sheet), rows=rows)
+
+
+def _goals(sheet: CompiledSheet) -> list[Goal]:
+    """The bonus goals: the "first to" ones (outer fields, all fields, flower fields, four
+    gardens of a colour) and the largest area at the end."""
+    pad = sheet.data.scoring
     goals = [
         Goal(id="goal-outer", kind="outer", colour=None, label="first to colour all outer fields",
              stars=pad.outer_fields_bonus, when="first", target=sheet.outer_mask.bit_count(),
@@ -369,20 +410,7 @@ def _layout_model(sheet: CompiledSheet, rows: list[str]) -> GardensLayout:
                       label="the largest one-colour area at the end, larger than everyone "
                             "else's", stars=pad.largest_area_bonus, when="end", target=0,
                       ends_game=False, score_row="largest area"))
-    return GardensLayout(
-        schema=LAYOUT_SCHEMA, name=data.name, level=data.level, reconstructed=data.reconstructed,
-        note=data.note, colours=[Colour(letter=LETTERS[c], name=COLOURS[c]) for c in range(5)],
-        hex=HexGeometry(corners=[(_pt(x), _pt(y)) for x, y in CORNERS], sides=sides),
-        bounds=bounds, fields=fields, fountain=spaces, gardens=gardens,
-        pencils=[PencilLayout(id=f"pencil-{LETTERS[c]}", colour=COLOURS[c], letter=LETTERS[c])
-                 for c in range(5)],
-        score=ScoreArea(
-            single_colour=SingleColourArea(rows=box_rows, score_rows=[*COLOURS, "row stars"]),
-            colourful=colourful, flowers=flowers,
-            flower_box_value=pad.flower_box if sheet.has_flowers else None, trees=trees,
-            pencils=symbols, goals=goals, rows=rows),
-        score_rows=[ScoreRowLabel(key=r, label=_row_label(r, pad.four_gardens_count))
-                    for r in rows])
+    return goals
 
 
 def _row_label(row: str, four: int) -> str:

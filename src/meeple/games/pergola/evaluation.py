@@ -124,9 +124,29 @@ def _evaluate(state: PergolaState, seat: int) -> float:
 def credit_terms(state: PergolaState, g: Garden, left: int) -> list[float]:
     """The raw credit terms of ``g`` with ``left`` turns to go (see :data:`TERMS`)."""
     c = state.c
-    much = left / c.turns
+    bees_value, fly_bees = _bee_terms(g)
+    slot_value, set_value, fly_bfly = _hollyhock_terms(g)
+    best_bud, best_lady, fly_lady = _magnolia_terms(g)
+    small = sum(1 for x in g.cups if x == SMALL)
+    large = sum(1 for x in g.cups if x == LARGE)
+    # buttercups without a partner of the other size (while spaces are free)
+    cup_pair = sc.BUTTERCUP_PAIR * min(abs(small - large), 1) if 0 in g.cups else 0
+    # an odd lavender leaf: the next one makes a pair (a flower or a dragonfly)
+    lav_odd = 3.0 if g.lav_leaves % 2 else 0.0
+    tables = _tables(c)
+    dragons = _dragonflies(state, g, tables, (sum(g.mag), sum(g.holly), small + large,
+                                               g.lav_leaves))
+    drops = _waterdrops(g, tables)
+    pot = _honey_pot(c, g, left / c.turns)
+    # unused lanterns: each one is an extra insect, drip, jump or action later
+    return [bees_value, fly_bees, slot_value, set_value, fly_bfly, float(best_bud),
+            float(best_lady), float(fly_lady), float(cup_pair), lav_odd, dragons, drops, pot,
+            float(sum(g.lanterns))]
 
-    # --- bees: partly filled flowers, flying bees
+
+def _bee_terms(g: Garden) -> tuple[float, float]:
+    """Bees: the flowers partly or not yet filled (a share of the full flower's points, growing
+    with the square of the bees on it), and the flying bees that still have room."""
     bees_value = 0.0
     open_need = 0
     for size, b in zip(g.cups, g.cup_bees, strict=True):
@@ -144,8 +164,12 @@ def credit_terms(state: PergolaState, g: Garden, left: int) -> list[float]:
             bees_value += (B_EMPTY + (1.0 - B_EMPTY) * share * share) * sc.BEES_LAVENDER
             open_need += 3 - b
     fly_bees = min(g.bees_fly, open_need) * 2.0 if g.bees_fly and open_need else 0.0
+    return bees_value, fly_bees
 
-    # --- hollyhocks: free flowers for butterflies (by level), rows one colour short
+
+def _hollyhock_terms(g: Garden) -> tuple[float, float, float]:
+    """Hollyhocks: the free flowers for butterflies (by level), the rows one colour short of
+    the next set, and the flying butterflies that have a free flower to land on."""
     holly = g.holly
     top = max(holly)
     bfly = g.bfly
@@ -163,8 +187,12 @@ def credit_terms(state: PergolaState, g: Garden, left: int) -> list[float]:
         best = max((BFLY[min(lv, 3)] for lv in range(top)
                     if (holly[0] > lv) + (holly[1] > lv) + (holly[2] > lv) > bfly[lv]), default=0)
         fly_bfly = best * min(g.bfly_fly, 2)
+    return slot_value, set_value, fly_bfly
 
-    # --- magnolia: the best free bud; free ladybug spots on levels with ladybugs
+
+def _magnolia_terms(g: Garden) -> tuple[int, int, int]:
+    """Magnolias: the best free bud (the next piece scores by its level), the best free ladybug
+    spot on a level (ladybugs score by how many share one), and the flying ladybugs."""
     mag = g.mag
     buds = g.mag_buds
     best_bud = 0
@@ -182,18 +210,13 @@ def credit_terms(state: PergolaState, g: Garden, left: int) -> list[float]:
             if gain > best_lady:
                 best_lady = gain
     fly_lady = best_lady * min(g.lady_fly, 2) if g.lady_fly and best_lady else 0
+    return best_bud, best_lady, fly_lady
 
-    # --- buttercups without a partner of the other size (while spaces are free)
-    small = sum(1 for x in g.cups if x == SMALL)
-    large = sum(1 for x in g.cups if x == LARGE)
-    cup_pair = sc.BUTTERCUP_PAIR * min(abs(small - large), 1) if 0 in g.cups else 0
 
-    # --- an odd lavender leaf: the next one makes a pair (a flower or a dragonfly)
-    lav_odd = 3.0 if g.lav_leaves % 2 else 0.0
-
-    # --- dragonflies: requirements under way and stacks still holding one
-    counts = (sum(mag), sum(holly), small + large, g.lav_leaves)
-    tables = _tables(c)
+def _dragonflies(state: PergolaState, g: Garden, tables: _Tables,
+                 counts: tuple[int, int, int, int]) -> float:
+    """Dragonflies: the requirements under way (``counts``: magnolias, hollyhocks, buttercups,
+    lavender leaves) whose stack still holds one, nearer for a frog close to the lily."""
     dragons = 0.0
     for k, si, lily in tables.dragons:
         if g.df_reqs & REQ_BITS[k]:
@@ -204,13 +227,17 @@ def credit_terms(state: PergolaState, g: Garden, left: int) -> list[float]:
         prog = min(1.0, counts[k] / 4.0)
         reach = 1.0 if g.frog < 0 else 1.0 / tables.jumps[g.frog][lily]
         dragons += stack[-1] * prog * prog * reach
+    return dragons
 
-    # --- waterdrops on the way to the bottom (a bonus and an insect there)
+
+def _waterdrops(g: Garden, tables: _Tables) -> float:
+    """Waterdrops on the way down the cascade: the best bonus still free at the bottom (and the
+    insect taken there), less the further the drop has to go."""
     drops = 0.0
     dfs = g.df_small + g.df_medium + g.df_large
     if len(g.bonuses) < 3:
-        bflies = sum(bfly) + g.bfly_fly
-        ladies = sum(lady) + g.lady_fly
+        bflies = sum(g.bfly) + g.bfly_fly
+        ladies = sum(g.lady) + g.lady_fly
         bees = sum(g.cup_bees) + sum(g.flowers) + g.bees_fly
         options = []
         if "sets" not in g.bonuses:
@@ -223,8 +250,12 @@ def credit_terms(state: PergolaState, g: Garden, left: int) -> list[float]:
         for d in g.drops:
             if d != BOTTOM:
                 drops += best_bonus / (1.0 + tables.drop_steps[d])
+    return drops
 
-    # --- the next honey pot
+
+def _honey_pot(c: Compiled, g: Garden, much: float) -> float:
+    """The next honey pot: the best kind still free, times the share of the bees it needs
+    already on buttercups (``much``: the share of the game left)."""
     pot = 0.0
     pots = len(g.pots)
     if pots < min(3, len(c.thresholds)):
@@ -233,21 +264,17 @@ def credit_terms(state: PergolaState, g: Garden, left: int) -> list[float]:
         lanterns = sum(g.lanterns) + g.lanterns_used
         values = []
         if "butterflies" not in g.pots:
-            values.append(sum(bfly) + g.bfly_fly)
+            values.append(sum(g.bfly) + g.bfly_fly)
         if "leaves" not in g.pots:
             values.append(len(g.leaves) // 2)
         if "ladybugs" not in g.pots:
-            values.append(sum(lady) + g.lady_fly)
+            values.append(sum(g.lady) + g.lady_fly)
         if "lanterns" not in g.pots:
             values.append(lanterns)
         if values:
             prog = min(1.0, on_cups / need)
             pot = prog * (max(values) + 2.0 * much)
-
-    # --- unused lanterns: each one is an extra insect, drip, jump or action later
-    return [bees_value, fly_bees, slot_value, set_value, fly_bfly, float(best_bud),
-            float(best_lady), float(fly_lady), float(cup_pair), lav_odd, dragons, drops, pot,
-            float(sum(g.lanterns))]
+    return pot
 
 
 class _Tables:

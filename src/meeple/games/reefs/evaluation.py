@@ -151,6 +151,223 @@ def own_score(state: Any, seat: int) -> int:
     return total
 
 
+def _free_neighbours(p: _Prep, used: int) -> list[int]:
+    """The free neighbours of every space: the board's, minus the connections carrying a line
+    (``used``: the seat's connections, one bit each)."""
+    nb = list(p.base_nb)
+    conn = p.conn
+    while used:
+        low = used & -used
+        used ^= low
+        a, not_b, c2, not_a = conn[low.bit_length() - 1]
+        nb[a] &= not_b
+        nb[c2] &= not_a
+    return nb
+
+
+def _free_entry_points(p: _Prep, nb: list[int], used_entries: int) -> tuple[int, int]:
+    """The entry points a new route can still start from (mask, count): unused, with a free
+    connection."""
+    free_entries = 0
+    n_free = 0
+    for e in p.entries:
+        if not (used_entries >> e) & 1 and nb[e]:
+            free_entries |= 1 << e
+            n_free += 1
+    return free_entries, n_free
+
+
+def _treasures_sought(p: _Prep, tr_state: Any) -> tuple[list[int], int]:
+    """The treasures still to recover: each colour's own (a mask per colour) and the neutral
+    ones, which any colour may recover (one mask)."""
+    wanted = [0, 0, 0, 0, 0]
+    neutral = 0
+    for t, bit, col, _v in p.tr:
+        if tr_state[t] < 0:
+            if col == NEUTRAL:
+                neutral |= bit
+            else:
+                wanted[col] |= bit
+    return wanted, neutral
+
+
+def _colour_layers(p: _Prep, sh: Any, nb: list[int],
+                   maxd_i: int) -> tuple[list[list[int]], list[float], int]:
+    """Distance layers per colour: from its route's end, or, for a colour not started, from
+    every free entry point (shared: fewer free entry points than colours to start scale the new
+    routes' chances down). Returns the layers, each colour's share and the sources (route ends
+    and free entry points) the coins and propellers are measured from."""
+    entry = sh.entry
+    end = sh.end
+    free_entries, n_free = _free_entry_points(p, nb, sh.entries_used)
+    unstarted = 0
+    sources = 0
+    for c in range(5):
+        if entry[c] < 0:
+            unstarted += 1
+        elif nb[end[c]]:
+            sources |= 1 << end[c]
+    # what each colour's search looks for: its own treasures and the neutral ones left
+    wanted, neutral = _treasures_sought(p, sh.treasure)
+    new_targets = 0
+    for c in range(5):
+        if entry[c] < 0:
+            new_targets |= wanted[c]
+    if neutral:
+        new_targets |= neutral
+    new_layers: list[int] = []
+    if unstarted and free_entries:
+        sources |= free_entries
+        if new_targets:
+            new_layers = _layers(free_entries, nb, maxd_i, new_targets)
+    start_share = min(1.0, n_free / unstarted) if unstarted else 1.0
+    per_colour: list[list[int]] = []
+    shares: list[float] = []
+    for c in range(5):
+        if entry[c] >= 0:
+            e = end[c]
+            targets = wanted[c] | neutral
+            per_colour.append(_layers(1 << e, nb, maxd_i, targets) if targets and nb[e] else [])
+            shares.append(1.0)
+        else:
+            per_colour.append(new_layers)
+            shares.append(start_share)
+    return per_colour, shares, sources
+
+
+def _treasure_candidates(p: _Prep, tr_state: Any, per_colour: list[list[int]],
+                         shares: list[float], pd: list[float]) -> list[list[tuple[int, float, int]]]:
+    """Per colour, the reachable treasures as (distance, chance, value) (a neutral one counts
+    for the colour nearest to it)."""
+    cand: list[list[tuple[int, float, int]]] = [[], [], [], [], []]
+    for t, bit, col, v in p.tr:
+        if tr_state[t] >= 0:
+            continue
+        if col == NEUTRAL:
+            best = -1
+            bestd = 99
+            for c in range(5):
+                d = _dist(per_colour[c], bit)
+                if 0 <= d < bestd:
+                    bestd, best = d, c
+            if best >= 0:
+                cand[best].append((bestd, pd[bestd] * shares[best], v))
+        else:
+            d = _dist(per_colour[col], bit)
+            if d >= 0:
+                cand[col].append((d, pd[d] * shares[col], v))
+    return cand
+
+
+def _treasure_row_gain(p: _Prep, cand: list[list[tuple[int, float, int]]], boxes: Any) -> float:
+    """The expected gain of the treasure rows: per colour, the candidates nearest first (sorted
+    in place), each with its chance times its marginal row value."""
+    gain = 0.0
+    rowv = p.rowv
+    row_len = p.row_len
+    for c in range(5):
+        lst = cand[c]
+        if not lst:
+            continue
+        lst.sort()
+        rv = rowv[c]
+        n = boxes[c]
+        ln = row_len[c]
+        for _d, pr, v in lst:
+            m = min(ln, n + v)
+            gain += pr * (rv[m] - rv[n])
+            n = m
+    return gain
+
+
+def _coins_and_propellers(value: float, p: _Prep, sh: Any, sources: int, nb: list[int],
+                          pd: list[float], maxd_i: int, coin_w: float, prop_w: float,
+                          end_w: float) -> float:
+    """``value`` plus the coins and propellers in reach, by distance from the nearest route end
+    or free entry point (the coin row's end bonus with its last box)."""
+    clen = p.coin_len
+    coins = sh.coins
+    free_coins = p.coin_mask & ~sh.coins_taken if clen and coins < clen else 0
+    free_props = p.prop_mask & ~sh.props_taken if prop_w else 0
+    if sources and (free_coins or free_props):
+        near = _layers(sources, nb, maxd_i, free_coins | free_props)
+        if free_coins:
+            cv = p.coinv
+            n = coins
+            cg = 0.0
+            for d, layer in enumerate(near):
+                k = (layer & free_coins).bit_count()
+                while k and n < clen:
+                    cg += pd[d] * (cv[n + 1] - cv[n])
+                    n += 1
+                    k -= 1
+                    if n == clen:
+                        cg += pd[d] * end_w * p.bonus[3]
+            value += coin_w * cg
+        if free_props:
+            for d, layer in enumerate(near):
+                k = (layer & free_props).bit_count()
+                if k:
+                    value += prop_w * 0.5 * pd[d] * k
+    return value
+
+
+def _bonus_stars(value: float, state: Any, p: _Prep, boxes: Any,
+                 cand: list[list[tuple[int, float, int]]], bonus_w: float, end_w: float) -> float:
+    """``value`` plus the bonus stars still free: the chance of reaching 2 boxes in every row,
+    a full row, and (the end bonus) the grey boxes of every row."""
+    bo = p.bonus
+    need2 = p.need2
+    grey = p.grey
+    row_len = p.row_len
+    p2 = 1.0
+    pg = 1.0
+    pnf = 1.0
+    for c in range(5):
+        reach = _reach_probs(boxes[c], cand[c], (need2[c], grey[c], row_len[c]))
+        p2 *= reach[0]
+        pg *= reach[1]
+        pnf *= 1.0 - reach[2]
+    if state.two_each_holder < 0:
+        value += bonus_w * bo[0] * p2
+    if state.full_row_holder < 0:
+        value += bonus_w * bo[1] * (1.0 - pnf)
+    if p.gsum:
+        value += bonus_w * end_w * bo[2] * pg
+    return value
+
+
+def _make_sheet_value(gamma: float, treasure_w: float, coin_w: float, coin_count: float,
+                      box_count: float, bonus_w: float, end_w: float, prop_w: float,
+                      time_w: float, maxd_i: int) -> Callable[[Any, int, _Prep, Any, float], float]:
+    """The evaluation proper with these weights (see :func:`make_reefs_evaluation`)."""
+
+    def sheet_value(state: Any, seat: int, p: _Prep, sh: Any, lead: float) -> float:
+        """The value from the seat's sheet and the race (``lead``)."""
+        value: float = float(own_score(state, seat))
+        h = 1.0 - time_w * lead
+        if h <= 0.0:
+            return value
+        boxes = sh.boxes
+        # boxes coloured are steps along rows whose values grow; unused propellers are options
+        value += h * (coin_count * sh.coins + box_count * sum(boxes)
+                      + prop_w * (sh.props - sh.props_used))
+        # the chance of reaching a target at each distance, the fading for time included
+        pd = [1.0, h * gamma]
+        for _ in range(maxd_i - 1):
+            pd.append(pd[-1] * gamma)
+        nb = _free_neighbours(p, sh.used)
+        per_colour, shares, sources = _colour_layers(p, sh, nb, maxd_i)
+        cand = _treasure_candidates(p, sh.treasure, per_colour, shares, pd)
+        value += treasure_w * _treasure_row_gain(p, cand, boxes)
+        value = _coins_and_propellers(value, p, sh, sources, nb, pd, maxd_i, coin_w, prop_w, end_w)
+        if bonus_w:
+            value = _bonus_stars(value, state, p, boxes, cand, bonus_w, end_w)
+        return value
+
+    return sheet_value
+
+
 def make_reefs_evaluation(
     gamma: float = 0.6,
     treasure_w: float = 1.0,
@@ -177,6 +394,8 @@ def make_reefs_evaluation(
     and again, and a hit costs a few microseconds instead of about 250.
     """
     maxd_i = int(maxd)
+    sheet_value = _make_sheet_value(gamma, treasure_w, coin_w, coin_count, box_count, bonus_w,
+                                    end_w, prop_w, time_w, maxd_i)
     # board -> {what the value depends on: its value}: a search evaluates the same sheet in
     # the same race many times over (the other seats' sheets at every leaf, above all)
     memos: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], float]] = weakref.WeakKeyDictionary()
@@ -200,169 +419,6 @@ def make_reefs_evaluation(
         value = table.get(key)
         if value is None:
             value = table[key] = sheet_value(state, seat, p, sh, lead)
-        return value
-
-    def sheet_value(state: Any, seat: int, p: _Prep, sh: Any, lead: float) -> float:
-        """The evaluation proper, from the seat's sheet and the race (``lead``)."""
-        boxes = sh.boxes
-        coins = sh.coins
-        value: float = float(own_score(state, seat))
-        clen = p.coin_len
-        grey = p.grey
-        gsum = sum(grey)
-        h = 1.0 - time_w * lead
-        if h <= 0.0:
-            return value
-        # boxes coloured are steps along rows whose values grow; unused propellers are options
-        value += h * (coin_count * coins + box_count * sum(boxes)
-                      + prop_w * (sh.props - sh.props_used))
-        pd = [1.0, h * gamma]
-        for _ in range(maxd_i - 1):
-            pd.append(pd[-1] * gamma)
-
-        # free neighbours of every space: the board's, minus the connections carrying a line
-        nb = list(p.base_nb)
-        conn = p.conn
-        u = sh.used
-        while u:
-            low = u & -u
-            u ^= low
-            a, not_b, c2, not_a = conn[low.bit_length() - 1]
-            nb[a] &= not_b
-            nb[c2] &= not_a
-
-        # distance layers per colour: from its route's end, or, for a colour not started, from
-        # every free entry point (shared: fewer free entry points than colours to start
-        # scale the new routes' chances down)
-        entry = sh.entry
-        end = sh.end
-        used_entries = sh.entries_used
-        free_entries = 0
-        n_free = 0
-        for e in p.entries:
-            if not (used_entries >> e) & 1 and nb[e]:
-                free_entries |= 1 << e
-                n_free += 1
-        unstarted = 0
-        sources = 0
-        for c in range(5):
-            if entry[c] < 0:
-                unstarted += 1
-            elif nb[end[c]]:
-                sources |= 1 << end[c]
-        # what each colour's search looks for: its own treasures and the neutral ones left
-        tr_state = sh.treasure
-        wanted = [0, 0, 0, 0, 0]
-        neutral = 0
-        for t, bit, col, _v in p.tr:
-            if tr_state[t] < 0:
-                if col == NEUTRAL:
-                    neutral |= bit
-                else:
-                    wanted[col] |= bit
-        new_targets = 0
-        for c in range(5):
-            if entry[c] < 0:
-                new_targets |= wanted[c]
-        if neutral:
-            new_targets |= neutral
-        new_layers: list[int] = []
-        if unstarted and free_entries:
-            sources |= free_entries
-            if new_targets:
-                new_layers = _layers(free_entries, nb, maxd_i, new_targets)
-        start_share = min(1.0, n_free / unstarted) if unstarted else 1.0
-        per_colour: list[list[int]] = []
-        shares: list[float] = []
-        for c in range(5):
-            if entry[c] >= 0:
-                e = end[c]
-                targets = wanted[c] | neutral
-                per_colour.append(_layers(1 << e, nb, maxd_i, targets) if targets and nb[e] else [])
-                shares.append(1.0)
-            else:
-                per_colour.append(new_layers)
-                shares.append(start_share)
-
-        # treasures: per colour, the reachable ones nearest first, each with its chance and its
-        # marginal row value (a neutral one counts for the colour nearest to it)
-        cand: list[list[tuple[int, float, int]]] = [[], [], [], [], []]  # (dist, chance, value)
-        for t, bit, col, v in p.tr:
-            if tr_state[t] >= 0:
-                continue
-            if col == NEUTRAL:
-                best = -1
-                bestd = 99
-                for c in range(5):
-                    d = _dist(per_colour[c], bit)
-                    if 0 <= d < bestd:
-                        bestd, best = d, c
-                if best >= 0:
-                    cand[best].append((bestd, pd[bestd] * shares[best], v))
-            else:
-                d = _dist(per_colour[col], bit)
-                if d >= 0:
-                    cand[col].append((d, pd[d] * shares[col], v))
-        gain = 0.0
-        rowv = p.rowv
-        row_len = p.row_len
-        for c in range(5):
-            lst = cand[c]
-            if not lst:
-                continue
-            lst.sort()
-            rv = rowv[c]
-            n = boxes[c]
-            ln = row_len[c]
-            for _d, pr, v in lst:
-                m = min(ln, n + v)
-                gain += pr * (rv[m] - rv[n])
-                n = m
-        value += treasure_w * gain
-
-        # coins and propellers: distance from the nearest route end or free entry point
-        free_coins = p.coin_mask & ~sh.coins_taken if clen and coins < clen else 0
-        free_props = p.prop_mask & ~sh.props_taken if prop_w else 0
-        if sources and (free_coins or free_props):
-            near = _layers(sources, nb, maxd_i, free_coins | free_props)
-            if free_coins:
-                cv = p.coinv
-                n = coins
-                cg = 0.0
-                for d, layer in enumerate(near):
-                    k = (layer & free_coins).bit_count()
-                    while k and n < clen:
-                        cg += pd[d] * (cv[n + 1] - cv[n])
-                        n += 1
-                        k -= 1
-                        if n == clen:
-                            cg += pd[d] * end_w * p.bonus[3]
-                value += coin_w * cg
-            if free_props:
-                for d, layer in enumerate(near):
-                    k = (layer & free_props).bit_count()
-                    if k:
-                        value += prop_w * 0.5 * pd[d] * k
-
-        # bonus stars still free: the chance of reaching 2 boxes in every row, a full row, and
-        # (the end bonus) the grey boxes of every row
-        if bonus_w:
-            bo = p.bonus
-            need2 = p.need2
-            p2 = 1.0
-            pg = 1.0
-            pnf = 1.0
-            for c in range(5):
-                reach = _reach_probs(boxes[c], cand[c], (need2[c], grey[c], row_len[c]))
-                p2 *= reach[0]
-                pg *= reach[1]
-                pnf *= 1.0 - reach[2]
-            if state.two_each_holder < 0:
-                value += bonus_w * bo[0] * p2
-            if state.full_row_holder < 0:
-                value += bonus_w * bo[1] * (1.0 - pnf)
-            if gsum:
-                value += bonus_w * end_w * bo[2] * pg
         return value
 
     return reefs_evaluation

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from meeple.core.state import CHANCE
+from meeple.core.state import CHANCE, Score
 from meeple.core.text import subject
 from meeple.games.reefs.moves import (
     ANY,
@@ -584,7 +584,6 @@ def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
 
     b = state.board
     cache = _cache(b)
-    ids = b.ids
     walk = _Walk(state)
     scores = state.scores()
     over = state.over
@@ -592,8 +591,29 @@ def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
         "draw" if state.phase == P_DRAW else "take")
     to_move = state.to_move
     seat_to_move = None if to_move is None or to_move == CHANCE else to_move
+    ender = state.ender if over and state.ender >= 0 else -1
+    holders = _star_holders(state, ender)
+    seats = [_seat_board(state, s, cache, walk, scores[s], [k for k, h in holders.items() if h == s])
+             for s in range(len(state.sheets))]
+    sentence, doing, result = _words(state, phase, walk)
+    return ReefsBoard(
+        schema=BOARD_SCHEMA, round=state.rounds, phase=phase,
+        roller=state.roller, to_move=seat_to_move, sentence=sentence, doing=doing,
+        result_text=result,
+        pencils=_pencil_states(state, cache, walk, phase),
+        drawing=_drawing(state, walk) if phase == "draw" else None, seats=seats,
+        stars=[StarHolder(id=k, holder=h if h >= 0 else None) for k, h in holders.items()],
+        ended_by=ender if ender >= 0 else None,
+        end_reason=_end_reason(state) if over else None,
+        choices=_choices(state) if seat_to_move is not None and viewer == seat_to_move
+        else [],
+    )
 
-    # the pencils
+
+def _pencil_states(state: ReefsState, cache: _BoardCache, walk: _Walk,
+                   phase: Phase) -> list[PencilState]:
+    """Where each pencil is (unrolled, in the middle, being drawn, taken) and its face."""
+    over = state.over
     pencils = []
     for c in range(5):
         f = state.middle[c]
@@ -614,88 +634,83 @@ def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
             face_label=_face_label(face) if face >= 0 else None,
             holder=holder if holder >= 0 else None,
             propeller=where in ("drawing", "taken") and walk.prop[c]))
+    return pencils
 
-    # the pencil being drawn
-    drawing = None
-    if phase == "draw":
-        c = state.pc
-        sh = state.sheets[state.seat]
-        started = sh.entry[c] >= 0
-        source: Source = walk.source
-        steps_left: int | None
-        if state.pmode == PLUS:
-            steps_left, drawn, source = None, state.prem, "face"
+
+def _drawing(state: ReefsState, walk: _Walk) -> Drawing:
+    """The pencil being drawn: its mode, the steps drawn and left, where its route ends."""
+    b = state.board
+    c = state.pc
+    sh = state.sheets[state.seat]
+    started = sh.entry[c] >= 0
+    source: Source = walk.source
+    steps_left: int | None
+    if state.pmode == PLUS:
+        steps_left, drawn, source = None, state.prem, "face"
+    else:
+        steps_left = state.prem
+        if source != "face":
+            total = PROPELLER_STEPS  # a propeller's or a whirlpool's 3 any steps
         else:
-            steps_left = state.prem
-            if source != "face":
-                total = PROPELLER_STEPS  # a propeller's or a whirlpool's 3 any steps
-            else:
-                total = FACES[walk.faces[c]][2] if walk.faces[c] >= 0 else steps_left
-            drawn = max(0, total - steps_left)
-        d = b.directions[state.pdir] if state.pdir >= 0 else None
-        drawing = Drawing(
-            seat=state.seat, pencil=LETTERS[c], colour=_COLOUR[c],
-            mode=_MODE_WORDS[state.pmode], source=source,
-            steps_left=steps_left, steps_drawn=drawn,
-            direction=list(d) if d is not None else None, route_started=started,
-            at=ids[sh.end[c]] if started else None,
-            can_stop=state.pmode == PLUS and state.prem >= PLUS_MIN, can_forfeit=not state.pdrawn)
+            total = FACES[walk.faces[c]][2] if walk.faces[c] >= 0 else steps_left
+        drawn = max(0, total - steps_left)
+    d = b.directions[state.pdir] if state.pdir >= 0 else None
+    return Drawing(
+        seat=state.seat, pencil=LETTERS[c], colour=_COLOUR[c],
+        mode=_MODE_WORDS[state.pmode], source=source,
+        steps_left=steps_left, steps_drawn=drawn,
+        direction=list(d) if d is not None else None, route_started=started,
+        at=b.ids[sh.end[c]] if started else None,
+        can_stop=state.pmode == PLUS and state.prem >= PLUS_MIN, can_forfeit=not state.pdrawn)
 
-    # the stars
-    ender = state.ender if over and state.ender >= 0 else -1
-    holders = {
+
+def _star_holders(state: ReefsState, ender: int) -> dict[str, int]:
+    """Who holds each bonus star (-1: no one): the "first to" ones, and the end bonuses the
+    seat that ended the game (``ender``) took."""
+    return {
         "star:two_each": state.two_each_holder,
         "star:full_row": state.full_row_holder,
         "star:end_grey": ender if state.end_grey else -1,
         "star:end_coins": ender if state.end_coins else -1,
     }
 
-    # every seat's sheet
-    seats = []
-    for s, sh in enumerate(state.sheets):
-        routes = []
-        for c in range(5):
-            e = sh.entry[c]
-            if e < 0:
-                routes.append(Route(pencil=LETTERS[c], colour=_COLOUR[c], entry=None,
-                                    spaces=[], connections=[], end=None))
-                continue
-            sp, cs = walk.spaces[s][c], walk.conns[s][c]
-            if not sp or sp[0] != e or sp[-1] != sh.end[c] or not _marks_agree(sh.owner, c, cs):
-                sp, cs = _route_from_marks(b, sh.owner, c, e)
-            routes.append(Route(
-                pencil=LETTERS[c], colour=_COLOUR[c], entry=ids[e],
-                spaces=[ids[i] for i in sp], connections=[cache.conn_ids[i] for i in cs],
-                end=ids[sh.end[c]]))
-        rows = []
-        for c in range(5):
-            n = sh.boxes[c]
-            rows.append(RowState(id=f"row:{COLOURS[c]}", colour=_COLOUR[c],
-                                 boxes=n, grey_reached=n >= b.row_grey[c],
-                                 full=n >= b.row_len[c], score=scores[s].breakdown[COLOURS[c]]))
-        seats.append(SeatBoard(
-            seat=s, name=state.seats[s], total=scores[s].total, routes=routes,
-            treasures=[RecoveredTreasure(space=ids[_treasure_space(b, t)],
-                                         colour=_COLOUR[got])
-                       for t, got in enumerate(sh.treasure) if got >= 0],
-            coins=_mask_ids(b, sh.coins_taken), coin_boxes=sh.coins,
-            coin_score=scores[s].breakdown["coins"],
-            whirlpools=_mask_ids(b, sh.whirls), propellers=_mask_ids(b, sh.props_taken),
-            propellers_collected=sh.props, propellers_used=sh.props_used, rows=rows,
-            stars=[k for k, h in holders.items() if h == s], stuck=sh.stuck))
 
-    sentence, doing, result = _words(state, phase, walk)
-    return ReefsBoard(
-        schema=BOARD_SCHEMA, round=state.rounds, phase=phase,
-        roller=state.roller, to_move=seat_to_move, sentence=sentence, doing=doing,
-        result_text=result,
-        pencils=pencils, drawing=drawing, seats=seats,
-        stars=[StarHolder(id=k, holder=h if h >= 0 else None) for k, h in holders.items()],
-        ended_by=ender if ender >= 0 else None,
-        end_reason=_end_reason(state) if over else None,
-        choices=_choices(state) if seat_to_move is not None and viewer == seat_to_move
-        else [],
-    )
+def _seat_board(state: ReefsState, s: int, cache: _BoardCache, walk: _Walk, score: Score,
+                stars: list[str]) -> SeatBoard:
+    """Seat ``s``'s sheet: its routes, treasures, coins, whirlpools, propellers and rows."""
+    b = state.board
+    ids = b.ids
+    sh = state.sheets[s]
+    routes = []
+    for c in range(5):
+        e = sh.entry[c]
+        if e < 0:
+            routes.append(Route(pencil=LETTERS[c], colour=_COLOUR[c], entry=None,
+                                spaces=[], connections=[], end=None))
+            continue
+        sp, cs = walk.spaces[s][c], walk.conns[s][c]
+        if not sp or sp[0] != e or sp[-1] != sh.end[c] or not _marks_agree(sh.owner, c, cs):
+            sp, cs = _route_from_marks(b, sh.owner, c, e)
+        routes.append(Route(
+            pencil=LETTERS[c], colour=_COLOUR[c], entry=ids[e],
+            spaces=[ids[i] for i in sp], connections=[cache.conn_ids[i] for i in cs],
+            end=ids[sh.end[c]]))
+    rows = []
+    for c in range(5):
+        n = sh.boxes[c]
+        rows.append(RowState(id=f"row:{COLOURS[c]}", colour=_COLOUR[c],
+                             boxes=n, grey_reached=n >= b.row_grey[c],
+                             full=n >= b.row_len[c], score=score.breakdown[COLOURS[c]]))
+    return SeatBoard(
+        seat=s, name=state.seats[s], total=score.total, routes=routes,
+        treasures=[RecoveredTreasure(space=ids[_treasure_space(b, t)],
+                                     colour=_COLOUR[got])
+                   for t, got in enumerate(sh.treasure) if got >= 0],
+        coins=_mask_ids(b, sh.coins_taken), coin_boxes=sh.coins,
+        coin_score=score.breakdown["coins"],
+        whirlpools=_mask_ids(b, sh.whirls), propellers=_mask_ids(b, sh.props_taken),
+        propellers_collected=sh.props, propellers_used=sh.props_used, rows=rows,
+        stars=stars, stuck=sh.stuck)
 
 
 def _marks_agree(owner: bytes | bytearray, c: int, conns: list[int]) -> bool:

@@ -128,6 +128,51 @@ def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
         memo[key] = value
 
 
+def _bits(mask: int) -> list[int]:
+    """The indices of the bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+def _last_increments(cs: Compiled) -> list[int]:
+    """Per item, what a "last" measure gains with it: its points over the best item below it
+    in its area."""
+    increment = [0] * cs.n
+    for am in cs.area_mask:
+        prev = 0
+        for i in _bits(am):
+            increment[i] = max(0, cs.item_points[i] - prev)
+            prev = max(prev, cs.item_points[i])
+    return increment
+
+
+def _ladybugs_by_area(cs: Compiled) -> tuple[list[list[int]], list[int]]:
+    """The ladybugs of a single area (per area: they are part of its completion value) and the
+    others (several areas or items), apart."""
+    area_lbs: list[list[int]] = [[] for _ in range(len(cs.sheet.areas))]
+    multi_lbs: list[int] = []
+    for li in range(len(cs.sheet.ladybugs)):
+        if len(cs.ladybug_areas[li]) == 1 and not cs.ladybug_items[li]:
+            area_lbs[cs.ladybug_areas[li][0]].append(li)
+        else:
+            multi_lbs.append(li)
+    return area_lbs, multi_lbs
+
+
+def _item_products(cs: Compiled, product_rows: Any) -> list[list[tuple[int, int, str]]]:
+    """Per item, the product rows it feeds: (row, side 0/1, op)."""
+    item_products: list[list[tuple[int, int, str]]] = [[] for _ in range(cs.n)]
+    for r, pair in enumerate(product_rows):
+        for side, (op, _, mask) in enumerate(pair):
+            for i in _bits(mask):
+                item_products[i].append((r, side, op))
+    return item_products
+
+
 class _Model:
     """What the evaluation needs from a compiled sheet, precomputed once per sheet."""
 
@@ -157,20 +202,9 @@ class _Model:
         self.product_rows = pad.product_rows
         self.lb_points = pad.ladybug_points
         # increments of "last" measures: points gained over the item below it in its area
-        self.increment = [0] * cs.n
-        for ai in range(na):
-            prev = 0
-            rest = cs.area_mask[ai]
-            while rest:
-                low = rest & -rest
-                i = low.bit_length() - 1
-                rest ^= low
-                self.increment[i] = max(0, cs.item_points[i] - prev)
-                prev = max(prev, cs.item_points[i])
+        self.increment = _last_increments(cs)
         # free colourings: per item and per area, in number of colourings
-        self.item_free = [0] * cs.n
-        for i, gs in enumerate(cs.item_grants):
-            self.item_free[i] = sum(self._grant_count(g) for g in gs)
+        self.item_free = [sum(self._grant_count(g) for g in gs) for gs in cs.item_grants]
         self.area_free = [sum(self._grant_count(g) for g in gs) for gs in cs.area_grants]
         # item goals: items with points in a sum row or a free colouring
         self.item_goals = [i for i in range(cs.n)
@@ -181,36 +215,14 @@ class _Model:
         for pts, areas in self.complete_rows:
             for ai in areas:
                 self.area_complete_pts[ai] += pts
-        self.area_lbs: list[list[int]] = [[] for _ in range(na)]
-        self.multi_lbs: list[int] = []
-        for li in range(len(sheet.ladybugs)):
-            if len(cs.ladybug_areas[li]) == 1 and not cs.ladybug_items[li]:
-                self.area_lbs[cs.ladybug_areas[li][0]].append(li)
-            else:
-                self.multi_lbs.append(li)
+        self.area_lbs, self.multi_lbs = _ladybugs_by_area(cs)
         self.goal_items = [(i, cs.item_area[i], cs.item_step[i], cs.area_sequence[cs.item_area[i]],
                             bool(cs.requires[i])) for i in self.item_goals]
         # per item: the product rows it feeds, (row, side 0/1, op)
-        self.item_products: list[list[tuple[int, int, str]]] = [[] for _ in range(cs.n)]
-        for r, pair in enumerate(self.product_rows):
-            for side, (op, _, mask) in enumerate(pair):
-                rest = mask
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    self.item_products[low.bit_length() - 1].append((r, side, op))
+        self.item_products = _item_products(cs, self.product_rows)
         self.faces = cs.faces
-        self.step_items: list[list[list[int]]] = []
-        for ai in range(na):
-            per = []
-            for sm in cs.area_steps[ai]:
-                its = []
-                while sm:
-                    low = sm & -sm
-                    sm ^= low
-                    its.append(low.bit_length() - 1)
-                per.append(its)
-            self.step_items.append(per)
+        # per area, per step: its items
+        self.step_items = [[_bits(sm) for sm in cs.area_steps[ai]] for ai in range(na)]
         self.ladybug_count = len(sheet.ladybugs)
         self.races = list(range(len(sheet.races)))
         # costs from an empty sheet (the denominators of shares)
@@ -423,177 +435,269 @@ def make_evaluation(params: Params | None = None) -> Callable[[Any, int], float]
             row = rows[r] = row_for(r)
         return row[c] if c < len(row) else 0.0
 
-    def own_credit(state: Any, seat: int, model: _Model, col: int, blocked: int, lbs: int,
-                   rounds: float, crow: list[float], lefts: Sequence[int]) -> float:
-        """The credit of the seat's own goals under way: its ladybugs, areas, bamboo groups,
-        items and products. Without the look-ahead a pure function of its colourings, blocked
-        items, ladybugs and the rounds left (remembered by :func:`evaluate`)."""
-        cs = model.cs
-        nrow = len(crow)
-        aw = prm.area_weight
-        # ---- ladybugs: the bonus of those circled, credit for those under way
-        credit = aw * prm.ladybug_bonus * lbs.bit_count()
-        lb_value = model.lb_points + prm.ladybug_bonus
-        if prm.rho > 0:
-            credit += _npv_areas(model, prm, state, seat, rounds, chance)
-        for li in (model.multi_lbs if prm.rho > 0 else range(model.ladybug_count)):
-            if lbs >> li & 1:
-                continue
-            c = model.ladybug_cost(col, blocked, li, lefts)
-            if c >= INF:
-                continue
-            c0 = model.lb_c0[li]
-            credit += aw * lb_value * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
-        # ---- complete rows and area free colourings
-        for pts, areas in ([] if prm.rho > 0 else model.complete_rows):
-            for ai in areas:
-                c = lefts[ai]
-                if 0 < c < INF:
-                    c0 = model.area_c0[ai]
-                    credit += aw * pts * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
-        fv = prm.free_value
-        if fv and prm.rho <= 0:
-            for ai in range(model.n_areas):
-                if model.area_free[ai]:
-                    c = lefts[ai]
-                    if 0 < c < INF:
-                        c0 = model.area_c0[ai]
-                        ch = crow[c] if c < nrow else 0.0
-                        credit += aw * fv * model.area_free[ai] * (c0 - c) / c0 * ch
-        # ---- bamboo groups
-        for pts, groups in model.group_rows:
-            for g in groups:
-                c = 0
-                c0 = 0
-                for ai in g:
-                    c += lefts[ai]
-                    c0 += model.area_c0[ai]
-                if 0 < c < INF:
-                    credit += aw * pts * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
-        # ---- items (leaves, fish, river, favours, dragon) and their free colourings
-        opt = prm.option
-        if opt and prm.rho <= 0:
-            pts_ = cs.item_points
-            sm = model.sum_mask
-            dec = prm.decay
-            nsteps = model.area_nsteps
-            for i, ai, step, seq, req in model.goal_items:
-                if col >> i & 1:
-                    continue
-                if req:
-                    d = model.dist(col, blocked, i)
-                elif lefts[ai] >= INF:
-                    continue
-                elif seq:
-                    d = step - (nsteps[ai] - lefts[ai]) + 1
-                    if d <= 0:
-                        continue
-                else:
-                    d = 1
-                if d >= INF:
-                    continue
-                v = (pts_[i] if sm >> i & 1 else 0) + fv * model.item_free[i]
-                credit += opt * v * dec ** (d - 1) * (crow[d] if d < nrow else 0.0)
-        if prm.lookahead:
-            credit += prm.lookahead * _next_round(model, prm, state, seat, lefts)
-
-        # ---- products
-        if model.product_rows and prm.product_weight:
-            dec = prm.decay
-            for (lop, lar, lm), (rop, rar, rm) in model.product_rows:
-                lcur = model.measure(lop, lar, lm, col)
-                rcur = model.measure(rop, rar, rm, col)
-                lexp = lcur + _expected_gain(model, lop, lm, col, blocked, dec, rounds, chance)
-                rexp = rcur + _expected_gain(model, rop, rm, col, blocked, dec, rounds, chance)
-                credit += prm.product_weight * (lexp * rexp - lcur * rcur)
-        return credit
-
     def evaluate(state: Any, seat: int) -> float:
         model = _model(state.cs)
         total = float(model.score(state, seat))
         if state.phase == 4:  # OVER
             return total
-        cs = model.cs
-        players = state.players
-        coloured = state.coloured
-        blockeds = state.blocked
-        col = coloured[seat]
-        blocked = blockeds[seat]
-        need = model.need
-        # ---- rounds left: the ladybug race
-        rounds = float(INF)
-        for q in range(players):
-            have = state.ladybugs[q].bit_count()
-            if have >= need:
-                rounds = 0.0
-                break
-            if q == seat and not prm.self_end:
-                continue
-            c = model.race_colourings(coloured[q], blockeds[q], state.ladybugs[q], need - have)
-            if c < INF:
-                rounds = min(rounds, prm.rounds_per_step * c)
+        col = state.coloured[seat]
+        blocked = state.blocked[seat]
+        rounds = _rounds_left(model, prm, state, seat)
         if prm.deny:
             total -= prm.deny * _denial(model, prm, state, seat,
                                         model.denial_memos.setdefault(token, {}))
         if rounds <= 0.0:
-            if prm.end_weight and players > 1:
-                best = max(model.score(state, q) for q in range(players) if q != seat)
-                total += prm.end_weight * (model.score(state, seat) - best)
-            return total
+            return _last_round(total, model, prm, state, seat)
         if rounds >= INF:
             rounds = float(_MAX_R)
-        aw = prm.area_weight
         lbs = state.ladybugs[seat]
         crow = rows.get(rounds)
         if crow is None:
             crow = rows[rounds] = row_for(rounds)
-        nrow = len(crow)
         lefts = model.lefts(col, blocked)
         if prm.lookahead:  # reads the items open to the seat: not remembered
-            credit = own_credit(state, seat, model, col, blocked, lbs, rounds, crow, lefts)
+            credit = _own_credit(prm, chance, state, seat, model, col, blocked, lbs, rounds, crow,
+                                 lefts)
         else:
             memo = model.credit_memos.setdefault(token, {})
             key = (col, blocked, lbs, rounds)
             hit = memo.get(key)
             if hit is None:
-                hit = own_credit(state, seat, model, col, blocked, lbs, rounds, crow, lefts)
+                hit = _own_credit(prm, chance, state, seat, model, col, blocked, lbs, rounds, crow,
+                                  lefts)
                 _remember(memo, key, hit)
             credit = hit
-        # ---- sun majority with lock-out
-        for mask, places, areas in model.majority_rows:
-            for ai in areas:
-                c = lefts[ai]
-                if not 0 < c < INF:
-                    continue
-                others = [model.left(coloured[q], blockeds[q], ai)
-                          for q in range(players) if q != seat]
-                now = model.majority_points(coloured, mask, places, seat)
-                gain = (places[0] - now) * _p_first(c, others)
-                c0 = model.area_c0[ai]
-                credit += aw * gain * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
-        # ---- first-player races (lanterns, dragon feet)
+        if model.majority_rows:
+            credit = _sun_majority(credit, model, prm.area_weight, state, seat, crow, lefts)
         if model.race_rows:
-            got = state.first[seat] | state.later[seat]
-            mine = model.race_costs(col, blocked)
-            theirs = [model.race_costs(coloured[q], blockeds[q]) for q in range(players) if q != seat]
-            for ri in model.race_rows:
-                if got >> ri & 1:
-                    continue
-                c = mine[ri]
-                if c >= INF:
-                    continue
-                if state.claimed >> ri & 1:
-                    v = float(cs.race_later[ri])
-                else:
-                    others = [costs[ri] for costs in theirs]
-                    pf = _p_first(c, others)
-                    v = cs.race_later[ri] + (cs.race_first[ri] - cs.race_later[ri]) * pf
-                c0 = model.race_c0[ri]
-                share = (c0 - c + 1) / c0 if c0 else 1.0
-                credit += aw * v * share * (crow[c] if c < nrow else 0.0)
+            credit = _first_player_races(credit, model, prm.area_weight, state, seat, crow)
         return float(total + credit)
 
     return evaluate
+
+
+def _rounds_left(model: _Model, prm: Params, state: Any, seat: int) -> float:
+    """The rounds left, from the ladybug race (T4): the fewest colourings any other seat (and
+    the seat itself with ``self_end``) needs for the ladybugs that end the game, times
+    ``rounds_per_step``; 0 in the last round, INF if no seat can end it."""
+    players = state.players
+    coloured = state.coloured
+    blockeds = state.blocked
+    need = model.need
+    rounds = float(INF)
+    for q in range(players):
+        have = state.ladybugs[q].bit_count()
+        if have >= need:
+            rounds = 0.0
+            break
+        if q == seat and not prm.self_end:
+            continue
+        c = model.race_colourings(coloured[q], blockeds[q], state.ladybugs[q], need - have)
+        if c < INF:
+            rounds = min(rounds, prm.rounds_per_step * c)
+    return rounds
+
+
+def _last_round(total: float, model: _Model, prm: Params, state: Any, seat: int) -> float:
+    """The last round (a seat has its third ladybug, T4): no more credits, ``total`` plus
+    ``end_weight`` x the lead over the best other seat."""
+    players = state.players
+    if prm.end_weight and players > 1:
+        best = max(model.score(state, q) for q in range(players) if q != seat)
+        total += prm.end_weight * (model.score(state, seat) - best)
+    return total
+
+
+def _own_credit(prm: Params, chance: Callable[[int, float], float], state: Any, seat: int,
+                model: _Model, col: int, blocked: int, lbs: int, rounds: float, crow: list[float],
+                lefts: Sequence[int]) -> float:
+    """The credit of the seat's own goals under way: its ladybugs, areas, bamboo groups,
+    items and products. Without the look-ahead a pure function of its colourings, blocked
+    items, ladybugs and the rounds left (remembered by the evaluation)."""
+    aw = prm.area_weight
+    # ---- ladybugs: the bonus of those circled, credit for those under way
+    credit = aw * prm.ladybug_bonus * lbs.bit_count()
+    if prm.rho > 0:
+        credit += _npv_areas(model, prm, state, seat, rounds, chance)
+    credit = _ladybugs_under_way(credit, model, prm, col, blocked, lbs, crow, lefts)
+    if prm.rho <= 0:
+        if model.complete_rows:
+            credit = _complete_rows(credit, model, aw, crow, lefts)
+        if prm.free_value:
+            credit = _area_free_colourings(credit, model, aw, prm.free_value, crow, lefts)
+    if model.group_rows:
+        credit = _bamboo_groups(credit, model, aw, crow, lefts)
+    if prm.option and prm.rho <= 0:
+        credit = _items_under_way(credit, model, prm, col, blocked, crow, lefts)
+    if prm.lookahead:
+        credit += prm.lookahead * _next_round(model, prm, state, seat, lefts)
+    if model.product_rows and prm.product_weight:
+        credit = _products(credit, model, prm, col, blocked, rounds, chance)
+    return credit
+
+
+def _ladybugs_under_way(credit: float, model: _Model, prm: Params, col: int, blocked: int,
+                        lbs: int, crow: list[float], lefts: Sequence[int]) -> float:
+    """``credit`` plus the ladybugs not circled yet (their point and bonus), times the share of
+    their areas and items coloured and the chance of finishing them in time (with ``rho``
+    only the ladybugs of several areas or items: the others are in the areas' values)."""
+    nrow = len(crow)
+    aw = prm.area_weight
+    lb_value = model.lb_points + prm.ladybug_bonus
+    for li in (model.multi_lbs if prm.rho > 0 else range(model.ladybug_count)):
+        if lbs >> li & 1:
+            continue
+        c = model.ladybug_cost(col, blocked, li, lefts)
+        if c >= INF:
+            continue
+        c0 = model.lb_c0[li]
+        credit += aw * lb_value * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
+    return credit
+
+
+def _complete_rows(credit: float, model: _Model, aw: float, crow: list[float],
+                   lefts: Sequence[int]) -> float:
+    """``credit`` plus the areas that score when complete (sun, pond), times the share
+    coloured and the chance in time."""
+    nrow = len(crow)
+    for pts, areas in model.complete_rows:
+        for ai in areas:
+            c = lefts[ai]
+            if 0 < c < INF:
+                c0 = model.area_c0[ai]
+                credit += aw * pts * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
+    return credit
+
+
+def _area_free_colourings(credit: float, model: _Model, aw: float, fv: float, crow: list[float],
+                          lefts: Sequence[int]) -> float:
+    """``credit`` plus the free colourings that completing an area earns (cloud, 3-panda river),
+    times the share coloured and the chance in time."""
+    nrow = len(crow)
+    for ai in range(model.n_areas):
+        if model.area_free[ai]:
+            c = lefts[ai]
+            if 0 < c < INF:
+                c0 = model.area_c0[ai]
+                ch = crow[c] if c < nrow else 0.0
+                credit += aw * fv * model.area_free[ai] * (c0 - c) / c0 * ch
+    return credit
+
+
+def _bamboo_groups(credit: float, model: _Model, aw: float, crow: list[float],
+                   lefts: Sequence[int]) -> float:
+    """``credit`` plus the bamboo groups (the group sign: every area of the group complete),
+    times the share coloured and the chance in time."""
+    nrow = len(crow)
+    for pts, groups in model.group_rows:
+        for g in groups:
+            c = 0
+            c0 = 0
+            for ai in g:
+                c += lefts[ai]
+                c0 += model.area_c0[ai]
+            if 0 < c < INF:
+                credit += aw * pts * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
+    return credit
+
+
+def _items_under_way(credit: float, model: _Model, prm: Params, col: int, blocked: int,
+                     crow: list[float], lefts: Sequence[int]) -> float:
+    """``credit`` plus the items with printed points or free colourings not coloured yet
+    (leaves, fish, river, party favours, dragon): ``option`` x their value, less by ``decay``
+    the further up their area they are, times the chance in time."""
+    nrow = len(crow)
+    fv = prm.free_value
+    opt = prm.option
+    pts_ = model.cs.item_points
+    sm = model.sum_mask
+    dec = prm.decay
+    nsteps = model.area_nsteps
+    for i, ai, step, seq, req in model.goal_items:
+        if col >> i & 1:
+            continue
+        if req:
+            d = model.dist(col, blocked, i)
+        elif lefts[ai] >= INF:
+            continue
+        elif seq:
+            d = step - (nsteps[ai] - lefts[ai]) + 1
+            if d <= 0:
+                continue
+        else:
+            d = 1
+        if d >= INF:
+            continue
+        v = (pts_[i] if sm >> i & 1 else 0) + fv * model.item_free[i]
+        credit += opt * v * dec ** (d - 1) * (crow[d] if d < nrow else 0.0)
+    return credit
+
+
+def _products(credit: float, model: _Model, prm: Params, col: int, blocked: int, rounds: float,
+              chance: Callable[[int, float], float]) -> float:
+    """``credit`` plus the product rows (shoots x ponds, bamboo x lanterns, bursts x trail): the
+    expected final product minus the current one, each factor grown by the items still
+    reachable."""
+    dec = prm.decay
+    for (lop, lar, lm), (rop, rar, rm) in model.product_rows:
+        lcur = model.measure(lop, lar, lm, col)
+        rcur = model.measure(rop, rar, rm, col)
+        lexp = lcur + _expected_gain(model, lop, lm, col, blocked, dec, rounds, chance)
+        rexp = rcur + _expected_gain(model, rop, rm, col, blocked, dec, rounds, chance)
+        credit += prm.product_weight * (lexp * rexp - lcur * rcur)
+    return credit
+
+
+def _sun_majority(credit: float, model: _Model, aw: float, state: Any, seat: int,
+                  crow: list[float], lefts: Sequence[int]) -> float:
+    """``credit`` plus the sun majority with its lock-out (T6): a ray is worth something only
+    while the seat can still finish first."""
+    nrow = len(crow)
+    players = state.players
+    coloured = state.coloured
+    blockeds = state.blocked
+    for mask, places, areas in model.majority_rows:
+        for ai in areas:
+            c = lefts[ai]
+            if not 0 < c < INF:
+                continue
+            others = [model.left(coloured[q], blockeds[q], ai)
+                      for q in range(players) if q != seat]
+            now = model.majority_points(coloured, mask, places, seat)
+            gain = (places[0] - now) * _p_first(c, others)
+            c0 = model.area_c0[ai]
+            credit += aw * gain * (c0 - c) / c0 * (crow[c] if c < nrow else 0.0)
+    return credit
+
+
+def _first_player_races(credit: float, model: _Model, aw: float, state: Any, seat: int,
+                        crow: list[float]) -> float:
+    """``credit`` plus the first-player races (lanterns T7, dragon feet): the first number if
+    no one has it (times the chance of getting there first), the later number otherwise."""
+    nrow = len(crow)
+    cs = model.cs
+    players = state.players
+    coloured = state.coloured
+    blockeds = state.blocked
+    got = state.first[seat] | state.later[seat]
+    mine = model.race_costs(coloured[seat], blockeds[seat])
+    theirs = [model.race_costs(coloured[q], blockeds[q]) for q in range(players) if q != seat]
+    for ri in model.race_rows:
+        if got >> ri & 1:
+            continue
+        c = mine[ri]
+        if c >= INF:
+            continue
+        if state.claimed >> ri & 1:
+            v = float(cs.race_later[ri])
+        else:
+            others = [costs[ri] for costs in theirs]
+            pf = _p_first(c, others)
+            v = cs.race_later[ri] + (cs.race_first[ri] - cs.race_later[ri]) * pf
+        c0 = model.race_c0[ri]
+        share = (c0 - c + 1) / c0 if c0 else 1.0
+        credit += aw * v * share * (crow[c] if c < nrow else 0.0)
+    return credit
 
 
 def _item_values(model: _Model, prm: Params, col: int, lbs: int, lefts: Sequence[int],

@@ -173,6 +173,22 @@ def _selector(sheet: Sheet, areas: list[str], kinds: list[str], where: str) -> N
 
 
 def _validate(sheet: Sheet) -> None:
+    ids = _unique_ids(sheet)
+    item_area = {it.id: a for a in sheet.areas for it in a.items}
+    cells: dict[tuple[int, int], str] = {}
+    kinds = {a.kind for a in sheet.areas}
+    for area in sheet.areas:
+        _check_area_order(area)
+        _check_area_items(area, cells, item_area)
+        _check_area_grants(sheet, area, kinds)
+    _check_requires_acyclic(item_area)
+    _check_ladybugs(sheet, ids)
+    race_ids = _check_races(sheet, ids)
+    _check_score_rows(sheet, race_ids)
+
+
+def _unique_ids(sheet: Sheet) -> dict[str, str]:
+    """Every area's and item's id, each used once: id -> "area" or "item"."""
     ids: dict[str, str] = {}
     for area in sheet.areas:
         if area.id in ids:
@@ -183,44 +199,61 @@ def _validate(sheet: Sheet) -> None:
                 raise ValueError(
                     f"id {it.id!r} is used twice; every area and item needs its own id")
             ids[it.id] = "item"
-    item_area = {it.id: a for a in sheet.areas for it in a.items}
-    cells: dict[tuple[int, int], str] = {}
-    kinds = {a.kind for a in sheet.areas}
-    for area in sheet.areas:
-        where = f"area {area.id!r}"
-        if area.order == "any" and any(it.step is not None for it in area.items):
-            raise ValueError(f"{where}: 'step' is only allowed in areas with order = 'sequence'")
-        if area.order == "sequence":
-            given = [it.step is not None for it in area.items]
-            if any(given) and not all(given):
-                raise ValueError(f"{where}: give 'step' to every item of the area or to none")
-            steps = [it.step if it.step is not None else k for k, it in enumerate(area.items)]
-            if any(b < a for a, b in pairwise(steps)):
-                raise ValueError(f"{where}: list the items in step order (steps must not go down)")
-        if area.adjacent_different and area.order != "sequence":
-            raise ValueError(f"{where}: adjacent_different needs order = 'sequence'")
-        if any(it.colour == "any" for it in area.items) and not area.adjacent_different:
-            raise ValueError(f"{where}: items of colour 'any' are only allowed in an area with "
-                             "adjacent_different = true (the dragon)")
-        for it in area.items:
-            if (it.col, it.row) in cells:
-                raise ValueError(f"item {it.id!r} is drawn on the same cell (col {it.col}, row "
-                                 f"{it.row}) as {cells[(it.col, it.row)]!r}")
-            cells[(it.col, it.row)] = it.id
-            if it.requires is not None:
-                if it.requires not in item_area:
-                    raise ValueError(f"item {it.id!r} requires unknown item {it.requires!r}")
-                if it.requires == it.id:
-                    raise ValueError(f"item {it.id!r} cannot require itself")
-        for g in [*area.on_complete, *(g for it in area.items for g in it.grants)]:
-            if g.target not in kinds:
-                raise ValueError(f"{where}: a free colouring targets kind {g.target!r}, but "
-                                 f"no area has that kind; kinds present: {', '.join(sorted(kinds))}")
-            if g.spread == "group" and not any(
-                a.group for a in sheet.areas if a.kind == g.target
-            ):
-                raise ValueError(f"{where}: spread = 'group' needs {g.target} areas with a group")
-    # requires must not form a cycle
+    return ids
+
+
+def _check_area_order(area: Area) -> None:
+    """Steps only in a sequence, given to every item or none, never going down; the dragon's
+    rules (adjacent_different, colour 'any') only in a sequence."""
+    where = f"area {area.id!r}"
+    if area.order == "any" and any(it.step is not None for it in area.items):
+        raise ValueError(f"{where}: 'step' is only allowed in areas with order = 'sequence'")
+    if area.order == "sequence":
+        given = [it.step is not None for it in area.items]
+        if any(given) and not all(given):
+            raise ValueError(f"{where}: give 'step' to every item of the area or to none")
+        steps = [it.step if it.step is not None else k for k, it in enumerate(area.items)]
+        if any(b < a for a, b in pairwise(steps)):
+            raise ValueError(f"{where}: list the items in step order (steps must not go down)")
+    if area.adjacent_different and area.order != "sequence":
+        raise ValueError(f"{where}: adjacent_different needs order = 'sequence'")
+    if any(it.colour == "any" for it in area.items) and not area.adjacent_different:
+        raise ValueError(f"{where}: items of colour 'any' are only allowed in an area with "
+                         "adjacent_different = true (the dragon)")
+
+
+def _check_area_items(area: Area, cells: dict[tuple[int, int], str],
+                      item_area: dict[str, Area]) -> None:
+    """Each item on a cell of its own (``cells``: those taken so far), requiring a known item
+    other than itself."""
+    for it in area.items:
+        if (it.col, it.row) in cells:
+            raise ValueError(f"item {it.id!r} is drawn on the same cell (col {it.col}, row "
+                             f"{it.row}) as {cells[(it.col, it.row)]!r}")
+        cells[(it.col, it.row)] = it.id
+        if it.requires is not None:
+            if it.requires not in item_area:
+                raise ValueError(f"item {it.id!r} requires unknown item {it.requires!r}")
+            if it.requires == it.id:
+                raise ValueError(f"item {it.id!r} cannot require itself")
+
+
+def _check_area_grants(sheet: Sheet, area: Area, kinds: set[Kind]) -> None:
+    """The free colourings of the area and its items target a kind on the sheet (with groups,
+    for spread = 'group')."""
+    where = f"area {area.id!r}"
+    for g in [*area.on_complete, *(g for it in area.items for g in it.grants)]:
+        if g.target not in kinds:
+            raise ValueError(f"{where}: a free colouring targets kind {g.target!r}, but "
+                             f"no area has that kind; kinds present: {', '.join(sorted(kinds))}")
+        if g.spread == "group" and not any(
+            a.group for a in sheet.areas if a.kind == g.target
+        ):
+            raise ValueError(f"{where}: spread = 'group' needs {g.target} areas with a group")
+
+
+def _check_requires_acyclic(item_area: dict[str, Area]) -> None:
+    """'requires' must not form a cycle."""
     for it_id in item_area:
         seen = {it_id}
         cur = next(it for it in item_area[it_id].items if it.id == it_id).requires
@@ -229,6 +262,10 @@ def _validate(sheet: Sheet) -> None:
                 raise ValueError(f"item {it_id!r}: 'requires' forms a cycle")
             seen.add(cur)
             cur = next(it for it in item_area[cur].items if it.id == cur).requires
+
+
+def _check_ladybugs(sheet: Sheet, ids: dict[str, str]) -> None:
+    """Each ladybug circled by known areas or items, and enough of them to end the game (T4)."""
     for lb in sheet.ladybugs:
         if not lb.areas and not lb.items:
             raise ValueError(f"ladybug {lb.id!r}: name the areas or items that circle it")
@@ -241,6 +278,10 @@ def _validate(sheet: Sheet) -> None:
     if len(sheet.ladybugs) < sheet.ladybugs_to_end:
         raise ValueError(f"the sheet has {len(sheet.ladybugs)} ladybugs but ladybugs_to_end is "
                          f"{sheet.ladybugs_to_end}; the game could never end by ladybugs")
+
+
+def _check_races(sheet: Sheet, ids: dict[str, str]) -> set[str]:
+    """Each race with an id of its own and known items; returns the race ids."""
     race_ids = set()
     for r in sheet.races:
         if r.id in race_ids or r.id in ids:
@@ -249,6 +290,12 @@ def _validate(sheet: Sheet) -> None:
         for i in r.items:
             if ids.get(i) != "item":
                 raise ValueError(f"race {r.id!r}: unknown item {i!r}")
+    return race_ids
+
+
+def _check_score_rows(sheet: Sheet, race_ids: set[str]) -> None:
+    """Each score row named once, counting known areas or kinds, with what its rule needs
+    (places for a majority, both measures for a product) and known races."""
     rows = set()
     for row in sheet.scoring:
         where = f"score row {row.row!r}"
@@ -287,7 +334,7 @@ class Compiled:
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
         items = [(ai, it) for ai, area in enumerate(sheet.areas) for it in area.items]
-        self.n = n = len(items)
+        self.n = len(items)
         self.item_ids = [it.id for _, it in items]
         self.index = {iid: k for k, iid in enumerate(self.item_ids)}
         self.item_area = [ai for ai, _ in items]
@@ -297,6 +344,30 @@ class Compiled:
         self.item_points = [it.points for _, it in items]
         self.area_ids = [a.id for a in sheet.areas]
         self.area_index = {a: k for k, a in enumerate(self.area_ids)}
+        self._compile_steps()
+        self._compile_unlocks(items)
+        self._compile_markers()
+        self.adjacent = 0
+        for ai, area in enumerate(sheet.areas):
+            if area.adjacent_different:
+                self.adjacent |= self.area_mask[ai]
+        self.lockout = [a.lockout for a in sheet.areas]
+        self.initial_avail = 0
+        for i in range(self.n):
+            if self.prev_step[i] == 0 and self.requires[i] == 0:
+                self.initial_avail |= 1 << i
+        self._compile_grants(items)
+        self._compile_groups()
+        self._compile_ladybugs()
+        self._compile_races()
+        self._compile_faces()
+        self._prebuild_moves()
+
+    def _compile_steps(self) -> None:
+        """Each area's items as bits and its steps in order (a sequence area's items that share a
+        step are alternatives; an area in any order has a step per item)."""
+        sheet = self.sheet
+        n = self.n
         na = len(sheet.areas)
         self.area_mask = [0] * na
         self.area_steps: list[list[int]] = [[] for _ in range(na)]  # step masks in order
@@ -326,7 +397,11 @@ class Compiled:
                     self.area_steps[ai].append(1 << (base + k))
                     self.item_step[base + k] = k
             base += len(area.items)
-        for i in range(n):
+
+    def _compile_unlocks(self, items: list[tuple[int, Item]]) -> None:
+        """What colouring an item makes available: the next step of its area, the items that
+        require it; and what completes each area."""
+        for i in range(self.n):
             ai = self.item_area[i]
             steps = self.area_steps[ai]
             st = self.item_step[i]
@@ -345,39 +420,40 @@ class Compiled:
             (m if not seq else steps[-1])
             for m, seq, steps in zip(self.area_mask, self.area_sequence, self.area_steps,
                                      strict=True)]
-        # markers: match[c][s] = fixed-colour items (c, s) plus any-colour items with symbol s
+
+    def _compile_markers(self) -> None:
+        """The items each marker can colour: ``match[c][s]``, the fixed-colour items (c, s) plus
+        the any-colour items with symbol s."""
         self.match = [[0] * 3 for _ in range(4)]
-        for i in range(n):
+        for i in range(self.n):
             c, s = self.item_colour[i], self.item_symbol[i]
             if c == ANY:
                 for cc in range(4):
                     self.match[cc][s] |= 1 << i
             else:
                 self.match[c][s] |= 1 << i
-        self.adjacent = 0
-        for ai, area in enumerate(sheet.areas):
-            if area.adjacent_different:
-                self.adjacent |= self.area_mask[ai]
-        self.lockout = [a.lockout for a in sheet.areas]
-        self.initial_avail = 0
-        for i in range(n):
-            if self.prev_step[i] == 0 and self.requires[i] == 0:
-                self.initial_avail |= 1 << i
-        # free colourings (T3)
+
+    def _compile_grants(self, items: list[tuple[int, Item]]) -> None:
+        """The free colourings (T3) each item and each completed area grants."""
         self.grants: list[Grant] = []
-        self.item_grants: list[tuple[int, ...]] = [() for _ in range(n)]
-        self.area_grants: list[tuple[int, ...]] = [() for _ in range(na)]
+        self.item_grants: list[tuple[int, ...]] = [() for _ in range(self.n)]
+        self.area_grants: list[tuple[int, ...]] = [() for _ in range(len(self.sheet.areas))]
         for i, (_, it) in enumerate(items):
             self.item_grants[i] = tuple(self._grant(g) for g in it.grants)
-        for ai, area in enumerate(sheet.areas):
+        for ai, area in enumerate(self.sheet.areas):
             self.area_grants[ai] = tuple(self._grant(g) for g in area.on_complete)
+
+    def _compile_groups(self) -> None:
+        """The areas by kind, and the bamboo groups: (kind, group) -> its areas' items, its
+        number of areas."""
+        sheet = self.sheet
         self.kind_mask: dict[str, int] = {}
         for ai, area in enumerate(sheet.areas):
             self.kind_mask[area.kind] = self.kind_mask.get(area.kind, 0) | self.area_mask[ai]
         self.group_mask: dict[tuple[str, str], int] = {}  # (kind, group) -> mask
         self.group_size: dict[tuple[str, str], int] = {}
         self.grouped_kind_mask: dict[str, int] = {}
-        self.area_group: list[tuple[str, str] | None] = [None] * na
+        self.area_group: list[tuple[str, str] | None] = [None] * len(sheet.areas)
         for ai, area in enumerate(sheet.areas):
             if area.group is not None:
                 key = (area.kind, area.group)
@@ -386,11 +462,14 @@ class Compiled:
                 self.group_size[key] = self.group_size.get(key, 0) + 1
                 self.grouped_kind_mask[area.kind] = (
                     self.grouped_kind_mask.get(area.kind, 0) | self.area_mask[ai])
-        # ladybugs (T4)
+
+    def _compile_ladybugs(self) -> None:
+        """The ladybugs (T4): the items and areas that circle each, and per item the ladybugs it
+        counts toward."""
         self.ladybug_items = []
         self.ladybug_areas: list[tuple[int, ...]] = []
-        self.item_ladybugs: list[list[int]] = [[] for _ in range(n)]
-        for li, lb in enumerate(sheet.ladybugs):
+        self.item_ladybugs: list[list[int]] = [[] for _ in range(self.n)]
+        for li, lb in enumerate(self.sheet.ladybugs):
             m = 0
             for iid in lb.items:
                 m |= 1 << self.index[iid]
@@ -399,34 +478,42 @@ class Compiled:
             touch = m
             for a in lb.areas:
                 touch |= self.area_mask[self.area_index[a]]
-            for i in range(n):
+            for i in range(self.n):
                 if touch >> i & 1:
                     self.item_ladybugs[i].append(li)
-        # races (T7, dragon feet)
+
+    def _compile_races(self) -> None:
+        """The first-player races (T7, dragon feet): each race's items, whether it needs all of
+        them, its first and later numbers; per item the races it counts toward."""
+        sheet = self.sheet
         self.race_mask = []
         self.race_all = []
-        self.item_races: list[list[int]] = [[] for _ in range(n)]
+        self.item_races: list[list[int]] = [[] for _ in range(self.n)]
         for ri, race in enumerate(sheet.races):
             m = 0
             for iid in race.items:
                 m |= 1 << self.index[iid]
             self.race_mask.append(m)
             self.race_all.append(race.when == "all")
-            for i in range(n):
+            for i in range(self.n):
                 if m >> i & 1:
                     self.item_races[i].append(ri)
         self.race_first = [r.first for r in sheet.races]
         self.race_later = [r.later for r in sheet.races]
-        # the faces of a marker (T1)
-        counts = [sum(1 for f in sheet.faces if f == s) for s in SYMBOLS]
-        total = len(sheet.faces)
+
+    def _compile_faces(self) -> None:
+        """The faces of a marker (T1) with their chances, and the items some face can match."""
+        counts = [sum(1 for f in self.sheet.faces if f == s) for s in SYMBOLS]
+        total = len(self.sheet.faces)
         self.faces = [(s, counts[s] / total) for s in range(3) if counts[s]]
         #: items whose symbol some face shows (others can never be coloured with a marker)
         self.rollable = 0
-        for i in range(n):
+        for i in range(self.n):
             if counts[self.item_symbol[i]]:
                 self.rollable |= 1 << i
-        # prebuilt moves
+
+    def _prebuild_moves(self) -> None:
+        """Every move of the sheet, built once, and by its text."""
         self.roll_moves = [[Move(ROLL, c, s, f"roll {COLOURS[c]} {SYMBOLS[s]}") for s in range(3)]
                            for c in range(4)]
         self.take_moves = [Move(TAKE, c, 0, f"take {COLOURS[c]}") for c in range(4)]
