@@ -23,6 +23,8 @@ from collections.abc import Callable
 from typing import Any
 
 import meeple
+from meeple.bots.knowledge import bot_knowledge
+from meeple.core.present import presentation
 from meeple.core.registry import games
 from meeple.core.state import CHANCE
 
@@ -59,37 +61,38 @@ def _stream(info: Any, variant: dict[str, Any], players: int, seed: int, positio
     s = meeple.new_game(info.name, players=players, seed=seed, **variant)
     rng = random.Random(seed * 7919 + players)
     extras = _extra_evaluations(info.name)
-    if info.view_layout is not None:
-        out.append(("layout", _digest(info.view_layout(s))))
+    pres, bots = presentation(info.name), bot_knowledge(info.name)
+    if pres.view_layout is not None:
+        out.append(("layout", _digest(pres.view_layout(s))))
     k = 0
     while s.to_move is not None and k < positions:
         if s.to_move == CHANCE:
             s.sample_chance()
             continue
         k += 1
-        row: list[Any] = [repr(info.evaluation(s, q)) for q in range(players)]
+        row: list[Any] = [repr(bots.evaluation(s, q)) for q in range(players)]
         row += [repr(e(s, q)) for e in extras for q in range(players)]
         if k % every == 0:
             seat = s.to_move
-            if info.turn_ranker is not None:
-                row.append(repr(info.turn_ranker(s, seat, 4)))
-            if info.view_board is not None:
-                row.append(_digest(info.view_board(s.view(seat), seat)))
-                row.append(_digest(info.view_board(s.view(0), None)))
-            if info.render is not None:
-                row.append(_digest(info.render(s, seat, False)))
-                row.append(_digest(info.render(s, None, True)))
-            if info.render_score is not None:
-                row.append(_digest(info.render_score(s, seat, k % 2 == 0)))
+            if bots.turn_ranker is not None:
+                row.append(repr(bots.turn_ranker(s, seat, 4)))
+            if pres.view_board is not None:
+                row.append(_digest(pres.view_board(s.view(seat), seat)))
+                row.append(_digest(pres.view_board(s.view(0), None)))
+            if pres.render is not None:
+                row.append(_digest(pres.render(s, seat, False)))
+                row.append(_digest(pres.render(s, None, True)))
+            if pres.render_score is not None:
+                row.append(_digest(pres.render_score(s, seat, k % 2 == 0)))
         out.append(row)
         moves = list(s.legal_moves())
         s.play(rng.choice(moves))
     if s.to_move is None:
-        out.append(("end", [repr(info.evaluation(s, q)) for q in range(players)]))
-        if info.view_board is not None:
-            out.append(("end-view", _digest(info.view_board(s.view(0), 0))))
-        if info.render is not None:
-            out.append(("end-render", _digest(info.render(s, 0, False))))
+        out.append(("end", [repr(bots.evaluation(s, q)) for q in range(players)]))
+        if pres.view_board is not None:
+            out.append(("end-view", _digest(pres.view_board(s.view(0), 0))))
+        if pres.render is not None:
+            out.append(("end-render", _digest(pres.render(s, 0, False))))
     return out
 
 
