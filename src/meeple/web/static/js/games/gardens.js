@@ -3,7 +3,7 @@
 // the pencils, the viewer's choices). Nothing here is fixed per printed sheet: a user's own
 // sheet draws the same way. Only the viewer's sheet (seat 0's for a spectator) carries the
 // layout's element ids, so a choice's target names exactly one element to light and click.
-import { el, svg } from "../common.js";
+import { clickable, el, svg } from "../common.js";
 
 const U = 24;                 // layout units (hex size 1) -> SVG units
 const INK = "#1d1d1f";
@@ -89,16 +89,7 @@ function pencilShape(x, y, w, h, colour, attrs = {}) {
 function wire(node, id, ctx, targets) {
   const move = targets.get(id);
   if (move === undefined) return;
-  node.classList.add("lit");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("data-move", move);
-  const label = ctx.labels.get(move) || move;
-  node.setAttribute("aria-label", label);
-  node.addEventListener("click", (ev) => { ev.stopPropagation(); ctx.choose(move); });
-  node.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); ctx.choose(move); }
-  });
+  clickable(node, () => ctx.choose(move), { label: ctx.labels.get(move) || move, data: { move } });
 }
 
 // The element's id on the viewer's sheet; on the others a data attribute only.

@@ -11,7 +11,7 @@
 // also name a source (where the insect or the drop leaves from): when several sources are
 // possible, the sources are lit first; clicking one lights the targets reachable from it
 // (click it again to pick another source).
-import { svg, el } from "../common.js";
+import { clickable, svg, el } from "../common.js";
 
 const INK = "#1d1d1f";
 const MUTED = "#5f6368";
@@ -143,25 +143,14 @@ function clickables(ctx) {
 function wire(node, id, st) {
   const c = st.clicks.get(id);
   if (!c || !st.main) return node;
-  node.classList.add("lit");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", c.label);
-  const act = () => {
-    if (c.move !== undefined) { st.ctx.choose(c.move); return; }
-    picked.source = c.selected ? null : c.source;
-    draw(st.container, st.ctx);
-  };
-  if (c.move !== undefined) node.setAttribute("data-move", c.move);
-  else {
-    node.setAttribute("data-source", c.source);
-    node.classList.add("pg-source");
-    if (c.selected) node.classList.add("pg-selected");
+  if (c.move !== undefined) {
+    return clickable(node, () => st.ctx.choose(c.move), { label: c.label, data: { move: c.move } });
   }
-  node.addEventListener("click", (ev) => { ev.stopPropagation(); act(); });
-  node.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); act(); }
-  });
+  // a source: a click picks it (or, picked already, unpicks it) and draws the targets from it
+  clickable(node, () => { picked.source = c.selected ? null : c.source; draw(st.container, st.ctx); },
+    { label: c.label, data: { source: c.source } });
+  node.classList.add("pg-source");
+  if (c.selected) node.classList.add("pg-selected");
   return node;
 }
 

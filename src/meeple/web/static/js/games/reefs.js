@@ -3,7 +3,7 @@
 // treasure-box rows, the coin row, the propeller boxes and the stars) and every other sheet
 // smaller. Everything is drawn from ctx.layout and ctx.board (docs/views/reefs.md); the lit
 // choices are the elements whose id is the choice's target.
-import { el, svg } from "../common.js";
+import { clickable, el, svg } from "../common.js";
 
 const U = 56;          // one lattice step, in SVG units
 const M = 34;          // margin around the lattice
@@ -30,17 +30,10 @@ function litByTarget(ctx) {
   return out;
 }
 
-function makeLit(node, move, label, ctx) {
-  node.classList.add("lit");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("data-move", move);
-  node.setAttribute("aria-label", label || move);
-  node.append(svg("title", {}, label || move));
-  node.addEventListener("click", (ev) => { ev.stopPropagation(); ctx.choose(move); });
-  node.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); ctx.choose(move); }
-  });
+// a lit choice, its label also its tooltip
+function makeLit(node, choice, ctx) {
+  const { move } = choice;
+  clickable(node, () => ctx.choose(move), { label: choice.label || move, data: { move }, title: true });
 }
 
 // ------------------------------------------------------------------ the middle
@@ -71,12 +64,12 @@ function drawMiddle(ctx, lit) {
     const choices = lit.get(pl.id) || [];
     const face = choices.find((c) => c.kind === "pencil");
     const prop = choices.find((c) => c.kind === "propeller");
-    if (face) makeLit(g, face.move, face.label, ctx);
+    if (face) makeLit(g, face, ctx);
     if (prop) {
       const b = svg("g", { class: "rf-propbtn" });
       b.append(svg("rect", { x: x + 14, y: y + 90, width: W - 28, height: 22, rx: 6, fill: "#fff", stroke: PROP_RGB }));
       b.append(svg("text", { x: x + W / 2, y: y + 106, "text-anchor": "middle", class: "rf-small" }, "✣ use a propeller"));
-      makeLit(b, prop.move, prop.label, ctx);
+      makeLit(b, prop, ctx);
       g.append(b);
     }
     one.append(g);
@@ -178,7 +171,7 @@ function drawLattice(ctx, sb, main, lit, prefix) {
       const cs = lit.get(s.id);
       if (cs && cs.length) {
         g.insertBefore(svg("circle", { cx: x, cy: y, r: 19, class: "rf-hit" }), g.firstChild);
-        makeLit(g, cs[0].move, cs[0].label, ctx);
+        makeLit(g, cs[0], ctx);
       }
     }
     sg.append(g);

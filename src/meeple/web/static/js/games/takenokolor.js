@@ -8,7 +8,7 @@
 // race has its layout id; the markers have their letter. Smaller sheets prefix them "s<seat>-".
 // A legal move's target gets class "lit", role=button, tabindex=0 and data-move, and plays on
 // click or Enter.
-import { el, svg } from "../common.js";
+import { clickable, el, svg } from "../common.js";
 
 const U = 72;          // one grid cell
 const PAD = 16;        // around the grid
@@ -112,16 +112,9 @@ function pandaIcon(x, y, r) {
 }
 
 // ------------------------------------------------------------------ clickable elements
-function makeLit(node, move, label, ctx) {
-  node.classList.add("lit");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("data-move", move);
-  node.setAttribute("aria-label", label || move);
-  node.addEventListener("click", (ev) => { ev.stopPropagation(); ctx.choose(move); });
-  node.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); ctx.choose(move); }
-  });
+function makeLit(node, choice, ctx) {
+  const { move } = choice;
+  clickable(node, () => ctx.choose(move), { label: choice.label || move, data: { move } });
 }
 
 // the lit choices by target: {target: [choice...]} (only moves the page says are legal now)
@@ -196,7 +189,7 @@ function drawRoll(ctx) {
     g.prepend(svg("title", {}, title));
     const choices = lit.get(m.id);
     if (choices) {
-      makeLit(g, choices[0].move, choices[0].label, ctx);
+      makeLit(g, choices[0], ctx);
       g.addEventListener("mouseenter", () => hint(ctx, choices[0].items || [], true));
       g.addEventListener("mouseleave", () => hint(ctx, choices[0].items || [], false));
       g.addEventListener("focus", () => hint(ctx, choices[0].items || [], true));
@@ -359,17 +352,11 @@ function drawSheet(ctx, seatBoard, opts) {
     else if (state === "later") title += " - not open yet";
     g.prepend(svg("title", {}, title));
     const choices = lit.get(it.id);
-    if (choices) makeLit(g, choices[0].move, choices[0].label, ctx);
+    if (choices) makeLit(g, choices[0], ctx);
     else if (opts.main && via.has(it.id)) {
       const take = via.get(it.id);
       const go = () => { follow = { take: take.move, colour: `colour ${it.id}` }; ctx.choose(take.move); };
-      g.classList.add("tk-via");
-      g.setAttribute("role", "button");
-      g.setAttribute("tabindex", "0");
-      g.setAttribute("data-take", take.move);
-      g.setAttribute("aria-label", `${take.label}, then colour ${it.id}`);
-      g.addEventListener("click", (ev) => { ev.stopPropagation(); go(); });
-      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); go(); } });
+      clickable(g, go, { label: `${take.label}, then colour ${it.id}`, data: { take: take.move }, cls: "tk-via" });
     }
     root.append(g);
   }
