@@ -255,7 +255,7 @@ function seatSummary(t) {
 
 async function refreshLists() {
   for (const status of ["waiting", "running", "finished"]) {
-    let tables = [];
+    let tables;
     try { tables = await api("GET", `/api/tables?status=${status}`); } catch { continue; }
     const body = document.querySelector(`#${status} tbody`);
     body.replaceChildren();

@@ -429,7 +429,7 @@ export function draw(container, ctx) {
       (h.can_waste ? " (or waste it)" : ""));
   }
   lines.push(seats.map((s) => `${s.name}: ${plural(s.fields_left, "field")} left, ${s.pencils_crossed}/${layout.score.pencils.length} pencils wasted`).join(" · "));
-  middle.append(...lines.filter(Boolean).map((t, i) => el("p", { class: "gd-line" }, t)));
+  middle.append(...lines.filter(Boolean).map((t) => el("p", { class: "gd-line" }, t)));
   root.append(middle);
 
   root.append(el("h2", {}, ctx.seat === mine ? "Your sheet" : `${seats[mine].name}'s sheet`,

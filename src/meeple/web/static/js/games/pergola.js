@@ -194,12 +194,12 @@ function toolCard(tool, x, y, w, st, opts = {}) {
     text(x + w - 6, y + 15, tool.type, { size: 11, anchor: "end", fill: MUTED }));
   tool.components.forEach((comp, i) => {
     const cy = y + 30 + i * 15;
-    g.append(componentIcon(comp, x + 12, cy - 4, st.ctx), text(x + 24, cy, tool.labels[i] || comp, { size: 11.5 }));
+    g.append(componentIcon(comp, x + 12, cy - 4), text(x + 24, cy, tool.labels[i] || comp, { size: 11.5 }));
   });
   return wire(g, tool.id, st);
 }
 
-function componentIcon(comp, x, y, ctx) {
+function componentIcon(comp, x, y) {
   if (INSECT[comp]) return insectToken(comp, x, y, 6);
   const [kind, sub] = comp.split("-");
   const colours = { blue: "#1f6fd1", yellow: "#d4a900", red: "#d12a2a" };
@@ -350,7 +350,7 @@ function supplySection(st) {
     const left = (board.supply || {})[it.item];
     const g = svg("g", ident(it.id, true), title(`${it.label}: ${left} left of ${it.start}`),
       hitRect(x, y, cw - 6, rh - 3, { fill: "#fff", stroke: "#e2ddd0" }),
-      componentIcon(it.item, x + 10, y + 9, st.ctx),
+      componentIcon(it.item, x + 10, y + 9),
       text(x + 20, y + 14, it.label, { size: 11 }),
       text(x + cw - 12, y + 14, String(left ?? "?"), { size: 12, anchor: "end", weight: 700 }));
     body.push(wire(g, it.id, st));
@@ -428,7 +428,7 @@ function discardSection(st) {
     body.push(svg("g", { class: "pg-deco", "data-el": id }, title(t ? `${t.tool}: ${t.labels.join(", ")}` : id),
       svg("rect", { x, y, width: 94, height: 30, rx: 4, fill: "#f4efe3", stroke: LINE }),
       text(x + 5, y + 13, `${i + 1}. ${t ? t.tool : id}`, { size: 11, weight: 700 }),
-      ...(t ? t.components.map((c, j) => componentIcon(c, x + 66 + j * 15, y + 10, st.ctx)) : []),
+      ...(t ? t.components.map((c, j) => componentIcon(c, x + 66 + j * 15, y + 10)) : []),
       text(x + 5, y + 26, t ? t.labels.map((l) => l.split(" ")[0]).join(", ").slice(0, 15) : "", { size: 9.5, fill: MUTED })));
   });
   const h = 28 + Math.max(1, Math.ceil(list.length / perRow)) * 34 + 6;

@@ -11,7 +11,6 @@ const COIN_RGB = "#c9a000";
 const NEUTRAL_RGB = "#8a8a8a";
 const WHIRL_RGB = "#1f6fb5";
 const PROP_RGB = "#555";
-const LETTER = { orange: "O", red: "R", blue: "B", green: "G", purple: "P" };
 
 function lighten(hex, f) {
   const n = parseInt(hex.slice(1), 16);
@@ -43,7 +42,7 @@ function drawMiddle(ctx, lit) {
   // one small drawing per pencil, so that a narrow page wraps them onto two rows
   const root = el("div", { class: "rf-middle", role: "group", "aria-label": "the middle: the five pencils" });
   const byId = new Map((board.pencils || []).map((p) => [p.id, p]));
-  layout.pencils.forEach((pl, i) => {
+  layout.pencils.forEach((pl) => {
     const p = byId.get(pl.id) || { where: "unrolled" };
     const x = 0, y = 5;
     const one = svg("svg", { class: "rf-pencil-box", viewBox: `0 0 ${W} ${H + 10}`, width: "100%" });
