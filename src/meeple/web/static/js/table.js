@@ -26,6 +26,8 @@ const page = {
   view: null,        // the last committed view
   version: -1,
   buffer: [],        // moves of this turn not yet confirmed
+  forced: [],        // for each move of the buffer: whether the server added it (a forced decision)
+  sentForced: [],    // the same for the moves of the preview on its way
   preview: null,     // the view after the buffer
   complete: false,   // whether the buffer completes the turn
   pending: false,    // a preview or a confirm is on its way
@@ -214,7 +216,9 @@ function choose(move) {
   sendPreview([...page.buffer, move]);
 }
 
+// the preview's reply gives back these moves and the forced decisions that follow them
 function sendPreview(moves) {
+  page.sentForced = moves.map((_, i) => i < page.buffer.length && page.forced[i] === true);
   page.pending = true;
   page.sentAt = page.version;
   page.conn.request({ type: "preview", moves });
@@ -231,9 +235,11 @@ function showPending() {
 function undo() {
   if (!page.buffer.length || page.pending) return;
   refuse("");
-  const moves = page.buffer.slice(0, -1);
+  // the forced moves after a step come back with it: drop them and the last step the player chose
+  let n = page.buffer.length;
+  while (n > 0 && page.forced[n - 1] === true) n--;
+  const moves = page.buffer.slice(0, Math.max(0, n - 1));
   if (!moves.length) { resetTurn(); return; }
-  // the forced moves after a step come back with it: drop to the last step the player chose
   sendPreview(moves);
 }
 
@@ -268,6 +274,7 @@ function onFrame(frame) {
     page.pending = false;
     if (page.sentAt !== page.version) { render(); maybeForced(); return; }  // for an old position
     page.buffer = frame.moves;
+    page.forced = frame.moves.map((_, i) => i >= page.sentForced.length || page.sentForced[i]);
     page.preview = frame.moves.length ? frame.view : null;
     page.complete = frame.complete;
     render();
