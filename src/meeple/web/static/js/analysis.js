@@ -34,7 +34,8 @@ function chart(a, total, goTo) {
   const bars = a.decisions.map((d) => {
     const bh = (h - top - bottom) * Math.max(0, d.loss) / worst;
     return svg("rect", {
-      class: "an-bar", x: x(d.number - 1), y: h - bottom - bh, width: Math.max(2, (w - 8) / Math.max(1, total)),
+      class: "an-bar", x: x(d.number - 1), y: h - bottom - bh, width: Math.max(2, (w - 8) / Math.max(1,
+        total)),
       height: Math.max(1, bh), fill: SEAT_COLOURS[d.seat % 4], "data-number": d.number,
       onclick: () => goTo(d.number - 1),
     }, svg("title", {}, `move ${d.number}, ${a.seats[d.seat]}: lost ${d.loss.toFixed(1)}`));

@@ -70,6 +70,24 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Make an SVG element a lit, clickable choice: its class ("lit" unless told; the stylesheet
+// gives it the pointer cursor and the highlight), role=button and keyboard focus, its data-*
+// attributes (e.g. {move: "take O"} -> data-move), an aria-label (and a <title> tooltip with
+// it when asked), and act() on a click or on Enter or Space, kept from the elements behind it.
+export function clickable(node, act, { label, data = {}, cls = "lit", title = false } = {}) {
+  node.classList.add(cls);
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  for (const [k, v] of Object.entries(data)) node.setAttribute(`data-${k}`, v);
+  node.setAttribute("aria-label", label);
+  if (title) node.append(svg("title", {}, label));
+  node.addEventListener("click", (ev) => { ev.stopPropagation(); act(); });
+  node.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); act(); }
+  });
+  return node;
+}
+
 // The seats this browser holds: {tableId: {seat, secret, name}}.
 const SEATS_KEY = "meeple.seats";
 export function heldSeats() {

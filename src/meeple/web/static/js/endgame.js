@@ -40,8 +40,10 @@ function winnersLine(view) {
   if (view.players === 1) text = `${view.seats[0].name} scored ${view.seats[0].total}.`;
   else if (!names.length) text = "Nobody wins.";
   else if (names.length === 1) text = `${names[0]} wins with ${top} points.`;
-  else text = `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win with ${top} points each.`;
-  return el("p", { class: "end-winners", id: "end-winners", "data-winners": JSON.stringify(view.winners) }, text);
+  else text = `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win with ${top}` +
+    ` points each.`;
+  return el("p", { class: "end-winners", id: "end-winners", "data-winners": JSON.stringify(view.winners) },
+    text);
 }
 
 function soloVerdict(view, layout, ch) {
@@ -52,7 +54,8 @@ function soloVerdict(view, layout, ch) {
   const verdict = free ? "Free game (no extra goal)"
     : ch.met ? `Challenge ${ch.number} met` : `Challenge ${ch.number} not met`;
   const where = recorded === ch.number && !free ? `recorded at challenge ${ch.number}`
-    : free ? "recorded in the Free game space" : "recorded in the Free game space (a failed challenge counts there)";
+    : free ? "recorded in the Free game space"
+      : "recorded in the Free game space (a failed challenge counts there)";
   const out = el("div", { id: "end-solo", "data-met": String(ch.met), "data-recorded": String(recorded) });
   out.append(
     el("p", { class: `end-verdict ${ch.met ? "okay" : "error"}` }, (ch.met ? "✓ " : "✗ ") + verdict,
@@ -68,7 +71,8 @@ function soloVerdict(view, layout, ch) {
   }
   const cmp = (x) => (score > x ? "you beat" : score === x ? "level" : "ahead of you");
   out.append(el("table", { class: "pad end-neighbours", id: "end-neighbours" },
-    el("thead", {}, el("tr", {}, el("th", {}, "printed neighbours"), el("th", {}, "Przemek"), el("th", {}, "Gołąb"), el("th", {}, name))),
+    el("thead", {}, el("tr", {}, el("th", {}, "printed neighbours"), el("th", {}, "Przemek"), el("th", {},
+      "Gołąb"), el("th", {}, name))),
     el("tbody", {}, ...rows.map((r) => el("tr", { "data-challenge": r.number },
       el("td", {}, r.number === 10 ? "Free game" : `challenge ${r.number}`),
       el("td", { title: cmp(r.przemek) }, `${r.przemek}`),
@@ -85,15 +89,18 @@ function breakdown(view, layout, me) {
   const win = new Set(view.players > 1 ? view.winners : []);
   const cls = (i) => [i === me ? "me" : "", win.has(i) ? "winner" : ""].join(" ").trim() || null;
   const head = el("tr", {}, el("th", { scope: "col" }, "row"),
-    ...view.seats.map((s, i) => el("th", { scope: "col", class: cls(i) }, win.has(i) ? `★ ${s.name}` : s.name)));
+    ...view.seats.map((s, i) => el("th", { scope: "col", class: cls(i) },
+      win.has(i) ? `★ ${s.name}` : s.name)));
   const body = keys.map((k) => {
     const values = view.scores.map((s) => s.rows[k]);
     const best = Math.max(...values);
     return el("tr", { "data-row": k }, el("th", { scope: "row" }, label(labels, k)),
-      ...values.map((v, i) => el("td", { class: [cls(i), view.players > 1 && v === best && v > 0 ? "best" : ""].join(" ").trim() || null }, `${v}`)));
+      ...values.map((v, i) => el("td", { class: [cls(i),
+        view.players > 1 && v === best && v > 0 ? "best" : ""].join(" ").trim() || null }, `${v}`)));
   });
   const total = el("tr", { class: "total", "data-row": "total" }, el("th", { scope: "row" }, "Total"),
     ...view.scores.map((s, i) => el("td", { class: cls(i) }, `${s.total}`)));
   return el("div", { class: "end-scroll" },
-    el("table", { class: "pad end-table", id: "end-table" }, el("thead", {}, head), el("tbody", {}, ...body, total)));
+    el("table", { class: "pad end-table", id: "end-table" }, el("thead", {}, head), el("tbody", {}, ...body,
+      total)));
 }

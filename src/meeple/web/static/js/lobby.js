@@ -1,7 +1,8 @@
 // The lobby: create a table (game, variant, seats: me / a friend by link / a bot; clock),
 // a sheet of one's own (Gardens, Reefs, Takenokolor: upload, check, preview), and the lists of
 // waiting, running and finished tables.
-import { api, el, describeVariant, heldSeat, holdSeat, myName, setMyName, wireColourBlind } from "./common.js";
+import { api, el, describeVariant, heldSeat, holdSeat, myName, setMyName,
+  wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
 
 // the named difficulties first (each its game's preset, docs/bots.md), then the plain bots
@@ -61,7 +62,8 @@ async function refreshOwnSheet() {
   $("own-sheet").classList.toggle("hidden", !info);
   if (!info) return;
   const links = info.shipped.map((name) =>
-    el("a", { href: `/api/sheets/${game.name}/${name}`, download: `${game.name}-${name}.toml`, class: "sheet-download" }, name));
+    el("a", { href: `/api/sheets/${game.name}/${name}`, download: `${game.name}-${name}.toml`,
+      class: "sheet-download" }, name));
   $("sheet-downloads").replaceChildren(...links.flatMap((a, i) => (i ? [", ", a] : [a])));
 }
 
@@ -255,7 +257,7 @@ function seatSummary(t) {
 
 async function refreshLists() {
   for (const status of ["waiting", "running", "finished"]) {
-    let tables = [];
+    let tables;
     try { tables = await api("GET", `/api/tables?status=${status}`); } catch { continue; }
     const body = document.querySelector(`#${status} tbody`);
     body.replaceChildren();
@@ -269,7 +271,8 @@ async function refreshLists() {
           : el("a", { href: `/t/${t.id}` }, mine ? "play" : "watch");
       // a finished Pergola solo game links its player's achievement table
       const solo = status === "finished" && t.game === "pergola" && t.players === 1
-        ? el("a", { href: `/solo/${encodeURIComponent(t.seats[0].name)}`, class: "small solo-link" }, "achievements")
+        ? el("a", { href: `/solo/${encodeURIComponent(t.seats[0].name)}`, class: "small solo-link" },
+          "achievements")
         : null;
       body.append(el("tr", {},
         el("td", {}, el("strong", {}, t.title)),
@@ -286,7 +289,8 @@ async function start() {
   $("my-name").value = myName();
   games = await api("GET", "/api/games");
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));
-  $("game").addEventListener("change", () => { variantOptions(currentGame()); refreshPlayers(); refreshOwnSheet(); });
+  $("game").addEventListener("change",
+    () => { variantOptions(currentGame()); refreshPlayers(); refreshOwnSheet(); });
   $("sheet-file").addEventListener("change", uploadSheet);
   $("sheet-clear").addEventListener("click", clearOwnSheet);
   $("players").addEventListener("change", refreshSeats);

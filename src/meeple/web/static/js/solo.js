@@ -17,7 +17,8 @@ function clubLine(t) {
     const names = [];
     if (ch.length) names.push(`challenge${ch.length > 1 ? "s" : ""} ${ch.join(", ")}`);
     if (t.missing.includes(10)) names.push("the Free game");
-    parts.push(`${t.missing.length} space${t.missing.length > 1 ? "s" : ""} still empty (${names.join(" and ")})`);
+    parts.push(`${t.missing.length} space${t.missing.length > 1 ? "s" : ""} still empty` +
+      ` (${names.join(" and ")})`);
   }
   if (t.total < t.thousand) parts.push(`${t.thousand - t.total} points short of ${t.thousand}`);
   return `Not in the ${t.thousand} club yet: ${parts.join("; ")}. Total so far ${t.total}.`;
@@ -46,9 +47,11 @@ function drawGames(t) {
   const rows = t.games.map((g) => el("tr", {},
     el("td", {}, space(g.challenge),
       el("div", { class: "small muted" }, `finished ${new Date(g.finished).toLocaleString()}`)),
-    el("td", { class: g.met ? "okay" : "error" }, g.challenge === 10 ? "free game" : g.met ? "met" : "not met"),
+    el("td", { class: g.met ? "okay" : "error" },
+      g.challenge === 10 ? "free game" : g.met ? "met" : "not met"),
     el("td", {}, `${g.score}`), el("td", {}, space(g.recorded_as)),
-    el("td", { class: "small" }, g.table ? el("a", { href: `/t/${g.table}?replay` }, "replay") : el("span", { class: "muted" }, "unlisted table"))));
+    el("td", { class: "small" }, g.table ? el("a", { href: `/t/${g.table}?replay` }, "replay") : el("span",
+      { class: "muted" }, "unlisted table"))));
   $("solo-games").replaceChildren(el("thead", {}, head),
     el("tbody", {}, ...(rows.length ? rows : [el("tr", {}, el("td", { class: "muted" }, "none yet"))])));
 }

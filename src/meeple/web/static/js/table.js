@@ -4,7 +4,8 @@
 // by clicks as a list of moves that the server previews (the position after them, with every
 // forced decision added) until the turn is complete; "Confirm turn" sends the whole list, which
 // is stored at once or refused whole. Undo and reset act on that list and reach nobody.
-import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind, describeVariant } from "./common.js";
+import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind,
+  describeVariant } from "./common.js";
 import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
 import { label, renderEnd, rowLabels } from "./endgame.js";
@@ -25,6 +26,8 @@ const page = {
   view: null,        // the last committed view
   version: -1,
   buffer: [],        // moves of this turn not yet confirmed
+  forced: [],        // for each move of the buffer: whether the server added it (a forced decision)
+  sentForced: [],    // the same for the moves of the preview on its way
   preview: null,     // the view after the buffer
   complete: false,   // whether the buffer completes the turn
   pending: false,    // a preview or a confirm is on its way
@@ -88,12 +91,14 @@ function renderStatus(view) {
   const who = (i) => view.seats[i].name;
   let text;
   if (page.complete && myTurn(page.view)) {
-    text = view.over ? "This turn ends the game: confirm it, or undo." : "Your turn is complete: confirm it, or undo.";
+    text = view.over ? "This turn ends the game: confirm it, or undo."
+      : "Your turn is complete: confirm it, or undo.";
   } else if (view.over) {
     const w = view.winners.map(who);
     text = view.players === 1
       ? `Game over: ${who(0)} scored ${view.seats[0].total}.`
-      : `Game over: ${w.join(" and ")} ${w.length > 1 ? "share the win" : "wins"} with ${view.seats[view.winners[0]].total}.`;
+      : `Game over: ${w.join(" and ")} ${w.length > 1 ? "share the win" : "wins"} with` +
+        ` ${view.seats[view.winners[0]].total}.`;
     const said = (view.board && view.board.result_text) || "";
     if (said) text += " " + said;
   } else if (page.mode === "replay") {
@@ -127,9 +132,11 @@ function renderChoices(view) {
   const labels = new Map(((view.board && view.board.choices) || []).map((c) => [c.move, c.label || c.move]));
   const group = el("div", { class: "choice-list", role: "group", "aria-label": "your choices" });
   for (const m of legal) {
-    group.append(el("button", { class: "choice", "data-move": m, onclick: () => choose(m), disabled: page.pending }, labels.get(m) || m));
+    group.append(el("button", { class: "choice", "data-move": m, onclick: () => choose(m),
+      disabled: page.pending }, labels.get(m) || m));
   }
-  const typed = el("input", { id: "typed", placeholder: "or type a move", "aria-label": "type a move", size: 16 });
+  const typed = el("input", { id: "typed", placeholder: "or type a move", "aria-label": "type a move",
+    size: 16 });
   typed.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && typed.value.trim()) { choose(typed.value.trim()); typed.value = ""; }
   });
@@ -148,20 +155,23 @@ function renderBoard(view) {
   if (page.draw && page.draw.draw && view.board && Object.keys(view.board).length) {
     page.draw.draw(box, ctx);
   } else {
-    box.append(el("h2", {}, "Sheets"), el("pre", { class: "sheet" }, view.text || "(no drawing for this game yet)"));
+    box.append(el("h2", {}, "Sheets"), el("pre", { class: "sheet" },
+      view.text || "(no drawing for this game yet)"));
   }
 }
 
 function renderPad(view) {
   const rows = view.scores.length ? Object.keys(view.scores[0].rows) : [];
   const me = page.me ? page.me.seat : -1;
-  const head = el("tr", {}, el("th", {}, ""), ...view.seats.map((s, i) => el("th", { class: i === me ? "me" : "" }, s.name)));
+  const head = el("tr", {}, el("th", {}, ""), ...view.seats.map((s, i) => el("th",
+    { class: i === me ? "me" : "" }, s.name)));
   const labels = rowLabels(page.layout);  // the printed pad's words, as the end panel has
   const body = rows.map((r) => el("tr", { "data-row": r }, el("td", {}, label(labels, r)),
     ...view.scores.map((s, i) => el("td", { class: i === me ? "me" : "" }, s.rows[r]))));
   const total = el("tr", { class: "total", "data-row": "total" }, el("td", {}, "Total"),
     ...view.scores.map((s, i) => el("td", { class: i === me ? "me" : "" }, s.total)));
-  $("pad").replaceChildren(el("table", { class: "pad", id: "pad-table" }, el("thead", {}, head), el("tbody", {}, body, total)));
+  $("pad").replaceChildren(el("table", { class: "pad", id: "pad-table" }, el("thead", {}, head), el("tbody",
+    {}, body, total)));
 }
 
 function renderLog(view) {
@@ -170,7 +180,8 @@ function renderLog(view) {
   // lines already shown as they are stay (a long game's log is not redrawn at every click):
   // keep the longest run of equal lines from the top, then draw the rest
   const pendingOf = (line) => view !== page.view && line.number > committed;
-  const keys = view.log.map((line) => JSON.stringify([line.number, pendingOf(line), line.who, line.move, line.said]));
+  const keys = view.log.map((line) => JSON.stringify([line.number, pendingOf(line), line.who, line.move,
+    line.said]));
   const kids = list.children;
   let same = 0;
   while (same < kids.length && same < keys.length && kids[same].dataset.key === keys[same]) same++;
@@ -205,7 +216,9 @@ function choose(move) {
   sendPreview([...page.buffer, move]);
 }
 
+// the preview's reply gives back these moves and the forced decisions that follow them
 function sendPreview(moves) {
+  page.sentForced = moves.map((_, i) => i < page.buffer.length && page.forced[i] === true);
   page.pending = true;
   page.sentAt = page.version;
   page.conn.request({ type: "preview", moves });
@@ -222,9 +235,11 @@ function showPending() {
 function undo() {
   if (!page.buffer.length || page.pending) return;
   refuse("");
-  const moves = page.buffer.slice(0, -1);
+  // the forced moves after a step come back with it: drop them and the last step the player chose
+  let n = page.buffer.length;
+  while (n > 0 && page.forced[n - 1] === true) n--;
+  const moves = page.buffer.slice(0, Math.max(0, n - 1));
   if (!moves.length) { resetTurn(); return; }
-  // the forced moves after a step come back with it: drop to the last step the player chose
   sendPreview(moves);
 }
 
@@ -259,6 +274,7 @@ function onFrame(frame) {
     page.pending = false;
     if (page.sentAt !== page.version) { render(); maybeForced(); return; }  // for an old position
     page.buffer = frame.moves;
+    page.forced = frame.moves.map((_, i) => i >= page.sentForced.length || page.sentForced[i]);
     page.preview = frame.moves.length ? frame.view : null;
     page.complete = frame.complete;
     render();

@@ -3,7 +3,7 @@
 // the pencils, the viewer's choices). Nothing here is fixed per printed sheet: a user's own
 // sheet draws the same way. Only the viewer's sheet (seat 0's for a spectator) carries the
 // layout's element ids, so a choice's target names exactly one element to light and click.
-import { el, svg } from "../common.js";
+import { clickable, el, svg } from "../common.js";
 
 const U = 24;                 // layout units (hex size 1) -> SVG units
 const INK = "#1d1d1f";
@@ -41,7 +41,8 @@ function star(cx, cy, r, value, state, attrs = {}) {
     svg("text", { x: cx, y: cy + r * 0.2, "text-anchor": "middle", "dominant-baseline": "middle",
       "font-size": r * 0.78, "font-weight": 700, fill: INK }, String(value)));
   if (state === "lost") {
-    g.append(svg("line", { x1: cx - r, y1: cy - r, x2: cx + r, y2: cy + r, stroke: INK, "stroke-width": 2.4 }),
+    g.append(svg("line", { x1: cx - r, y1: cy - r, x2: cx + r, y2: cy + r, stroke: INK,
+      "stroke-width": 2.4 }),
       svg("line", { x1: cx - r, y1: cy + r, x2: cx + r, y2: cy - r, stroke: INK, "stroke-width": 2.4 }));
   }
   return g;
@@ -51,7 +52,8 @@ function check(cx, cy) {
   // a ticked box: a check mark in a small disc at its corner
   return svg("g", { class: "gd-check", "pointer-events": "none" },
     svg("circle", { cx, cy, r: 6.5, fill: "#fff", stroke: INK, "stroke-width": 1.2 }),
-    svg("path", { d: `M${cx - 3.2} ${cy} l2.2 2.4 l4.2 -4.8`, fill: "none", stroke: INK, "stroke-width": 1.8, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+    svg("path", { d: `M${cx - 3.2} ${cy} l2.2 2.4 l4.2 -4.8`, fill: "none", stroke: INK, "stroke-width": 1.8,
+      "stroke-linecap": "round", "stroke-linejoin": "round" }));
 }
 
 function flowerIcon(cx, cy, r, colour, letter) {
@@ -72,33 +74,29 @@ function flowerIcon(cx, cy, r, colour, letter) {
 function treeIcon(cx, cy, r, colour, white = false) {
   return svg("g", { class: "gd-tree", "pointer-events": "none" },
     svg("rect", { x: cx - r * 0.14, y: cy + r * 0.35, width: r * 0.28, height: r * 0.5, fill: "#6b4423" }),
-    svg("polygon", { points: pts([[cx, cy - r], [cx + r * 0.75, cy + r * 0.45], [cx - r * 0.75, cy + r * 0.45]]),
-      fill: white ? "#fff" : colour ? FILL[colour] : "#1f6b2e", stroke: white ? INK : "#fff", "stroke-width": 1.2 }));
+    svg("polygon", { points: pts([[cx, cy - r], [cx + r * 0.75, cy + r * 0.45], [cx - r * 0.75,
+      cy + r * 0.45]]),
+      fill: white ? "#fff" : colour ? FILL[colour] : "#1f6b2e", stroke: white ? INK : "#fff",
+        "stroke-width": 1.2 }));
 }
 
 function pencilShape(x, y, w, h, colour, attrs = {}) {
   // a pencil lying flat: body from x to x+w, point to the right
   const tip = h * 0.9;
   return svg("g", attrs,
-    svg("rect", { x, y, width: w - tip, height: h, rx: 2, fill: colour ? FILL[colour] : "#fff", stroke: INK, "stroke-width": 1.2 }),
-    svg("polygon", { points: pts([[x + w - tip, y], [x + w, y + h / 2], [x + w - tip, y + h]]), fill: "#f3d9a8", stroke: INK, "stroke-width": 1.2 }),
-    svg("polygon", { points: pts([[x + w - tip * 0.3, y + h * 0.35], [x + w, y + h / 2], [x + w - tip * 0.3, y + h * 0.65]]), fill: colour ? FILL[colour] : INK }));
+    svg("rect", { x, y, width: w - tip, height: h, rx: 2, fill: colour ? FILL[colour] : "#fff", stroke: INK,
+      "stroke-width": 1.2 }),
+    svg("polygon", { points: pts([[x + w - tip, y], [x + w, y + h / 2], [x + w - tip, y + h]]),
+      fill: "#f3d9a8", stroke: INK, "stroke-width": 1.2 }),
+    svg("polygon", { points: pts([[x + w - tip * 0.3, y + h * 0.35], [x + w, y + h / 2], [x + w - tip * 0.3,
+      y + h * 0.65]]), fill: colour ? FILL[colour] : INK }));
 }
 
 // Make an element a lit, clickable choice when its target is legal now.
 function wire(node, id, ctx, targets) {
   const move = targets.get(id);
   if (move === undefined) return;
-  node.classList.add("lit");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("data-move", move);
-  const label = ctx.labels.get(move) || move;
-  node.setAttribute("aria-label", label);
-  node.addEventListener("click", (ev) => { ev.stopPropagation(); ctx.choose(move); });
-  node.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); ctx.choose(move); }
-  });
+  clickable(node, () => ctx.choose(move), { label: ctx.labels.get(move) || move, data: { move } });
 }
 
 // The element's id on the viewer's sheet; on the others a data attribute only.
@@ -123,7 +121,8 @@ function drawMap(layout, board, mark, ctx, main, targets) {
   // water first, then fields, then the thick garden borders over everything
   const water = svg("g", { class: "gd-fountain" });
   for (const f of layout.fountain) {
-    water.append(svg("polygon", { ...ident(f.id, main), points: poly(f.x, f.y), fill: "#9fd3f0", stroke: "#5aa7d6", "stroke-width": 1 },
+    water.append(svg("polygon", { ...ident(f.id, main), points: poly(f.x, f.y), fill: "#9fd3f0",
+      stroke: "#5aa7d6", "stroke-width": 1 },
       title("the fountain")));
   }
   if (layout.fountain.length) {
@@ -131,7 +130,8 @@ function drawMap(layout, board, mark, ctx, main, targets) {
     const cy = layout.fountain.reduce((s, f) => s + f.y, 0) / layout.fountain.length * U;
     water.append(svg("g", { "pointer-events": "none" },
       svg("circle", { cx, cy, r: U * 0.55, fill: "#e8f6ff", stroke: "#2f86c0", "stroke-width": 1.5 }),
-      svg("path", { d: `M${cx - U * 0.3} ${cy + 2} q${U * 0.15} -6 ${U * 0.3} 0 t${U * 0.3} 0`, fill: "none", stroke: "#2f86c0", "stroke-width": 1.5 }),
+      svg("path", { d: `M${cx - U * 0.3} ${cy + 2} q${U * 0.15} -6 ${U * 0.3} 0 t${U * 0.3} 0`, fill: "none",
+        stroke: "#2f86c0", "stroke-width": 1.5 }),
       svg("path", { d: `M${cx} ${cy - U * 0.4} l0 ${U * 0.25}`, stroke: "#2f86c0", "stroke-width": 1.5 })));
   }
   root.append(water);
@@ -142,7 +142,8 @@ function drawMap(layout, board, mark, ctx, main, targets) {
     const x = f.x * U, y = f.y * U;
     const garden = gardenOf.get(f.garden);
     const gm = gmark.get(f.garden);
-    const words = [`field ${f.id}`, `garden ${garden ? garden.label : f.garden} (${plural(garden ? garden.size : 1, "field")}` +
+    const words = [`field ${f.id}`,
+      `garden ${garden ? garden.label : f.garden} (${plural(garden ? garden.size : 1, "field")}` +
       (gm ? (gm.completed ? `, completed${gm.by ? " " + gm.by : ""})` : `, ${gm.left} left)`) : ")")];
     if (f.flower) words.push(`${f.flower} flower`);
     if (f.tree) words.push("tree");
@@ -157,19 +158,23 @@ function drawMap(layout, board, mark, ctx, main, targets) {
     if (colour && ctx.cb) {
       const iconic = f.flower || f.tree;
       g.append(svg("text", { class: "gd-cb", x: iconic ? x - U * 0.58 : x, y: iconic ? y + 1 : y + 2,
-        "text-anchor": "middle", "dominant-baseline": "middle", "font-size": iconic ? 11 : 15, "font-weight": 700,
+        "text-anchor": "middle", "dominant-baseline": "middle", "font-size": iconic ? 11 : 15,
+          "font-weight": 700,
         fill: "#fff", stroke: INK, "stroke-width": 0.6, "paint-order": "stroke" }, LETTER[colour]));
     }
     if (main) {
-      g.append(svg("text", { class: "gd-id", x, y: y - U * 0.56, "text-anchor": "middle", "dominant-baseline": "middle",
+      g.append(svg("text", { class: "gd-id", x, y: y - U * 0.56, "text-anchor": "middle",
+        "dominant-baseline": "middle",
         "font-size": 8, fill: colour ? "#fff" : "#8a857a" }, f.id));
     }
     if (current.has(f.id)) {
-      g.append(svg("polygon", { points: poly(f.x, f.y, 0.72), fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "3 2" }));
+      g.append(svg("polygon", { points: poly(f.x, f.y, 0.72), fill: "none", stroke: "#fff", "stroke-width": 2,
+        "stroke-dasharray": "3 2" }));
     }
     if (main) {
       if (targets.has(f.id)) {
-        g.append(svg("polygon", { class: "hit gd-lit-ring", points: poly(f.x, f.y, 0.8), fill: hand ? LIGHT[hand.colour] : "#fff3c4",
+        g.append(svg("polygon", { class: "hit gd-lit-ring", points: poly(f.x, f.y, 0.8),
+          fill: hand ? LIGHT[hand.colour] : "#fff3c4",
           "fill-opacity": 0.55, stroke: "#ffb300", "stroke-width": 3 }));
       }
       wire(g, f.id, ctx, targets);
@@ -178,7 +183,8 @@ function drawMap(layout, board, mark, ctx, main, targets) {
   }
   root.append(fields);
 
-  const borders = svg("g", { class: "gd-borders", "pointer-events": "none", stroke: "#2b4a1f", "stroke-width": 3.4, "stroke-linecap": "round" });
+  const borders = svg("g", { class: "gd-borders", "pointer-events": "none", stroke: "#2b4a1f",
+    "stroke-width": 3.4, "stroke-linecap": "round" });
   for (const f of layout.fields) {
     for (const b of f.borders) {
       const s = sides.get(b.side);
@@ -197,7 +203,8 @@ function drawMap(layout, board, mark, ctx, main, targets) {
       if (!f) continue;
       const gm = gmark.get(gd.id);
       labels.append(svg("text", { x: f.x * U, y: f.y * U + U * 0.74, "text-anchor": "middle",
-        "font-size": 8.5, "font-style": "italic", "font-weight": 600, fill: mark.coloured[f.id] ? "#fff" : "#6b6658" },
+        "font-size": 8.5, "font-style": "italic", "font-weight": 600,
+          fill: mark.coloured[f.id] ? "#fff" : "#6b6658" },
         gd.label + (gm && gm.completed ? "✓" : "")));
     }
     root.append(labels);
@@ -216,7 +223,8 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
   const head = (text, right) => {
     root.append(svg("text", { x: X, y: y + 13, "font-size": 13, "font-weight": 700, fill: INK }, text));
     if (right !== undefined) {
-      root.append(svg("text", { x: W - 8, y: y + 13, "font-size": 13, "font-weight": 700, "text-anchor": "end", fill: "#5f6368" }, right));
+      root.append(svg("text", { x: W - 8, y: y + 13, "font-size": 13, "font-weight": 700,
+        "text-anchor": "end", fill: "#5f6368" }, right));
     }
     y += 20;
   };
@@ -229,12 +237,16 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
       stroke: colour ? FILL[colour] : "#888", "stroke-width": 2 }));
     if (colour === null && !icon) {
       // a colourful box: five colour stripes along the top
-      Object.keys(FILL).forEach((c, i) => g.append(svg("rect", { x: x + 2 + i * (S - 4) / 5, y: yy + 2, width: (S - 4) / 5, height: 5, fill: FILL[c] })));
+      Object.keys(FILL).forEach((c, i) => g.append(svg("rect", { x: x + 2 + i * (S - 4) / 5, y: yy + 2,
+        width: (S - 4) / 5, height: 5, fill: FILL[c] })));
     }
-    if (icon === "flower") g.append(flowerIcon(x + S / 2, yy + S / 2 - 3, S * 0.3, ticked ? null : colour, false));
-    if (icon === "tree") g.append(treeIcon(x + S / 2, yy + S / 2 - 1, S * 0.34, ticked ? null : colour, ticked));
+    if (icon === "flower") g.append(flowerIcon(x + S / 2, yy + S / 2 - 3, S * 0.3, ticked ? null : colour,
+      false));
+    if (icon === "tree") g.append(treeIcon(x + S / 2, yy + S / 2 - 1, S * 0.34, ticked ? null : colour,
+      ticked));
     if (value !== null && value !== undefined && icon !== "tree") {
-      g.append(svg("text", { x: x + S / 2, y: yy + (icon ? S - 4 : S / 2 + 5), "text-anchor": "middle", "font-size": icon ? 9 : 13,
+      g.append(svg("text", { x: x + S / 2, y: yy + (icon ? S - 4 : S / 2 + 5), "text-anchor": "middle",
+        "font-size": icon ? 9 : 13,
         "font-weight": 700, fill: ticked ? "#fff" : INK }, String(value)));
     }
     if (ctx.cb && colour) {
@@ -246,8 +258,10 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
     return g;
   };
 
-  root.append(svg("text", { x: X, y: y + 14, "font-size": 15, "font-weight": 700, fill: INK }, `${mark.name}`),
-    svg("text", { x: W - 8, y: y + 14, "font-size": 15, "font-weight": 700, "text-anchor": "end", fill: INK }, Math.abs(total) === 1 ? `${total} point` : `${total} points`));
+  root.append(svg("text", { x: X, y: y + 14, "font-size": 15, "font-weight": 700, fill: INK },
+    `${mark.name}`),
+    svg("text", { x: W - 8, y: y + 14, "font-size": 15, "font-weight": 700, "text-anchor": "end", fill: INK },
+      Math.abs(total) === 1 ? `${total} point` : `${total} points`));
   y += 24;
   root.append(svg("text", { x: X, y: y + 11, "font-size": 12, fill: "#5f6368" },
     `${plural(mark.coloured_count, "field")} coloured, ${mark.fields_left} left`));
@@ -266,7 +280,8 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
     const sx = X + 5 * (S + GAP) + 20;
     root.append(star(sx, y + S / 2, 15, row.star.value, mrow.star ? "got" : "open",
       { ...ident(row.star.id, main) }));
-    root.lastChild.append(title(`row ${row.row} star: ${row.star.value} points once every colour has its box in this row`));
+    root.lastChild.append(title(`row ${row.row} star: ${row.star.value} points once every colour has its` +
+      ` box in this row`));
     y += S + GAP;
   });
   y += 6;
@@ -279,9 +294,11 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
         tip: `colourful garden box ${i + 1}: ${bx.value} points${ticked ? " (ticked)" : ""}` }));
     });
     if (sc.colourful.star) {
-      root.append(star(X + 5 * (S + GAP) + 20, y + S / 2, 15, sc.colourful.star.value, mark.colourful_star ? "got" : "open",
+      root.append(star(X + 5 * (S + GAP) + 20, y + S / 2, 15, sc.colourful.star.value,
+        mark.colourful_star ? "got" : "open",
         { ...ident(sc.colourful.star.id, main) }, ));
-      root.lastChild.append(title(`colourful star: ${sc.colourful.star.value} points for every colourful box`));
+      root.lastChild.append(title(`colourful star: ${sc.colourful.star.value} points for every colourful` +
+        ` box`));
     }
     y += S + GAP + 6;
   }
@@ -293,10 +310,13 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
     head(word, `${sum(part.score_rows)}`);
     part.boxes.forEach((bx, i) => {
       const ticked = have.includes(bx.colour);
-      root.append(box(X + i * (S + GAP), y, bx.id, { value: key === "flower" ? bx.value : null, colour: bx.colour, ticked, icon: key,
-        tip: `${bx.colour} ${key} box${key === "flower" ? `: ${bx.value} points` : ""}${ticked ? " (ticked)" : ""}` }));
+      root.append(box(X + i * (S + GAP), y, bx.id, { value: key === "flower" ? bx.value : null,
+        colour: bx.colour, ticked, icon: key,
+        tip: `${bx.colour} ${key}` +
+          ` box${key === "flower" ? `: ${bx.value} points` : ""}${ticked ? " (ticked)" : ""}` }));
     });
-    root.append(star(X + 5 * (S + GAP) + 20, y + S / 2, 15, part.star.value, got ? "got" : "open", { ...ident(part.star.id, main) }));
+    root.append(star(X + 5 * (S + GAP) + 20, y + S / 2, 15, part.star.value, got ? "got" : "open",
+      { ...ident(part.star.id, main) }));
     root.lastChild.append(title(`${key} star: ${part.star.value} points for all five ${key} boxes`));
     y += S + GAP + 6;
   }
@@ -308,14 +328,19 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
     const x = X + i * (PW + 4);
     const crossed = mark.pencils_crossed > i;
     const g = svg("g", { class: `gd-symbol${crossed ? " crossed" : ""}`, ...ident(p.id, main) },
-      title(`pencil symbol ${p.number}: ${p.penalty}${p.ends_game ? ", crossing it ends the game" : ""}${crossed ? " (crossed)" : ""}`));
-    g.append(svg("rect", { class: "hit", x: x - 2, y: y - 2, width: PW, height: S + 4, rx: 4, fill: "#fff", stroke: p.ends_game ? "#b3261e" : "#bbb", "stroke-width": p.ends_game ? 1.6 : 1 }));
+      title(`pencil symbol ${p.number}:` +
+        ` ${p.penalty}${p.ends_game ? ", crossing it ends the game" : ""}${crossed ? " (crossed)" : ""}`));
+    g.append(svg("rect", { class: "hit", x: x - 2, y: y - 2, width: PW, height: S + 4, rx: 4, fill: "#fff",
+      stroke: p.ends_game ? "#b3261e" : "#bbb", "stroke-width": p.ends_game ? 1.6 : 1 }));
     g.append(pencilShape(x + 3, y + 3, PW - 10, 10, null));
-    g.append(svg("text", { x: x + PW / 2 - 2, y: y + S - 2, "text-anchor": "middle", "font-size": 12, "font-weight": 700,
+    g.append(svg("text", { x: x + PW / 2 - 2, y: y + S - 2, "text-anchor": "middle", "font-size": 12,
+      "font-weight": 700,
       fill: p.ends_game ? "#b3261e" : INK }, `${p.penalty}${p.ends_game ? " end" : ""}`));
     if (crossed) {
-      g.append(svg("line", { x1: x + 4, y1: y, x2: PW + x - 8, y2: y + 16, stroke: "#b3261e", "stroke-width": 2.6, "stroke-linecap": "round" }),
-        svg("line", { x1: x + 4, y1: y + 16, x2: PW + x - 8, y2: y, stroke: "#b3261e", "stroke-width": 2.6, "stroke-linecap": "round" }));
+      g.append(svg("line", { x1: x + 4, y1: y, x2: PW + x - 8, y2: y + 16, stroke: "#b3261e",
+        "stroke-width": 2.6, "stroke-linecap": "round" }),
+        svg("line", { x1: x + 4, y1: y + 16, x2: PW + x - 8, y2: y, stroke: "#b3261e", "stroke-width": 2.6,
+          "stroke-linecap": "round" }));
     }
     if (main) wire(g, p.id, ctx, targets);
     root.append(g);
@@ -345,15 +370,20 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
     const state = gm.get(goal.id) || { holder: null, decided: false };
     const mine = state.holder === mark.seat;
     const lost = state.decided && !mine;
-    const g = svg("g", { class: `gd-goal${mine ? " got" : ""}${lost ? " lost" : ""}`, ...ident(goal.id, main) },
-      title(`${goal.label}: ${goal.stars} points` + (mine ? " (taken)" : state.holder !== null ? ` (${state.holder_name} has it)` : lost ? " (nobody gets it)" : "")));
-    g.append(svg("rect", { x: gx, y: gy, width: gw, height: GH - 3, rx: 5, fill: goal.colour ? LIGHT[goal.colour] : "#f4f2ea", stroke: "#ddd" }));
+    const g = svg("g", { class: `gd-goal${mine ? " got" : ""}${lost ? " lost" : ""}`, ...ident(goal.id,
+      main) },
+      title(`${goal.label}: ${goal.stars} points` + (mine ? " (taken)" : state.holder !== null
+        ? ` (${state.holder_name} has it)` : lost ? " (nobody gets it)" : "")));
+    g.append(svg("rect", { x: gx, y: gy, width: gw, height: GH - 3, rx: 5,
+      fill: goal.colour ? LIGHT[goal.colour] : "#f4f2ea", stroke: "#ddd" }));
     g.append(star(gx + 16, gy + GH / 2 - 1, 13, goal.stars, mine ? "got" : lost ? "lost" : "open"));
     g.append(svg("text", { x: gx + 34, y: gy + GH / 2 + 3, "font-size": 12, "font-weight": 600, fill: INK },
       short(goal) + (ctx.cb && goal.colour ? ` (${LETTER[goal.colour]})` : "")));
-    const status = mine ? "yours" : state.holder !== null ? `${state.holder_name}` : lost ? "nobody (tie)" : progress(goal);
+    const status = mine ? "yours" : state.holder !== null ? `${state.holder_name}` : lost ? "nobody (tie)"
+      : progress(goal);
     g.append(svg("text", { x: gx + gw - 6, y: gy + GH / 2 + 3, "text-anchor": "end", "font-size": 11.5,
-      "font-weight": mine || lost ? 700 : 400, fill: mine ? "#137333" : lost ? "#b3261e" : "#5f6368" }, status));
+      "font-weight": mine || lost ? 700 : 400, fill: mine ? "#137333" : lost ? "#b3261e" : "#5f6368" },
+        status));
     root.append(g);
   });
   y += sc.goals.length * GH + 2;
@@ -376,25 +406,35 @@ function drawMiddle(layout, board, ctx, targets) {
       used: p.holder !== null ? `taken by ${names[p.holder]}` : "used",
       unrolled: "not rolled yet",
     }[p.where];
-    const g = svg("g", { class: `gd-pencil where-${p.where}`, id: p.id, "data-el": p.id, "data-face": p.face ?? "" },
+    const g = svg("g", { class: `gd-pencil where-${p.where}`, id: p.id, "data-el": p.id,
+      "data-face": p.face ?? "" },
       title(`${p.colour} pencil` + (p.face ? ` showing ${p.face}` : "") + `: ${where}`));
     g.append(svg("rect", { class: "hit", x: 3, y: 3, width: W - 6, height: H - 6, rx: 8,
-      fill: p.where === "hand" ? LIGHT[p.colour] : "#fff", stroke: p.where === "hand" ? FILL[p.colour] : "#ccc", "stroke-width": p.where === "hand" ? 3 : 1.2 }));
+      fill: p.where === "hand" ? LIGHT[p.colour] : "#fff",
+        stroke: p.where === "hand" ? FILL[p.colour] : "#ccc",
+          "stroke-width": p.where === "hand" ? 3 : 1.2 }));
     g.append(pencilShape(x, 14, w, 26, p.colour, { opacity: faded ? 0.35 : 1 }));
-    g.append(svg("text", { x: x + 6, y: 33, "font-size": 15, "font-weight": 700, fill: "#fff", stroke: INK, "stroke-width": 0.6,
+    g.append(svg("text", { x: x + 6, y: 33, "font-size": 15, "font-weight": 700, fill: "#fff", stroke: INK,
+      "stroke-width": 0.6,
       "paint-order": "stroke", opacity: faded ? 0.6 : 1 }, p.letter));
-    g.append(svg("circle", { cx: x + w * 0.5, cy: 27, r: 15, fill: "#fff", stroke: INK, "stroke-width": 1.4, opacity: faded ? 0.6 : 1 }));
-    g.append(svg("text", { x: x + w * 0.5, y: 33, "text-anchor": "middle", "font-size": 18, "font-weight": 800, fill: INK }, p.face === null ? "?" : String(p.face)));
-    g.append(svg("text", { x: W / 2, y: 62, "text-anchor": "middle", "font-size": 14, "font-weight": p.where === "hand" ? 700 : 500, fill: INK },
+    g.append(svg("circle", { cx: x + w * 0.5, cy: 27, r: 15, fill: "#fff", stroke: INK, "stroke-width": 1.4,
+      opacity: faded ? 0.6 : 1 }));
+    g.append(svg("text", { x: x + w * 0.5, y: 33, "text-anchor": "middle", "font-size": 18,
+      "font-weight": 800, fill: INK }, p.face === null ? "?" : String(p.face)));
+    g.append(svg("text", { x: W / 2, y: 62, "text-anchor": "middle", "font-size": 14,
+      "font-weight": p.where === "hand" ? 700 : 500, fill: INK },
       `${p.colour}`));
-    g.append(svg("text", { x: W / 2, y: 80, "text-anchor": "middle", "font-size": 12.5, "font-weight": p.where === "middle" ? 600 : 400,
+    g.append(svg("text", { x: W / 2, y: 80, "text-anchor": "middle", "font-size": 12.5,
+      "font-weight": p.where === "middle" ? 600 : 400,
       fill: p.where === "middle" ? "#137333" : "#4a4f55", textLength: where.length > 16 ? W - 16 : undefined,
       lengthAdjust: "spacingAndGlyphs" }, where));
     if (p.where === "hand" && board.hand) {
-      g.append(svg("text", { x: W / 2, y: 98, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: INK },
+      g.append(svg("text", { x: W / 2, y: 98, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700,
+        fill: INK },
         `${board.hand.face - board.hand.left} of ${board.hand.face} done`));
     } else if (p.face) {
-      g.append(svg("text", { x: W / 2, y: 98, "text-anchor": "middle", "font-size": 12.5, fill: "#4a4f55" }, plural(p.face, "field")));
+      g.append(svg("text", { x: W / 2, y: 98, "text-anchor": "middle", "font-size": 12.5, fill: "#4a4f55" },
+        plural(p.face, "field")));
     }
     wire(g, p.id, ctx, targets);
     row.append(svg("svg", { class: "gd-pencil-card", viewBox: `0 0 ${W} ${H}` }, g));
@@ -434,11 +474,13 @@ export function draw(container, ctx) {
   const lines = [];
   if (board.hand) {
     const h = board.hand;
-    lines.push(`${names[h.seat]}: ${h.colour} pencil (${h.letter}) in hand, ${h.face - h.left} of ${plural(h.face, "field")} coloured, ${h.left} to go` +
+    lines.push(`${names[h.seat]}: ${h.colour} pencil (${h.letter}) in hand, ${h.face - h.left} of` +
+      ` ${plural(h.face, "field")} coloured, ${h.left} to go` +
       (h.can_waste ? " (or waste it)" : ""));
   }
-  lines.push(seats.map((s) => `${s.name}: ${plural(s.fields_left, "field")} left, ${s.pencils_crossed}/${layout.score.pencils.length} pencils wasted`).join(" · "));
-  middle.append(...lines.filter(Boolean).map((t, i) => el("p", { class: "gd-line" }, t)));
+  lines.push(seats.map((s) => `${s.name}: ${plural(s.fields_left, "field")} left,` +
+    ` ${s.pencils_crossed}/${layout.score.pencils.length} pencils wasted`).join(" · "));
+  middle.append(...lines.filter(Boolean).map((t) => el("p", { class: "gd-line" }, t)));
   root.append(middle);
 
   root.append(el("h2", {}, ctx.seat === mine ? "Your sheet" : `${seats[mine].name}'s sheet`,
@@ -449,7 +491,8 @@ export function draw(container, ctx) {
     const grid = el("div", { class: "gd-others" });
     for (const s of others) {
       const d = el("details", { class: "other-sheet other", "data-seat": s.seat }, el("summary", {},
-        `${s.name}'s sheet: ${plural((ctx.view.seats[s.seat] || {}).total ?? 0, "point")}, ${plural(s.fields_left, "field")} left` +
+        `${s.name}'s sheet: ${plural((ctx.view.seats[s.seat] || {}).total ?? 0, "point")},` +
+          ` ${plural(s.fields_left, "field")} left` +
         (board.seat === s.seat ? " (to move)" : "")));
       // unfolded on a wide page, folded on a phone, then as the player left it
       const narrow = window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
@@ -460,6 +503,7 @@ export function draw(container, ctx) {
     }
     root.append(grid);
   }
-  if (layout.reconstructed && layout.note) root.append(el("p", { class: "small muted gd-note" }, layout.note));
+  if (layout.reconstructed && layout.note) root.append(el("p", { class: "small muted gd-note" },
+    layout.note));
   container.append(root);
 }

@@ -3,7 +3,7 @@
 // treasure-box rows, the coin row, the propeller boxes and the stars) and every other sheet
 // smaller. Everything is drawn from ctx.layout and ctx.board (docs/views/reefs.md); the lit
 // choices are the elements whose id is the choice's target.
-import { el, svg } from "../common.js";
+import { clickable, el, svg } from "../common.js";
 
 const U = 56;          // one lattice step, in SVG units
 const M = 34;          // margin around the lattice
@@ -11,7 +11,6 @@ const COIN_RGB = "#c9a000";
 const NEUTRAL_RGB = "#8a8a8a";
 const WHIRL_RGB = "#1f6fb5";
 const PROP_RGB = "#555";
-const LETTER = { orange: "O", red: "R", blue: "B", green: "G", purple: "P" };
 
 function lighten(hex, f) {
   const n = parseInt(hex.slice(1), 16);
@@ -30,17 +29,10 @@ function litByTarget(ctx) {
   return out;
 }
 
-function makeLit(node, move, label, ctx) {
-  node.classList.add("lit");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("data-move", move);
-  node.setAttribute("aria-label", label || move);
-  node.append(svg("title", {}, label || move));
-  node.addEventListener("click", (ev) => { ev.stopPropagation(); ctx.choose(move); });
-  node.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); ctx.choose(move); }
-  });
+// a lit choice, its label also its tooltip
+function makeLit(node, choice, ctx) {
+  const { move } = choice;
+  clickable(node, () => ctx.choose(move), { label: choice.label || move, data: { move }, title: true });
 }
 
 // ------------------------------------------------------------------ the middle
@@ -50,33 +42,40 @@ function drawMiddle(ctx, lit) {
   // one small drawing per pencil, so that a narrow page wraps them onto two rows
   const root = el("div", { class: "rf-middle", role: "group", "aria-label": "the middle: the five pencils" });
   const byId = new Map((board.pencils || []).map((p) => [p.id, p]));
-  layout.pencils.forEach((pl, i) => {
+  layout.pencils.forEach((pl) => {
     const p = byId.get(pl.id) || { where: "unrolled" };
     const x = 0, y = 5;
     const one = svg("svg", { class: "rf-pencil-box", viewBox: `0 0 ${W} ${H + 10}`, width: "100%" });
     const g = svg("g", { id: pl.id, class: `rf-pencil where-${p.where}`, "data-letter": pl.letter });
     const faded = p.where === "taken";
     g.append(svg("rect", { x: x + 4, y, width: W - 8, height: H, rx: 12,
-      fill: faded ? "#eee" : lighten(pl.rgb, 0.78), stroke: pl.rgb, "stroke-width": p.where === "drawing" ? 5 : 2 }));
+      fill: faded ? "#eee" : lighten(pl.rgb, 0.78), stroke: pl.rgb,
+        "stroke-width": p.where === "drawing" ? 5 : 2 }));
     // the pencil itself
-    g.append(svg("polygon", { points: `${x + 16},${y + 14} ${x + W - 34},${y + 14} ${x + W - 18},${y + 24} ${x + W - 34},${y + 34} ${x + 16},${y + 34}`,
+    g.append(svg("polygon",
+      { points: `${x + 16},${y + 14} ${x + W - 34},${y + 14} ${x + W - 18},${y + 24}` +
+        ` ${x + W - 34},${y + 34} ${x + 16},${y + 34}`,
       fill: pl.rgb, opacity: faded ? 0.45 : 1 }));
     g.append(svg("text", { x: x + 30, y: y + 30, class: "rf-pletter", fill: "#fff" }, pl.letter));
     g.append(svg("text", { x: x + W / 2, y: y + 60, "text-anchor": "middle", class: "rf-face" },
       p.propeller ? "3 any (propeller)" : (p.face_label || "not rolled")));
     const whereText = p.where === "middle" ? "in the middle" : p.where === "unrolled" ? "not rolled yet"
-      : p.where === "drawing" ? `${holderName(view, p.holder)} ${holderName(view, p.holder) === "you" ? "are" : "is"} drawing` : p.holder === null || p.holder === undefined
+      : p.where === "drawing"
+        ? `${holderName(view, p.holder)} ${holderName(view, p.holder) === "you" ? "are" : "is"} drawing`
+          : p.holder === null || p.holder === undefined
         ? "taken" : `taken by ${holderName(view, p.holder)}`;
     g.append(svg("text", { x: x + W / 2, y: y + 82, "text-anchor": "middle", class: "rf-small" }, whereText));
     const choices = lit.get(pl.id) || [];
     const face = choices.find((c) => c.kind === "pencil");
     const prop = choices.find((c) => c.kind === "propeller");
-    if (face) makeLit(g, face.move, face.label, ctx);
+    if (face) makeLit(g, face, ctx);
     if (prop) {
       const b = svg("g", { class: "rf-propbtn" });
-      b.append(svg("rect", { x: x + 14, y: y + 90, width: W - 28, height: 22, rx: 6, fill: "#fff", stroke: PROP_RGB }));
-      b.append(svg("text", { x: x + W / 2, y: y + 106, "text-anchor": "middle", class: "rf-small" }, "✣ use a propeller"));
-      makeLit(b, prop.move, prop.label, ctx);
+      b.append(svg("rect", { x: x + 14, y: y + 90, width: W - 28, height: 22, rx: 6, fill: "#fff",
+        stroke: PROP_RGB }));
+      b.append(svg("text", { x: x + W / 2, y: y + 106, "text-anchor": "middle", class: "rf-small" },
+        "✣ use a propeller"));
+      makeLit(b, prop, ctx);
       g.append(b);
     }
     one.append(g);
@@ -100,7 +99,8 @@ function drawLattice(ctx, sb, main, lit, prefix) {
   const w = (bd.max_x - bd.min_x) * U + 2 * M, h = (bd.max_y - bd.min_y) * U + 2 * M;
   const pos = new Map(layout.spaces.map((s) => [s.id, [M + (s.x - bd.min_x) * U, M + (s.y - bd.min_y) * U]]));
   const id = (x) => (prefix ? undefined : x);
-  const root = svg("svg", { class: `rf-lattice${main ? " main" : ""}`, viewBox: `0 0 ${w} ${h}`, width: "100%",
+  const root = svg("svg", { class: `rf-lattice${main ? " main" : ""}`, viewBox: `0 0 ${w} ${h}`,
+    width: "100%",
     role: "group", "aria-label": `${sb.name}: the reef` });
   root.append(svg("rect", { x: 0, y: 0, width: w, height: h, rx: 14, class: "rf-sea" }));
   // connections
@@ -122,7 +122,8 @@ function drawLattice(ctx, sb, main, lit, prefix) {
     if (ctx.cb) {
       for (let i = 0; i + 1 < r.spaces.length; i++) {
         const [ax, ay] = pos.get(r.spaces[i]), [bx, by] = pos.get(r.spaces[i + 1]);
-        rg.append(svg("text", { x: (ax + bx) / 2 + off + 5, y: (ay + by) / 2 + off - 4, class: "rf-cb", fill: rgb }, r.pencil));
+        rg.append(svg("text", { x: (ax + bx) / 2 + off + 5, y: (ay + by) / 2 + off - 4, class: "rf-cb",
+          fill: rgb }, r.pencil));
       }
     }
   });
@@ -138,47 +139,59 @@ function drawLattice(ctx, sb, main, lit, prefix) {
   const sg = svg("g", { class: "rf-spaces" });
   for (const s of layout.spaces) {
     const [x, y] = pos.get(s.id);
-    const g = svg("g", { id: id(s.id), class: `rf-space kind-${s.kind}${used.has(s.id) ? " used" : ""}`, "data-space": s.id });
+    const g = svg("g", { id: id(s.id), class: `rf-space kind-${s.kind}${used.has(s.id) ? " used" : ""}`,
+      "data-space": s.id });
     if (drawing && drawing.at === s.id && drawing.route_started) {
       g.append(svg("circle", { cx: x, cy: y, r: 22, class: "rf-at" }));
     }
     if (s.kind === "entry") {
-      g.append(svg("polygon", { points: `${x - 13},${y - 11} ${x + 13},${y - 11} ${x},${y + 12}`, class: "rf-entry" }));
+      g.append(svg("polygon", { points: `${x - 13},${y - 11} ${x + 13},${y - 11} ${x},${y + 12}`,
+        class: "rf-entry" }));
     } else if (s.kind === "treasure" && s.treasure) {
       const t = s.treasure;
       const gotC = got.treasure.get(s.id);
       const rgb = gotC ? rgbOf.get(gotC) : t.colour === "neutral" ? NEUTRAL_RGB : t.rgb;
       g.append(svg("rect", { x: x - 15, y: y - 15, width: 30, height: 30, rx: 5,
         fill: gotC ? rgb : lighten(rgb, 0.75), stroke: rgb, "stroke-width": 3, class: "rf-treasure" }));
-      g.append(svg("text", { x: x - 9, y: y + 5, class: "rf-tletter", fill: gotC ? "#fff" : "#222" }, t.letter));
-      g.append(svg("text", { x: x + 3, y: y + 11, class: "rf-tvalue", fill: gotC ? "#fff" : "#222" }, String(t.value)));
+      g.append(svg("text", { x: x - 9, y: y + 5, class: "rf-tletter", fill: gotC ? "#fff" : "#222" },
+        t.letter));
+      g.append(svg("text", { x: x + 3, y: y + 11, class: "rf-tvalue", fill: gotC ? "#fff" : "#222" },
+        String(t.value)));
     } else if (s.kind === "coin") {
       const has = got.coin.has(s.id);
-      g.append(svg("circle", { cx: x, cy: y, r: 12, fill: has ? COIN_RGB : "#fff3b0", stroke: COIN_RGB, "stroke-width": has ? 4 : 2, class: "rf-coin" }));
-      g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "rf-sym", fill: has ? "#fff" : "#6b5500" }, "$"));
+      g.append(svg("circle", { cx: x, cy: y, r: 12, fill: has ? COIN_RGB : "#fff3b0", stroke: COIN_RGB,
+        "stroke-width": has ? 4 : 2, class: "rf-coin" }));
+      g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "rf-sym",
+        fill: has ? "#fff" : "#6b5500" }, "$"));
     } else if (s.kind === "whirlpool") {
       const has = got.whirl.has(s.id);
-      g.append(svg("circle", { cx: x, cy: y, r: 13, fill: has ? WHIRL_RGB : "#d6e9fa", stroke: WHIRL_RGB, "stroke-width": 2, class: "rf-whirl" }));
-      g.append(svg("path", { d: `M${x} ${y} m-2 0 a2 2 0 1 1 4 0 a4 4 0 1 1 -8 0 a6 6 0 1 1 12 0 a8 8 0 0 1 -4 7`,
+      g.append(svg("circle", { cx: x, cy: y, r: 13, fill: has ? WHIRL_RGB : "#d6e9fa", stroke: WHIRL_RGB,
+        "stroke-width": 2, class: "rf-whirl" }));
+      g.append(svg("path",
+        { d: `M${x} ${y} m-2 0 a2 2 0 1 1 4 0 a4 4 0 1 1 -8 0 a6 6 0 1 1 12 0 a8 8 0 0 1 -4 7`,
         fill: "none", stroke: has ? "#fff" : WHIRL_RGB, "stroke-width": 1.6 }));
     } else if (s.kind === "propeller") {
       const has = got.prop.has(s.id);
-      g.append(svg("circle", { cx: x, cy: y, r: 13, fill: has ? PROP_RGB : "#eee", stroke: PROP_RGB, "stroke-width": 2, class: "rf-prop" }));
-      g.append(svg("text", { x, y: y + 6, "text-anchor": "middle", class: "rf-sym", fill: has ? "#fff" : PROP_RGB }, "✣"));
+      g.append(svg("circle", { cx: x, cy: y, r: 13, fill: has ? PROP_RGB : "#eee", stroke: PROP_RGB,
+        "stroke-width": 2, class: "rf-prop" }));
+      g.append(svg("text", { x, y: y + 6, "text-anchor": "middle", class: "rf-sym",
+        fill: has ? "#fff" : PROP_RGB }, "✣"));
     } else {
       g.append(svg("circle", { cx: x, cy: y, r: 6, class: "rf-dot" }));
     }
     g.append(svg("text", { x: x + 10, y: y - 11, class: "rf-sid" }, s.id));
     const e = ends.get(s.id);
     if (e) {
-      g.append(svg("circle", { cx: x - 15, cy: y + 15, r: 7, fill: rgbOf.get(e.colour), class: "rf-endmark" }));
-      g.append(svg("text", { x: x - 15, y: y + 19, "text-anchor": "middle", class: "rf-endletter" }, e.pencil));
+      g.append(svg("circle", { cx: x - 15, cy: y + 15, r: 7, fill: rgbOf.get(e.colour),
+        class: "rf-endmark" }));
+      g.append(svg("text", { x: x - 15, y: y + 19, "text-anchor": "middle", class: "rf-endletter" },
+        e.pencil));
     }
     if (!prefix) {
       const cs = lit.get(s.id);
       if (cs && cs.length) {
         g.insertBefore(svg("circle", { cx: x, cy: y, r: 19, class: "rf-hit" }), g.firstChild);
-        makeLit(g, cs[0].move, cs[0].label, ctx);
+        makeLit(g, cs[0], ctx);
       }
     }
     sg.append(g);
@@ -206,13 +219,16 @@ function drawScore(ctx, sb, prefix) {
       const x = LX + i * (BW + 4);
       const done = i < st.boxes;
       const bg = svg("g", { id: id(b.id), class: `rf-box${b.grey ? " grey" : ""}${done ? " done" : ""}` });
-      bg.append(svg("text", { x: x + BW / 2, y: y + 11, "text-anchor": "middle", class: "rf-bval" }, String(b.value)));
+      bg.append(svg("text", { x: x + BW / 2, y: y + 11, "text-anchor": "middle", class: "rf-bval" },
+        String(b.value)));
       bg.append(svg("rect", { x, y: y + 14, width: BW, height: BH, rx: 3,
         fill: done ? row.rgb : b.grey ? "#c8c8c8" : "#fff", stroke: "#555" }));
-      if (done) bg.append(svg("text", { x: x + BW / 2, y: y + 35, "text-anchor": "middle", class: "rf-boxmark" }, ctx.cb ? row.letter : "✕"));
+      if (done) bg.append(svg("text", { x: x + BW / 2, y: y + 35, "text-anchor": "middle",
+        class: "rf-boxmark" }, ctx.cb ? row.letter : "✕"));
       g.append(bg);
     });
-    g.append(svg("text", { x: W - 8, y: y + 35, "text-anchor": "end", class: "rf-rowscore" }, String(st.score)));
+    g.append(svg("text", { x: W - 8, y: y + 35, "text-anchor": "end", class: "rf-rowscore" },
+      String(st.score)));
     parts.push(g);
     y += BH + 22;
   }
@@ -226,12 +242,16 @@ function drawScore(ctx, sb, prefix) {
       const x = LX + i * (BW + 4);
       const done = i < (sb.coin_boxes || 0);
       const bg = svg("g", { id: id(b.id), class: `rf-box coin${done ? " done" : ""}` });
-      bg.append(svg("text", { x: x + BW / 2, y: y + 11, "text-anchor": "middle", class: "rf-bval" }, String(b.value)));
-      bg.append(svg("rect", { x, y: y + 14, width: BW, height: BH, rx: 3, fill: done ? COIN_RGB : "#fffbe0", stroke: "#555" }));
-      if (done) bg.append(svg("text", { x: x + BW / 2, y: y + 35, "text-anchor": "middle", class: "rf-boxmark" }, "✕"));
+      bg.append(svg("text", { x: x + BW / 2, y: y + 11, "text-anchor": "middle", class: "rf-bval" },
+        String(b.value)));
+      bg.append(svg("rect", { x, y: y + 14, width: BW, height: BH, rx: 3, fill: done ? COIN_RGB : "#fffbe0",
+        stroke: "#555" }));
+      if (done) bg.append(svg("text", { x: x + BW / 2, y: y + 35, "text-anchor": "middle",
+        class: "rf-boxmark" }, "✕"));
       g.append(bg);
     });
-    g.append(svg("text", { x: W - 8, y: y + 35, "text-anchor": "end", class: "rf-rowscore" }, String(sb.coin_score || 0)));
+    g.append(svg("text", { x: W - 8, y: y + 35, "text-anchor": "end", class: "rf-rowscore" },
+      String(sb.coin_score || 0)));
     parts.push(g);
     y += BH + 22;
   }
@@ -239,13 +259,16 @@ function drawScore(ctx, sb, prefix) {
   if (layout.propeller_row) {
     const row = layout.propeller_row;
     const g = svg("g", { id: id(row.id), class: "rf-row props" });
-    g.append(svg("text", { x: 4, y: y + 24, class: "rf-label" }, "✣ propellers (ringed: collected, filled: used)"));
+    g.append(svg("text", { x: 4, y: y + 24, class: "rf-label" },
+      "✣ propellers (ringed: collected, filled: used)"));
     row.boxes.forEach((b, i) => {
       const cx = LX + i * (BW + 4) + BW / 2, cy = y + 46;
       const ringed = i < (sb.propellers_collected || 0), filled = i < (sb.propellers_used || 0);
       const bg = svg("g", { id: id(b), class: `rf-pbox${ringed ? " ringed" : ""}${filled ? " used" : ""}` });
-      bg.append(svg("rect", { x: cx - 14, y: cy - 14, width: 28, height: 28, rx: 3, fill: filled ? PROP_RGB : "#fff", stroke: "#555" }));
-      if (ringed) bg.append(svg("circle", { cx, cy, r: 11, fill: "none", stroke: filled ? "#fff" : "#000", "stroke-width": 2.5 }));
+      bg.append(svg("rect", { x: cx - 14, y: cy - 14, width: 28, height: 28, rx: 3,
+        fill: filled ? PROP_RGB : "#fff", stroke: "#555" }));
+      if (ringed) bg.append(svg("circle", { cx, cy, r: 11, fill: "none", stroke: filled ? "#fff" : "#000",
+        "stroke-width": 2.5 }));
       g.append(bg);
     });
     parts.push(g);
@@ -258,9 +281,12 @@ function drawScore(ctx, sb, prefix) {
     const h = holders.get(st.id);
     const g = svg("g", { id: id(st.id), class: `rf-star kind-${st.kind}${mine.has(st.id) ? " mine" : ""}` });
     const filled = mine.has(st.id);
-    g.append(svg("polygon", { points: starPoints(18, y + 14, 12, 5), fill: filled ? "#f2b600" : h !== null && h !== undefined ? "#ddd" : "#fff", stroke: "#8a6d00", "stroke-width": 1.5 }));
+    g.append(svg("polygon", { points: starPoints(18, y + 14, 12, 5),
+      fill: filled ? "#f2b600" : h !== null && h !== undefined ? "#ddd" : "#fff", stroke: "#8a6d00",
+        "stroke-width": 1.5 }));
     g.append(svg("text", { x: 38, y: y + 19, class: "rf-starpts" }, `+${st.points}`));
-    const who = h !== null && h !== undefined ? ` (${holderName(view, h)})` : st.kind === "end" ? "" : " (open)";
+    const who = h !== null && h !== undefined ? ` (${holderName(view, h)})` : st.kind === "end" ? ""
+      : " (open)";
     const lines = wrap(`${st.kind === "first" ? "bonus" : "end"}: ${st.text}${who}`, perLine);
     g.append(svg("text", { x: 64, y: y + 19, class: "rf-startext" },
       lines.map((line, i) => svg("tspan", { x: 64, dy: i ? 15 : 0 }, line))));
@@ -268,8 +294,10 @@ function drawScore(ctx, sb, prefix) {
     y += 28 + 15 * (lines.length - 1);
   }
   y += 4;
-  parts.push(svg("text", { x: W - 8, y: y + 18, "text-anchor": "end", class: "rf-total" }, `total ${sb.total}`));
-  if (sb.stuck) parts.push(svg("text", { x: 4, y: y + 18, class: "rf-small" }, "no step can be drawn any more"));
+  parts.push(svg("text", { x: W - 8, y: y + 18, "text-anchor": "end", class: "rf-total" },
+    `total ${sb.total}`));
+  if (sb.stuck) parts.push(svg("text", { x: 4, y: y + 18, class: "rf-small" },
+    "no step can be drawn any more"));
   y += 28;
   const root = svg("svg", { class: "rf-score", viewBox: `0 0 ${W} ${y}`, width: "100%", role: "group",
     "aria-label": `${sb.name}: treasure boxes, coins and stars` });
@@ -333,7 +361,8 @@ export function draw(container, ctx) {
   const keyBits = ["▼ entry point", "$ coin", "square: treasure (letter, value; N neutral)"];
   if ((layout.whirlpools || []).length) keyBits.push("spiral: whirlpool");
   if ((layout.propellers || []).length) keyBits.push("✣ propeller");
-  root.append(el("p", { class: "muted small rf-key" }, `Key: ${keyBits.join(" · ")}; dashed lines are diagonal connections. ${cap(layout.end_text)}.`,
+  root.append(el("p", { class: "muted small rf-key" },
+    `Key: ${keyBits.join(" · ")}; dashed lines are diagonal connections. ${cap(layout.end_text)}.`,
     layout.reconstructed ? ` ${layout.note}` : ""));
   container.append(root);
 }
