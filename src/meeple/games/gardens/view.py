@@ -29,7 +29,7 @@ from meeple.core.text import possessive, subject
 from meeple.games.gardens import moves as mv
 from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, TAKING, GardensState
 from meeple.games.gardens.sheet import ALL_PENCILS, COLOURS, LETTERS, CompiledSheet
-from meeple.games.gardens.words import end_reason, fields
+from meeple.games.gardens.words import end_reason, fields, garden_labels
 
 LAYOUT_SCHEMA = "gardens-layout/1"
 BOARD_SCHEMA = "gardens-board/1"
@@ -251,19 +251,6 @@ class GardensLayout(_Model):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
-def garden_labels(n: int) -> list[str]:
-    """a, b, ..., z, aa, ab, ...: the terminal's garden letters, in sheet order."""
-    out = []
-    for k in range(n):
-        label = ""
-        k += 1
-        while k:
-            k, rem = divmod(k - 1, 26)
-            label = chr(ord("a") + rem) + label
-        out.append(label)
-    return out
-
-
 def _layout_model(sheet: CompiledSheet, rows: list[str]) -> GardensLayout:
     data = sheet.data
     sides = [Side(name=SIDE_NAMES[k], dq=dq, dr=dr,
@@ -332,7 +319,7 @@ def _fountain_spaces(sheet: CompiledSheet) -> list[FountainSpace]:
 
 def _garden_layouts(sheet: CompiledSheet, fields: list[FieldLayout]) -> list[GardenLayout]:
     """Every garden: its fields, its label and the field nearest its middle that carries it."""
-    labels = garden_labels(len(sheet.garden_names))
+    labels = garden_labels(sheet)
     gardens = []
     for g, name in enumerate(sheet.garden_names):
         members = bit_list(sheet.garden_masks[g])

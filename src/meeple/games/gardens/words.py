@@ -10,6 +10,8 @@ Works across several moves (a bot's whole turn, a whole round): every seat is co
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from meeple.core.text import subject
 from meeple.games.gardens.rules import OVER, GardensState
 from meeple.games.gardens.sheet import COLOURS, LETTERS, CompiledSheet
@@ -105,22 +107,27 @@ def _stars(before: GardensState, after: GardensState, seat: int) -> list[str]:
     if pad.colourful_star and before.colourful[seat] < n <= after.colourful[seat]:
         out.append(f"{name} filled every colourful box: the colourful star "
                    f"({_points(pad.colourful_star)}, G7)")
-    new_flowers = after.flower_boxes[seat] & ~before.flower_boxes[seat]
-    for c in range(5):
-        if new_flowers >> c & 1:
-            out.append(f"{name} coloured the {COLOURS[c]} flower {COLOURS[c]}: "
-                       f"{COLOURS[c]} flower box ({_points(pad.flower_box)}, G11)")
-    if new_flowers and after.flower_boxes[seat] == 0b11111:
-        out.append(f"{name} filled all five flower boxes: the flower star "
-                   f"({_points(pad.flower_star)}, G11)")
-    new_trees = after.tree_boxes[seat] & ~before.tree_boxes[seat]
-    for c in range(5):
-        if new_trees >> c & 1:
-            out.append(f"{name} coloured a tree {COLOURS[c]}: the {COLOURS[c]} "
-                       "tree box (no points on its own, G12)")
-    if new_trees and after.tree_boxes[seat] == 0b11111:
-        out.append(f"{name} filled all five tree boxes: the tree star "
-                   f"({_points(pad.tree_star)}, G12)")
+    out += _five_boxes(before.flower_boxes[seat], after.flower_boxes[seat],
+                       lambda colour: f"{name} coloured the {colour} flower {colour}: "
+                                      f"{colour} flower box ({_points(pad.flower_box)}, G11)",
+                       f"{name} filled all five flower boxes: the flower star "
+                       f"({_points(pad.flower_star)}, G11)")
+    out += _five_boxes(before.tree_boxes[seat], after.tree_boxes[seat],
+                       lambda colour: f"{name} coloured a tree {colour}: the {colour} "
+                                      "tree box (no points on its own, G12)",
+                       f"{name} filled all five tree boxes: the tree star "
+                       f"({_points(pad.tree_star)}, G12)")
+    return out
+
+
+def _five_boxes(before: int, after: int, box: Callable[[str], str], star: str) -> list[str]:
+    """A row of five colour boxes, a bit per colour (the flower boxes G11, the tree boxes G12):
+    ``box(colour)`` for each box filled from ``before`` to ``after``, then ``star`` if that
+    filled the row."""
+    new = after & ~before
+    out = [box(COLOURS[c]) for c in range(5) if new >> c & 1]
+    if new and after == 0b11111:
+        out.append(star)
     return out
 
 
