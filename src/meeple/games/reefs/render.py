@@ -18,10 +18,10 @@ next are underlined and listed.
 
 from __future__ import annotations
 
-from meeple.core.text import subject
 from meeple.games.reefs.moves import ENTER, FACES, PLUS, PLUS_MIN, STEP
 from meeple.games.reefs.rules import P_DRAW, P_ROLL, ReefsState
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL
+from meeple.games.reefs.words import end_reason
 
 #: One RGB colour per pencil (O R B G P), each with a contrast ratio of at least 3.5 against
 #: black and against white, so it reads on dark and light terminals.
@@ -314,15 +314,6 @@ def _status(state: ReefsState) -> str:
     if state.phase == P_DRAW:
         return f"To move: {who}, drawing {_esc(state.pencil_text())}"
     return f"To move: {who}, take a pencil"
-
-
-def end_reason(state: ReefsState) -> str:
-    """Why the game ended (R11, R15), in words."""
-    if state.ender >= 0:
-        why = [w for w, ok in (("the grey boxes of all five rows", state.end_grey),
-                               ("the last coin box", state.end_coins)) if ok]
-        return f"{subject(state.seats[state.ender], 'has')} reached {' and '.join(why)} (R11)"
-    return "no sheet can draw another step (R15)"
 
 
 def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str:

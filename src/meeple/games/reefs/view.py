@@ -45,6 +45,7 @@ from meeple.games.reefs.moves import (
     TAKE,
 )
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board, direction
+from meeple.games.reefs.words import end_reason
 
 if TYPE_CHECKING:
     from meeple.games.reefs.rules import ReefsState
@@ -566,14 +567,6 @@ def _face_label(f: int) -> str:
     return _FACE_LABELS[FACES[f][0]]
 
 
-def _end_reason(state: ReefsState) -> str:
-    if state.ender >= 0:
-        why = [w for w, ok in (("the grey boxes of all five rows", state.end_grey),
-                               ("the last coin box", state.end_coins)) if ok]
-        return f"{subject(state.seats[state.ender], 'has')} reached {' and '.join(why)}"
-    return "no sheet can draw another step"
-
-
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -604,7 +597,7 @@ def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
         drawing=_drawing(state, walk) if phase == "draw" else None, seats=seats,
         stars=[StarHolder(id=k, holder=h if h >= 0 else None) for k, h in holders.items()],
         ended_by=ender if ender >= 0 else None,
-        end_reason=_end_reason(state) if over else None,
+        end_reason=end_reason(state, cite=False) if over else None,
         choices=_choices(state) if seat_to_move is not None and viewer == seat_to_move
         else [],
     )
@@ -735,7 +728,7 @@ def _mask_ids(b: Board, mask: int) -> list[str]:
 def _words(state: ReefsState, phase: str, walk: _Walk) -> tuple[str, str, str]:
     """The board's ``sentence``, ``doing`` and ``result_text``."""
     if phase == "over":
-        why = _end_reason(state)
+        why = end_reason(state, cite=False)
         return f"Game over: {why}.", "", f"{_cap(why)}."
     if phase == "roll":
         return (f"Rolling the pencils for {state.seats[state.roller]} "

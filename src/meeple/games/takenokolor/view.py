@@ -26,6 +26,7 @@ from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
 from meeple.games.takenokolor.words import (
     AREA_WORDS,
     ITEM_WORDS,
+    end_reason,
     measure_text,
     resolve,
     row_detail,
@@ -452,14 +453,6 @@ def _passed(cs: Compiled, col: int, i: int) -> bool:
     return bool(done) and cs.item_step[done.bit_length() - 1] >= cs.item_step[i]
 
 
-def _end_reason(st: TakenokolorState) -> str:
-    need = st.cs.sheet.ladybugs_to_end
-    done = [st.seats[q] for q in range(st.players) if st.ladybugs[q].bit_count() >= need]
-    if done:
-        return f"{', '.join(done)} circled {need} ladybugs"
-    return "nobody could colour anything any more, whatever the rolls"
-
-
 def _marker_words(k: int, s: int) -> str:
     return f"{COLOUR_NAMES[COLOURS[k]]} {SYMBOLS[s]}"
 
@@ -482,7 +475,7 @@ def _doing(st: TakenokolorState) -> str:
 
 
 def _result(st: TakenokolorState) -> str:
-    return f"The game ended after round {st.rounds}: {_end_reason(st)}."
+    return f"The game ended after round {st.rounds}: {end_reason(st, cite=False)}."
 
 
 def _sentence(st: TakenokolorState) -> str:
@@ -615,7 +608,7 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
         next_marker=COLOURS[st.n_rolled] if ph == ROLL else None,  # type: ignore[arg-type]
         markers=markers, free=free, seats=seats,
         claimed=[r.id for ri, r in enumerate(cs.sheet.races) if st.claimed >> ri & 1],
-        end_reason=_end_reason(st) if ph == OVER else None, choices=choices)
+        end_reason=end_reason(st, cite=False) if ph == OVER else None, choices=choices)
 
 
 def view_board(view_state: TakenokolorState, viewer: int | None) -> dict[str, Any]:

@@ -156,12 +156,15 @@ def game_over_text(st: TakenokolorState) -> str:
     return f"{head} {names} {verb} with {best}."
 
 
-def end_reason(st: TakenokolorState) -> str:
+def end_reason(st: TakenokolorState, cite: bool = True) -> str:
+    """Why the game ended; ``cite``: followed by the rule (the terminal's words), without it
+    for the web view."""
     need = st.cs.sheet.ladybugs_to_end
     done = [st.seats[q] for q in range(st.players) if st.ladybugs[q].bit_count() >= need]
     if done:
-        return f"{', '.join(done)} circled {need} ladybugs (T4)"
-    return "nobody could colour anything any more, whatever the rolls (see docs/rules/takenokolor.md)"
+        return f"{', '.join(done)} circled {need} ladybugs" + (" (T4)" if cite else "")
+    return ("nobody could colour anything any more, whatever the rolls"
+            + (" (see docs/rules/takenokolor.md)" if cite else ""))
 
 
 def announce(before: TakenokolorState, after: TakenokolorState) -> list[str]:
