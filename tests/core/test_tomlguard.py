@@ -261,6 +261,8 @@ def test_a_bomb_after_a_tricky_string_is_still_found_on_its_line(before: str,
 @pytest.mark.parametrize(("text", "line", "words"), [
     ('a = 1\nb = "not closed\nc = 2\n', 2, "string is not closed"),
     ('a = """\nnever\nclosed\n', 1, 'multi-line string (""") is not closed'),
+    ("a = 1\nb = 'not closed\nc = 2\n", 2, "string is not closed on its line"),
+    ("a = 2\nb = '''\nnever\nclosed\n", 2, "multi-line string (''') is not closed"),
     ("a = 1\nb 2\n", 2, "expected '='"),
     ("[t\nx = 1\n", 1, "to close the table header"),
     ('x = [1 "a"]\n', 1, "expected ',' or ']'"),

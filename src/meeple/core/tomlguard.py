@@ -60,6 +60,14 @@ _BASIC = re.compile(r'"(?:[^"\\\n]|\\[^\n])*+"')
 _LITERAL = re.compile(r"'[^'\n]*+'")
 _ML_BASIC = re.compile(r'"""(?:[^"\\]|\\.|""?(?!"))*+"""(?:""?)?+', re.S)
 _ML_LITERAL = re.compile(r"'''(?:[^']|''?(?!'))*+'''(?:''?)?+")
+#: The four kinds of string, by how each opens (the longer openings first), and what is said
+#: when one is not closed.
+_STRINGS = (
+    ('"""', _ML_BASIC, 'a multi-line string (""") is not closed'),
+    ("'''", _ML_LITERAL, "a multi-line string (''') is not closed"),
+    ('"', _BASIC, "a string is not closed on its line"),
+    ("'", _LITERAL, "a string is not closed on its line"),
+)
 _SCALAR = re.compile(r"""[^,\]}#\n"'\[{]++""")
 
 _ARRAY = "["
@@ -163,24 +171,14 @@ class _Scan:
     def string(self) -> bool:
         """A string at ``pos``, if there is one (then consumed)."""
         text, at = self.text, self.pos
-        if text.startswith('"""', at):
-            m = _ML_BASIC.match(text, at)
-            what = 'a multi-line string (""") is not closed'
-        elif text.startswith("'''", at):
-            m = _ML_LITERAL.match(text, at)
-            what = "a multi-line string (''') is not closed"
-        elif text.startswith('"', at):
-            m = _BASIC.match(text, at)
-            what = "a string is not closed on its line"
-        elif text.startswith("'", at):
-            m = _LITERAL.match(text, at)
-            what = "a string is not closed on its line"
-        else:
-            return False
-        if m is None:
-            raise self.invalid(what)
-        self.pos = m.end()
-        return True
+        for opening, pattern, what in _STRINGS:
+            if text.startswith(opening, at):
+                m = pattern.match(text, at)
+                if m is None:
+                    raise self.invalid(what)
+                self.pos = m.end()
+                return True
+        return False
 
     def value(self) -> None:
         """One value at ``pos`` (after ``=``), nested arrays and inline tables included,
