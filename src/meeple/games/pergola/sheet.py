@@ -71,6 +71,14 @@ def _allowed(values: tuple[str, ...] | list[str]) -> str:
     return ", ".join(values)
 
 
+class _DataFile(SheetModel):
+    """One of the data files (sheets/*.toml): each says whether it is reconstructed, and why in
+    its note."""
+
+    reconstructed: bool = False
+    note: str = ""
+
+
 class Tool(SheetModel):
     id: str = Field(min_length=1)
     type: str = Field(min_length=1)
@@ -85,9 +93,7 @@ class Tool(SheetModel):
         return self
 
 
-class ToolsFile(SheetModel):
-    reconstructed: bool = False
-    note: str = ""
+class ToolsFile(_DataFile):
     turns: int = Field(ge=1, le=40)
     board: list[str]
     types: dict[str, list[str]]
@@ -148,9 +154,7 @@ class Lily(SheetModel):
         return self
 
 
-class PondFile(SheetModel):
-    reconstructed: bool = False
-    note: str = ""
+class PondFile(_DataFile):
     lily: list[Lily] = Field(min_length=2)
     stacks: dict[str, list[list[Literal["medium", "large"]]]]
 
@@ -190,9 +194,7 @@ class Stone(SheetModel):
     y: float = 0
 
 
-class CascadeFile(SheetModel):
-    reconstructed: bool = False
-    note: str = ""
+class CascadeFile(_DataFile):
     starts: list[str] = Field(min_length=2, max_length=2)
     stone: list[Stone] = Field(min_length=2)
 
@@ -240,9 +242,7 @@ class Leaf(SheetModel):
     flutter: bool = False
 
 
-class LeavesFile(SheetModel):
-    reconstructed: bool = False
-    note: str = ""
+class LeavesFile(_DataFile):
     piles: int = Field(ge=1, le=6)
     leaf: list[Leaf] = Field(min_length=1)
 
@@ -260,9 +260,7 @@ class Space(SheetModel):
     accepts: list[Literal["small", "large"]] = Field(min_length=1)
 
 
-class PergolaFile(SheetModel):
-    reconstructed: bool = False
-    note: str = ""
+class PergolaFile(_DataFile):
     honey_thresholds: list[int] = Field(min_length=1, max_length=4)
     space: list[Space] = Field(min_length=1, max_length=30)
 
