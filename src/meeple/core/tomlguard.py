@@ -219,11 +219,7 @@ class _Scan:
                             f"are allowed", pos)
         self.max_nesting = max(self.max_nesting, len(stack))
         if c == "[":
-            pos = _skip(_GAP, text, pos + 1)
-            if text.startswith("]", pos):  # an empty array
-                stack.pop()
-                return pos + 1, False
-            return pos, True
+            return self.next_array_element(stack, pos + 1)  # or an empty array
         pos = _skip(_WS, text, pos + 1)
         if text.startswith("}", pos):  # an empty inline table
             stack.pop()
@@ -252,15 +248,21 @@ class _Scan:
         pos = _skip(_GAP, text, pos)
         c = text[pos] if pos < len(text) else ""
         if c == ",":
-            pos = _skip(_GAP, text, pos + 1)
-            if text.startswith("]", pos):  # a trailing comma
-                stack.pop()
-                return pos + 1, False
-            return pos, True
+            return self.next_array_element(stack, pos + 1)  # or a trailing comma
         if c == "]":
             stack.pop()
             return pos + 1, False
         raise self.invalid("expected ',' or ']' after an array element", pos)
+
+    def next_array_element(self, stack: list[str], pos: int) -> tuple[int, bool]:
+        """After an array's ``[`` or an element's ``,``: the gap (comments and line breaks
+        included), then the next element, or the closing ``]`` (popped from ``stack``); the
+        position and whether a value follows."""
+        pos = _skip(_GAP, self.text, pos)
+        if self.text.startswith("]", pos):
+            stack.pop()
+            return pos + 1, False
+        return pos, True
 
     def after_table_value(self, stack: list[str], pos: int) -> tuple[int, bool]:
         """After a value of an inline table: ``,`` and the next key and ``=``, or the closing
