@@ -30,20 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core.state import CHANCE, Score
 from meeple.core.text import subject
-from meeple.games.reefs.moves import (
-    ANY,
-    ENTER,
-    FACES,
-    FORFEIT,
-    PLUS,
-    PLUS_MIN,
-    PROPELLER_STEPS,
-    ROLL,
-    STEP,
-    STOP,
-    STRAIGHT,
-    TAKE,
-)
+from meeple.games.reefs import moves as mv
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board, direction
 from meeple.games.reefs.words import end_reason
 
@@ -58,7 +45,7 @@ BOARD_SCHEMA = "reefs-board/1"
 RGB: tuple[str, ...] = ("#d75f00", "#d70000", "#0087ff", "#008700", "#d700d7")
 NEUTRAL_RGB = "#8a8a8a"
 
-_MODE_WORDS: dict[int, Mode] = {ANY: "any", STRAIGHT: "straight", PLUS: "4+straight"}
+_MODE_WORDS: dict[int, Mode] = {mv.ANY: "any", mv.STRAIGHT: "straight", mv.PLUS: "4+straight"}
 _FACE_LABELS = {
     "1any": "1 any", "2any": "2 any", "3any": "3 any",
     "2straight": "2 straight", "3straight": "3 straight", "4+straight": "4+ straight",
@@ -315,7 +302,7 @@ def build_layout(state: ReefsState) -> ReefsLayout:
         pencils=[Pencil(id=f"pencil:{LETTERS[c]}", letter=LETTERS[c], colour=_COLOUR[c],
                         rgb=RGB[c]) for c in range(5)],
         faces=[Face(id=f, label=_FACE_LABELS[f], mode=_MODE_WORDS[m], steps=n)
-               for f, m, n in FACES],
+               for f, m, n in mv.FACES],
         treasure_rows=rows,
         coin_row=CoinRow(boxes=[Box(id=f"coin:{i}", value=v, grey=False)
                                 for i, v in enumerate(b.coin_values)]),
@@ -500,20 +487,20 @@ class _Walk:
         colour = [-1] * n
         for mover, move in state.log():
             kind = move.kind
-            if kind == ROLL:
+            if kind == mv.ROLL:
                 if move.a == 0:
                     self.holder = [-1] * 5
                     self.prop = [False] * 5
                 self.faces[move.a] = move.b
-            elif kind == TAKE:
+            elif kind == mv.TAKE:
                 colour[mover] = move.a
                 self.holder[move.a] = mover
                 self.prop[move.a] = move.b == 1
                 self.source = "propeller" if move.b == 1 else "face"
                 self.mode_steps = 0
-            elif kind == ENTER:
+            elif kind == mv.ENTER:
                 self.spaces[mover][colour[mover]] = [move.a]
-            elif kind == STEP:
+            elif kind == mv.STEP:
                 route = self.spaces[mover][colour[mover]]
                 if route:
                     self.conns[mover][colour[mover]].append(b.link[route[-1]][move.a][2])
@@ -564,7 +551,7 @@ def _route_from_marks(b: Board, owner: bytes | bytearray, c: int,
 
 
 def _face_label(f: int) -> str:
-    return _FACE_LABELS[FACES[f][0]]
+    return _FACE_LABELS[mv.FACES[f][0]]
 
 
 def _cap(text: str) -> str:
@@ -623,7 +610,7 @@ def _pencil_states(state: ReefsState, cache: _BoardCache, walk: _Walk,
             where, face = "taken", walk.faces[c]
         pencils.append(PencilState(
             id=cache.pencil_ids[c], letter=LETTERS[c], colour=_COLOUR[c], where=where,
-            face=FACES[face][0] if face >= 0 else None,
+            face=mv.FACES[face][0] if face >= 0 else None,
             face_label=_face_label(face) if face >= 0 else None,
             holder=holder if holder >= 0 else None,
             propeller=where in ("drawing", "taken") and walk.prop[c]))
@@ -638,14 +625,14 @@ def _drawing(state: ReefsState, walk: _Walk) -> Drawing:
     started = sh.entry[c] >= 0
     source: Source = walk.source
     steps_left: int | None
-    if state.pmode == PLUS:
+    if state.pmode == mv.PLUS:
         steps_left, drawn, source = None, state.prem, "face"
     else:
         steps_left = state.prem
         if source != "face":
-            total = PROPELLER_STEPS  # a propeller's or a whirlpool's 3 any steps
+            total = mv.PROPELLER_STEPS  # a propeller's or a whirlpool's 3 any steps
         else:
-            total = FACES[walk.faces[c]][2] if walk.faces[c] >= 0 else steps_left
+            total = mv.FACES[walk.faces[c]][2] if walk.faces[c] >= 0 else steps_left
         drawn = max(0, total - steps_left)
     d = b.directions[state.pdir] if state.pdir >= 0 else None
     return Drawing(
@@ -654,7 +641,7 @@ def _drawing(state: ReefsState, walk: _Walk) -> Drawing:
         steps_left=steps_left, steps_drawn=drawn,
         direction=list(d) if d is not None else None, route_started=started,
         at=b.ids[sh.end[c]] if started else None,
-        can_stop=state.pmode == PLUS and state.prem >= PLUS_MIN, can_forfeit=not state.pdrawn)
+        can_stop=state.pmode == mv.PLUS and state.prem >= mv.PLUS_MIN, can_forfeit=not state.pdrawn)
 
 
 def _star_holders(state: ReefsState, ender: int) -> dict[str, int]:
@@ -740,13 +727,13 @@ def _words(state: ReefsState, phase: str, walk: _Walk) -> tuple[str, str, str]:
     c = state.pc
     sh = state.sheets[state.seat]
     colour = COLOURS[c]
-    if state.pmode == PLUS:
+    if state.pmode == mv.PLUS:
         what = f"4+ straight, {state.prem} drawn"
     else:
-        kind = "any" if state.pmode == ANY else "straight"
+        kind = "any" if state.pmode == mv.ANY else "straight"
         what = f"{state.prem} {kind} {'step' if state.prem == 1 else 'steps'} to go"
     extra = {"propeller": " with a propeller", "whirlpool": " after a whirlpool"}.get(
-        walk.source, "") if state.pmode != PLUS else ""
+        walk.source, "") if state.pmode != mv.PLUS else ""
     where = (f"from {state.board.ids[sh.end[c]]}" if sh.entry[c] >= 0
              else "starting at an entry point")
     return (f"{_cap(subject(who, 'is'))} drawing {colour}{extra}: {what}, {where}.",
@@ -760,7 +747,7 @@ def _choices(state: ReefsState) -> list[Choice]:
     for m in state.legal_moves():
         kind = m.kind
         text = str(m)
-        if kind == TAKE:
+        if kind == mv.TAKE:
             c = m.a
             face = _face_label(state.middle[c])
             if m.b == 1:
@@ -770,16 +757,16 @@ def _choices(state: ReefsState) -> list[Choice]:
             else:
                 out.append(Choice(move=text, target=f"pencil:{LETTERS[c]}", kind="pencil",
                                   label=f"take {COLOURS[c]} ({face})"))
-        elif kind == ENTER:
+        elif kind == mv.ENTER:
             out.append(Choice(move=text, target=b.ids[m.a], kind="entry",
                               label=f"start {COLOURS[state.pc]} at {b.ids[m.a]}"))
-        elif kind == STEP:
+        elif kind == mv.STEP:
             out.append(Choice(move=text, target=b.ids[m.a], kind="step",
                               label=f"{COLOURS[state.pc]} to {b.ids[m.a]}"))
-        elif kind == STOP:
+        elif kind == mv.STOP:
             out.append(Choice(move=text, target=None, kind="stop",
                               label=f"stop {COLOURS[state.pc]} here ({state.prem} steps)"))
-        elif kind == FORFEIT:
+        elif kind == mv.FORFEIT:
             out.append(Choice(move=text, target=None, kind="forfeit",
                               label=f"forfeit {COLOURS[state.pc]}: draw nothing with it"))
     return out
