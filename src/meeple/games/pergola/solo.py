@@ -60,17 +60,27 @@ def _four_of_each(g: Garden, n_colours: int) -> bool:
     return min(g.butterflies(), g.ladybugs(), g.bees()) >= 4
 
 
+def _best_bonus(g: Garden) -> int:
+    """What the best cascade bonus taken is worth now, 0 without one."""
+    return max((sc.bonus_value(b, g.butterflies(), g.ladybugs(), g.bees(), g.dragonflies(),
+                               len(g.pots)) for b in g.bonuses), default=0)
+
+
+def _best_pot(g: Garden) -> int:
+    """What the best filled honey pot is worth now, 0 without one."""
+    lanterns = sum(g.lanterns) + g.lanterns_used
+    return max((sc.pot_value(p, g.butterflies(), len(g.leaves), g.ladybugs(), lanterns)
+                for p in g.pots), default=0)
+
+
 def _cascade_five(g: Garden, n_colours: int) -> bool:
     """Challenge 4: a drop at the bottom and at least 5 points from one chosen bonus."""
-    return any(sc.bonus_value(b, g.butterflies(), g.ladybugs(), g.bees(), g.dragonflies(),
-                              len(g.pots)) >= 5 for b in g.bonuses)
+    return _best_bonus(g) >= 5
 
 
 def _pot_five(g: Garden, n_colours: int) -> bool:
     """Challenge 5: at least 5 points from one filled honey pot."""
-    lanterns = sum(g.lanterns) + g.lanterns_used
-    return any(sc.pot_value(p, g.butterflies(), len(g.leaves), g.ladybugs(), lanterns) >= 5
-               for p in g.pots)
+    return _best_pot(g) >= 5
 
 
 def _four_full_flowers(g: Garden, n_colours: int) -> bool:
@@ -124,17 +134,6 @@ def challenge_report(state: PergolaState) -> dict[str, Any]:
         "przemek": ch.przemek, "golab": ch.golab,
         "beats_neighbours": met and score > max(ch.przemek, ch.golab),
     }
-
-
-def _best_bonus(g: Garden) -> int:
-    return max((sc.bonus_value(b, g.butterflies(), g.ladybugs(), g.bees(), g.dragonflies(),
-                               len(g.pots)) for b in g.bonuses), default=0)
-
-
-def _best_pot(g: Garden) -> int:
-    lanterns = sum(g.lanterns) + g.lanterns_used
-    return max((sc.pot_value(p, g.butterflies(), len(g.leaves), g.ladybugs(), lanterns)
-                for p in g.pots), default=0)
 
 
 def _of(n: int, need: int, unit: str = "") -> str:
