@@ -115,6 +115,9 @@ function hitRect(x, y, w, h, attrs = {}) {
 
 // the element's id on the main garden (and the shared boards); a data attribute elsewhere
 function ident(id, main) { return main ? { id, "data-el": id } : { "data-el": id }; }
+// A layout element not drawn now (a level above those shown, a flower not placed): an empty group,
+// kept so that its element id is still found.
+function unreached(id, main) { return svg("g", { ...ident(id, main), class: "pg-unreached" }); }
 
 // ---------------------------------------------------------------- choices
 // What can be clicked now: id -> {move, label} for a choice, id -> {source} for a source.
@@ -490,8 +493,7 @@ function hollyhockSection(gd, st, main) {
   const body = [];
   const yOf = (lv) => top + (shown - lv) * RH;
   for (const lvl of L.hollyhock_levels) {
-    if (lvl.level > shown) { body.push(svg("g", { ...ident(lvl.id, main),
-      class: "pg-unreached" })); continue; }
+    if (lvl.level > shown) { body.push(unreached(lvl.id, main)); continue; }
     const y = yOf(lvl.level);
     const info = levels.get(lvl.level) || { flowers: 0, colours: [], butterflies: 0 };
     const pts = table ? table[lvl.level - 1] : null;
@@ -537,8 +539,7 @@ function magnoliaSection(gd, st, main) {
   const body = [];
   const yOf = (lv) => top + (shown - lv) * RH;
   for (const lvl of L.magnolia_levels) {
-    if (lvl.level > shown) { body.push(svg("g", { ...ident(lvl.id, main),
-      class: "pg-unreached" })); continue; }
+    if (lvl.level > shown) { body.push(unreached(lvl.id, main)); continue; }
     const y = yOf(lvl.level);
     const info = levels.get(lvl.level) || { magnolias: 0, free_buds: 0, ladybugs: 0 };
     const g = svg("g", ident(lvl.id, main),
@@ -602,7 +603,7 @@ function lavenderSection(gd, st, main) {
   // the flowers, on the first pairs, in the order they were placed
   L.flowers.forEach((f, i) => {
     const fl = flowers.get(f.id);
-    if (!fl) { body.push(svg("g", { ...ident(f.id, main), class: "pg-unreached" })); return; }
+    if (!fl) { body.push(unreached(f.id, main)); return; }
     const x = 8 + (i % per) * SW, y = top + Math.floor(i / per) * SH;
     const cx = x + SW / 2 - 3, cy = y + SH / 2 - 3;
     const g = svg("g", ident(f.id, main),
