@@ -31,17 +31,6 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def end_reason(state: ReefsState, cite: bool = True) -> str:
-    """Why the game ended, in words; ``cite``: followed by the rule, R11 or R15 (the terminal's
-    words), without it for the web view."""
-    if state.ender >= 0:
-        why = [w for w, ok in (("the grey boxes of all five rows", state.end_grey),
-                               ("the last coin box", state.end_coins)) if ok]
-        return (f"{subject(state.seats[state.ender], 'has')} reached {' and '.join(why)}"
-                + (" (R11)" if cite else ""))
-    return "no sheet can draw another step" + (" (R15)" if cite else "")
-
-
 def announce(before: ReefsState, after: ReefsState) -> list[str]:
     """Sentences telling players what changed from ``before`` to ``after`` (a later state of
     the same game), in the order a player would want to read them."""
@@ -129,6 +118,17 @@ def _line_into(after: ReefsState, seat: int, before: ReefsState, s: int) -> int:
 
 def _space_of(state: ReefsState, t: int) -> int:
     return state.board.treasure_at.index(t)
+
+
+def end_reason(state: ReefsState, cite: bool = True) -> str:
+    """Why the game ended, in words; ``cite``: followed by the rule, R11 or R15 (the terminal's
+    words), without it for the web view."""
+    if state.ender >= 0:
+        why = [w for w, ok in (("the grey boxes of all five rows", state.end_grey),
+                               ("the last coin box", state.end_coins)) if ok]
+        return (f"{subject(state.seats[state.ender], 'has')} reached {' and '.join(why)}"
+                + (" (R11)" if cite else ""))
+    return "no sheet can draw another step" + (" (R15)" if cite else "")
 
 
 def _game_over(state: ReefsState) -> str:
