@@ -23,11 +23,12 @@ renderer.
 
 from __future__ import annotations
 
-import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meeple.core.memo import made_once_per
 from meeple.core.state import CHANCE, Score
 from meeple.core.text import subject
 from meeple.games.reefs.moves import (
@@ -471,14 +472,8 @@ class _BoardCache:
         self.pencil_ids = tuple(f"pencil:{L}" for L in LETTERS)
 
 
-_CACHES: weakref.WeakKeyDictionary[Board, _BoardCache] = weakref.WeakKeyDictionary()
-
-
-def _cache(b: Board) -> _BoardCache:
-    c = _CACHES.get(b)
-    if c is None:
-        c = _CACHES[b] = _BoardCache(b)
-    return c
+#: The :class:`_BoardCache` of a board, made once per board.
+_cache: Callable[[Board], _BoardCache] = made_once_per(_BoardCache)
 
 
 class _Walk:
