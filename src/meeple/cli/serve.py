@@ -1,4 +1,5 @@
-"""``meeple serve`` (the online server) and ``meeple schema`` (the per-seat view's schema)."""
+"""``meeple serve`` (the online server) and ``meeple schema`` (the JSON Schema of the per-seat
+view, or of the WebSocket protocol's frames)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.common import app, check_game, console
+from meeple.cli.common import app, check_game, console, fail
 
 
 @app.command("serve")
@@ -27,7 +28,6 @@ def serve_cmd(
     """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL."""
     import uvicorn
 
-    from meeple.cli.common import fail
     from meeple.store import Store, default_url, display_url, sqlite_url
     from meeple.web import create_web_app
 
@@ -50,9 +50,24 @@ def serve_cmd(
 
 
 @app.command("schema")
-def schema_cmd(game: Annotated[str, typer.Argument(help="a game name")]) -> None:
-    """Print the JSON Schema of the per-seat view the server sends for GAME."""
+def schema_cmd(
+    game: Annotated[str | None, typer.Argument(help="a game name")] = None,
+    protocol: Annotated[bool, typer.Option(
+        "--protocol", help="the WebSocket protocol's frames (client and server) instead")
+    ] = False,
+) -> None:
+    """Print the JSON Schema of the per-seat view the server sends for GAME, or with
+    --protocol of every WebSocket frame a client may send and the server sends."""
+    if protocol:
+        from meeple.server.protocol import protocol_schema
+
+        if game is not None:
+            raise fail("give a GAME or --protocol, not both")
+        console.print_json(json.dumps(protocol_schema()))
+        return
     from meeple.core.view import view_schema
 
+    if game is None:
+        raise fail("give a GAME (e.g. gardens), or --protocol for the WebSocket frames")
     check_game(game)
     console.print_json(json.dumps(view_schema(game)))

@@ -158,12 +158,23 @@ class _ClientFrame(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+def _steps_schema(schema: dict[str, Any]) -> None:
+    """``moves`` is a list when given (never null), and ``move`` or ``moves`` is given."""
+    moves = schema["properties"]["moves"]
+    moves.update(next(s for s in moves.pop("anyOf") if s.get("type") == "array"))
+    moves.pop("default", None)
+    schema["anyOf"] = [{"required": ["move"]}, {"required": ["moves"]}]
+
+
 class _WithSteps(_ClientFrame):
     """A frame carrying decisions: ``moves`` (a list), else ``move`` (one)."""
 
-    move: MoveText | None = Field(None, description="one decision (when moves is not given)")
-    moves: Steps | None = Field(None, description="several decisions of this seat in a row, "
-                                                  "at most 64")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=_steps_schema)
+
+    move: MoveText | None = Field(default=None,
+                                  description="one decision (when moves is not given)")
+    moves: Steps | None = Field(default=None,
+                                description="several decisions of this seat in a row, at most 64")
 
     #: whether an empty ``moves`` list is allowed
     _empty: ClassVar[bool] = False
@@ -176,8 +187,8 @@ class _WithSteps(_ClientFrame):
             if not self.moves and not self._empty:
                 raise ValueError("moves must hold at least one move's text")
         elif self.move is None:
-            raise ValueError('give the move\'s text, e.g. "move": "take O", or "moves": a '
-                             "list of such texts (a whole turn at once)")
+            raise ValueError('give "moves", a list of move texts (e.g. ["take O", "B4"]), or '
+                             '"move", one move\'s text')
         return self
 
     @property
@@ -193,11 +204,11 @@ class Hello(_ClientFrame):
 
     type: Literal["hello"]
     seat: Annotated[StrictInt, Field(ge=0, le=MAX_PARAM)] | None = Field(
-        None, description="the seat to act for (with its secret); none: watch")
-    secret: StrictStr | None = Field(None, max_length=200,
+        default=None, description="the seat to act for (with its secret); none: watch")
+    secret: StrictStr | None = Field(default=None, max_length=200,
                                      description="the seat's secret, from join or create")
-    text: StrictBool | None = Field(None, description="true: every view carries the terminal "
-                                                      "drawing (text)")
+    text: StrictBool | None = Field(
+        default=None, description="true: every view carries the terminal drawing (text)")
 
 
 class Move(_WithSteps):
@@ -246,19 +257,16 @@ def _type_required(schema: dict[str, Any]) -> None:
     schema["required"] = ["type", *(f for f in schema.get("required", []) if f != "type")]
 
 
-def _absent(value: Any) -> bool:
-    return value is None
-
-
 class _ServerFrame(BaseModel):
-    """A frame from the server (``type`` is always sent; fields marked optional only when they
-    apply)."""
+    """A frame from the server: ``type`` and the required fields are always sent, an optional
+    field only when it applies (it was given when the frame was made)."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra=_type_required)
 
     def dump(self) -> str:
         """The frame as JSON text, as it goes on the wire."""
-        return self.model_dump_json(by_alias=True)
+        absent = set(type(self).model_fields) - self.model_fields_set - {"type"}
+        return self.model_dump_json(by_alias=True, exclude=absent)
 
 
 class Welcome(_ServerFrame):
@@ -285,8 +293,7 @@ class Ack(_ServerFrame):
     id: str | None
     version: int
     resent: Literal[True] | None = Field(
-        default=None, exclude_if=_absent,
-        description="the same frame again (its ack was lost): it was played once, already; "
+        default=None, description="the same frame again (its ack was lost): it was played once, already; "
                     "nothing changed")
 
 
@@ -306,15 +313,13 @@ class RefusedFrame(_ServerFrame):
     it again (with the same id) in a moment."""
 
     type: Literal["refused"] = "refused"
-    id: str | None = Field(default=None, exclude_if=_absent,
-                           description="the move's id (a move or undo)")
-    preview: Literal[True] | None = Field(default=None, exclude_if=_absent,
-                                          description="a refused preview")
+    id: str | None = Field(default=None, description="the move's id (a move or undo; null if it had "
+                                             "none); absent for a preview")
+    preview: Literal[True] | None = Field(default=None, description="true: a refused preview")
     reason: str
-    version: int | None = Field(default=None, exclude_if=_absent,
-                                description="the table's version (the client's own when the "
-                                            "store could not be asked)")
-    retry: Literal[True] | None = Field(default=None, exclude_if=_absent)
+    version: int | None = Field(default=None, description="the table's version (the client's own when "
+                                                  "the store could not be asked)")
+    retry: Literal[True] | None = None
 
 
 class ErrorFrame(_ServerFrame):
@@ -324,7 +329,7 @@ class ErrorFrame(_ServerFrame):
 
     type: Literal["error"] = "error"
     reason: str
-    retry: Literal[True] | None = Field(default=None, exclude_if=_absent)
+    retry: Literal[True] | None = None
 
 
 class Pong(_ServerFrame):
@@ -365,16 +370,18 @@ def frame_problem(exc: ValidationError, kind: str) -> str:
 
 
 def protocol_schema() -> dict[str, Any]:
-    """The JSON Schema of the WebSocket protocol: ``client`` (every frame a client may send)
-    and ``server`` (every frame the server sends), each a union told apart by ``type``."""
+    """The JSON Schema of the WebSocket protocol: a frame is valid if it is one of the frames a
+    client may send (``$defs.ClientFrame``) or one the server sends (``$defs.ServerFrame``),
+    each a union told apart by ``type``. A view's ``board`` is the game's own part."""
     client = CLIENT_FRAMES.json_schema(ref_template="#/$defs/{model}")
     server = SERVER_FRAMES.json_schema(ref_template="#/$defs/{model}", mode="serialization",
                                        by_alias=True)
     defs = {**client.pop("$defs", {}), **server.pop("$defs", {})}
+    client["description"] = "a frame a client sends"
+    server["description"] = "a frame the server sends"
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "meeple WebSocket protocol (/ws/tables/{id})",
-            "description": "Frames are JSON objects with a type; see docs/server.md. A view's "
-                           "board is the game's own part: meeple schema GAME.",
-            "$defs": {**defs, "ClientFrame": client, "ServerFrame": server},
-            "properties": {"client": {"$ref": "#/$defs/ClientFrame"},
-                           "server": {"$ref": "#/$defs/ServerFrame"}}}
+            "description": "Every frame is a JSON object with a type (docs/server.md); a "
+                           "view's board is the game's own part (meeple schema GAME).",
+            "anyOf": [{"$ref": "#/$defs/ClientFrame"}, {"$ref": "#/$defs/ServerFrame"}],
+            "$defs": {**defs, "ClientFrame": client, "ServerFrame": server}}
