@@ -1,19 +1,13 @@
 """The lobby's request and response bodies and the WebSocket frames (pydantic models).
 
-WebSocket frames are JSON objects with a ``type``. From a client:
-
-- ``{"type": "hello", "seat": 0, "secret": "..."}`` (or ``{"type": "hello"}`` to watch);
-- ``{"type": "move", "move": "take O", "version": 12, "id": "c-17"}``: a move in the game's
-  notation, with the table version the client last saw and a move id of its own;
-- ``{"type": "undo", "version": 13, "id": "c-18"}``: take back this seat's last decision of its
-  unfinished turn, as the engine allows;
-- ``{"type": "back"}``: a seat whose turn clock ran out takes its seat back from its stand-in;
-- ``{"type": "ping"}``.
-
-From the server: ``welcome``, ``view`` (``{"type": "view", "version": 13, "view": {...}}``,
-after every change), ``ack`` (``{"type": "ack", "id": "c-17", "version": 13}``, sent only after
-the move is committed), ``refused`` (``{"type": "refused", "id": ..., "reason": ...,
-"version": <current>}``), ``error`` (a bad frame; the connection stays usable) and ``pong``.
+WebSocket frames are JSON objects with a ``type``; ``docs/server.md`` says what each means.
+From a client, one of :data:`ClientFrame` (parsed with :data:`CLIENT_FRAMES`): :class:`Hello`,
+:class:`Move`, :class:`Undo`, :class:`Preview`, :class:`Back`, :class:`Ping`. Fields a frame
+type does not know are ignored; a frame that does not validate is answered with an ``error``
+frame saying why (:func:`frame_problem`). From the server, one of :data:`ServerFrame`:
+:class:`Welcome`, :class:`ViewFrame`, :class:`Ack`, :class:`PreviewFrame`,
+:class:`RefusedFrame`, :class:`ErrorFrame`, :class:`Pong`. ``meeple schema --protocol``
+prints the JSON Schema of both (:func:`protocol_schema`).
 """
 
 from __future__ import annotations
