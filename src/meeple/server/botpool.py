@@ -18,22 +18,16 @@ from typing import Any, Protocol
 
 import meeple
 from meeple.bots import make_bot
-from meeple.server.positions import game_args
+from meeple.server.positions import TableGame, game_args
 
 #: Seconds a bot decision may take before the server plays a stand-in move.
 DEFAULT_DEADLINE = 10.0
 
 
 @dataclass(frozen=True)
-class Decision:
+class Decision(TableGame):
     """What a worker needs: the game, the moves so far, the seat and the bot."""
 
-    game: str
-    players: int
-    variant: dict[str, Any]
-    sheet: dict[str, Any] | None
-    seed: int
-    moves: tuple[str, ...]
     seat: int
     spec: str
     bot_seed: int

@@ -7,11 +7,25 @@ what they share, so that neither imports the other for it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import meeple
 from meeple.core.state import State
 from meeple.store import Table
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """A table's game as a worker rebuilds it: the game, its setup and the moves so far (the
+    start of a bot's :class:`~meeple.server.botpool.Decision` and of a hint's job)."""
+
+    game: str
+    players: int
+    variant: dict[str, Any]
+    sheet: dict[str, Any] | None
+    seed: int
+    moves: tuple[str, ...]
 
 
 def game_args(variant: dict[str, Any], sheet: dict[str, Any] | None) -> dict[str, Any]:
