@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.errors import MeepleError
+from meeple.server.botpool import position
+from meeple.server.positions import TableGame
 
 if TYPE_CHECKING:
     from meeple.server.service import Service
@@ -35,15 +37,9 @@ def hint_deadline(bot_deadline: float) -> float:
 
 
 @dataclass(frozen=True)
-class HintJob:
+class HintJob(TableGame):
     """What a worker needs for a hint: the table's game and moves, the seat and the level."""
 
-    game: str
-    players: int
-    variant: dict[str, Any]
-    sheet: dict[str, Any] | None
-    seed: int
-    moves: tuple[str, ...]
     seat: int
     level: str
     hint_seed: int
@@ -60,7 +56,6 @@ def hint_job(job: HintJob) -> dict[str, Any]:
     """The hint as JSON-able data; runs in a worker process, on the position the worker keeps
     for the table (:func:`meeple.server.botpool.position`), as a bot decision does."""
     from meeple.bots.hint import hint
-    from meeple.server.botpool import position
 
     view = position(job).view(job.seat)
     if job.seats:
