@@ -24,7 +24,7 @@ renderer.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,10 +45,8 @@ from meeple.games.reefs.moves import (
     STRAIGHT,
     TAKE,
 )
+from meeple.games.reefs.rules import P_DRAW, P_ROLL, ReefsState
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board, direction
-
-if TYPE_CHECKING:
-    from meeple.games.reefs.rules import ReefsState
 
 LAYOUT_SCHEMA = "reefs-layout/1"
 BOARD_SCHEMA = "reefs-board/1"
@@ -575,8 +573,6 @@ def _cap(text: str) -> str:
 
 def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
     """The board model of ``state`` (a ``state.view(...)``) for ``viewer`` (None: spectator)."""
-    from meeple.games.reefs.rules import P_DRAW, P_ROLL
-
     b = state.board
     cache = _cache(b)
     walk = _Walk(state)
