@@ -31,6 +31,7 @@ from pydantic import (
 from meeple.bots.limits import MAX_SPEC_LENGTH
 from meeple.core.view import View
 from meeple.server.checks import MAX_PARAM, checked_text
+from meeple.store import Seat
 
 #: The largest frame a client may send, in bytes.
 MAX_FRAME = 16 * 1024
@@ -79,15 +80,6 @@ class JoinTable(BaseModel):
     name: Name = Field("player", min_length=1, max_length=60)
 
 
-class SeatOut(BaseModel):
-    index: int
-    kind: str
-    name: str
-    bot: str | None
-    taken: bool
-    absent: bool
-
-
 class TableOut(BaseModel):
     id: str
     game: str
@@ -98,7 +90,7 @@ class TableOut(BaseModel):
     version: int
     public: bool
     clock: int | None
-    seats: list[SeatOut]
+    seats: list[Seat]  # the store's own seat record: what a client sees of a seat
     open_seats: list[int]
     created: str
     updated: str

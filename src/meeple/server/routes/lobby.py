@@ -17,7 +17,7 @@ from meeple.core.view import view_schema
 from meeple.server import uploads
 from meeple.server.checks import BadInput, checked_variant
 from meeple.server.deps import ServiceDep, StoreDep
-from meeple.server.protocol import CreateTable, Joined, JoinTable, Leave, SeatOut, TableOut
+from meeple.server.protocol import CreateTable, Joined, JoinTable, Leave, TableOut
 from meeple.store import BOT, Idempotency, SeatSpec, Store, Table, Taken
 
 log = logging.getLogger("meeple.server")
@@ -40,8 +40,7 @@ def table_out(t: Table) -> TableOut:
     return TableOut(
         id=t.id, game=t.game, title=meeple.game_info(t.game).title, variant=t.variant,
         players=t.players, status=t.status, version=t.version, public=t.public, clock=t.clock,
-        seats=[SeatOut(index=s.index, kind=s.kind, name=s.name, bot=s.bot, taken=s.taken,
-                       absent=s.absent) for s in t.seats],
+        seats=list(t.seats),
         open_seats=t.open_seats, created=t.created.isoformat(), updated=t.updated.isoformat(),
         result=t.result, own_sheet=uploads.sheet_name(t.sheet),
     )
