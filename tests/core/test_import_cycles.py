@@ -21,26 +21,11 @@ PACKAGE = SRC / "meeple"
 START_UP = {
     ("meeple.cli.serve", "meeple.store"): "SQLAlchemy and Alembic, for `meeple serve` only",
     ("meeple.cli.serve", "meeple.web"): "FastAPI and the whole server, for `meeple serve` only",
+    ("meeple.cli.serve", "meeple.server.protocol"): "the server package (FastAPI), for "
+                                                    "`meeple schema --protocol` only",
 }
 
-#: Imports inside a function that other parts of issue 36 remove (the server's split of
-#: botpool/service/hints/app; the games' one package shape, which also ends the circles
-#: gardens moves<->sheet and pergola rules<->solo; the split of long view functions). Keyed
-#: by (importing module or package prefix ending in ".", imported module); drop an entry
-#: when its change is merged.
-ELSEWHERE = {
-    ("meeple.server.app", "meeple.server.fanout"),
-    ("meeple.server.botpool", "meeple"),
-    ("meeple.server.botpool", "meeple.bots"),
-    ("meeple.server.botpool", "meeple.server.service"),
-    ("meeple.server.hints", "meeple.bots.hint"),
-    ("meeple.server.hints", "meeple.server.botpool"),
-    ("meeple.server.hints", "meeple.sim.analyse"),
-    ("meeple.games.gardens.", "meeple.games.gardens.rules"),
-    ("meeple.games.gardens.", "meeple.games.gardens.moves"),
-    ("meeple.games.pergola.", "meeple.games.pergola.solo"),
-    ("meeple.games.reefs.", "meeple.games.reefs.rules"),
-}
+ELSEWHERE: set[tuple[str, str]] = set()
 
 #: Circles closed only by imports inside functions, removed by the same changes.
 CIRCLES_ELSEWHERE = [

@@ -12,9 +12,15 @@ from typing import Any
 
 import meeple
 from meeple.core.rng import Rng
+from meeple.core.state import State
+from tests.server.client import Player
 from tests.server.conftest import Server
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+#: ``MEEPLE_WHOLE_GAMES=1``: :func:`fast_forward` skips nothing, so every game test that starts
+#: late plays its whole game by clicks (the long version of the browser tests, by hand)
+WHOLE_GAMES = os.environ.get("MEEPLE_WHOLE_GAMES") == "1"
 
 #: the phases in which the page waits for nothing (``pending``: a reply is on its way)
 SETTLED = ("my-turn", "complete", "over", "waiting", "watching", "replay")
@@ -154,6 +160,65 @@ def assert_pad_is_engines(page: Any, web: Server, table: str) -> list[Any]:
         for row, value in score.breakdown.items():
             assert shown[seat][row] == value, (seat, row)
     return list(engine)
+
+
+def held_seat(page: Any, table: str) -> tuple[int, str]:
+    """The seat and its secret that this page's browser holds at ``table`` (kept in
+    localStorage by the lobby or the join form)."""
+    held = page.evaluate(f"JSON.parse(localStorage.getItem('meeple.seats') || '{{}}')[{table!r}]")
+    assert held, f"this browser holds no seat at {table}"
+    return int(held["seat"]), str(held["secret"])
+
+
+def turns_left(state: State[Any], seat: int, rng: Rng, playouts: int = 15) -> int:
+    """How many more turns ``seat`` starts before the end (this one included, if it is to
+    move), by random playouts from ``state`` (random legal moves, chance drawn from ``rng``):
+    a low estimate, the fifth of the playouts that ended soonest."""
+    counts = []
+    for _ in range(playouts):
+        s = state.clone()
+        n, last = 0, None
+        while not s.is_over:
+            if s.to_move == meeple.CHANCE:
+                s.sample_chance(rng)
+                continue
+            if s.to_move == seat and s.turn != last:
+                n, last = n + 1, s.turn
+            s.play(rng.choice(s.legal_moves()), check=False)
+        counts.append(n)
+    return sorted(counts)[len(counts) // 5]
+
+
+def fast_forward(page: Any, web: Server, table: str, rng: Rng, *, left: int = 3) -> int:
+    """Bring the table to a late position without clicks: this page's seat plays random legal
+    moves over the table's WebSocket (as any client of the server's API may), until its turn
+    starts with about ``left`` of its turns to go (:func:`turns_left` from the table's record;
+    at least this one), then the page opens the table again there. The page shows none of
+    the skipped moves (it is on about:blank meanwhile), so a game finished by clicks from here
+    costs a fraction of a whole one. Returns the moves played (none with
+    ``MEEPLE_WHOLE_GAMES=1``: the game is then played by clicks from where it is)."""
+    if WHOLE_GAMES:
+        return 0
+    seat, secret = held_seat(page, table)
+    page.goto("about:blank")
+    player = Player(web.ws_base, table, seat, secret)
+    played, checked = 0, None
+    try:
+        while player.wait_turn(180):
+            turn = player.view["turn"]
+            if turn != checked:  # a new turn of this seat: is the end near enough?
+                checked = turn
+                rec = web.api("GET", f"/api/tables/{table}/record").json()
+                if turns_left(meeple.replay(rec), seat, rng) <= left:
+                    break
+            got = player.move(rng.choice(player.view["legal_moves"]), f"ff-{played}")
+            assert got["type"] == "ack", got
+            played += 1
+        assert not player.view.get("over"), "the game ended before the page could finish it"
+    finally:
+        player.close()
+    page.goto(f"{web.base}/t/{table}")
+    return played
 
 
 def layout_of(web: Server, table: str) -> dict[str, Any]:

@@ -1,7 +1,9 @@
-"""Whole games played with the page's choice buttons in Chromium against bots, created from the
-lobby; the final score pad read from the page equals the engine's scores. One variant per game
-here (the buttons are the same for all); each game's page test plays every variant by clicking
-its drawing (tests/web/test_<game>_page.py)."""
+"""Games played to their end with the page's choice buttons in Chromium against bots, created
+from the lobby; the final score pad read from the page equals the engine's scores. One variant
+per game here (the buttons are the same for all), each from a late position that the seat
+reaches over the server's API (``driver.fast_forward``), then finished by clicks; each game's
+page test plays one variant whole by clicking its drawing (tests/web/test_<game>_page.py).
+``MEEPLE_WHOLE_GAMES=1`` plays these whole by the buttons too."""
 
 from __future__ import annotations
 
@@ -11,7 +13,13 @@ import pytest
 
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
-from tests.web.driver import assert_pad_is_engines, click_through, create_from_lobby, phase
+from tests.web.driver import (
+    assert_pad_is_engines,
+    click_through,
+    create_from_lobby,
+    fast_forward,
+    phase,
+)
 
 __all__ = ["create_from_lobby"]  # here before it moved to tests/web/driver.py
 
@@ -25,9 +33,10 @@ VARIANTS: list[tuple[str, dict[str, str], int]] = [
 
 @pytest.mark.parametrize(("game", "options", "players"), VARIANTS,
                          ids=[f"{g}-{'-'.join(o.values()) or 'std'}" for g, o, _ in VARIANTS])
-def test_a_whole_game_by_clicks(page: Any, web: Server, game: str, options: dict[str, str],
-                                players: int) -> None:
+def test_a_game_to_its_end_by_clicks(page: Any, web: Server, game: str,
+                                     options: dict[str, str], players: int) -> None:
     table = create_from_lobby(page, web, game, options, players)
+    fast_forward(page, web, table, Rng(len(game)))
     clicks = click_through(page, Rng(hash(game) % 1000))
     assert clicks > 0
     assert phase(page) == "over"

@@ -1,8 +1,9 @@
-"""The Reefs table page in Chromium: whole games of every level played against a random bot by
-clicking the lit parts of the drawing (pencils, propeller buttons, entry points, next spaces;
-the buttons only for stop and forfeit), the final pad equal to the engine's; every layout
-element drawn; colour-blind letters; a 375 px page without sideways scrolling.
-``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/reefs-*.png."""
+"""The Reefs table page in Chromium: games of every level played to their end against a random
+bot by clicking the lit parts of the drawing (pencils, propeller buttons, entry points, next
+spaces; the buttons only for stop and forfeit), the final pad equal to the engine's; every
+layout element drawn; colour-blind letters; a 375 px page without sideways scrolling.
+``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/reefs-*.png; ``MEEPLE_WHOLE_GAMES=1``
+plays every level's game whole by clicks."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tests.web.driver import (
     after_turns,
     assert_pad_is_engines,
     create_from_lobby,
+    fast_forward,
     layout_of,
     phase,
     play_by_clicks,
@@ -72,8 +74,17 @@ def layout_ids(layout: dict[str, Any]) -> list[str]:
     return ids
 
 
+#: the level played whole by clicking the drawing, from the lobby to the end
+WHOLE_LEVEL = 1
+
+
 @pytest.mark.parametrize("level", [1, 2, 3])
-def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, level: int) -> None:
+def test_a_game_to_its_end_by_clicking_the_drawing(page: Any, web: Server, level: int) -> None:
+    """Level 1 is played whole by clicking the drawing. Level 3 plays three turns by clicks,
+    level 2 none, then each goes on from a late position that the seat reaches over the
+    server's API (``driver.fast_forward``) and is finished by clicks: at every step every
+    choice with a target is lit and nothing else is, and the final pad and routes are the
+    engine's. The long version, every level whole by clicks: ``MEEPLE_WHOLE_GAMES=1``."""
     table = create_from_lobby(page, web, "reefs", {"level": str(level)}, 2)
     phase(page)
     layout = layout_of(web, table)
@@ -86,13 +97,16 @@ def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, level: int
     assert page.locator(".rf-sheet.main .rf-conn").count() == len(layout["connections"])
     if level == 1:
         shoot(page, "start")
-    made = click_svg_through(page, Rng(20 + level), stop_after=3 if level == 3 else None)
+    made = {"svg": 0, "button": 0, "turns": 0}
     if level == 3:
+        made = click_svg_through(page, Rng(23), stop_after=3)
         page.evaluate("document.querySelectorAll('details.other-sheet')"
                       ".forEach(d => d.open = true)")
         shoot(page, "mid")
-        more = click_svg_through(page, Rng(99))
-        made = {k: made[k] + more[k] for k in made}
+    if level != WHOLE_LEVEL:
+        fast_forward(page, web, table, Rng(level))
+    more = click_svg_through(page, Rng(20 + level))
+    made = {k: made[k] + more[k] for k in made}
     assert made["svg"] > 0
     assert phase(page) == "over"
     assert_pad_is_engines(page, web, table)

@@ -1,6 +1,7 @@
-"""The Takenokolor page in Chromium: whole games of every sheet played by clicking the lit SVG
-elements (markers, then items), the final pad equal to the engine's; the drawing has an element
-for every layout element; colour-blind mode adds letters; a phone-width page does not overflow.
+"""The Takenokolor page in Chromium: games of every sheet played to their end by clicking the lit
+SVG elements (markers, then items), the final pad equal to the engine's; the drawing has an
+element for every layout element; colour-blind mode adds letters; a phone-width page does not
+overflow. ``MEEPLE_WHOLE_GAMES=1`` plays every sheet's game whole by clicks.
 
 ``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/takenokolor-*.png (run with
 ``uv run --with pillow`` so they are saved with a 256-colour palette, under 300 KB)."""
@@ -15,7 +16,14 @@ import pytest
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
 from tests.web import driver
-from tests.web.driver import assert_pad_is_engines, create_from_lobby, layout_of, phase, play_by_clicks
+from tests.web.driver import (
+    assert_pad_is_engines,
+    create_from_lobby,
+    fast_forward,
+    layout_of,
+    phase,
+    play_by_clicks,
+)
 
 SHEETS = ["2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon"]
 
@@ -66,8 +74,16 @@ def assert_every_element_drawn(page: Any, layout: dict[str, Any]) -> None:
     assert rows == [r["row"] for r in layout["scoring"]]
 
 
+#: the sheet played whole by clicking the drawing, from the lobby to the end (the dragon's)
+WHOLE_SHEET = "4-pandas-dragon"
+
+
 @pytest.mark.parametrize("sheet", SHEETS)
-def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, sheet: str) -> None:
+def test_a_game_to_its_end_by_clicking_the_drawing(page: Any, web: Server, sheet: str) -> None:
+    """The dragon's sheet is played whole by clicking the drawing; the others from a late
+    position that the seat reaches over the server's API (``driver.fast_forward``), finished by
+    clicks: at every step every legal move is lit, and the final pad and the drawn total are
+    the engine's. The long version, every sheet whole by clicks: ``MEEPLE_WHOLE_GAMES=1``."""
     table = create_from_lobby(page, web, "takenokolor", {"sheet": sheet}, 2)
     page.wait_for_selector("#board svg.tk-sheet.main")
     layout = layout_of(web, table)
@@ -76,6 +92,9 @@ def test_a_whole_game_by_clicking_the_drawing(page: Any, web: Server, sheet: str
     assert page.locator("#board details.other-sheet svg.tk-sheet").count() == 1
     first = layout["items"][0]["id"]
     assert page.locator(f'[id="s1-{first}"]').count() == 1
+    if sheet != WHOLE_SHEET:
+        fast_forward(page, web, table, Rng(SHEETS.index(sheet)))
+        page.wait_for_selector("#board svg.tk-sheet.main")
     clicks = click_svg(page, Rng(SHEETS.index(sheet) + 7))
     assert clicks > 0
     assert phase(page) == "over"

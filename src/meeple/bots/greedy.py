@@ -33,6 +33,10 @@ class Planner:
         self.keys: list[Hashable] = []
 
     def next_move(self, view: State[Any], legal: Sequence[Any]) -> Any | None:
+        """The plan's next move if ``view`` is the position it expects, else ``None`` (and the
+        plan is dropped). Refuses an empty ``legal``: a bot is never asked without a move."""
+        if not legal:
+            raise ValueError("no legal move to choose from")
         if not self.moves:
             return None
         if view.key() == self.keys[0] and self.moves[0] in legal:
@@ -91,8 +95,6 @@ class GreedyBot(Bot):
         self.plan = Planner()
 
     def choose(self, view: State[Any], legal_moves: Sequence[Any]) -> Any:
-        if not legal_moves:
-            raise ValueError("no legal move to choose from")
         planned = self.plan.next_move(view, legal_moves)
         if planned is not None:
             return planned

@@ -4,25 +4,17 @@ through the package the rules registry loaded, so ``meeple.bots`` never imports 
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from meeple.core.layers import BotKnowledge
-from meeple.core.registry import game_part
+from meeple.core.registry import kept_game_part
 
 #: Knowledge found so far, by game name (tests may replace a game's).
 KNOWLEDGE: dict[str, BotKnowledge[Any]] = {}
-_LOCK = threading.Lock()
 
 
 def bot_knowledge(game: str) -> BotKnowledge[Any]:
     """Game ``game``'s knowledge for bots (its package's ``BOTS``). Raises
     :class:`~meeple.core.errors.UnknownGame` for a game not registered and
     :class:`~meeple.core.errors.IncompleteGame` for one whose package has none."""
-    found = KNOWLEDGE.get(game)
-    if found is None:
-        with _LOCK:
-            found = KNOWLEDGE.get(game)
-            if found is None:
-                found = KNOWLEDGE[game] = game_part(game, "BOTS", BotKnowledge)
-    return found
+    return kept_game_part(KNOWLEDGE, game, "BOTS", BotKnowledge)

@@ -156,8 +156,6 @@ class MctsBot(Bot):
 
     # ------------------------------------------------------------------ interface
     def choose(self, view: State[Any], legal_moves: Sequence[Any]) -> Any:
-        if not legal_moves:
-            raise ValueError("no legal move to choose from")
         planned = self.plan.next_move(view, legal_moves)
         if planned is not None:
             return planned

@@ -703,6 +703,49 @@ def _resume_conflicts(given: dict[str, Any]) -> list[str]:
     return [f"--{k}" for k, v in given.items() if v not in (None, [], ())]
 
 
+
+def _resumed_game(resume: Path, game: str | None
+                  ) -> tuple[State[Any], list[str], list[int | None], set[int]]:
+    """The unfinished game saved in ``resume`` (``meeple play --resume``), announced."""
+    try:
+        state, controllers, bot_seeds, forced = _resume(resume)
+    except MeepleError as exc:
+        raise fail(escape(str(exc))) from None
+    if game is not None and game != state.game_name:
+        raise fail(f"{resume} holds a game of {state.game_name}, not {game}; leave the game "
+                   "out with --resume")
+    title = escape(meeple.game_info(state.game_name).title)
+    console.print(f"[bold]{title}[/]  continuing {escape(str(resume))} after "
+                  f"{len(state.history)} moves  seed {state.seed}  seats: "
+                  f"{escape(', '.join(state.seats))}   (type 'help' for commands)")
+    return state, controllers, bot_seeds, forced
+
+
+def _new_game(game: str, seats: str | None, record: Path | None, seed: int | None,
+              variant: tuple[int | None, str | None, int | None, list[str] | None]
+              ) -> tuple[State[Any], list[str], list[int | None]]:
+    """A new game of ``game`` for ``meeple play``: its seats, controllers and bots' seeds,
+    announced; anything wrong is refused before it starts."""
+    check_game(game)
+    check_record_path(record, game)
+    level, sheet, challenge, option = variant
+    try:
+        controllers, names = _controllers(seats if seats is not None else "me,random", game)
+        opts = variant_options(game, level, sheet, challenge, option)
+        the_seed = seed if seed is not None else int(time.time()) % 1_000_000
+        state = meeple.new_game(game, players=len(controllers), seed=the_seed, **opts)
+        bot_seeds: list[int | None] = [
+            None if c.lower() in HUMAN else the_seed * 31 + i
+            for i, c in enumerate(controllers)]
+        _make_bots(controllers, bot_seeds)  # refuse an unknown bot before the game starts
+    except MeepleError as exc:
+        raise fail(escape(str(exc))) from None
+    state.seats = names
+    title = escape(meeple.game_info(game).title)
+    console.print(f"[bold]{title}[/]  seed {the_seed}  seats: "
+                  f"{escape(', '.join(state.seats))}   (type 'help' for commands)")
+    return state, controllers, bot_seeds
+
 @app.command("play")
 def play_cmd(
     game: Annotated[str | None, typer.Argument(
@@ -730,50 +773,22 @@ def play_cmd(
 
     'quit', Ctrl-D or Ctrl-C saves the game; 'meeple play --resume RECORD' continues it.
     """
-    bot_seeds: list[int | None]
-    forced: set[int] = set()
     if resume is not None:
         clash = _resume_conflicts({"seats": seats, "level": level, "sheet": sheet,
                                    "challenge": challenge, "option": option, "seed": seed})
         if clash:
             raise fail(f"--resume continues the game as saved; {', '.join(clash)} cannot be "
                        "changed (leave them out)")
-        try:
-            state, controllers, bot_seeds, forced = _resume(resume)
-        except MeepleError as exc:
-            raise fail(escape(str(exc))) from None
-        if game is not None and game != state.game_name:
-            raise fail(f"{resume} holds a game of {state.game_name}, not {game}; leave the game "
-                       "out with --resume")
+        state, controllers, bot_seeds, forced = _resumed_game(resume, game)
         game = state.game_name
-        info = meeple.game_info(game)
-        title = escape(info.title)
-        console.print(f"[bold]{title}[/]  continuing {escape(str(resume))} after "
-                      f"{len(state.history)} moves  seed {state.seed}  seats: "
-                      f"{escape(', '.join(state.seats))}   (type 'help' for commands)")
-        if record is None:
-            record = resume
+        record = resume if record is None else record
     else:
         if game is None:
             raise fail("name a game (gardens, reefs, takenokolor or pergola), or continue a "
                        "saved one with --resume RECORD")
-        check_game(game)
-        check_record_path(record, game)
-        try:
-            controllers, names = _controllers(seats if seats is not None else "me,random", game)
-            opts = variant_options(game, level, sheet, challenge, option)
-            the_seed = seed if seed is not None else int(time.time()) % 1_000_000
-            state = meeple.new_game(game, players=len(controllers), seed=the_seed, **opts)
-            bot_seeds = [
-                None if c.lower() in HUMAN else the_seed * 31 + i
-                for i, c in enumerate(controllers)]
-            _make_bots(controllers, bot_seeds)  # refuse an unknown bot before the game starts
-        except MeepleError as exc:
-            raise fail(escape(str(exc))) from None
-        state.seats = names
-        title = escape(meeple.game_info(game).title)
-        console.print(f"[bold]{title}[/]  seed {the_seed}  seats: "
-                      f"{escape(', '.join(state.seats))}   (type 'help' for commands)")
+        state, controllers, bot_seeds = _new_game(game, seats, record, seed,
+                                                  (level, sheet, challenge, option))
+        forced = set()
     try:
         session = Session(state, controllers, bot_seeds, colourblind=colourblind, forced=forced)
     except MeepleError as exc:

@@ -1,4 +1,5 @@
-"""``meeple serve`` (the online server) and ``meeple schema`` (the per-seat view's schema)."""
+"""``meeple serve`` (the online server) and ``meeple schema`` (the JSON Schema of the per-seat
+view, or of the WebSocket protocol's frames)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,22 @@ def serve_cmd(
 
 
 @app.command("schema")
-def schema_cmd(game: Annotated[str, typer.Argument(help="a game name")]) -> None:
-    """Print the JSON Schema of the per-seat view the server sends for GAME."""
+def schema_cmd(
+    game: Annotated[str | None, typer.Argument(help="a game name")] = None,
+    protocol: Annotated[bool, typer.Option(
+        "--protocol", help="the WebSocket protocol's frames (client and server) instead")
+    ] = False,
+) -> None:
+    """Print the JSON Schema of the per-seat view the server sends for GAME, or with
+    --protocol of every WebSocket frame a client may send and the server sends."""
+    if protocol:
+        from meeple.server.protocol import protocol_schema
+
+        if game is not None:
+            raise fail("give a GAME or --protocol, not both")
+        console.print_json(json.dumps(protocol_schema()))
+        return
+    if game is None:
+        raise fail("give a GAME (e.g. gardens), or --protocol for the WebSocket frames")
     check_game(game)
     console.print_json(json.dumps(view_schema(game)))

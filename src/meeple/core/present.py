@@ -10,14 +10,13 @@ schema (``meeple schema``). The rules never import any of it.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from meeple.core.registry import game_part
+from meeple.core.registry import kept_game_part
 from meeple.core.state import State
 
 S = TypeVar("S", bound=State[Any])
@@ -62,20 +61,13 @@ class Presentation(Generic[S]):
 
 #: Presentations found so far, by game name (tests may replace one for a game).
 PRESENTATIONS: dict[str, Presentation[Any]] = {}
-_LOCK = threading.Lock()
 
 
 def presentation(game: str) -> Presentation[Any]:
     """Game ``game``'s presentation (its package's ``PRESENTATION``). Raises
     :class:`~meeple.core.errors.UnknownGame` for a game not registered and
     :class:`~meeple.core.errors.IncompleteGame` for one whose package has none."""
-    found = PRESENTATIONS.get(game)
-    if found is None:
-        with _LOCK:
-            found = PRESENTATIONS.get(game)
-            if found is None:
-                found = PRESENTATIONS[game] = game_part(game, "PRESENTATION", Presentation)
-    return found
+    return kept_game_part(PRESENTATIONS, game, "PRESENTATION", Presentation)
 
 
 def render_text(state: State[Any], seat: int | None = None, colourblind: bool = True) -> str:

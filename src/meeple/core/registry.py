@@ -180,6 +180,19 @@ def game_part(name: str, attr: str, kind: type[T], *, required: bool = True) -> 
     return part
 
 
+def kept_game_part(found: dict[str, T], name: str, attr: str, kind: type[T]) -> T:
+    """:func:`game_part` looked up once per game and kept in ``found`` (a layer's own table
+    of its records, which tests may change): how ``presentation()`` and ``bot_knowledge()``
+    find a game's record."""
+    part = found.get(name)
+    if part is None:
+        with _LOCK:
+            part = found.get(name)
+            if part is None:
+                part = found[name] = game_part(name, attr, kind)
+    return part
+
+
 def new_game(
     name: str,
     players: int | None = None,

@@ -16,20 +16,18 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import meeple
+from meeple.bots import make_bot
+from meeple.server.positions import TableGame, game_args
+
 #: Seconds a bot decision may take before the server plays a stand-in move.
 DEFAULT_DEADLINE = 10.0
 
 
 @dataclass(frozen=True)
-class Decision:
+class Decision(TableGame):
     """What a worker needs: the game, the moves so far, the seat and the bot."""
 
-    game: str
-    players: int
-    variant: dict[str, Any]
-    sheet: dict[str, Any] | None
-    seed: int
-    moves: tuple[str, ...]
     seat: int
     spec: str
     bot_seed: int
@@ -72,9 +70,6 @@ _BOTS: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
 def position(d: Game) -> Any:
     """The position after ``d.moves``: the kept one moved on, or a new one replayed. The caller
     must not change it (take a view or a clone)."""
-    import meeple
-    from meeple.server.service import game_args
-
     kept = _POSITIONS.pop(d.table, None) if d.table else None
     if kept is not None and kept[0] == d.moves[:len(kept[0])]:
         done, state = kept
@@ -92,8 +87,6 @@ def position(d: Game) -> Any:
 
 def decide(d: Decision) -> str:
     """The bot's move (its text) for ``d.seat``; runs in a worker process."""
-    from meeple.bots import make_bot
-
     state = position(d)
     if state.to_move != d.seat:
         raise ValueError(f"seat {d.seat} is not to move")
@@ -128,9 +121,6 @@ def _warm(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="meeple-parent-watch", daemon=True).start()
-    import meeple
-    import meeple.bots
-
     meeple.games()
 
 

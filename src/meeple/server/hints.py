@@ -17,7 +17,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from meeple.bots.hint import hint
 from meeple.core.errors import MeepleError
+from meeple.server.botpool import position
+from meeple.server.positions import TableGame
+from meeple.sim.analyse import analyse
 
 if TYPE_CHECKING:
     from meeple.server.service import Service
@@ -35,15 +39,9 @@ def hint_deadline(bot_deadline: float) -> float:
 
 
 @dataclass(frozen=True)
-class HintJob:
+class HintJob(TableGame):
     """What a worker needs for a hint: the table's game and moves, the seat and the level."""
 
-    game: str
-    players: int
-    variant: dict[str, Any]
-    sheet: dict[str, Any] | None
-    seed: int
-    moves: tuple[str, ...]
     seat: int
     level: str
     hint_seed: int
@@ -59,9 +57,6 @@ class HintFailed(MeepleError):
 def hint_job(job: HintJob) -> dict[str, Any]:
     """The hint as JSON-able data; runs in a worker process, on the position the worker keeps
     for the table (:func:`meeple.server.botpool.position`), as a bot decision does."""
-    from meeple.bots.hint import hint
-    from meeple.server.botpool import position
-
     view = position(job).view(job.seat)
     if job.seats:
         view.seats = list(job.seats)
@@ -72,8 +67,6 @@ def hint_job(job: HintJob) -> dict[str, Any]:
 def analysis_job(record: dict[str, Any]) -> dict[str, Any]:
     """The analysis of a finished game (:func:`meeple.sim.analyse.analyse`, judged by its
     default judge) as JSON-able data; runs in a worker process."""
-    from meeple.sim.analyse import analyse
-
     return analyse(record).as_dict()
 
 

@@ -1,29 +1,37 @@
 """The lobby's request and response bodies and the WebSocket frames (pydantic models).
 
-WebSocket frames are JSON objects with a ``type``. From a client:
-
-- ``{"type": "hello", "seat": 0, "secret": "..."}`` (or ``{"type": "hello"}`` to watch);
-- ``{"type": "move", "move": "take O", "version": 12, "id": "c-17"}``: a move in the game's
-  notation, with the table version the client last saw and a move id of its own;
-- ``{"type": "undo", "version": 13, "id": "c-18"}``: take back this seat's last decision of its
-  unfinished turn, as the engine allows;
-- ``{"type": "back"}``: a seat whose turn clock ran out takes its seat back from its stand-in;
-- ``{"type": "ping"}``.
-
-From the server: ``welcome``, ``view`` (``{"type": "view", "version": 13, "view": {...}}``,
-after every change), ``ack`` (``{"type": "ack", "id": "c-17", "version": 13}``, sent only after
-the move is committed), ``refused`` (``{"type": "refused", "id": ..., "reason": ...,
-"version": <current>}``), ``error`` (a bad frame; the connection stays usable) and ``pong``.
+WebSocket frames are JSON objects with a ``type``; ``docs/server.md`` says what each means.
+From a client, one of :data:`ClientFrame` (parsed with :data:`CLIENT_FRAMES`): :class:`Hello`,
+:class:`Move`, :class:`Undo`, :class:`Preview`, :class:`Back`, :class:`Ping`. Fields a frame
+type does not know are ignored; a frame that does not validate is answered with an ``error``
+frame saying why (:func:`frame_problem`). From the server, one of :data:`ServerFrame`:
+:class:`Welcome`, :class:`ViewFrame`, :class:`Ack`, :class:`PreviewFrame`,
+:class:`RefusedFrame`, :class:`ErrorFrame`, :class:`Pong`. ``meeple schema --protocol``
+prints the JSON Schema of both (:func:`protocol_schema`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import json
+from typing import Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from meeple.bots.limits import MAX_SPEC_LENGTH
+from meeple.core.view import View
 from meeple.server.checks import MAX_PARAM, checked_text
+from meeple.store import Seat
 
 #: The largest frame a client may send, in bytes.
 MAX_FRAME = 16 * 1024
@@ -72,15 +80,6 @@ class JoinTable(BaseModel):
     name: Name = Field("player", min_length=1, max_length=60)
 
 
-class SeatOut(BaseModel):
-    index: int
-    kind: str
-    name: str
-    bot: str | None
-    taken: bool
-    absent: bool
-
-
 class TableOut(BaseModel):
     id: str
     game: str
@@ -91,7 +90,7 @@ class TableOut(BaseModel):
     version: int
     public: bool
     clock: int | None
-    seats: list[SeatOut]
+    seats: list[Seat]  # the store's own seat record: what a client sees of a seat
     open_seats: list[int]
     created: str
     updated: str
@@ -109,3 +108,266 @@ class Joined(BaseModel):
 class Leave(BaseModel):
     seat: SeatNumber
     secret: str = Field(max_length=200)
+
+
+# ---------------------------------------------------------------------- WebSocket frames
+def _printable(value: str) -> str:
+    if not value.isprintable():
+        raise ValueError("must be printable text (no control characters)")
+    return value
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank: a move's text, e.g. \"take O\"")
+    return value
+
+
+#: A move (or other decision) in the game's notation, as ``legal_moves`` lists them.
+MoveText = Annotated[StrictStr, Field(min_length=1, max_length=200,
+                                      description="a decision in the game's notation, e.g. "
+                                                  "\"take O\""), AfterValidator(_not_blank)]
+#: A client's own move id: a resend with the same id is acknowledged, not played twice.
+MoveId = Annotated[StrictStr, Field(min_length=1, max_length=64,
+                                    description="the client's own id for this request (1 to "
+                                                "64 printable characters; see Move ids)"),
+                   AfterValidator(_printable)]
+#: The table version the client last saw (a move made on an older one is refused as stale).
+Version = Annotated[StrictInt, Field(description="the table version the client last saw")]
+#: The decisions of one frame: a whole turn at most.
+Steps = Annotated[list[MoveText], Field(max_length=64)]
+
+
+class _ClientFrame(BaseModel):
+    """A frame from a client. Fields a frame type does not know are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+def _steps_schema(schema: dict[str, Any]) -> None:
+    """``moves`` is a list when given (never null), and ``move`` or ``moves`` is given."""
+    moves = schema["properties"]["moves"]
+    moves.update(next(s for s in moves.pop("anyOf") if s.get("type") == "array"))
+    moves.pop("default", None)
+    schema["anyOf"] = [{"required": ["move"]}, {"required": ["moves"]}]
+
+
+class _WithSteps(_ClientFrame):
+    """A frame carrying decisions: ``moves`` (a list), else ``move`` (one)."""
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra=_steps_schema)
+
+    move: MoveText | None = Field(default=None,
+                                  description="one decision (when moves is not given)")
+    moves: Steps | None = Field(default=None,
+                                description="several decisions of this seat in a row, at most 64")
+
+    #: whether an empty ``moves`` list is allowed
+    _empty: ClassVar[bool] = False
+
+    @model_validator(mode="after")
+    def _has_steps(self) -> Self:
+        if "moves" in self.model_fields_set:
+            if self.moves is None:
+                raise ValueError("moves must be a list of move texts, not null")
+            if not self.moves and not self._empty:
+                raise ValueError("moves must hold at least one move's text")
+        elif self.move is None:
+            raise ValueError('give "moves", a list of move texts (e.g. ["take O", "B4"]), or '
+                             '"move", one move\'s text')
+        return self
+
+    @property
+    def steps(self) -> list[str]:
+        """The decisions asked for, in order."""
+        if "moves" in self.model_fields_set:
+            return list(self.moves or ())
+        return [self.move] if self.move is not None else []
+
+
+class Hello(_ClientFrame):
+    """Act for a seat (with its secret), or watch as a spectator (no seat). Say it first."""
+
+    type: Literal["hello"]
+    seat: Annotated[StrictInt, Field(ge=0, le=MAX_PARAM)] | None = Field(
+        default=None, description="the seat to act for (with its secret); none: watch")
+    secret: StrictStr | None = Field(default=None, max_length=200,
+                                     description="the seat's secret, from join or create")
+    text: StrictBool | None = Field(
+        default=None, description="true: every view carries the terminal drawing (text)")
+
+
+class Move(_WithSteps):
+    """Play decisions of this seat: all of them or none."""
+
+    type: Literal["move"]
+    version: Version
+    id: MoveId | None = None
+
+
+class Undo(_ClientFrame):
+    """Take back this seat's last decision of its unfinished turn, as the engine allows."""
+
+    type: Literal["undo"]
+    version: Version
+    id: MoveId | None = None
+
+
+class Preview(_WithSteps):
+    """The position after these decisions of this seat's turn, playing nothing."""
+
+    type: Literal["preview"]
+    _empty: ClassVar[bool] = True
+
+
+class Back(_ClientFrame):
+    """A seat whose turn clock ran out takes its seat back from its stand-in bot."""
+
+    type: Literal["back"]
+
+
+class Ping(_ClientFrame):
+    """Answered by ``pong``."""
+
+    type: Literal["ping"]
+
+
+#: Every frame a client may send, told apart by ``type``.
+ClientFrame = Annotated[Hello | Move | Undo | Preview | Back | Ping, Field(discriminator="type")]
+CLIENT_FRAMES: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
+#: The client frames' types, in the order the docs give them.
+CLIENT_TYPES = ("hello", "move", "undo", "preview", "back", "ping")
+
+
+def _type_required(schema: dict[str, Any]) -> None:
+    schema["required"] = ["type", *(f for f in schema.get("required", []) if f != "type")]
+
+
+class _ServerFrame(BaseModel):
+    """A frame from the server: ``type`` and the required fields are always sent, an optional
+    field only when it applies (it was given when the frame was made)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_type_required)
+
+    def dump(self) -> str:
+        """The frame as JSON text, as it goes on the wire."""
+        absent = set(type(self).model_fields) - self.model_fields_set - {"type"}
+        return self.model_dump_json(by_alias=True, exclude=absent)
+
+
+class Welcome(_ServerFrame):
+    """The hello is accepted: this connection acts for ``seat`` (null: a spectator)."""
+
+    type: Literal["welcome"] = "welcome"
+    table: str
+    seat: int | None
+
+
+class ViewFrame(_ServerFrame):
+    """The position as this client may see it, after every change (also after hello).
+    ``view``'s ``board`` is the game's own part: ``meeple schema GAME`` gives its schema."""
+
+    type: Literal["view"] = "view"
+    version: int
+    view: View
+
+
+class Ack(_ServerFrame):
+    """The move (or undo) with this id is stored: sent only after the commit."""
+
+    type: Literal["ack"] = "ack"
+    id: str | None
+    version: int
+    resent: Literal[True] | None = Field(
+        default=None, description="the same frame again (its ack was lost): it was played once, already; "
+                    "nothing changed")
+
+
+class PreviewFrame(_ServerFrame):
+    """The answer to a preview: the decisions with every forced one after them played, whether
+    the turn is then complete, and the seat's view of that position."""
+
+    type: Literal["preview"] = "preview"
+    moves: list[str]
+    complete: bool
+    view: View
+
+
+class RefusedFrame(_ServerFrame):
+    """A move, undo or preview refused (the engine's reason, a stale version, not this seat's
+    turn, a spectator); nothing changed. ``retry``: the store could not take it just now, send
+    it again (with the same id) in a moment."""
+
+    type: Literal["refused"] = "refused"
+    id: str | None = Field(default=None, description="the move's id (a move or undo; null if it had "
+                                             "none); absent for a preview")
+    preview: Literal[True] | None = Field(default=None, description="true: a refused preview")
+    reason: str
+    version: int | None = Field(default=None, description="the table's version (the client's own when "
+                                                  "the store could not be asked)")
+    retry: Literal[True] | None = None
+
+
+class ErrorFrame(_ServerFrame):
+    """A frame that is not valid (the reason says which field and what is allowed), or a hello
+    with a wrong secret; nothing changed and the connection stays usable. ``retry``: the store
+    could not serve it just now."""
+
+    type: Literal["error"] = "error"
+    reason: str
+    retry: Literal[True] | None = None
+
+
+class Pong(_ServerFrame):
+    """The answer to a ping."""
+
+    type: Literal["pong"] = "pong"
+
+
+#: Every frame the server sends, told apart by ``type``.
+ServerFrame = Annotated[Welcome | ViewFrame | Ack | PreviewFrame | RefusedFrame | ErrorFrame
+                        | Pong, Field(discriminator="type")]
+SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
+
+
+def with_view(head: dict[str, Any], view: View) -> str:
+    """A frame's JSON text: ``head``'s fields and then the view, written by pydantic's
+    serializer straight to text (several times faster than through dicts)."""
+    text = json.dumps(head, ensure_ascii=False, separators=(",", ":"))
+    return f'{text[:-1]},"view":{view.model_dump_json(by_alias=True)}}}'
+
+
+def frame_problem(exc: ValidationError, kind: str) -> str:
+    """The reason an ``error`` frame gives for a ``kind`` frame that did not validate: each
+    field that is wrong and what it allows, in words (never the input itself)."""
+    problems = []
+    for err in exc.errors(include_input=False, include_url=False):
+        if err["type"] == "union_tag_invalid":
+            return (f"unknown frame type {kind[:40]!r}; types: {', '.join(CLIENT_TYPES)}")
+        where = ".".join(str(p) for p in err["loc"][1:])  # the first is the frame's type
+        message = str(err.get("msg", "invalid"))
+        if isinstance(err.get("ctx"), dict) and "error" in err["ctx"]:
+            message = str(err["ctx"]["error"])
+        problems.append(f"{where}: {message}" if where else message)
+    shown = "; ".join(problems[:5])
+    more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+    text = f"not a valid {kind} frame: {shown}{more}"
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of the WebSocket protocol: a frame is valid if it is one of the frames a
+    client may send (``$defs.ClientFrame``) or one the server sends (``$defs.ServerFrame``),
+    each a union told apart by ``type``. A view's ``board`` is the game's own part."""
+    client = CLIENT_FRAMES.json_schema(ref_template="#/$defs/{model}")
+    server = SERVER_FRAMES.json_schema(ref_template="#/$defs/{model}", mode="serialization",
+                                       by_alias=True)
+    defs = {**client.pop("$defs", {}), **server.pop("$defs", {})}
+    client["description"] = "a frame a client sends"
+    server["description"] = "a frame the server sends"
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "meeple WebSocket protocol (/ws/tables/{id})",
+            "description": "Every frame is a JSON object with a type (docs/server.md); a "
+                           "view's board is the game's own part (meeple schema GAME).",
+            "anyOf": [{"$ref": "#/$defs/ClientFrame"}, {"$ref": "#/$defs/ServerFrame"}],
+            "$defs": {**defs, "ClientFrame": client, "ServerFrame": server}}

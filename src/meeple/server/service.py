@@ -24,7 +24,6 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-import meeple
 from meeple.bots import make_bot
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.present import announcements
@@ -32,6 +31,7 @@ from meeple.core.state import CHANCE, State
 from meeple.core.turn import StepRefused, Turn
 from meeple.core.view import LogLine, View, log_line, seat_view
 from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool, ready
+from meeple.server.positions import new_state
 from meeple.store import (
     BOT,
     FINISHED,
@@ -149,22 +149,6 @@ class Runtime:
         if absent:
             return bot or STAND_IN
         return None
-
-
-def game_args(variant: dict[str, Any], sheet: dict[str, Any] | None) -> dict[str, Any]:
-    """``new_game`` keywords for a stored table: its variant, and its sheet data if it has its
-    own (an uploaded sheet) instead of a shipped sheet named in the variant."""
-    opts = dict(variant)
-    if sheet is not None:
-        opts["sheet"] = sheet
-    return opts
-
-
-def new_state(table: Table) -> State[Any]:
-    state = meeple.new_game(table.game, players=table.players, seed=table.seed,
-                            **game_args(table.variant, table.sheet))
-    state.seats = [s.name for s in table.seats]
-    return state
 
 
 def rebuild(table: Table, entries: list[Entry]

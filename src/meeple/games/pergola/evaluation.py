@@ -20,9 +20,10 @@ a met challenge) counts.
 
 from __future__ import annotations
 
-import weakref
+from collections.abc import Callable
 from typing import Any
 
+from meeple.core.memo import made_once_per
 from meeple.games.pergola import scoring as sc
 from meeple.games.pergola.rules import Garden, PergolaState, score_garden
 from meeple.games.pergola.sheet import BOTTOM, LARGE, REQUIREMENTS, SMALL, Compiled
@@ -309,14 +310,8 @@ class _Tables:
         self.jumps = tuple(jumps)
 
 
-_TABLES: weakref.WeakKeyDictionary[Compiled, _Tables] = weakref.WeakKeyDictionary()
-
-
-def _tables(c: Compiled) -> _Tables:
-    t = _TABLES.get(c)
-    if t is None:
-        t = _TABLES[c] = _Tables(c)
-    return t
+#: The :class:`_Tables` of a compiled bundle, made once per bundle.
+_tables: Callable[[Compiled], _Tables] = made_once_per(_Tables)
 
 
 def _challenge(state: PergolaState, g: Garden, left: int) -> float:

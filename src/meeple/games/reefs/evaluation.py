@@ -10,6 +10,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from meeple.core.memo import made_once_per
 from meeple.games.reefs.sheet import NEUTRAL
 
 
@@ -51,14 +52,8 @@ class _Prep:
         self.bonus: tuple[int, int, int, int] = (bo.two_each, bo.full_row, bo.end_grey, bo.end_coins)
 
 
-_PREP: weakref.WeakKeyDictionary[Any, _Prep] = weakref.WeakKeyDictionary()
-
-
-def _prep(board: Any) -> _Prep:
-    p = _PREP.get(board)
-    if p is None:
-        p = _PREP[board] = _Prep(board)
-    return p
+#: The :class:`_Prep` of a board, made once per board.
+_prep: Callable[[Any], _Prep] = made_once_per(_Prep)
 
 
 def _layers(src: int, nb: list[int], maxd: int, targets: int) -> list[int]:

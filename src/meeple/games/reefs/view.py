@@ -23,19 +23,18 @@ renderer.
 
 from __future__ import annotations
 
-import weakref
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meeple.core.memo import made_once_per
 from meeple.core.state import CHANCE, Score
 from meeple.core.text import subject
 from meeple.games.reefs import moves as mv
+from meeple.games.reefs.rules import P_DRAW, P_ROLL, ReefsState
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board, direction
 from meeple.games.reefs.words import end_reason
-
-if TYPE_CHECKING:
-    from meeple.games.reefs.rules import ReefsState
 
 LAYOUT_SCHEMA = "reefs-layout/1"
 BOARD_SCHEMA = "reefs-board/1"
@@ -459,14 +458,8 @@ class _BoardCache:
         self.pencil_ids = tuple(f"pencil:{L}" for L in LETTERS)
 
 
-_CACHES: weakref.WeakKeyDictionary[Board, _BoardCache] = weakref.WeakKeyDictionary()
-
-
-def _cache(b: Board) -> _BoardCache:
-    c = _CACHES.get(b)
-    if c is None:
-        c = _CACHES[b] = _BoardCache(b)
-    return c
+#: The :class:`_BoardCache` of a board, made once per board.
+_cache: Callable[[Board], _BoardCache] = made_once_per(_BoardCache)
 
 
 class _Walk:
@@ -560,8 +553,6 @@ def _cap(text: str) -> str:
 
 def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
     """The board model of ``state`` (a ``state.view(...)``) for ``viewer`` (None: spectator)."""
-    from meeple.games.reefs.rules import P_DRAW, P_ROLL
-
     b = state.board
     cache = _cache(b)
     walk = _Walk(state)

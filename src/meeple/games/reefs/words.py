@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from meeple.core.bits import bit_list
 from meeple.core.state import CHANCE
 from meeple.core.text import possessive, subject
 from meeple.games.reefs.moves import FORFEIT, TAKE
@@ -18,17 +19,6 @@ from meeple.games.reefs.sheet import COLOURS, NEUTRAL
 
 if TYPE_CHECKING:
     from meeple.games.reefs.rules import ReefsState
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    i = 0
-    while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
-    return out
 
 
 def announce(before: ReefsState, after: ReefsState) -> list[str]:
@@ -74,7 +64,7 @@ def announce(before: ReefsState, after: ReefsState) -> list[str]:
             out.append(f"{subject(name, 'recovers')} the {kind} treasure ({value}) on {where}: "
                        f"{possessive(name)} {COLOURS[c]} row +{gained} {boxes}{lost}, "
                        f"scores {row} (R7)")
-        for s in _bits(new.coins_taken & ~old.coins_taken):
+        for s in bit_list(new.coins_taken & ~old.coins_taken):
             if new.coins > old.coins:
                 out.append(f"{subject(name, 'takes')} the coin on {b.ids[s]}: "
                            f"{possessive(name)} coin row {new.coins} of {b.coin_len}, scores "
@@ -82,10 +72,10 @@ def announce(before: ReefsState, after: ReefsState) -> list[str]:
             else:
                 out.append(f"{subject(name, 'touches')} the coin on {b.ids[s]}, but "
                            f"{possessive(name)} coin row is full (R8)")
-        for s in _bits(new.props_taken & ~old.props_taken):
+        for s in bit_list(new.props_taken & ~old.props_taken):
             out.append(f"{subject(name, 'collects')} the propeller on {b.ids[s]} "
                        f"({new.props - new.props_used} ready to use) (R13)")
-        for s in _bits(new.whirls & ~old.whirls):
+        for s in bit_list(new.whirls & ~old.whirls):
             c = _line_into(after, seat, before, s)
             drawing = not after.over and after.seat == seat and after.pc == c
             then = ("cannot draw 3 more steps and ends there" if new.end[c] == s and not drawing

@@ -42,11 +42,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meeple.core.bits import bit_list
+from meeple.core.memo import made_once_per
 from meeple.games.takenokolor.scoring import (
     majority_points,
     pad_rows,
@@ -128,23 +129,13 @@ def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
         memo[key] = value
 
 
-def _bits(mask: int) -> list[int]:
-    """The indices of the bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(low.bit_length() - 1)
-    return out
-
-
 def _last_increments(cs: Compiled) -> list[int]:
     """Per item, what a "last" measure gains with it: its points over the best item below it
     in its area."""
     increment = [0] * cs.n
     for am in cs.area_mask:
         prev = 0
-        for i in _bits(am):
+        for i in bit_list(am):
             increment[i] = max(0, cs.item_points[i] - prev)
             prev = max(prev, cs.item_points[i])
     return increment
@@ -168,7 +159,7 @@ def _item_products(cs: Compiled, product_rows: Any) -> list[list[tuple[int, int,
     item_products: list[list[tuple[int, int, str]]] = [[] for _ in range(cs.n)]
     for r, pair in enumerate(product_rows):
         for side, (op, _, mask) in enumerate(pair):
-            for i in _bits(mask):
+            for i in bit_list(mask):
                 item_products[i].append((r, side, op))
     return item_products
 
@@ -222,7 +213,7 @@ class _Model:
         self.item_products = _item_products(cs, self.product_rows)
         self.faces = cs.faces
         # per area, per step: its items
-        self.step_items = [[_bits(sm) for sm in cs.area_steps[ai]] for ai in range(na)]
+        self.step_items = [[bit_list(sm) for sm in cs.area_steps[ai]] for ai in range(na)]
         self.ladybug_count = len(sheet.ladybugs)
         self.races = list(range(len(sheet.races)))
         # costs from an empty sheet (the denominators of shares)
@@ -378,15 +369,8 @@ class _Model:
     majority_points = staticmethod(majority_points)
 
 
-_MODELS: weakref.WeakKeyDictionary[Compiled, _Model] = weakref.WeakKeyDictionary()
-
-
-def _model(cs: Compiled) -> _Model:
-    m = _MODELS.get(cs)
-    if m is None:
-        m = _Model(cs)
-        _MODELS[cs] = m
-    return m
+#: The :class:`_Model` of a compiled sheet, made once per sheet.
+_model: Callable[[Compiled], _Model] = made_once_per(_Model)
 
 
 def _p_first(mine: int, others: list[int]) -> float:

@@ -5,9 +5,9 @@ Every row rule is one function named after it, citing the rulebook's "Counting P
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from meeple.core.memo import made_once_per
 from meeple.games.takenokolor.sheet import Compiled, Measure, Row
 
 
@@ -214,15 +214,8 @@ class PadRows:
                                                                    later, p)
 
 
-_PAD_ROWS: weakref.WeakKeyDictionary[Compiled, PadRows] = weakref.WeakKeyDictionary()
-
-
-def pad_rows(cs: Compiled) -> PadRows:
-    """The :class:`PadRows` of a compiled sheet, made once per sheet."""
-    rows = _PAD_ROWS.get(cs)
-    if rows is None:
-        rows = _PAD_ROWS[cs] = PadRows(cs)
-    return rows
+#: ``pad_rows(cs)``: the :class:`PadRows` of a compiled sheet, made once per sheet.
+pad_rows: Callable[[Compiled], PadRows] = made_once_per(PadRows)
 
 
 def pad(cs: Compiled, coloured: Sequence[int], ladybugs: Sequence[int], first: Sequence[int],

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meeple.core.bits import bit_list
 from meeple.core.state import CHANCE
 from meeple.core.text import subject, verb
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
 LAYOUT_SCHEMA = "takenokolor-layout/1"
 BOARD_SCHEMA = "takenokolor-board/1"
 OVER = 4  # the engine's phase after the last round
-
 
 
 class _Model(BaseModel):
@@ -378,7 +378,7 @@ def build_layout(cs: Compiled) -> TakenokolorLayout:
                 id=it.id, area=area.id, kind=area.kind, colour=it.colour, symbol=it.symbol,
                 points=it.points, col=it.col, row=it.row, label=it.label,
                 step=cs.item_step[i] if seq else None,
-                alternatives=[ids[j] for j in _bits(cs.peers[i])],
+                alternatives=[ids[j] for j in bit_list(cs.peers[i])],
                 requires=it.requires, grants=[_grant(g) for g in it.grants],
                 ladybugs=item_lbs[it.id], races=item_races[it.id]))
         cols = [it.col for it in area.items]
@@ -390,7 +390,7 @@ def build_layout(cs: Compiled) -> TakenokolorLayout:
             adjacent_different=area.adjacent_different, lockout=area.lockout,
             on_complete=[_grant(g) for g in area.on_complete],
             items=[it.id for it in area.items],
-            steps=[[ids[j] for j in _bits(m)] for m in cs.area_steps[ai]],
+            steps=[[ids[j] for j in bit_list(m)] for m in cs.area_steps[ai]],
             box=Box(col=min(cols), row=min(rows), cols=max(cols) - min(cols) + 1,
                     rows=max(rows) - min(rows) + 1),
             ladybugs=area_lbs[area.id]))
@@ -399,7 +399,7 @@ def build_layout(cs: Compiled) -> TakenokolorLayout:
     for lb in sheet.ladybugs:
         if lb.areas:
             ai = cs.area_index[lb.areas[0]]
-            anchor = ids[_bits(cs.area_steps[ai][-1])[0]]
+            anchor = ids[bit_list(cs.area_steps[ai][-1])[0]]
         else:
             anchor = lb.items[-1]
         ladybugs.append(LadybugInfo(id=lb.id, label=lb.label or lb.id, areas=list(lb.areas),
@@ -430,13 +430,6 @@ def view_layout(state: TakenokolorState) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- board
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _cap(text: str) -> str:
@@ -554,7 +547,7 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
         col = st.coloured[p]
         code = st.colcode[p]
         coloured = []
-        for i in _bits(col):
+        for i in bit_list(col):
             if cs.adjacent >> i & 1:
                 ink = COLOURS[(code >> (2 * i)) & 3]
             elif free_items[p] >> i & 1:
@@ -564,7 +557,7 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
             coloured.append(Coloured(item=ids[i], ink=ink,  # type: ignore[arg-type]
                                      free=bool(free_items[p] >> i & 1)))
         rest = ~col & ((1 << cs.n) - 1)
-        passed = [ids[i] for i in _bits(rest & ~st.avail[p] & ~st.blocked[p])
+        passed = [ids[i] for i in bit_list(rest & ~st.avail[p] & ~st.blocked[p])
                   if _passed(cs, col, i)]
         races = []
         for ri, race in enumerate(cs.sheet.races):
@@ -574,10 +567,10 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
                 races.append(RaceKept(race=race.id, kept="later", points=race.later))
         seats.append(SeatBoard(
             seat=p, name=st.seats[p], coloured=coloured,
-            open=[ids[i] for i in _bits(st.avail[p] & ~col)],
-            passed=passed, locked=[ids[i] for i in _bits(st.blocked[p] & ~col)],
+            open=[ids[i] for i in bit_list(st.avail[p] & ~col)],
+            passed=passed, locked=[ids[i] for i in bit_list(st.blocked[p] & ~col)],
             complete=[cs.area_ids[ai] for ai in range(len(cs.area_ids)) if cs.complete(col, ai)],
-            ladybugs=[cs.sheet.ladybugs[li].id for li in _bits(st.ladybugs[p])],
+            ladybugs=[cs.sheet.ladybugs[li].id for li in bit_list(st.ladybugs[p])],
             races=races,
             pad={row.row: row_detail(st, row, p) for row in cs.sheet.scoring}))
     markers = []

@@ -1,0 +1,185 @@
+"""The lobby: the games and bots, the tables to list, create, join and leave."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+from typing import Any
+
+from fastapi import APIRouter, Header, HTTPException, Query
+
+import meeple
+from meeple.bots import BOTS
+from meeple.bots.limits import client_spec
+from meeple.core.view import view_schema
+from meeple.server import uploads
+from meeple.server.checks import BadInput, checked_variant
+from meeple.server.deps import ServiceDep, StoreDep
+from meeple.server.protocol import CreateTable, Joined, JoinTable, Leave, TableOut
+from meeple.store import BOT, Idempotency, SeatSpec, Store, Table, Taken
+
+log = logging.getLogger("meeple.server")
+
+router = APIRouter()
+
+#: A fault to inject, for the reliability tests only (docs/reliability.md): with
+#: ``MEEPLE_FAULT=crash-after-commit:join`` (or ``:create``) the process dies as a kill -9
+#: would, right after that request's commit and before its reply.
+FAULT_ENV = "MEEPLE_FAULT"
+
+#: What the ``Idempotency-Key`` header is, for the API docs.
+IDEMPOTENCY_HELP = ("a key of your own for this request (16 to 200 printable ASCII characters, "
+                    "unguessable: e.g. a random UUID), so that a retry after a lost reply gets "
+                    "the same answer instead of doing it again; a retry must repeat the "
+                    "request exactly")
+
+
+def table_out(t: Table) -> TableOut:
+    return TableOut(
+        id=t.id, game=t.game, title=meeple.game_info(t.game).title, variant=t.variant,
+        players=t.players, status=t.status, version=t.version, public=t.public, clock=t.clock,
+        seats=list(t.seats),
+        open_seats=t.open_seats, created=t.created.isoformat(), updated=t.updated.isoformat(),
+        result=t.result, own_sheet=uploads.sheet_name(t.sheet),
+    )
+
+
+@router.get("/api/games")
+def games() -> list[dict[str, Any]]:
+    """Every game with its players, options, variants and the bots a seat can have."""
+    return [{"name": g.name, "title": g.title, "min_players": g.min_players,
+             "max_players": g.max_players, "default_players": g.default_players,
+             "options": {k: list(v) for k, v in g.options.items()},
+             "variants": [dict(v) for v in g.variants], "summary": g.summary}
+            for g in meeple.games()]
+
+
+@router.get("/api/bots")
+def bots_list() -> list[str]:
+    return sorted(BOTS)
+
+
+@router.get("/api/schema/{game}")
+def schema(game: str) -> dict[str, Any]:
+    """The JSON Schema of the per-seat view (the same for every game; ``board`` is the
+    game's own part)."""
+    meeple.game_info(game)
+    return view_schema(game)
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, store: StoreDep, svc: ServiceDep,
+                       idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
+                       ) -> Joined | TableOut:
+    """Create a table; with ``join_as`` its creator takes the first open seat at once (in
+    the same transaction). With an ``Idempotency-Key``, a retry gets the same answer."""
+    idem = _idempotency(idempotency_key, "create", body.model_dump_json())
+    if idem is not None and (done := await asyncio.to_thread(store.recall, idem)):
+        return await asyncio.to_thread(_answer, store, done)
+    info = meeple.game_info(body.game)
+    seats = _seats(body)
+    variant, sheet = body.variant, None
+    if body.sheet is None:
+        variant = checked_variant(info.name, variant)  # a shipped sheet only, by name
+        meeple.new_game(info.name, players=len(seats), **variant)  # refuses bad variants
+    else:  # a sheet of their own: checked again, kept as data (never a variant's sheet)
+        own = await asyncio.to_thread(uploads.build, info.name, body.sheet, len(seats),
+                                      body.variant)
+        variant, sheet = own.variant(), own.sheet_data()
+    taken = await asyncio.to_thread(
+        store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
+        public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem)
+    _fault_point("create")
+    await svc.seats_changed(taken.table_id)
+    return await asyncio.to_thread(_answer, store, taken)
+
+
+def _seats(body: CreateTable) -> list[SeatSpec]:
+    """The new table's seats; a bot seat without a bot, or a bad or unbounded bot spec, is
+    refused (422) before the table exists."""
+    seats = []
+    for i, s in enumerate(body.seats):
+        if s.kind == BOT and not s.bot:
+            raise HTTPException(422, f"seat {i} is a bot seat and needs a bot spec "
+                                     f"(bots: {', '.join(sorted(BOTS))})")
+        if s.bot is not None:  # a bot seat's, or a person's stand-in when their clock runs out
+            client_spec(s.bot)
+        seats.append(SeatSpec(kind=s.kind, bot=s.bot, name=s.name))
+    return seats
+
+
+@router.get("/api/tables")
+async def list_tables(store: StoreDep,
+                      status: str | None = Query(None, pattern="^(waiting|running|finished)$"),
+                      game: str | None = None) -> list[TableOut]:
+    """Public tables, newest first: waiting, running or finished; filter by game."""
+    if game is not None:
+        meeple.game_info(game)
+    tables = await asyncio.to_thread(store.tables, status, game)
+    return [table_out(t) for t in tables]
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(table_id: str, store: StoreDep) -> TableOut:
+    return table_out(await asyncio.to_thread(store.table, table_id))
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join(table_id: str, body: JoinTable, store: StoreDep, svc: ServiceDep,
+               idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
+               ) -> Joined:
+    """Take an open seat; the response carries that seat's secret (shown only here, and
+    to a retry with the same ``Idempotency-Key``)."""
+    idem = _idempotency(idempotency_key, "join", table_id, body.model_dump_json())
+    taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem)
+    _fault_point("join")
+    if not taken.replayed:
+        await svc.seats_changed(table_id)
+    answer = await asyncio.to_thread(_answer, store, taken)
+    assert isinstance(answer, Joined)
+    return answer
+
+
+@router.post("/api/tables/{table_id}/leave")
+async def leave(table_id: str, body: Leave, store: StoreDep, svc: ServiceDep,
+                idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
+                ) -> TableOut:
+    """Leave a seat: before the game it opens again; during it a bot plays for it. With
+    an ``Idempotency-Key``, a retry (whose secret no longer holds) gets the same answer."""
+    idem = _idempotency(idempotency_key, "leave", table_id, body.model_dump_json())
+    await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
+    if idem is None or not await asyncio.to_thread(store.recall, idem):
+        if not await asyncio.to_thread(store.check_secret, table_id, body.seat, body.secret):
+            raise HTTPException(403, "that is not the secret of this seat")
+        await asyncio.to_thread(store.leave, table_id, body.seat, idem)
+        await svc.seats_changed(table_id)
+    return table_out(await asyncio.to_thread(store.table, table_id))
+
+
+def _fault_point(name: str) -> None:
+    if os.environ.get(FAULT_ENV) == f"crash-after-commit:{name}":
+        log.warning("%s: dying after the commit of a %s request", FAULT_ENV, name)
+        os._exit(137)
+
+
+def _idempotency(header: str | None, scope: str, *request: str) -> Idempotency | None:
+    """The request's idempotency key from its header (None without one); a key that is too
+    short to be unguessable, too long or not printable ASCII is refused (422)."""
+    if header is None:
+        return None
+    if not 16 <= len(header) <= 200 or not header.isascii() or not header.isprintable():
+        raise BadInput("Idempotency-Key must be 16 to 200 printable ASCII characters (an "
+                       "unguessable key of your own, e.g. a random UUID)")
+    digest = hashlib.sha256("\0".join(request).encode("utf-8")).hexdigest()
+    return Idempotency(header, scope, digest)
+
+
+def _answer(store: Store, taken: Taken) -> Joined | TableOut:
+    """The answer to a create or join: the table as it is now, with the seat taken and its
+    secret when one was taken."""
+    table = table_out(store.table(taken.table_id))
+    if taken.seat is None or taken.secret is None:
+        return table
+    return Joined(table=table, seat=taken.seat, secret=taken.secret)

@@ -1,0 +1,244 @@
+"""The WebSocket a client plays or watches on: ``/ws/tables/{id}``.
+
+Each message is read strictly (:func:`meeple.server.checks.loads_strict`, at most
+:data:`~meeple.server.protocol.MAX_FRAME` bytes), validated as one of the client frames of
+:mod:`meeple.server.protocol` and answered with server frames from there. A frame that is not
+valid gets an ``error`` frame saying which field is wrong and what it allows; nothing changes
+and the connection stays open. One :class:`Connection` per socket makes one call into the
+service per frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Mapping
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from meeple.server.checks import BadInput, loads_strict
+from meeple.server.deps import ServiceDep
+from meeple.server.protocol import (
+    CLIENT_FRAMES,
+    MAX_FRAME,
+    Ack,
+    Back,
+    ClientFrame,
+    ErrorFrame,
+    Hello,
+    Move,
+    Ping,
+    Pong,
+    Preview,
+    RefusedFrame,
+    Undo,
+    Welcome,
+    frame_problem,
+    with_view,
+)
+from meeple.server.service import AlreadyPlayed, Client, Refused, Runtime, Service
+from meeple.store import NotFound, StoreUnavailable
+
+log = logging.getLogger("meeple.server")
+
+router = APIRouter()
+
+T = TypeVar("T")
+
+#: What a client that has not said hello is told, whatever it sent but a ping.
+SAY_HELLO = ('say hello first: {"type": "hello", "seat": N, "secret": "..."} or '
+             '{"type": "hello"} to watch')
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def play(ws: WebSocket, table_id: str, svc: ServiceDep) -> None:
+    await ws.accept()
+    try:
+        rt = await svc.runtime(table_id)
+    except NotFound as exc:
+        await ws.send_text(ErrorFrame(reason=str(exc)).dump())
+        await ws.close(code=4404)
+        return
+    except StoreUnavailable as exc:  # the table cannot be read now: come back later
+        await ws.send_text(ErrorFrame(reason=str(exc), retry=True).dump())
+        await ws.close(code=1013)
+        return
+    conn = Connection(svc, rt, ws)
+    svc.connections[table_id] = svc.connections.get(table_id, 0) + 1
+    try:
+        await conn.serve()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn.client is not None:
+            rt.clients.discard(conn.client)
+        left = svc.connections.pop(table_id, 1) - 1
+        if left > 0:
+            svc.connections[table_id] = left
+
+
+class Connection:
+    """One client's socket at one table: who it is (after its hello) and its frames."""
+
+    def __init__(self, svc: Service, rt: Runtime, ws: WebSocket) -> None:
+        self.svc, self.rt, self.ws = svc, rt, ws
+        self.table_id = rt.table.id
+        #: the connection's client once it said hello (a seat, or a spectator)
+        self.client: Client | None = None
+        self._send_lock = asyncio.Lock()
+
+    async def send(self, frame: dict[str, Any] | str) -> None:
+        """Send a frame: a dict, or JSON text already (a view frame; a model's dump)."""
+        async with self._send_lock:
+            if isinstance(frame, str):
+                await self.ws.send_text(frame)
+            else:
+                await self.ws.send_json(frame)
+
+    async def error(self, reason: str) -> None:
+        await self.send(ErrorFrame(reason=reason).dump())
+
+    async def serve(self) -> None:
+        """Answer frames until the client goes."""
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            frame = await self.read(message)
+            if frame is None:
+                continue
+            try:
+                await self.answer(frame)
+            except WebSocketDisconnect:
+                raise
+            except Exception:  # a defect: logged, answered, and the connection kept
+                log.exception("unexpected error on a %s frame at table %s", frame.type,
+                              self.table_id)
+                await self.error("the server failed on this frame (a defect: it is logged); "
+                                 "nothing was changed by it")
+
+    async def read(self, message: Mapping[str, Any]) -> ClientFrame | None:
+        """The frame a WebSocket message holds, strictly parsed and validated; None after
+        telling the client what was wrong with it."""
+        raw: str | bytes | None = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        if len(raw) > MAX_FRAME:
+            await self.error(f"frame too large ({len(raw)} bytes; at most {MAX_FRAME})")
+            return None
+        try:
+            data = loads_strict(raw, "the frame")
+        except BadInput as exc:
+            await self.error(str(exc))
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            await self.error('a frame is a JSON object with a "type"')
+            return None
+        try:
+            return CLIENT_FRAMES.validate_python(data)
+        except ValidationError as exc:
+            await self.error(frame_problem(exc, data["type"]))
+            return None
+
+    async def answer(self, frame: ClientFrame) -> None:
+        """Answer one valid frame: one call into the service per frame type."""
+        if isinstance(frame, Ping):
+            await self.send(Pong().dump())
+        elif isinstance(frame, Hello):
+            self.client = await self._unless_unavailable(self.hello(frame), self.client)
+        elif self.client is None:
+            await self.error(SAY_HELLO)
+        elif isinstance(frame, Move | Undo):
+            await self.move(self.client, frame)
+        elif isinstance(frame, Preview):
+            await self.preview(self.client, frame)
+        else:
+            assert isinstance(frame, Back)
+            await self.back(self.client)
+
+    async def hello(self, frame: Hello) -> Client | None:
+        """The connection's client after a hello: a new one, or the old one (None if none)
+        after an error frame saying why not."""
+        rt, seat = self.rt, frame.seat
+        if seat is not None:
+            if seat >= rt.table.players:
+                await self.error(f"seat must be a number 0..{rt.table.players - 1}")
+                return self.client
+            if not await asyncio.to_thread(self.svc.store.check_secret, rt.table.id, seat,
+                                           frame.secret):
+                await self.error(f"that is not the secret of seat {seat}")
+                return self.client
+        if self.client is not None:
+            rt.clients.discard(self.client)
+        client = Client(viewer=seat, send=self.send, text=frame.text is True)
+        rt.clients.add(client)
+        try:
+            await self.svc.refresh(rt)
+        except StoreUnavailable:
+            rt.clients.discard(client)
+            raise
+        await self.send(Welcome(table=rt.table.id, seat=seat).dump())
+        await self.send(self.svc.view_frame_json(rt, seat, client.text))
+        return client
+
+    async def move(self, client: Client, frame: Move | Undo) -> None:
+        """A move (or undo) of the client's seat: acked once stored, else refused."""
+        move_id, version = frame.id, frame.version
+        if client.viewer is None:
+            await self.send(RefusedFrame(id=move_id, reason="spectators cannot move",
+                                         version=version).dump())
+            return
+        try:
+            if isinstance(frame, Undo):
+                new = await self.svc.undo(self.table_id, client.viewer, version, move_id)
+            else:
+                new = await self.svc.play(self.table_id, client.viewer, frame.steps, version,
+                                          move_id)
+        except AlreadyPlayed as exc:
+            # the same id again (the connection dropped before the ack): played once, acked again
+            await self.send(Ack(id=move_id, version=exc.version, resent=True).dump())
+            return
+        except Refused as exc:
+            await self.send(RefusedFrame(id=move_id, reason=exc.reason,
+                                         version=exc.version).dump())
+            return
+        except StoreUnavailable as exc:  # not acked: send it again, with the same id
+            await self.send(RefusedFrame(id=move_id, version=version, reason=str(exc),
+                                         retry=True).dump())
+            return
+        await self.send(Ack(id=move_id, version=new).dump())
+
+    async def preview(self, client: Client, frame: Preview) -> None:
+        """The position after the frame's decisions of this seat's turn, playing nothing."""
+        if client.viewer is None:
+            await self.send(RefusedFrame(reason="spectators cannot move").dump())
+            return
+        try:
+            view, played, complete = await self.svc.preview(self.table_id, client.viewer,
+                                                             frame.steps, client.text,
+                                                             draft=client.draft)
+        except Refused as exc:
+            await self.send(RefusedFrame(preview=True, reason=exc.reason,
+                                         version=exc.version).dump())
+            return
+        await self.send(with_view({"type": "preview", "moves": played, "complete": complete},
+                                  view))
+
+    async def back(self, client: Client) -> None:
+        """The client's seat taken back from its stand-in bot."""
+        if client.viewer is None:
+            await self.error("a spectator has no seat to take back")
+            return
+        await self._unless_unavailable(self.svc.set_absent(self.table_id, client.viewer, False),
+                                       None)
+
+    async def _unless_unavailable(self, step: Awaitable[T], otherwise: T) -> T:
+        """``step``'s result; if the store is unavailable, an ``error`` frame saying so is
+        sent instead and ``otherwise`` returned (the connection stays open)."""
+        try:
+            return await step
+        except StoreUnavailable as exc:
+            await self.send(ErrorFrame(reason=str(exc), retry=True).dump())
+            return otherwise
