@@ -169,12 +169,12 @@ def test_the_memos_change_no_value(sheet: str, monkeypatch: pytest.MonkeyPatch) 
     full memo is cleared rather than grown past its size."""
     states = [st for players in (3, 4) for st in _random_states(sheet, players, 21)]
     monkeypatch.setattr(ev, "MEMO_SIZE", 0)
-    ev._MODELS.clear()
+    ev._model.clear()
     fresh = [[evaluate(st, p) for p in range(st.players)] for st in states]
     model = ev._model(states[0].cs)
     assert not any(_memos(model))
     monkeypatch.setattr(ev, "MEMO_SIZE", 7)
-    ev._MODELS.clear()
+    ev._model.clear()
     for _ in range(2):  # the second pass reads what the first remembered
         assert [[evaluate(st, p) for p in range(st.players)] for st in states] == fresh
     model = ev._model(states[0].cs)
@@ -183,7 +183,7 @@ def test_the_memos_change_no_value(sheet: str, monkeypatch: pytest.MonkeyPatch) 
     assert all(0 < n <= 7 for n in sizes[:2]) and all(n <= 7 for n in sizes)
     assert model._sheet_score_memo and any(model.credit_memos.values())
     monkeypatch.setattr(ev, "MEMO_SIZE", 1 << 14)
-    ev._MODELS.clear()
+    ev._model.clear()
     for _ in range(2):
         assert [[evaluate(st, p) for p in range(st.players)] for st in states] == fresh
     model = ev._model(states[0].cs)

@@ -5,25 +5,36 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 
-def made_once_per(make: Callable[[K], V]) -> Callable[[K], V]:
+class MadeOncePer(Generic[K, V]):
     """``get(key)``: ``make(key)``, made the first time ``key`` is asked for and then kept
     while ``key`` lives (a weak key: a sheet dropped takes its table with it). ``key`` must be
-    hashable and weakly referable; ``make`` must not return None.
+    hashable and weakly referable; ``make`` must not return None. :meth:`clear` forgets every
+    table (tests that change what ``make`` reads)."""
 
-    Build it at module level, ``_tables = made_once_per(_Tables)``: ``get`` is the one call,
-    as cheap as the dictionary look-up it does."""
-    made: weakref.WeakKeyDictionary[K, V] = weakref.WeakKeyDictionary()
+    __slots__ = ("_made", "_make")
 
-    def get(key: K) -> V:
-        value = made.get(key)
+    def __init__(self, make: Callable[[K], V]) -> None:
+        self._make = make
+        self._made: weakref.WeakKeyDictionary[K, V] = weakref.WeakKeyDictionary()
+
+    def __call__(self, key: K) -> V:
+        value = self._made.get(key)
         if value is None:
-            value = made[key] = make(key)
+            value = self._made[key] = self._make(key)
         return value
 
-    return get
+    def clear(self) -> None:
+        self._made.clear()
+
+
+def made_once_per(make: Callable[[K], V]) -> MadeOncePer[K, V]:
+    """The table ``make`` builds, made once per key (:class:`MadeOncePer`). Build it at module
+    level, ``_tables = made_once_per(_Tables)``: a look-up is one call and one dictionary
+    look-up."""
+    return MadeOncePer(make)

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.core.bits import bit_list
-from meeple.core.memo import made_once_per
+from meeple.core.memo import MadeOncePer, made_once_per
 from meeple.games.takenokolor.scoring import (
     majority_points,
     pad_rows,
@@ -370,7 +370,7 @@ class _Model:
 
 
 #: The :class:`_Model` of a compiled sheet, made once per sheet.
-_model: Callable[[Compiled], _Model] = made_once_per(_Model)
+_model: MadeOncePer[Compiled, _Model] = made_once_per(_Model)
 
 
 def _p_first(mine: int, others: list[int]) -> float:
