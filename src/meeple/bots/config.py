@@ -4,7 +4,7 @@
 option, or a value out of range, raises :class:`~meeple.core.errors.MeepleError` naming the
 option and what is allowed). Options a spec leaves out are ``None`` where a game may preset
 them; :meth:`MctsConfig.resolve` fills those in from the game's presets (its registry entry's
-``bot_presets["mcts"]``, then the sheet's ``bot_presets["mcts_sheets"][name]``) and then the
+``BotKnowledge.presets["mcts"]``, then the sheet's ``presets["mcts_sheets"][name]``) and then the
 general defaults. What each option does is in docs/bots.md.
 """
 

@@ -19,7 +19,7 @@ from meeple.games.gardens.sheet import LETTERS
 
 ROLL, TAKE, FIELD, WASTE = 0, 1, 2, 3
 
-#: Shown by ``help`` at the terminal prompt (``GameInfo.notation_help``); plain text.
+#: Shown by ``help`` at the terminal prompt (``PRESENTATION.notation_help``); plain text.
 NOTATION_HELP = """A turn: take a pencil, then colour as many fields as it shows, or waste it.
   take O     take the orange pencil from the middle; also O, orange or takeO
              (pencils: O orange, R red, G green, B blue, P purple)

@@ -407,7 +407,7 @@ def _row_label(row: str, four: int) -> str:
 
 
 def view_layout(state: GardensState) -> dict[str, Any]:
-    """What never changes at this table (``GameInfo.view_layout``), as JSON-able data."""
+    """What never changes at this table (``PRESENTATION.view_layout``), as JSON-able data."""
     rows = list(state.scores()[0].breakdown)
     return _layout_model(state.sheet, rows).model_dump(mode="json", by_alias=True)
 
@@ -692,7 +692,7 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
 
 
 def view_board(state: GardensState, viewer: int | None) -> dict[str, Any]:
-    """What changes (``GameInfo.view_board``): ``state`` is ``state.view(viewer)`` (seat 0's
+    """What changes (``PRESENTATION.view_board``): ``state`` is ``state.view(viewer)`` (seat 0's
     view for a spectator, ``viewer`` None); choices only when ``viewer`` is to move."""
     return _board_model(state, viewer).model_dump(mode="json", by_alias=True)
 

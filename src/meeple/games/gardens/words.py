@@ -1,5 +1,5 @@
 """Gardens in words: the gardens' labels, the end of the game's reason, and what happened
-between two states, for players (:func:`announce`, ``GameInfo.announce``).
+between two states, for players (:func:`announce`, ``PRESENTATION.announce``).
 
 The announcements are computed by comparing the two states' score pads, so the rules pay nothing
 for it: a garden completed (by whom, its size, what it scored), a row star reached, a colourful,

@@ -294,5 +294,5 @@ def _notation_help() -> str:
             "choices now.")
 
 
-#: Shown by ``help`` at the terminal prompt (``GameInfo.notation_help``); plain text.
+#: Shown by ``help`` at the terminal prompt (``PRESENTATION.notation_help``); plain text.
 NOTATION_HELP = _notation_help()

@@ -1,5 +1,5 @@
 """Pergola in words: what happened between two states of one game, for the players
-(:func:`announce`, registered as ``GameInfo.announce``).
+(:func:`announce`, registered as ``PRESENTATION.announce``).
 
 The names of the pieces (a tool, a leaf, the game's end) are the terminal's own, in plain text:
 this module reads them from :mod:`.render` (render never reads this module).

@@ -1,5 +1,5 @@
 """Reefs in words: what happened between two states, for players (:func:`announce`,
-``GameInfo.announce``, read by ``State.announcements``).
+``PRESENTATION.announce``, read by ``core.present.announcements``).
 
 Computed by comparing the two states' sheets, bonus holders and the moves logged in between, so
 the rules pay nothing for it: a treasure recovered (R7), a coin taken (R8), a propeller collected

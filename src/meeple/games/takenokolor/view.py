@@ -425,7 +425,7 @@ def build_layout(cs: Compiled) -> TakenokolorLayout:
 
 
 def view_layout(state: TakenokolorState) -> dict[str, Any]:
-    """What never changes at this table: the sheet in use, to draw (``GameInfo.view_layout``)."""
+    """What never changes at this table: the sheet in use, to draw (``PRESENTATION.view_layout``)."""
     return build_layout(state.cs).model_dump(mode="json", by_alias=True)
 
 
@@ -605,6 +605,6 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
 
 
 def view_board(view_state: TakenokolorState, viewer: int | None) -> dict[str, Any]:
-    """What changes, for ``viewer`` (``GameInfo.view_board``): ``view_state`` is
+    """What changes, for ``viewer`` (``PRESENTATION.view_board``): ``view_state`` is
     ``state.view(viewer)`` (``state.view(0)`` for a spectator)."""
     return build_board(view_state, viewer).model_dump(mode="json", by_alias=True)

@@ -7,7 +7,7 @@ scores themselves are :mod:`meeple.games.takenokolor.scoring`'s.
 
 The game's story: an area's name (:func:`area_label`), the end of the game (:func:`end_reason`,
 :func:`game_over_text`) and what happened between two states (:func:`announce`, registered as
-``GameInfo.announce``), which the terminal prints after a move."""
+``PRESENTATION.announce``), which the terminal prints after a move."""
 
 from __future__ import annotations
 
