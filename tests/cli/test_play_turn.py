@@ -12,25 +12,7 @@ import meeple
 from meeple.cli.play import Session
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
-
-
-class Applies:
-    """Counts the engine steps (``_apply`` calls) of one game's State class."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, state: State[Any]) -> None:
-        self.calls = 0
-        cls = type(state)
-        original = cls._apply
-
-        def counted(s: Any, move: Any) -> None:
-            self.calls += 1
-            original(s, move)
-
-        monkeypatch.setattr(cls, "_apply", counted)
-
-    def take(self) -> int:
-        n, self.calls = self.calls, 0
-        return n
+from tests.steps import EngineSteps
 
 
 def a_long_turn(game: str, seed: int, players: int = 1, least: int = 3
@@ -57,7 +39,7 @@ def test_undo_takes_back_the_kept_position_without_a_replay(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     start, steps = a_long_turn("gardens", 4)
     session = Session(start.clone(), ["me"], [None])
-    count = Applies(monkeypatch, start)
+    count = EngineSteps(monkeypatch, type(start))
     keys = []
     for text in steps[:-1]:
         keys.append((session.state.key(), session.state.history))
@@ -88,7 +70,7 @@ def test_undo_takes_back_forced_steps_with_the_decision_without_a_replay(
     session = Session(state, ["me"], [None])
     session.play_line(0, str(state.legal_moves()[0]))  # the only choice after it follows
     assert len(session.state.history) == len(before) + 2 and session.auto
-    count = Applies(monkeypatch, state)
+    count = EngineSteps(monkeypatch, type(state))
     session.undo(0)
     assert count.take() == 0
     assert session.state.history == before and not session.auto

@@ -15,6 +15,7 @@ from meeple.core.state import CHANCE, State
 from meeple.core.turn import StepRefused, Turn, ends_turn, forced_move
 from meeple.core.turns import turn_ended
 from tests.conformance.cases import every_case
+from tests.steps import EngineSteps
 
 CASES = every_case()
 
@@ -215,24 +216,6 @@ def test_play_forced_at_the_start_plays_the_first_decision_without_a_choice() ->
     assert len(turn) == 0 and turn.position is found
 
 
-class Counter:
-    """Counts the engine steps (``_apply`` calls) of one game's State class."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, cls: type[Any]) -> None:
-        self.calls = 0
-        original = cls._apply
-
-        def counted(state: Any, move: Any) -> None:
-            self.calls += 1
-            original(state, move)
-
-        monkeypatch.setattr(cls, "_apply", counted)
-
-    def take(self) -> int:
-        n, self.calls = self.calls, 0
-        return n
-
-
 @pytest.mark.parametrize("game", ["gardens", "pergola", "takenokolor", "reefs"])
 def test_a_click_costs_one_engine_step_and_an_undo_none(game: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -241,7 +224,7 @@ def test_a_click_costs_one_engine_step_and_an_undo_none(game: str,
     whole = random_turn(start, Rng(9))
     texts, steps = whole.texts, whole.steps
     assert len(texts) >= 2
-    count = Counter(monkeypatch, type(start))
+    count = EngineSteps(monkeypatch, type(start))
     turn: Turn[Any] = Turn(start)
     # the browser's way: each click re-sends the whole turn so far plus one step
     k = 0

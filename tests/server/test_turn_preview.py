@@ -14,25 +14,7 @@ import meeple
 from meeple.core.rng import Rng
 from meeple.server.service import Draft, Refused, Service
 from meeple.store import HUMAN, SeatSpec, Store
-
-
-class Applies:
-    """Counts the engine steps (``_apply`` calls) of one game's State class."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, game: str) -> None:
-        self.calls = 0
-        cls = type(meeple.new_game(game, players=2, seed=1))
-        original = cls._apply
-
-        def counted(state: Any, move: Any) -> None:
-            self.calls += 1
-            original(state, move)
-
-        monkeypatch.setattr(cls, "_apply", counted)
-
-    def take(self) -> int:
-        n, self.calls = self.calls, 0
-        return n
+from tests.steps import EngineSteps
 
 
 def running_table(tmp_path: Path, game: str, variant: dict[str, Any]) -> tuple[Store, str]:
@@ -68,7 +50,7 @@ def test_previews_on_the_connections_turn_answer_the_same_at_one_step_a_click(
         variant: dict[str, Any]) -> None:
     store, tid = running_table(tmp_path, game, variant)
     svc = Service(store, None, bots=False)
-    count = Applies(monkeypatch, game)
+    count = EngineSteps(monkeypatch, type(meeple.new_game(game, players=2, seed=1)))
 
     async def scenario() -> None:
         await svc.start_table(tid)
@@ -125,7 +107,7 @@ def test_undo_of_committed_decisions_is_one_step_back_not_a_replay(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store, tid = running_table(tmp_path, "gardens", {"level": 2})
     svc = Service(store, None, bots=False)
-    count = Applies(monkeypatch, "gardens")
+    count = EngineSteps(monkeypatch, type(meeple.new_game("gardens", players=2, seed=1)))
 
     async def scenario() -> None:
         await svc.start_table(tid)
