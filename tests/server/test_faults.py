@@ -434,11 +434,20 @@ def fill(path: Path) -> int:
     return written
 
 
-def refused_by_the_store(game: Game, budget: int = 20) -> tuple[str, str, int]:
+def refused_by_the_store(game: Game, budget: int = 20, filler: Path | None = None
+                         ) -> tuple[str, str, int]:
     """Moves until one is refused because the store is unavailable (a write that still fits
     in the log's last page may be accepted first: it is then acknowledged and stored). The
-    refused move, its id and number."""
+    refused move, its id and number.
+
+    With ``filler`` (the file that fills the disk): when such an accepted move hands the turn
+    to the table's bot, the bot cannot store its own move on the full disk and the seat never
+    gets the turn back; the disk is then freed until the bot has moved, and filled again."""
     for _ in range(budget):
+        if filler is not None and not game.wait_turn(15):
+            filler.unlink()
+            assert game.wait_turn(), "the bot did not move once the disk had room"
+            fill(filler)
         assert game.wait_turn(), "the game ended before the fault showed"
         text, move_id, number = game.next_move()
         got = game.move(text, move_id)
@@ -462,7 +471,7 @@ def test_sqlite_on_a_full_file_system(tmpfs: Path, tmp_path: Path) -> None:
             before = len(game.acked)
             fill(filler)
             full = time.monotonic()
-            text, move_id, number = refused_by_the_store(game)
+            text, move_id, number = refused_by_the_store(game, filler=filler)
             refused_in = time.monotonic() - full
             # reads still work on a full disk; writes are refused with 503
             assert version_of(server, game.table) == game.player.version
