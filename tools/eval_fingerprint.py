@@ -27,6 +27,7 @@ from meeple.bots.knowledge import bot_knowledge
 from meeple.core.present import presentation
 from meeple.core.registry import games
 from meeple.core.state import CHANCE
+from meeple.core.view import terminal_score, terminal_text
 
 
 def _extra_evaluations(name: str) -> list[Callable[[Any, int], float]]:
@@ -50,7 +51,13 @@ def _extra_evaluations(name: str) -> list[Callable[[Any, int], float]]:
     return []
 
 
+#: ``--full``: keep drawings as their text, not a digest, so a difference can be read.
+FULL = False
+
+
 def _digest(obj: Any) -> str:
+    if FULL and isinstance(obj, str):
+        return obj
     text = obj if isinstance(obj, str) else json.dumps(obj, sort_keys=True, default=repr)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -79,11 +86,11 @@ def _stream(info: Any, variant: dict[str, Any], players: int, seed: int, positio
             if pres.view_board is not None:
                 row.append(_digest(pres.view_board(s.view(seat), seat)))
                 row.append(_digest(pres.view_board(s.view(0), None)))
-            if pres.render is not None:
-                row.append(_digest(pres.render(s, seat, False)))
-                row.append(_digest(pres.render(s, None, True)))
-            if pres.render_score is not None:
-                row.append(_digest(pres.render_score(s, seat, k % 2 == 0)))
+            other = (seat + 1) % players
+            row.append(_digest(terminal_text(s, seat, seat, False)))
+            row.append(_digest(terminal_text(s, None, None, True)))
+            row.append(_digest(terminal_text(s, seat, other, k % 2 == 0)))
+            row.append(_digest(terminal_score(s, seat, seat, k % 2 == 0) or ""))
         out.append(row)
         moves = list(s.legal_moves())
         s.play(rng.choice(moves))
@@ -91,8 +98,9 @@ def _stream(info: Any, variant: dict[str, Any], players: int, seed: int, positio
         out.append(("end", [repr(bots.evaluation(s, q)) for q in range(players)]))
         if pres.view_board is not None:
             out.append(("end-view", _digest(pres.view_board(s.view(0), 0))))
-        if pres.render is not None:
-            out.append(("end-render", _digest(pres.render(s, 0, False))))
+        out.append(("end-render", _digest(terminal_text(s, 0, 0, False))))
+        out.append(("end-render-all", _digest(terminal_text(s, None, None, True))))
+        out.append(("end-score", _digest(terminal_score(s, None, None, True) or "")))
     return out
 
 
@@ -120,7 +128,11 @@ def main() -> int:
     ap.add_argument("--per", type=int, default=3, help="random games per variant and count")
     ap.add_argument("--positions", type=int, default=400, help="positions per game at most")
     ap.add_argument("--every", type=int, default=7, help="ranker/view/drawing every N positions")
+    ap.add_argument("--full", action="store_true",
+                    help="keep the terminal drawings as text (a difference prints both)")
     a = ap.parse_args()
+    global FULL
+    FULL = a.full
     names = set(a.games) if a.games else None
     now = record(names, a.per, a.positions, a.every)
     if a.mode == "record":
@@ -143,6 +155,11 @@ def main() -> int:
             first = next((i for i, (x, y) in enumerate(zip(old, rows, strict=False)) if x != y),
                          min(len(old), len(rows)))
             print(f"DIFFERS: {key} at position {first}")
+            if FULL and first < min(len(old), len(rows)):
+                for x, y in zip(old[first], rows[first], strict=False):
+                    if x != y and isinstance(x, str) and "\n" in x:
+                        print("--- before\n" + x + "\n--- after\n" + y)
+                        break
     print(f"compared {len(now)} games: {bad} differ")
     return 1 if bad else 0
 

@@ -1,9 +1,10 @@
 """``meeple play``: a game in the terminal against bots or friends on the same keyboard.
 
 The loop is game-agnostic: the screen, the score pad, the notation help and the announcements
-come from the game's presentation (``Presentation.render``, ``render_score``,
-``notation_help``, ``announce``; :mod:`meeple.core.present`), with plain fallbacks where a game
-has no score pad drawing or notation help.
+come from the game's presentation (the screen and the score pad drawn from the seat's view,
+:func:`meeple.core.view.terminal_text`; ``notation_help``, ``announce``;
+:mod:`meeple.core.present`), with plain fallbacks where a game has no score pad drawing or
+notation help.
 
 Seats are written ``--seats me,greedy`` (``me`` for a person at this keyboard, or a bot) and
 may be named ``NAME=``: ``--seats Ann=me,Bob=me,greedy``. The record saved at the end (or when a
@@ -36,11 +37,12 @@ from meeple.cli.common import (
     variant_options,
 )
 from meeple.core.errors import IllegalMove, MeepleError
-from meeple.core.present import announcements, presentation, render_score, render_text
+from meeple.core.present import announcements, presentation
 from meeple.core.registry import load_record
 from meeple.core.state import CHANCE, State
 from meeple.core.text import YOU, possessive, subject
 from meeple.core.turn import Turn
+from meeple.core.view import terminal_score, terminal_text
 
 HUMAN = {"me", "human", "you"}
 #: The record keys ``--resume`` needs beside the engine's own record.
@@ -381,7 +383,7 @@ class Session:
         if len(self.humans) > 1 and self._last_human != who:
             console.rule(f"[bold]{escape(possessive(name))} turn[/]")
         self._last_human = who
-        console.print(render_text(state, who, self.colourblind))
+        console.print(terminal_text(state, who, who, self.colourblind))
         console.print(f"\n[bold]{escape(possessive(name))} choices:[/]\n"
                       f"{escape(_format_moves(legal))}")
 
@@ -444,7 +446,7 @@ class Session:
         console.print("[dim]  type the moves to play them (all on one line if you like)[/]")
 
     def score_text(self, who: int | None) -> str:
-        pad = render_score(self.state, who, self.colourblind)
+        pad = terminal_score(self.state, who, who, self.colourblind)
         return pad if pad is not None else generic_score_pad(self.state)
 
     def show(self, who: int, arg: str) -> None:
@@ -460,7 +462,7 @@ class Session:
             names = ", ".join(f"{i} {n}" for i, n in enumerate(state.seats))
             console.print(f"[red]show takes a seat number or name:[/] {escape(names)}")
             return
-        console.print(render_text(state.view(who), seat, self.colourblind))
+        console.print(terminal_text(state, who, seat, self.colourblind))
 
     def print_log(self, arg: str) -> None:
         entries = self.state.log()
@@ -642,7 +644,7 @@ def _final(session: Session) -> None:
     viewer = next((w for w in winners if w in humans), humans[0] if humans else winners[0])
     console.print()
     console.rule("[bold]final position[/]")
-    console.print(render_text(state, viewer, session.colourblind))
+    console.print(terminal_text(state, viewer, viewer, session.colourblind))
     console.print()
     console.print(session.score_text(viewer))
     scores = state.scores()

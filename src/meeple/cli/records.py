@@ -10,8 +10,8 @@ import typer
 import meeple
 from meeple.cli.common import app, console, refuse
 from meeple.core.errors import MeepleError
-from meeple.core.present import render_text
 from meeple.core.records import load_record
+from meeple.core.view import terminal_text
 
 
 @app.command("replay")
@@ -72,5 +72,5 @@ def _read_record(file: Path, index: int) -> dict[str, Any]:
 def _show(rec: dict[str, Any], pos: int, seat: int, total: int) -> None:
     state = meeple.replay(rec, upto=pos)
     last = f"  last: {rec['moves'][pos - 1]}" if pos else ""
-    console.print(render_text(state, seat))
+    console.print(terminal_text(state, seat, seat))
     console.print(f"[bold]move {pos}/{total}[/]{last}")

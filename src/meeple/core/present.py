@@ -10,14 +10,16 @@ schema (``meeple schema``). The rules never import any of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from meeple.core.errors import IncompleteGame
 from meeple.core.registry import kept_game_part
 from meeple.core.state import State
+from meeple.core.viewmodel import View
 
 S = TypeVar("S", bound=State[Any])
 
@@ -25,8 +27,17 @@ S = TypeVar("S", bound=State[Any])
 #: as a spectator sees them), with letters beside colours when ``colourblind``.
 Drawing = Callable[[S, int | None, bool], str]
 
+#: ``draw(layout, view, seat, colourblind)``: the terminal drawing of a per-seat view, as Rich
+#: markup. ``layout`` is what the game's ``view_layout`` gives for the table (JSON data, as
+#: ``GET /api/tables/{id}/layout`` sends it), ``view`` the viewer's :class:`View` (its
+#: ``board`` from ``view_board``), ``seat`` the seat whose sheet the screen is about (None:
+#: every seat, as a spectator's screen shows them), letters beside colours when ``colourblind``.
+#: It reads nothing but its arguments, so a client that has a view and the layout (``meeple
+#: join``) draws the same screen as ``meeple play``.
+ViewDrawing = Callable[[Mapping[str, Any], View, int | None, bool], str]
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class Presentation(Generic[S]):
     """A game's words, views and terminal drawing, typed over its State class ``S``.
 
@@ -34,8 +45,15 @@ class Presentation(Generic[S]):
     mypy checks each function against the game's own state.
     """
 
-    #: The whole screen for a seat as Rich markup (``meeple play``, ``meeple show``).
-    render: Drawing[S]
+    #: The whole screen for a seat as Rich markup (``meeple play``, ``meeple show``), drawn
+    #: from the per-seat view and the layout (:data:`ViewDrawing`).
+    draw: ViewDrawing | None = None
+    #: The score pad alone, as printed (``score`` at the terminal prompt), from the view;
+    #: ``None``: the terminal prints the score rows of the view.
+    draw_score: ViewDrawing | None = None
+    #: Transitional: the screen drawn from the state (before ``draw``); goes once every game
+    #: draws from its view.
+    render: Drawing[S] | None = None
     #: ``announce(before, after)``: what happened between two states of a game, in words, for
     #: players (a garden completed, a bonus taken).
     announce: Callable[[S, S], list[str]]
@@ -71,8 +89,27 @@ def presentation(game: str) -> Presentation[Any]:
 
 
 def render_text(state: State[Any], seat: int | None = None, colourblind: bool = True) -> str:
-    """The position for a terminal, as Rich markup; ``seat`` picks the viewer."""
-    return presentation(state.game_name).render(state, seat, colourblind)
+    """Transitional: the position drawn from the state (the game's old ``render``)."""
+    draw = presentation(state.game_name).render
+    assert draw is not None, f"{state.game_name} draws from its view: use core.view.terminal_text"
+    return draw(state, seat, colourblind)
+
+
+def draw_view(layout: Mapping[str, Any], view: View, seat: int | None,
+              colourblind: bool = True) -> str:
+    """The terminal screen of ``view`` (a per-seat view, from :func:`meeple.core.view.seat_view`
+    or a server) on the table's ``layout``, as Rich markup, about ``seat`` (None: every seat)."""
+    draw = presentation(view.game).draw
+    if draw is None:
+        raise IncompleteGame(f"game {view.game!r} has no terminal drawing of its view")
+    return draw(layout, view, seat, colourblind)
+
+
+def draw_view_score(layout: Mapping[str, Any], view: View, seat: int | None,
+                    colourblind: bool = True) -> str | None:
+    """The score pad alone, as printed, from ``view``; ``None`` if the game draws none."""
+    draw = presentation(view.game).draw_score
+    return None if draw is None else draw(layout, view, seat, colourblind)
 
 
 def render_score(state: State[Any], seat: int | None = None,

@@ -13,68 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from meeple.core.markup import strip_markup
-from meeple.core.present import presentation, render_text
+from meeple.core.present import draw_view, draw_view_score, presentation, render_text
 from meeple.core.registry import game_info
 from meeple.core.state import CHANCE, State
-
-VIEW_SCHEMA = "meeple-view/1"
-
-
-class ScorePad(BaseModel):
-    """One seat's score pad: the total and the rows as printed, in pad order."""
-
-    total: int
-    rows: dict[str, int]
-
-
-class LogLine(BaseModel):
-    """One move of the game: its number, who made it and what happened, in words."""
-
-    number: int = Field(description="1-based position among the game's moves")
-    seat: int | None = Field(description="the seat that moved; None for chance (a roll, a draw)")
-    who: str = Field(description="the seat's display name, or 'chance'")
-    move: str = Field(description="the move in the game's notation")
-    said: list[str] = Field(default_factory=list,
-                            description="what a player should be told it caused")
-
-
-class SeatSummary(BaseModel):
-    index: int
-    name: str
-    total: int
-
-
-class View(BaseModel):
-    """What one seat (or a spectator) sees of a game."""
-
-    schema_: str = Field(VIEW_SCHEMA, alias="schema", description="the view format's version")
-    game: str
-    title: str
-    variant: dict[str, Any]
-    players: int
-    viewer: int | None = Field(description="the seat this view is for; None for a spectator")
-    seats: list[SeatSummary]
-    to_move: int | None = Field(description="the seat to move; None once over or while "
-                                            "chance is pending")
-    chance_pending: bool
-    over: bool
-    winners: list[int]
-    turn: int = Field(description="seat turns completed")
-    moves_played: int
-    legal_moves: list[str] = Field(description="the moves of the seat to move, in notation; "
-                                               "empty unless the viewer is to move")
-    can_undo: bool = Field(description="whether the viewer may take back their last decision")
-    scores: list[ScorePad]
-    log: list[LogLine]
-    board: dict[str, Any] = Field(description="the game's public position data "
-                                              "(game-specific; see docs/server.md)")
-    text: str = Field(description="the position as the terminal draws it for this viewer, "
-                                  "plain text (only when asked for)")
-
-    model_config = {"populate_by_name": True}
+from meeple.core.viewmodel import VIEW_SCHEMA as VIEW_SCHEMA
+from meeple.core.viewmodel import LogLine as LogLine
+from meeple.core.viewmodel import ScorePad as ScorePad
+from meeple.core.viewmodel import SeatSummary as SeatSummary
+from meeple.core.viewmodel import View as View
 
 
 def log_lines(state: State[Any], said: Sequence[list[str]] | None = None,
@@ -120,7 +67,7 @@ def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None =
         legal = [str(m) for m in state.legal_moves()]
     board = shown.view_board(seen, viewer)
     lines = log if log is not None else log_lines(state)
-    return View(
+    view = View(
         schema=VIEW_SCHEMA, game=state.game_name, title=info.title, variant=state.variant(),
         players=state.players, viewer=viewer,
         seats=[SeatSummary(index=i, name=state.seats[i], total=scores[i].total)
@@ -130,12 +77,42 @@ def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None =
         turn=state.turn, moves_played=len(state.history), legal_moves=legal,
         can_undo=viewer is not None and state.can_undo() and to_move == viewer,
         scores=[ScorePad(total=s.total, rows=dict(s.breakdown)) for s in scores],
-        log=lines[-log_tail:], board=board, text=_plain(seen, viewer) if text else "",
+        log=lines[-log_tail:], board=board, text="",
     )
+    if text:
+        view.text = _plain(state, seen, view)
+    return view
 
 
-def _plain(state: State[Any], viewer: int | None) -> str:
-    return strip_markup(render_text(state, viewer, True))
+def _plain(state: State[Any], seen: State[Any], view: View) -> str:
+    """The terminal drawing of ``view`` as plain text (the view's ``text``)."""
+    shown = presentation(state.game_name)
+    if shown.draw is None:  # transitional: a game still drawing from its state
+        return strip_markup(render_text(seen, view.viewer, True))
+    return strip_markup(shown.draw(shown.view_layout(state), view, view.viewer, True))
+
+
+def terminal_text(state: State[Any], viewer: int | None, seat: int | None,
+                  colourblind: bool = True, log: list[LogLine] | None = None) -> str:
+    """The terminal screen of ``state`` as ``viewer`` (a seat, or None: a spectator) sees it,
+    about ``seat`` (the sheet shown; None: every seat), as Rich markup: drawn from the per-seat
+    view and the layout, as a client of a server draws it (``meeple join``)."""
+    shown = presentation(state.game_name)
+    if shown.draw is None:  # transitional: a game still drawing from its state
+        return render_text(state if viewer is None else state.view(viewer), seat, colourblind)
+    view = seat_view(state, viewer, log=log)
+    return draw_view(shown.view_layout(state), view, seat, colourblind)
+
+
+def terminal_score(state: State[Any], viewer: int | None, seat: int | None,
+                   colourblind: bool = True) -> str | None:
+    """The score pad alone as printed, about ``seat``, from ``viewer``'s view; ``None`` if the
+    game draws none (the terminal then prints the view's score rows)."""
+    shown = presentation(state.game_name)
+    if shown.draw is None:  # transitional
+        old = shown.render_score
+        return None if old is None else old(state, seat, colourblind)
+    return draw_view_score(shown.view_layout(state), seat_view(state, viewer), seat, colourblind)
 
 
 def view_schema(game: str | None = None) -> dict[str, Any]:
