@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import meeple
+from meeple.core.markup import strip_markup
+from meeple.core.view import terminal_text
 from tests.server.conftest import Server, free_port
 
 
@@ -83,6 +85,11 @@ def test_a_spectator_watches_a_finished_table_and_bad_links_are_refused(server: 
     watched = join(f"{server.base}/t/{t}", "", tmp_path / "b.json", "--watch")
     assert watched.returncode == 0 and "Game over." in watched.stdout
     assert "Your move" not in watched.stdout
+    # the screen is the one `meeple play` draws from a spectator's view of the same position
+    final = meeple.replay(server.api("GET", f"/api/tables/{t}/record").json())
+    printed = {line.rstrip() for line in watched.stdout.splitlines()}
+    screen = [line.rstrip() for line in strip_markup(terminal_text(final, None, None)).splitlines()]
+    assert len(screen) > 5 and all(line in printed for line in screen if line)
     bad = join("http://127.0.0.1:1/nowhere", "", tmp_path / "c.json")
     assert bad.returncode == 2 and "not a table link" in bad.stderr
     missing = join(f"{server.base}/t/nosuchtable", "", tmp_path / "c.json")

@@ -1,10 +1,13 @@
 """``meeple join``: play or watch a table of a meeple server from the terminal.
 
 The terminal is then one more client of the server's per-seat view (docs/server.md): it draws
-what the view holds (the position as the terminal draws it for this seat, the score pad rows,
-the log in words, the legal moves) and sends moves over the table's WebSocket, exactly as the
-browser does. Seat secrets are kept in the user's data folder, so running the same command
-again takes the seat back (after a dropped connection, a server restart or a closed terminal).
+what the view holds with the game's own terminal drawing of a view (the same screen as ``meeple
+play``: :func:`meeple.core.present.draw_view` on the view and the table's layout, fetched once
+from ``GET .../layout``), then the log in words, the totals and the legal moves, and sends moves
+over the table's WebSocket, exactly as the browser does. A game this copy of meeple cannot
+draw (a newer server's) is shown by the view's own ``text``, which the server then sends.
+Seat secrets are kept in the user's data folder, so running the same command again takes the
+seat back (after a dropped connection, a server restart or a closed terminal).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from typing import Annotated, Any
 import typer
 
 from meeple.cli.common import app, console, fail
+from meeple.core.errors import MeepleError
+from meeple.core.present import draw_view, presentation
+from meeple.core.viewmodel import View
 
 _TABLE_URL = re.compile(r"^(?P<base>https?://[^/?#]+)/(?:t|api/tables)/(?P<id>[A-Za-z0-9_-]+)")
 #: Moves listed one per line at most; past that the count and the first ones are shown.
@@ -124,11 +130,36 @@ def take_seat(base: str, table: str, name: str, seat: int | None, watch: bool
     return int(joined["seat"]), str(joined["secret"])
 
 
-def draw(view: dict[str, Any], seat: int | None, shown_log: int) -> int:
-    """Print the view as the terminal shows a game; returns how many log lines are shown."""
+def table_layout(base: str, table: str) -> dict[str, Any] | None:
+    """The table's layout (``GET .../layout``) if this copy of meeple draws its game, else
+    None (the view's ``text`` is shown instead)."""
+    got = _request("GET", f"{base}/api/tables/{table}/layout")
+    try:
+        if presentation(str(got.get("game"))).draw is None:
+            return None
+    except MeepleError:
+        return None
+    layout = got.get("layout")
+    return layout if isinstance(layout, dict) else None
+
+
+def draw_screen(view: dict[str, Any], seat: int | None, layout: dict[str, Any] | None) -> None:
+    """The position: the game's drawing of the view on the layout, or the view's ``text``."""
+    if layout is not None:
+        try:
+            console.print(draw_view(layout, View.model_validate(view), seat), highlight=False)
+            return
+        except (MeepleError, ValueError) as exc:  # a view this copy cannot read
+            console.print(f"[yellow]cannot draw this view here ({exc})[/]", highlight=False)
     text = view.get("text") or ""
     if text:
         console.print(text, markup=False, highlight=False)
+
+
+def draw(view: dict[str, Any], seat: int | None, shown_log: int,
+         layout: dict[str, Any] | None = None) -> int:
+    """Print the view as the terminal shows a game; returns how many log lines are shown."""
+    draw_screen(view, seat, layout)
     lines = view.get("log") or []
     for line in lines:
         if line["number"] <= shown_log:
@@ -190,6 +221,7 @@ async def play_online(base: str, table: str, seat: int | None, secret: str | Non
     from websockets.exceptions import ConnectionClosed
 
     ws_url = re.sub(r"^http", "ws", base) + f"/ws/tables/{table}"
+    layout = table_layout(base, table)
     view: dict[str, Any] = {}
     version, shown = -1, 0
     pending: asyncio.Future[str | None] | None = None  # a line being read (kept on reconnect)
@@ -197,7 +229,7 @@ async def play_online(base: str, table: str, seat: int | None, secret: str | Non
     for attempt in range(30):  # a dropped connection or a server restart: connect again
         try:
             async with connect(ws_url, max_size=None, open_timeout=30) as ws:
-                hello: dict[str, Any] = {"type": "hello", "text": True}
+                hello: dict[str, Any] = {"type": "hello", "text": layout is None}
                 if seat is not None:
                     hello |= {"seat": seat, "secret": secret}
                 await ws.send(json.dumps(hello))
@@ -215,7 +247,7 @@ async def play_online(base: str, table: str, seat: int | None, secret: str | Non
                         kind = frame.get("type")
                         if kind == "view" and frame["version"] >= version:
                             version, view = frame["version"], frame["view"]
-                            shown = draw(view, seat, shown)
+                            shown = draw(view, seat, shown, layout)
                             if view.get("over"):
                                 return 0
                         elif kind in ("ack", "refused", "error"):
