@@ -9,7 +9,8 @@ Every game, every standard variant, two player counts, a few seeded random games
 position the registered evaluation for every seat (floats compared by ``repr``), plus a few
 evaluations with other weights (the branches the defaults skip); every few positions the turn
 ranker's best turns, the view for a seat and a spectator, the layout and the terminal drawing
-(kept as digests). ``--games`` narrows the run.
+(kept as digests; ``--full`` keeps their text, ``--drawings`` compares them alone).
+``--games`` narrows the run.
 """
 
 from __future__ import annotations
@@ -55,9 +56,24 @@ def _extra_evaluations(name: str) -> list[Callable[[Any, int], float]]:
 FULL = False
 
 
+def _drawing(text: str) -> Any:
+    """A terminal drawing as recorded: its text under ``--full`` (tagged, so ``--drawings``
+    can compare the drawings alone), else its digest."""
+    return {"draw": text} if FULL else _digest(text)
+
+
+def _drawings_only(rows: list[Any]) -> list[Any]:
+    """The drawing entries of a game's rows (``--drawings``: a change of the view's data
+    may change the view digests; the drawings must stay the same)."""
+    out = []
+    for row in rows:
+        items = row if isinstance(row, list) and (not row or row[0] not in (
+            "layout", "end", "end-view", "end-render", "end-render-all", "end-score")) else row[1:]
+        out.append([x for x in items if isinstance(x, dict) and "draw" in x])
+    return out
+
+
 def _digest(obj: Any) -> str:
-    if FULL and isinstance(obj, str):
-        return obj
     text = obj if isinstance(obj, str) else json.dumps(obj, sort_keys=True, default=repr)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -87,10 +103,10 @@ def _stream(info: Any, variant: dict[str, Any], players: int, seed: int, positio
                 row.append(_digest(pres.view_board(s.view(seat), seat)))
                 row.append(_digest(pres.view_board(s.view(0), None)))
             other = (seat + 1) % players
-            row.append(_digest(terminal_text(s, seat, seat, False)))
-            row.append(_digest(terminal_text(s, None, None, True)))
-            row.append(_digest(terminal_text(s, seat, other, k % 2 == 0)))
-            row.append(_digest(terminal_score(s, seat, seat, k % 2 == 0) or ""))
+            row.append(_drawing(terminal_text(s, seat, seat, False)))
+            row.append(_drawing(terminal_text(s, None, None, True)))
+            row.append(_drawing(terminal_text(s, seat, other, k % 2 == 0)))
+            row.append(_drawing(terminal_score(s, seat, seat, k % 2 == 0) or ""))
         out.append(row)
         moves = list(s.legal_moves())
         s.play(rng.choice(moves))
@@ -98,9 +114,9 @@ def _stream(info: Any, variant: dict[str, Any], players: int, seed: int, positio
         out.append(("end", [repr(bots.evaluation(s, q)) for q in range(players)]))
         if pres.view_board is not None:
             out.append(("end-view", _digest(pres.view_board(s.view(0), 0))))
-        out.append(("end-render", _digest(terminal_text(s, 0, 0, False))))
-        out.append(("end-render-all", _digest(terminal_text(s, None, None, True))))
-        out.append(("end-score", _digest(terminal_score(s, None, None, True) or "")))
+        out.append(("end-render", _drawing(terminal_text(s, 0, 0, False))))
+        out.append(("end-render-all", _drawing(terminal_text(s, None, None, True))))
+        out.append(("end-score", _drawing(terminal_score(s, None, None, True) or "")))
     return out
 
 
@@ -130,6 +146,8 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=7, help="ranker/view/drawing every N positions")
     ap.add_argument("--full", action="store_true",
                     help="keep the terminal drawings as text (a difference prints both)")
+    ap.add_argument("--drawings", action="store_true",
+                    help="compare the drawings alone (a --full recording)")
     a = ap.parse_args()
     global FULL
     FULL = a.full
@@ -150,6 +168,8 @@ def main() -> int:
             print("not in the recording:", key)
             bad += 1
             continue
+        if a.drawings:
+            old, rows = _drawings_only(old), _drawings_only(rows)
         if old != rows:
             bad += 1
             first = next((i for i, (x, y) in enumerate(zip(old, rows, strict=False)) if x != y),
@@ -157,8 +177,8 @@ def main() -> int:
             print(f"DIFFERS: {key} at position {first}")
             if FULL and first < min(len(old), len(rows)):
                 for x, y in zip(old[first], rows[first], strict=False):
-                    if x != y and isinstance(x, str) and "\n" in x:
-                        print("--- before\n" + x + "\n--- after\n" + y)
+                    if x != y and isinstance(x, dict):
+                        print("--- before\n" + x["draw"] + "\n--- after\n" + y["draw"])
                         break
     print(f"compared {len(now)} games: {bad} differ")
     return 1 if bad else 0
