@@ -49,8 +49,12 @@ class BotKnowledge(Generic[S]):
     evaluation: Callable[[S, int], float]
     #: A faster way to list the best whole turns; ``None``: the bots list and evaluate them all.
     turn_ranker: TurnRanker[S] | None = None
-    #: The bots' presets as data (see ``meeple.bots.presets``): the ``mcts`` defaults by seat
-    #: count and sheet, and what the named difficulties ``easy``, ``medium``, ``hard`` play.
+    #: The bots' presets as data (docs/bots.md explains them; ``meeple.bots.config`` and
+    #: ``meeple.bots.difficulty`` read them): ``difficulties``, the bot spec each named
+    #: difficulty (``easy``, ``medium``, ``hard``) plays, by seat count (``"*"``: any);
+    #: ``mcts``, options an ``mcts`` spec leaves out, plain (every seat count) or by seat
+    #: count; ``mcts_sheets``, exceptions for a shipped sheet (by its name), winning over
+    #: ``mcts``.
     presets: Mapping[str, Any] = field(default_factory=dict)
 
 

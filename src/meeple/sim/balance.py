@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from meeple.sim.report import group_records, row_bars
+from meeple.sim.report import group_records, row_bars, save_figure
 from meeple.sim.stats import mean, quantiles, stdev, wilson, win_share
 
 Key = tuple[str, str, int, str]  # game, variant json, seats, bot
@@ -164,10 +164,7 @@ def balance_figures(records: list[dict[str, Any]], out: Path) -> list[Path]:
         ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
         ax.set_ylabel("total score per seat")
         ax.set_title(f"{game}: scores by variant, seats and bot", fontsize=10)
-        fig.tight_layout()
-        files.append(out / f"{game}-scores.png")
-        fig.savefig(files[-1], dpi=80)
-        plt.close(fig)
+        files.append(save_figure(fig, out / f"{game}-scores.png", 80))
         # seat-position win shares
         multi = [k for k in keys if k[2] > 1]
         if multi:
@@ -190,10 +187,7 @@ def balance_figures(records: list[dict[str, Any]], out: Path) -> list[Path]:
             handles, names = ax.get_legend_handles_labels()
             uniq = dict(zip(names, handles, strict=True))
             ax.legend(uniq.values(), uniq.keys(), fontsize=7)
-            fig.tight_layout()
-            files.append(out / f"{game}-seats.png")
-            fig.savefig(files[-1], dpi=80)
-            plt.close(fig)
+            files.append(save_figure(fig, out / f"{game}-seats.png", 80))
         # mean points per score-pad row, by variant and bot (seat counts pooled)
         pooled: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for k in keys:

@@ -233,6 +233,16 @@ def group_tables(group: Group, records: list[dict[str, Any]]) -> list[tuple[str,
     return tables
 
 
+def save_figure(fig: Any, path: Path, dpi: int) -> Path:
+    """Lay out a matplotlib figure, write it to ``path`` as PNG at ``dpi`` and free it."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
 def row_bars(path: Path, rows: list[str], means: dict[str, dict[str, float]], title: str,
              ylabel: str, figsize: tuple[float, float] = (8, 4), fontsize: int = 8,
              legend_size: int = 8, dpi: int = 90) -> None:
@@ -254,9 +264,7 @@ def row_bars(path: Path, rows: list[str], means: dict[str, dict[str, float]], ti
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=legend_size)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
+    save_figure(fig, path, dpi)
 
 
 def plot_group(group: Group, records: list[dict[str, Any]], out: Path) -> list[Path]:
@@ -280,10 +288,7 @@ def plot_group(group: Group, records: list[dict[str, Any]], out: Path) -> list[P
     ax.set_ylabel("seat-games")
     ax.set_title(f"Score distribution: {label}", fontsize=10)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    files.append(out / f"{slug}-scores.png")
-    fig.savefig(files[-1], dpi=90)
-    plt.close(fig)
+    files.append(save_figure(fig, out / f"{slug}-scores.png", 90))
 
     rows, means = pad_rows(records)
     files.append(out / f"{slug}-rows.png")
@@ -295,10 +300,7 @@ def plot_group(group: Group, records: list[dict[str, Any]], out: Path) -> list[P
     ax.set_xlabel("seat decisions per game" if ls["decisions"] else "moves per game")
     ax.set_ylabel("games")
     ax.set_title(f"Game length: {label}", fontsize=10)
-    fig.tight_layout()
-    files.append(out / f"{slug}-length.png")
-    fig.savefig(files[-1], dpi=90)
-    plt.close(fig)
+    files.append(save_figure(fig, out / f"{slug}-length.png", 90))
     return files
 
 

@@ -8,13 +8,14 @@ Each entrant's decision times come from the records' ``timings``: seconds spent 
 the longest single decision.
 
 A solo variant (one that takes exactly one player, such as Pergola's challenges) has no seats
-to rotate: there each bot plays every seed alone (:func:`run_solo_tournament`), a bot "wins" a
+to rotate: there each bot plays every seed alone (:func:`solo_tournament`), a bot "wins" a
 seed with the best score on it (ties share), and the head-to-head share is how often one bot
 scored more than another on the same seed (ties half), the reading docs/strength.md uses."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,21 @@ def head_to_head(rec: dict[str, Any], seats_of: dict[str, list[int]]) -> dict[tu
     return out
 
 
+@dataclass(frozen=True)
+class Runs:
+    """Where a tournament's games run and what is done with each record."""
+
+    workers: int = 1
+    cluster: str | None = None
+    records: Path | None = None
+    on_record: Callable[[dict[str, Any]], None] | None = None
+
+    def play(self, job: JobSpec) -> Iterator[dict[str, Any]]:
+        """The records of ``job``'s games, as they finish."""
+        yield from run_job(job, out=self.records, workers=self.workers, cluster=self.cluster,
+                           on_record=self.on_record)
+
+
 def run_tournament(
     game: str,
     variant: dict[str, Any],
@@ -92,11 +108,13 @@ def run_tournament(
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play seeds ``seed .. seed+n-1`` once per rotation of the seats (k bots, k rotations); in
-    a solo variant with several bots, each plays the seeds alone (:func:`run_solo_tournament`)."""
+    a solo variant with several bots, each plays the seeds alone (:func:`solo_tournament`).
+    ``workers``/``cluster``: where the games run; ``records``: a file to keep them in;
+    ``on_record``: called with each finished game."""
     k = len(specs)
+    runs = Runs(workers=workers, cluster=cluster, records=records, on_record=on_record)
     if k > 1 and is_solo(game, variant):
-        return run_solo_tournament(game, variant, specs, n, seed=seed, workers=workers,
-                                   cluster=cluster, records=records, on_record=on_record)
+        return solo_tournament(game, variant, specs, n, seed, runs)
     names = labels(specs)
     shares: list[list[float]] = [[] for _ in range(k)]
     scores: list[list[float]] = [[] for _ in range(k)]
@@ -108,7 +126,7 @@ def run_tournament(
         order = [(s + r) % k for s in range(k)]  # seat s holds entrant order[s]
         job = JobSpec(game=game, bots=tuple(specs[j] for j in order), n=n, seed=seed, options=variant)
         validate_job(job)
-        for rec in run_job(job, out=records, workers=workers, cluster=cluster, on_record=on_record):
+        for rec in runs.play(job):
             seats_of: dict[str, list[int]] = {}
             for s, j in enumerate(order):
                 shares[j].append(win_share(rec, s))
@@ -149,17 +167,8 @@ def higher_score_share(a: float, b: float) -> float:
     return 1.0 if a > b else 0.0 if a < b else 0.5
 
 
-def run_solo_tournament(
-    game: str,
-    variant: dict[str, Any],
-    specs: Sequence[str],
-    n: int,
-    seed: int = 0,
-    workers: int = 1,
-    cluster: str | None = None,
-    records: Path | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
-) -> dict[str, Any]:
+def solo_tournament(game: str, variant: dict[str, Any], specs: Sequence[str], n: int,
+                    seed: int, runs: Runs) -> dict[str, Any]:
     """Each bot plays seeds ``seed .. seed+n-1`` of a solo variant alone (the same deals for
     every bot). Per bot: the share of seeds where it had the best score (ties share) against
     the fair ``1/k``, mean score, how often it met the variant's challenge (where records say),
@@ -176,7 +185,7 @@ def run_solo_tournament(
     for job in jobs:  # every bot checked before any game is played
         validate_job(job)
     for j, job in enumerate(jobs):
-        for rec in run_job(job, out=records, workers=workers, cluster=cluster, on_record=on_record):
+        for rec in runs.play(job):
             totals[j][rec["seed"]] = rec["scores"][0]["total"]
             if isinstance(rec.get("challenge"), dict) and "met" in rec["challenge"]:
                 met[j].append(bool(rec["challenge"]["met"]))

@@ -1,7 +1,5 @@
-"""Pick a Pen: Gardens: the bots' presets (data for ``meeple.bots``; docs/bots.md explains them).
-
-``difficulties``: the bot spec each named difficulty plays, by seat count (``"*"``: any);
-``mcts``: options an ``mcts`` spec leaves out (Gardens plays the general defaults).
+"""Pick a Pen: Gardens: the bots' presets (data for ``meeple.bots``; the keys are those of
+``meeple.core.layers.BotKnowledge.presets``). Gardens plays the general mcts defaults.
 """
 
 from typing import Any

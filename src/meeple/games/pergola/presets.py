@@ -1,7 +1,5 @@
-"""Pergola: the bots' presets (data for ``meeple.bots``; docs/bots.md explains them).
-
-``difficulties``: the bot spec each named difficulty plays, by seat count (``"*"``: any);
-``mcts``: options an ``mcts`` spec leaves out, plain (every seat count) or by seat count.
+"""Pergola: the bots' presets (data for ``meeple.bots``; the keys are those of
+``meeple.core.layers.BotKnowledge.presets``).
 """
 
 from typing import Any
