@@ -4,13 +4,5 @@
 
 from typing import Any
 
-BOT_PRESETS: dict[str, Any] = {
-    # easy: the score only, a random whole turn one time in five; medium: greedy; hard: mcts
-    # for at most 1000 iterations or 0.6 CPU seconds a decision (3 s wall clock: a safety stop)
-    "difficulties": {
-        "easy": {"*": "greedy:eval=score;epsilon=0.2"},
-        "medium": {"*": "greedy"},
-        "hard": {"*": "mcts:iterations=1000;cpu=0.6;seconds=3"},
-    },
-    "mcts": {},
-}
+#: easy, medium and hard play the general presets (``meeple.bots.difficulty.GENERAL``)
+BOT_PRESETS: dict[str, Any] = {"mcts": {}}

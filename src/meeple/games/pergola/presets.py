@@ -5,13 +5,9 @@
 from typing import Any
 
 BOT_PRESETS: dict[str, Any] = {
-    # easy: the score only, a random whole turn one time in five; medium: greedy; hard: mcts
-    # for at most 1000 iterations or 0.8 CPU seconds a decision (3 s wall clock: a safety stop)
-    "difficulties": {
-        "easy": {"*": "greedy:eval=score;epsilon=0.2"},
-        "medium": {"*": "greedy"},
-        "hard": {"*": "mcts:iterations=1000;cpu=0.8;seconds=3"},
-    },
+    # easy and medium: the general presets (meeple.bots.difficulty.GENERAL); hard: mcts for at
+    # most 1000 iterations or 0.8 CPU seconds a decision (3 s wall clock: a safety stop)
+    "difficulties": {"hard": {"*": "mcts:iterations=1000;cpu=0.8;seconds=3"}},
     # the other seats play greedy's turn, inner turns listed by a beam of width 4; solo and at
     # three and four seats the seat's own greedy next turn before a leaf is judged, common
     # random numbers and one root candidate per tool

@@ -5,15 +5,11 @@
 from typing import Any
 
 BOT_PRESETS: dict[str, Any] = {
-    # easy: the score only, a random whole turn one time in five; medium: greedy; hard: mcts
-    # for 0.6 CPU seconds a decision (at most 4000 iterations: at two seats 1000 took only
-    # 0.24 s, and against medium neither budget separated on 2-pandas, docs/bots.md; 3 s wall
-    # clock: a safety stop)
-    "difficulties": {
-        "easy": {"*": "greedy:eval=score;epsilon=0.2"},
-        "medium": {"*": "greedy"},
-        "hard": {"*": "mcts:iterations=4000;cpu=0.6;seconds=3"},
-    },
+    # easy and medium: the general presets (meeple.bots.difficulty.GENERAL); hard: mcts for
+    # 0.6 CPU seconds a decision (at most 4000 iterations: at two seats 1000 took only 0.24 s,
+    # and against medium neither budget separated on 2-pandas, docs/bots.md; 3 s wall clock:
+    # a safety stop)
+    "difficulties": {"hard": {"*": "mcts:iterations=4000;cpu=0.6;seconds=3"}},
     # at three and four seats the other seats play greedy's turn; a leaf is judged against
     # each other seat in turn
     "mcts": {"others": {3: "greedy", 4: "greedy"}, "versus": {3: "each", 4: "each"}},
