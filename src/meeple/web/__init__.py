@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from string import Template
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from meeple.server.app import create_app
@@ -23,24 +24,46 @@ from meeple.store import Store
 STATIC = Path(str(resources.files("meeple.web") / "static"))
 
 
+#: The pages: path under ``static/pages/`` -> (title after "meeple: ", extra style sheets).
+#: Each page file is the body; :data:`FRAME` (``static/frame.html``) is the head they share.
+PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lobby": ("lobby", ("upload.css",)),
+    "table": ("table", ()),
+    "solo": ("Pergola solo achievements", ()),
+}
+
+
+def page_html(name: str) -> str:
+    """Page ``name`` of :data:`PAGES` as served: its body in the shared frame."""
+    title, styles = PAGES[name]
+    frame = Template((STATIC / "frame.html").read_text(encoding="utf-8"))
+    links = "".join(f'<link rel="stylesheet" href="/static/css/{css}">\n' for css in styles)
+    body = (STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8")
+    return frame.substitute(title=title, styles=links, body=body)
+
+
 def create_web_app(store: Store, **kw: Any) -> FastAPI:
     """The server app (:func:`meeple.server.app.create_app`) with the web pages mounted."""
     app = create_app(store, **kw)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    pages = {name: page_html(name) for name in PAGES}
+
+    def serve(name: str) -> HTMLResponse:
+        return HTMLResponse(pages[name], headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
-    def lobby() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    def lobby() -> HTMLResponse:
+        return serve("lobby")
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-cache"})
+    def table_page(table_id: str) -> HTMLResponse:
+        return serve("table")
 
     @app.get("/solo/{player:path}", include_in_schema=False)
-    def solo_page(player: str) -> FileResponse:
-        return FileResponse(STATIC / "solo.html", headers={"Cache-Control": "no-cache"})
+    def solo_page(player: str) -> HTMLResponse:
+        return serve("solo")
 
     return app
 
 
-__all__ = ["STATIC", "create_web_app"]
+__all__ = ["PAGES", "STATIC", "create_web_app", "page_html"]
