@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import meeple
-from meeple.core.present import render_text
+from meeple.core.view import terminal_text
 from meeple.games.reefs.sheet import COLOURS, SHIPPED_DIR, ReefsSheet, load_board
 from tests.games.reefs.helpers import lattice_sheet, legal, new, roll, turn
 
@@ -156,17 +156,17 @@ def test_model_lists_every_colour_row() -> None:
     assert set(ReefsSheet.model_fields["treasure_rows"].annotation.model_fields) == set(COLOURS)  # type: ignore[union-attr]
 
 
-def test_render_text_shows_routes_letters_ids_and_score_pad() -> None:
+def test_terminal_text_shows_routes_letters_ids_and_score_pad() -> None:
     s = meeple.new_game("reefs", players=2, level=2)
     roll(s, O="3any")  # type: ignore[arg-type]
     s.play("take O")
     s.play("in1")
     s.play("b1")
-    text = render_text(s)
+    text = terminal_text(s, None, None)
     assert "in1" in text and "a1" in text and "TOTAL" in text
     assert "O orange" in text and "@" in text
     s.play("b2")
-    assert "O" in render_text(s, 0).split("seat 0", 1)[1]
+    assert "O" in terminal_text(s, 0, 0).split("seat 0", 1)[1]
 
 
 @pytest.mark.parametrize("name", ["small-ocean", "the-whirlpools", "the-propellers"])

@@ -12,10 +12,23 @@ from hypothesis import strategies as st
 from rich.color import Color
 
 import meeple
-from meeple.core.present import announcements, presentation, render_score, render_text
+from meeple.core.present import announcements, presentation
+from meeple.core.view import terminal_score, terminal_text
 from meeple.games.reefs.rules import ReefsState
 from meeple.games.reefs.sheet import COLOURS, LETTERS
 from tests.games.reefs.helpers import lattice_sheet, new, roll, turn
+
+
+def _screen(s: ReefsState, seat: int | None) -> str:
+    """The terminal screen about ``seat`` as that seat sees it (drawn from its view)."""
+    return terminal_text(s, seat, seat)
+
+
+def _pad(s: ReefsState, seat: int | None) -> str:
+    """The score pads as printed, ``seat`` first, from its view."""
+    text = terminal_score(s, seat, seat)
+    assert text is not None
+    return text
 
 
 def _plain(markup: str) -> str:
@@ -44,7 +57,7 @@ def _pad_position() -> ReefsState:
 
 def test_score_pad_prints_every_row_of_every_seat() -> None:
     s = _pad_position()
-    text = _plain(render_score(s, 0))
+    text = _plain(_pad(s, 0))
     lines = text.splitlines()
     for name in ("you", "Ann"):
         assert name in lines
@@ -68,7 +81,7 @@ def test_score_pad_names_the_star_holders() -> None:
     s = _pad_position()
     s.two_each_holder = 1
     s.full_row_holder = 0
-    text = _plain(render_score(s, 0))
+    text = _plain(_pad(s, 0))
     you, ann = text.split("\nAnn\n")
     assert "★ 2 boxes in every row: Ann; a full row +5" in you
     assert "★ 2 boxes in every row +5; a full row: you" in ann
@@ -78,7 +91,7 @@ def test_score_pad_shows_grey_boxes_and_propellers_used_left_to_right() -> None:
     s = _level(3)
     sh = s.sheet_for_update(0)
     sh.props, sh.props_used = 3, 1
-    text = _plain(render_score(s, 0))
+    text = _plain(_pad(s, 0))
     assert "% propellers x % % · ·" in text
     assert "3 of 5 collected, 1 used, 2 ready" in text
     grey = s.board.row_grey[0]
@@ -88,8 +101,8 @@ def test_score_pad_shows_grey_boxes_and_propellers_used_left_to_right() -> None:
 
 def test_score_pad_viewer_first() -> None:
     s = _pad_position()
-    assert _plain(render_score(s, 1)).splitlines()[0] == "Ann"
-    assert _plain(render_score(s, None)).splitlines()[0] == "you"
+    assert _plain(_pad(s, 1)).splitlines()[0] == "Ann"
+    assert _plain(_pad(s, None)).splitlines()[0] == "you"
 
 
 # ---------------------------------------------------------------------- colours
@@ -122,7 +135,7 @@ def test_every_colour_reads_on_dark_and_light_terminals(level: int) -> None:
     roll(s, O="3any", B="2straight")
     s.play("take B")
     s.play(str(s.legal_moves()[0]))
-    used = _colours_used(render_text(s, 0)) | _colours_used(render_score(s, 0))
+    used = _colours_used(_screen(s, 0)) | _colours_used(_pad(s, 0))
     assert len(used) >= 5  # the five pencils at least
     for name in used:
         rgb = Color.parse(name).get_truecolor()
@@ -135,7 +148,7 @@ def test_the_drawing_reads_without_colour() -> None:
     s = new(lattice_sheet(treasures=(("b3", "red", 2),)), players=1)
     roll(s, O="3any")
     turn(s, "O", "in1", "a3", "b3")
-    text = _plain(render_text(s, 0))
+    text = _plain(_screen(s, 0))
     assert ">in1O" in text and "OOOOOO" in text  # the route is its letter
     assert "b3:2r" in text  # a red treasure, not collected by orange
     assert "Routes: O in1→b3 (2)  R -" in text
@@ -149,7 +162,7 @@ def test_next_spaces_are_underlined_and_route_end_reversed() -> None:
     s = new(players=1)
     roll(s, O="3any")
     turn(s, "O", "in1")
-    markup = render_text(s, 0)
+    markup = _screen(s, 0)
     assert re.search(r"\[bold #[0-9a-f]{6} reverse\]>in1O", markup)
     assert re.search(r"\[bold underline\]a3\[/\]", markup)
 
@@ -218,9 +231,9 @@ def test_the_end_of_the_game_and_why_is_announced() -> None:
     assert said[-1] == ("The game is over: Ann has reached the last coin box (+5), which ends "
                         "the game (R10, R11)")
     assert any("Ann takes the coin on a3" in x for x in said)
-    pad = _plain(render_score(s, 0))
+    pad = _plain(_pad(s, 0))
     assert "end, last coin box +5" in pad and "game end:" in pad
-    assert "Game over: Ann has reached the last coin box (R11)" in _plain(render_text(s, 0))
+    assert "Game over: Ann has reached the last coin box (R11)" in _plain(_screen(s, 0))
 
 
 def test_announcements_cover_a_whole_game_without_errors() -> None:
@@ -340,11 +353,11 @@ def test_the_pencil_in_words_agrees_in_number() -> None:
     s = new(players=1)
     roll(s, O="1any", R="3any")
     s.play("take O")
-    assert "1 any step to draw" in _plain(render_text(s, 0))
+    assert "1 any step to draw" in _plain(_screen(s, 0))
     s.play("in1")
     s.play("a3")
     s.play("take R")
-    assert "3 any steps to draw" in _plain(render_text(s, 0))
+    assert "3 any steps to draw" in _plain(_screen(s, 0))
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])
@@ -357,7 +370,7 @@ def test_every_line_fits_80_columns_all_game(level: int) -> None:
     while True:
         if len(s.history) % 9 == 0 or s.is_over:  # a sample of the game's screens
             viewer = s.to_move if s.to_move is not None and s.to_move >= 0 else 0
-            for text in (render_text(s, viewer), render_score(s, 0)):
+            for text in (_screen(s, viewer), _pad(s, 0)):
                 for line in _plain(text).splitlines():
                     assert len(line) <= 80, line
         if s.is_over:

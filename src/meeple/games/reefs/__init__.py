@@ -7,7 +7,7 @@ from meeple.games.reefs.evaluation import reefs_evaluation
 from meeple.games.reefs.moves import NOTATION_HELP, ReefsMove
 from meeple.games.reefs.presets import BOT_PRESETS
 from meeple.games.reefs.ranker import TurnRanker
-from meeple.games.reefs.render import render, render_score
+from meeple.games.reefs.render import draw, draw_score
 from meeple.games.reefs.rules import ReefsState, make_game
 from meeple.games.reefs.view import ReefsBoard, ReefsLayout, view_board, view_layout
 from meeple.games.reefs.words import announce
@@ -29,8 +29,8 @@ GAME = GameInfo(
 )
 
 PRESENTATION: Presentation[ReefsState] = Presentation(
-    render=render,
-    render_score=render_score,
+    draw=draw,
+    draw_score=draw_score,
     notation_help=NOTATION_HELP,
     announce=announce,
     view_board=view_board,

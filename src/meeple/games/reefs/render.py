@@ -1,10 +1,18 @@
-"""Terminal drawing of a Reefs position, as Rich markup: each seat's lattice with its routes, the
-score pad as printed, and the words announcing what a move did.
+"""Terminal drawing of a Reefs table, as Rich markup, made from what a client receives: the
+table's layout (:class:`~meeple.games.reefs.view.ReefsLayout`, the sheet as printed) and one
+viewer's :class:`~meeple.core.viewmodel.View` (its ``board`` a
+:class:`~meeple.games.reefs.view.ReefsBoard`). It never sees the engine's state, so ``meeple
+join`` draws from a server's view the very screen ``meeple play`` shows.
+
+The screen: a title with the sheet and round, the pencils in the middle, who is to do what, then
+for each seat shown its lattice, its routes in words and its score pad as printed; a legend ends
+it. :func:`draw_score` is the score pads alone (``score`` at the prompt), the seat asked about
+first.
 
 Everything reads without colour: a drawn connection is its colour's letter (O R B G P), marks on
-spaces are characters, and colour only repeats what the letters say. The five colours are fixed
-RGB values chosen to read on dark and on light terminals alike (contrast at least 3.5 against
-both black and white); free connections are dim, labels bold.
+spaces are characters, and colour only repeats what the letters say. The pencils are drawn in the
+layout's RGB colours (chosen to read on dark and on light terminals alike, contrast at least 3.5
+against both black and white); free connections are dim, labels bold.
 
 The lattice: spaces at their coordinates with their ids; a connection between two spaces is a
 run of dots (``·`` across, ``:`` down, ``╱`` ``╲`` diagonal) while free, its route's letter once
@@ -13,335 +21,373 @@ drawn. Marks: ``>in1`` entry point (followed by the letter of the route that sta
 (``n`` neutral); ``*`` marks an item this sheet has collected (a recovered treasure shows the
 upper-case letter of the colour that recovered it). The end of each route is shown in reverse
 video and listed in words under the lattice, and while a pencil is drawn the spaces it may go to
-next are underlined and listed.
+next (the board's ``drawing.next_spaces``) are underlined and listed.
 """
 
 from __future__ import annotations
 
-from meeple.games.reefs.moves import ENTER, FACES, PLUS, PLUS_MIN, STEP
-from meeple.games.reefs.rules import P_DRAW, P_ROLL, ReefsState
-from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL
-from meeple.games.reefs.words import end_reason
+from collections.abc import Mapping
+from typing import Any
 
-#: One RGB colour per pencil (O R B G P), each with a contrast ratio of at least 3.5 against
-#: black and against white, so it reads on dark and light terminals.
-STYLE = ("#d75f00", "#d70000", "#0087ff", "#008700", "#d700d7")
+from meeple.core.markup import strip_markup
+from meeple.core.viewmodel import View
+from meeple.games.reefs.view import Drawing, ReefsBoard, ReefsLayout, SeatBoard, Space
+
 CELL_W = 8  # characters per lattice column
 CELL_H = 2  # lines per lattice row
 
-_FACE_WORDS = {
-    "1any": "1 any", "2any": "2 any", "3any": "3 any",
-    "2straight": "2 straight", "3straight": "3 straight", "4+straight": "4+ straight",
-}
-
-# style codes of the character grid
+#: A character's style on the lattice: (kind, colour, extra); kind is the route colour 0-4 of
+#: a drawn connection or one of the codes below, colour a pencil (-1: none), extra a Rich style.
+Style = tuple[int, int, str]
 _PLAIN = -1
 _LABEL = -2
+_LINE_END = -3
 _FREE = -4
+
+_PAD_LEGEND = ("[dim]box: mark, ░ if grey, value printed above; "
+               "O R B G P $ coloured, > next, · empty[/]")
+_LEGEND = (
+    "[dim]> entry point  $ coin  @ whirlpool  % propeller  * collected  (n neutral)[/]",
+    "[dim]c2:3o a treasure worth 3 for orange on c2; routes drawn as O R B G P[/]",
+    "[dim]Routes: start→end (steps); route ends in reverse video, next spaces underlined[/]",
+)
 
 
 def _esc(text: str) -> str:
     return text.replace("[", "\\[")
 
 
-def face_words(face: int) -> str:
-    """A pencil face in words: ``2 straight``."""
-    return _FACE_WORDS[FACES[face][0]]
+class _Table:
+    """The layout and the board read once, with the lookups every part of the drawing needs."""
+
+    def __init__(self, layout: Mapping[str, Any], view: View) -> None:
+        self.view = view
+        self.layout = ReefsLayout.model_validate(layout)
+        self.board = ReefsBoard.model_validate(view.board)
+        self.letters = [p.letter for p in self.layout.pencils]
+        self.rgb = [p.rgb for p in self.layout.pencils]
+        #: pencil index (0-4, O R B G P) of each colour name
+        self.index = {p.colour: c for c, p in enumerate(self.layout.pencils)}
+
+    def name(self, seat: int) -> str:
+        return _esc(self.board.seats[seat].name)
+
+    def colour(self, c: int, text: str) -> str:
+        """``text`` in pencil ``c``'s colour, bold."""
+        return f"[bold {self.rgb[c]}]{_esc(text)}[/]"
+
+    def drawing_for(self, seat: int) -> Drawing | None:
+        """The pencil being drawn, if ``seat`` draws it now."""
+        d = self.board.drawing
+        return d if d is not None and d.seat == seat else None
 
 
-def _space_label(state: ReefsState, seat: int, s: int) -> tuple[str, int]:
-    """The text drawn at space ``s`` and the colour it is drawn in (-1: none)."""
-    b = state.board
-    sh = state.sheets[seat]
-    bit = 1 << s
-    sid = b.ids[s]
-    if b.entry_mask & bit:
-        owner = next((c for c in range(5) if sh.entry[c] == s), -1)
-        return f">{sid}" + (LETTERS[owner] if owner >= 0 else ""), owner
-    if b.coin_mask & bit:
-        return sid + ("$*" if sh.coins_taken & bit else "$"), -1
-    if b.whirl_mask & bit:
-        return sid + ("@*" if sh.whirls & bit else "@"), -1
-    if b.prop_mask & bit:
-        return sid + ("%*" if sh.props_taken & bit else "%"), -1
-    t = b.treasure_at[s]
-    if t >= 0:
-        tc = b.treasure_colour[t]
-        got = sh.treasure[t]
-        if got >= 0:
-            return f"{sid}:{b.treasure_value[t]}{LETTERS[got]}*", got
-        letter = "n" if tc == NEUTRAL else LETTERS[tc].lower()
-        return f"{sid}:{b.treasure_value[t]}{letter}", -1 if tc == NEUTRAL else tc
-    return sid, -1
+# ---------------------------------------------------------------------- the lattice
 
 
-def next_spaces(state: ReefsState, seat: int) -> list[int]:
-    """The spaces the pencil being drawn by ``seat`` may go to next (entry points when its
-    route has not started); empty when ``seat`` is not drawing."""
-    if state.over or state.phase != P_DRAW or state.seat != seat:
-        return []
-    return [m.a for m in state.legal_moves() if m.kind in (STEP, ENTER)]
+class _Grid:
+    """The characters of a lattice, each with its :data:`Style`."""
 
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles: list[list[Style]] = [[(_PLAIN, -1, "")] * width for _ in range(height)]
 
-def render_sheet(state: ReefsState, seat: int, colourblind: bool = True) -> list[str]:
-    """The lattice of one seat as lines of Rich markup."""
-    b = state.board
-    sh = state.sheets[seat]
-    xs = [x for x, _ in b.xy]
-    ys = [y for _, y in b.xy]
-    x0, y0 = min(xs), min(ys)
-    width = (max(xs) - x0) * CELL_W + CELL_W + 2
-    height = (max(ys) - y0) * CELL_H + 1
-    grid: list[list[str]] = [[" "] * width for _ in range(height)]
-    # per character: (kind, colour, extra) where kind is a route colour 0-4 or a code above
-    style: list[list[tuple[int, int, str]]] = [[(_PLAIN, -1, "")] * width for _ in range(height)]
-    ends = {sh.end[c]: c for c in range(5) if sh.entry[c] >= 0}
-    targets = set(next_spaces(state, seat))
+    def put(self, row: int, col: int, ch: str, style: Style) -> None:
+        self.chars[row][col] = ch
+        self.styles[row][col] = style
 
-    def pos(s: int) -> tuple[int, int]:
-        x, y = b.xy[s]
-        return (y - y0) * CELL_H, (x - x0) * CELL_W
-
-    for s in range(b.n):
-        row, col = pos(s)
-        label, colour = _space_label(state, seat, s)
-        label = label[: CELL_W - 1]
-        extra = ""
-        if s in ends:
-            colour, extra = ends[s], "reverse"
-        elif s in targets:
-            extra = "underline"
-        for i, ch in enumerate(label):
-            if col + i < width:
-                grid[row][col + i] = ch
-                style[row][col + i] = (_LABEL, colour, extra)
-    for ci, (a, c) in enumerate(b.conns):
-        owner = sh.owner[ci] - 1
-        (ra, ca), (rc, cc) = pos(a), pos(c)
-        mark = (owner, owner, "") if owner >= 0 else (_FREE, -1, "")
-        if ra == rc:  # horizontal: fill the blanks between the two labels
-            lo, hi = sorted((ca, cc))
-            for col in range(lo + 1, hi):
-                if style[ra][col][0] == _PLAIN:
-                    grid[ra][col] = LETTERS[owner] if owner >= 0 else "·"
-                    style[ra][col] = mark
-        elif ca == cc:  # vertical
-            lo, hi = sorted((ra, rc))
-            for row in range(lo + 1, hi):
-                grid[row][ca + 1] = LETTERS[owner] if owner >= 0 else ":"
-                style[row][ca + 1] = mark
-        else:  # diagonal: one mark at the midpoint
-            row, col = (ra + rc) // 2, (ca + cc) // 2 + 1
-            slope = (rc - ra) * (cc - ca) > 0
-            grid[row][col] = LETTERS[owner] if owner >= 0 else ("╲" if slope else "╱")
-            style[row][col] = mark
-    lines = []
-    for r in range(height):
+    def lines(self, rgb: list[str]) -> list[str]:
+        """Each row as markup: runs of one style in one span, trailing blanks dropped."""
         out = []
-        run = ""
-        run_style: tuple[int, int, str] = (_PLAIN, -1, "")
-        for ch, st in [*zip(grid[r], style[r], strict=True), ("", (-3, -1, ""))]:
-            if st != run_style and run:
-                out.append(_span(run, run_style))
-                run = ""
-            run_style = st
-            run += ch
-        lines.append("".join(out).rstrip())
-    return lines
+        for chars, styles in zip(self.chars, self.styles, strict=True):
+            spans = []
+            run = ""
+            run_style: Style = (_PLAIN, -1, "")
+            for ch, st in [*zip(chars, styles, strict=True), ("", (_LINE_END, -1, ""))]:
+                if st != run_style and run:
+                    spans.append(_span(run, run_style, rgb))
+                    run = ""
+                run_style = st
+                run += ch
+            out.append("".join(spans).rstrip())
+        return out
 
 
-def _span(text: str, st: tuple[int, int, str]) -> str:
+def _span(text: str, st: Style, rgb: list[str]) -> str:
     kind, colour, extra = st
-    e = _esc(text)
     parts = []
     if kind >= 0 or kind == _LABEL:
         parts.append("bold")
     if colour >= 0:
-        parts.append(STYLE[colour])
+        parts.append(rgb[colour])
     if kind == _FREE:
         parts.append("dim")
     if extra:
         parts.append(extra)
-    return f"[{' '.join(parts)}]{e}[/]" if parts else e
+    return f"[{' '.join(parts)}]{_esc(text)}[/]" if parts else _esc(text)
 
 
-def _plain(markup: str) -> str:
-    from rich.text import Text
+class _Marks:
+    """What one seat has marked on its sheet, by space id."""
 
-    return Text.from_markup(markup).plain
+    def __init__(self, t: _Table, sb: SeatBoard) -> None:
+        self.entry_owner = {r.entry: c for c, r in reversed(list(enumerate(sb.routes)))
+                            if r.entry is not None}
+        self.ends = {r.end: c for c, r in enumerate(sb.routes) if r.end is not None}
+        self.treasures = {tr.space: t.index[tr.colour] for tr in sb.treasures}
+        self.collected = {*sb.coins, *sb.whirlpools, *sb.propellers}
+        self.owner = {conn: c for c, r in enumerate(sb.routes) for conn in r.connections}
 
 
-def _colour(c: int, text: str) -> str:
-    return f"[bold {STYLE[c]}]{_esc(text)}[/]"
+_ITEM_MARKS = {"coin": "$", "whirlpool": "@", "propeller": "%"}
 
 
-def route_lines(state: ReefsState, seat: int) -> list[str]:
+def _space_label(t: _Table, marks: _Marks, sp: Space) -> tuple[str, int]:
+    """The text drawn at space ``sp`` and the pencil colour it is drawn in (-1: none)."""
+    sid = sp.id
+    if sp.kind == "entry":
+        owner = marks.entry_owner.get(sid, -1)
+        return f">{sid}" + (t.letters[owner] if owner >= 0 else ""), owner
+    if sp.kind in _ITEM_MARKS:
+        return sid + _ITEM_MARKS[sp.kind] + ("*" if sid in marks.collected else ""), -1
+    tr = sp.treasure
+    if tr is None:
+        return sid, -1
+    got = marks.treasures.get(sid, -1)
+    if got >= 0:
+        return f"{sid}:{tr.value}{t.letters[got]}*", got
+    if tr.colour == "neutral":
+        return f"{sid}:{tr.value}n", -1
+    return f"{sid}:{tr.value}{tr.letter.lower()}", t.index[tr.colour]
+
+
+def _sheet_lines(t: _Table, seat: int) -> list[str]:
+    """The lattice of one seat as lines of Rich markup."""
+    b = t.layout.bounds
+    grid = _Grid((b.max_x - b.min_x) * CELL_W + CELL_W + 2, (b.max_y - b.min_y) * CELL_H + 1)
+    pos = {sp.id: ((sp.y - b.min_y) * CELL_H, (sp.x - b.min_x) * CELL_W)
+           for sp in t.layout.spaces}
+    marks = _Marks(t, t.board.seats[seat])
+    drawing = t.drawing_for(seat)
+    _put_labels(t, grid, pos, marks, set(drawing.next_spaces) if drawing else set())
+    _put_connections(t, grid, pos, marks)
+    return grid.lines(t.rgb)
+
+
+def _put_labels(t: _Table, grid: _Grid, pos: dict[str, tuple[int, int]], marks: _Marks,
+                targets: set[str]) -> None:
+    """Each space's label at its place: a route's end reversed, a next space underlined."""
+    for sp in t.layout.spaces:
+        row, col = pos[sp.id]
+        label, colour = _space_label(t, marks, sp)
+        extra = ""
+        if sp.id in marks.ends:
+            colour, extra = marks.ends[sp.id], "reverse"
+        elif sp.id in targets:
+            extra = "underline"
+        for i, ch in enumerate(label[: CELL_W - 1]):
+            if col + i < grid.width:
+                grid.put(row, col + i, ch, (_LABEL, colour, extra))
+
+
+def _put_connections(t: _Table, grid: _Grid, pos: dict[str, tuple[int, int]],
+                     marks: _Marks) -> None:
+    """Each connection between its two labels: dots while free, its route's letter once drawn."""
+    for conn in t.layout.connections:
+        owner = marks.owner.get(conn.id, -1)
+        (ra, ca), (rc, cc) = pos[conn.a], pos[conn.b]
+        style: Style = (owner, owner, "") if owner >= 0 else (_FREE, -1, "")
+        letter = t.letters[owner] if owner >= 0 else ""
+        if ra == rc:  # horizontal: fill the blanks between the two labels
+            lo, hi = sorted((ca, cc))
+            for col in range(lo + 1, hi):
+                if grid.styles[ra][col][0] == _PLAIN:
+                    grid.put(ra, col, letter or "·", style)
+        elif ca == cc:  # vertical
+            lo, hi = sorted((ra, rc))
+            for row in range(lo + 1, hi):
+                grid.put(row, ca + 1, letter or ":", style)
+        else:  # diagonal: one mark at the midpoint
+            slope = (rc - ra) * (cc - ca) > 0
+            grid.put((ra + rc) // 2, (ca + cc) // 2 + 1, letter or ("╲" if slope else "╱"), style)
+
+
+# ---------------------------------------------------------------------- routes in words
+
+
+def _route_lines(t: _Table, seat: int) -> list[str]:
     """Each route in words: where it started, where its free end is, how many steps it has;
     and, while this seat draws, where the pencil may go next."""
-    b = state.board
-    sh = state.sheets[seat]
     parts = []
-    for c in range(5):
-        if sh.entry[c] < 0:
-            parts.append(f"{_colour(c, LETTERS[c])} -")
+    for c, route in enumerate(t.board.seats[seat].routes):
+        if route.entry is None or route.end is None:
+            parts.append(f"{t.colour(c, t.letters[c])} -")
         else:
-            steps = sum(1 for o in sh.owner if o == c + 1)
-            parts.append(f"{_colour(c, LETTERS[c])} {b.ids[sh.entry[c]]}→"
-                         f"[reverse]{_esc(b.ids[sh.end[c]])}[/] ({steps})")
+            parts.append(f"{t.colour(c, t.letters[c])} {route.entry}→"
+                         f"[reverse]{_esc(route.end)}[/] ({len(route.connections)})")
     out = ["Routes: " + "  ".join(parts)]
-    if len(_plain(out[0])) > 79:  # keep within 80 columns: two lines
+    if len(strip_markup(out[0])) > 79:  # keep within 80 columns: two lines
         out = ["Routes: " + "  ".join(parts[:3]), "        " + "  ".join(parts[3:])]
-    targets = next_spaces(state, seat)
-    if state.pc >= 0 and state.seat == seat and not state.over:
-        c = state.pc
-        where = ", ".join(b.ids[t] for t in targets)
-        started = sh.entry[c] >= 0
-        if where:
-            what = f"next step from {b.ids[sh.end[c]]} to" if started else "start at"
-            out.append(f"{_colour(c, COLOURS[c].capitalize())}: {what} {where} (underlined)"
-                       + ("; or stop" if state.pmode == PLUS and state.prem >= PLUS_MIN else ""))
-        elif state.pmode == PLUS and state.prem >= PLUS_MIN:
-            out.append(f"{_colour(c, COLOURS[c].capitalize())} cannot go on: stop")
-        else:
-            out.append(f"{_colour(c, COLOURS[c].capitalize())} cannot be drawn: forfeit")
+    drawing = t.drawing_for(seat)
+    if drawing is not None:
+        out.append(_pencil_line(t, drawing))
     return out
 
 
-def _cell(mark: str, grey: bool, value: int, colour: int = -1, nxt: bool = False) -> str:
-    text = f"{mark}{'░' if grey else ' '}{value:>2}"
-    if colour >= 0:
-        return f"[bold {STYLE[colour]}]{_esc(mark)}[/]{text[1:]}"
-    if nxt:
-        return f"[bold]{_esc(mark)}[/]{text[1:]}"
-    return f"[dim]{_esc(mark)}[/]{text[1:]}"
+def _pencil_line(t: _Table, d: Drawing) -> str:
+    """Where the pencil being drawn may go next, or why it cannot."""
+    name = t.colour(t.index[d.colour], d.colour.capitalize())
+    where = ", ".join(d.next_spaces)
+    if where:
+        what = f"next step from {d.at} to" if d.route_started else "start at"
+        return f"{name}: {what} {where} (underlined)" + ("; or stop" if d.can_stop else "")
+    if d.can_stop:
+        return f"{name} cannot go on: stop"
+    return f"{name} cannot be drawn: forfeit"
 
 
-def render_pad(state: ReefsState, seat: int) -> list[str]:
-    """The score pad of one seat as printed: the treasure rows (box values, grey boxes, the
-    coloured boxes and the next one), the coin row, propellers, the bonus stars and the total."""
-    b = state.board
-    sh = state.sheets[seat]
-    sc = state.scores()[seat]
-    lines = []
-    for c in range(5):
-        cells = []
-        for i, v in enumerate(b.row_values[c]):
-            grey = i < b.row_grey[c]
-            if i < sh.boxes[c]:
-                cells.append(_cell(LETTERS[c], grey, v, colour=c))
-            elif i == sh.boxes[c]:
-                cells.append(_cell(">", grey, v, nxt=True))
-            else:
-                cells.append(_cell("·", grey, v))
-        lines.append(f"{_colour(c, f'{LETTERS[c]} {COLOURS[c]:<7}')} {' '.join(cells)}"
-                     f"  = {sc.breakdown[COLOURS[c]]}")
-    coins = []
-    for i, v in enumerate(b.coin_values):
-        if i < sh.coins:
-            coins.append(_cell("$", False, v, nxt=True))
-        elif i == sh.coins:
-            coins.append(_cell(">", False, v, nxt=True))
+# ---------------------------------------------------------------------- the score pad
+
+
+def _box(mark: str, grey: bool, value: int, colour: str = "dim") -> str:
+    """One pad box: its mark (styled), ``░`` if grey, the value printed above it."""
+    return f"[{colour}]{_esc(mark)}[/]{'░' if grey else ' '}{value:>2}"
+
+
+def _treasure_row(t: _Table, sb: SeatBoard, c: int) -> str:
+    """A treasure row: coloured boxes, the next one, the empty ones, and its score."""
+    row = t.layout.treasure_rows[c]
+    filled = sb.rows[c].boxes
+    cells = []
+    for i, box in enumerate(row.boxes):
+        if i < filled:
+            cells.append(_box(t.letters[c], box.grey, box.value, f"bold {t.rgb[c]}"))
         else:
-            coins.append(_cell("·", False, v))
-    lines.append(f"$ coins    {' '.join(coins)}  = {sc.breakdown['coins']}")
-    if b.n_props:
-        marks = ["x" if i < sh.props_used else "%" if i < sh.props else "·"
-                 for i in range(b.n_props)]
-        ready = sh.props - sh.props_used
-        lines.append(f"% propellers {' '.join(marks)}   {sh.props} of {b.n_props} collected, "
-                     f"{sh.props_used} used, {ready} ready (x used, % ready)")
-    grey_rows = [LETTERS[c] for c in range(5) if sh.boxes[c] >= b.row_grey[c]]
-    coin_end = f"last coin box ({sh.coins} of {b.coin_len})"
-    if any(b.row_grey):
-        lines.append(f"  game end: grey in all 5 rows (reached: "
-                     f"{' '.join(grey_rows) or 'none'}) or {coin_end}")
-    else:
-        lines.append(f"  game end: {coin_end}")
-    lines.append("  " + _stars(state, seat))
-    lines.append(f"[bold]TOTAL {sc.total}[/]")
-    return lines
+            cells.append(_box(">" if i == filled else "·", box.grey, box.value,
+                              "bold" if i == filled else "dim"))
+    return (f"{t.colour(c, f'{t.letters[c]} {row.colour:<7}')} {' '.join(cells)}"
+            f"  = {sb.rows[c].score}")
 
 
-def _stars(state: ReefsState, seat: int) -> str:
+def _coin_row(t: _Table, sb: SeatBoard) -> str:
+    cells = []
+    for i, box in enumerate(t.layout.coin_row.boxes):
+        mark = "$" if i < sb.coin_boxes else ">" if i == sb.coin_boxes else "·"
+        cells.append(_box(mark, False, box.value, "bold" if mark != "·" else "dim"))
+    return f"$ coins    {' '.join(cells)}  = {sb.coin_score}"
+
+
+def _propeller_row(t: _Table, sb: SeatBoard) -> str:
+    n = len(t.layout.propellers)
+    got, used = sb.propellers_collected, sb.propellers_used
+    marks = ["x" if i < used else "%" if i < got else "·" for i in range(n)]
+    return (f"% propellers {' '.join(marks)}   {got} of {n} collected, "
+            f"{used} used, {got - used} ready (x used, % ready)")
+
+
+def _game_end(t: _Table, sb: SeatBoard) -> str:
+    """How far this seat is from ending the game."""
+    coin_end = f"last coin box ({sb.coin_boxes} of {len(t.layout.coin_row.boxes)})"
+    if not t.layout.grey_end:
+        return f"  game end: {coin_end}"
+    reached = [t.letters[c] for c, row in enumerate(sb.rows) if row.grey_reached]
+    return (f"  game end: grey in all 5 rows (reached: "
+            f"{' '.join(reached) or 'none'}) or {coin_end}")
+
+
+def _stars(t: _Table, seat: int) -> str:
     """The four bonus stars of the pad: taken by this seat (+points), by another, or open."""
-    b = state.board
-    bonus = b.bonus
+    points = {s.id: s.points for s in t.layout.stars}
+    holder = {s.id: -1 if s.holder is None else s.holder for s in t.board.stars}
 
-    def first(holder: int, points: int, what: str) -> str:
-        if holder == seat:
-            return f"{what} +{points}"
-        if holder >= 0:
-            return f"{what}: {_esc(state.seats[holder])}"
-        return f"{what}: open ({points})"
+    def first(star: str, what: str) -> str:
+        if holder[star] == seat:
+            return f"{what} +{points[star]}"
+        if holder[star] >= 0:
+            return f"{what}: {t.name(holder[star])}"
+        return f"{what}: open ({points[star]})"
 
-    parts = [
-        first(state.two_each_holder, bonus.two_each, "2 boxes in every row"),
-        first(state.full_row_holder, bonus.full_row, "a full row"),
-    ]
-    if state.over and state.ender == seat:
-        if state.end_grey:
-            parts.append(f"end, grey boxes +{bonus.end_grey}")
-        if state.end_coins:
-            parts.append(f"end, last coin box +{bonus.end_coins}")
+    parts = [first("star:two_each", "2 boxes in every row"),
+             first("star:full_row", "a full row")]
+    if holder["star:end_grey"] == seat:
+        parts.append(f"end, grey boxes +{points['star:end_grey']}")
+    if holder["star:end_coins"] == seat:
+        parts.append(f"end, last coin box +{points['star:end_coins']}")
     return "★ " + "; ".join(parts)
 
 
-def render_score(state: ReefsState, seat: int | None = None, colourblind: bool = True) -> str:
+def _pad_lines(t: _Table, seat: int) -> list[str]:
+    """The score pad of one seat as printed: the treasure rows (box values, grey boxes, the
+    coloured boxes and the next one), the coin row, propellers, the bonus stars and the total."""
+    sb = t.board.seats[seat]
+    lines = [_treasure_row(t, sb, c) for c in range(len(sb.rows))]
+    lines.append(_coin_row(t, sb))
+    if t.layout.propellers:
+        lines.append(_propeller_row(t, sb))
+    lines.append(_game_end(t, sb))
+    lines.append("  " + _stars(t, seat))
+    lines.append(f"[bold]TOTAL {sb.total}[/]")
+    return lines
+
+
+def draw_score(layout: Mapping[str, Any], view: View, seat: int | None,
+               colourblind: bool = True) -> str:
     """Every seat's score pad, as printed (``score`` at the prompt); ``seat`` comes first."""
-    order = list(range(state.players))
-    if seat is not None and 0 <= seat < state.players:
+    t = _Table(layout, view)
+    order = list(range(view.players))
+    if seat is not None and 0 <= seat < view.players:
         order.remove(seat)
         order.insert(0, seat)
     out: list[str] = []
     for s in order:
-        out.append(f"[bold]{_esc(state.seats[s])}[/]")
-        out.extend(render_pad(state, s))
-        out.append("")
+        out += [f"[bold]{t.name(s)}[/]", *_pad_lines(t, s), ""]
     out.append(_PAD_LEGEND)
     return "\n".join(out)
 
 
-_PAD_LEGEND = ("[dim]box: mark, ░ if grey, value printed above; "
-               "O R B G P $ coloured, > next, · empty[/]")
+# ---------------------------------------------------------------------- the screen
 
 
-def _status(state: ReefsState) -> str:
-    if state.over:
-        return f"[bold]Game over[/]: {_esc(end_reason(state))}"
-    if state.phase == P_ROLL:
-        return f"Rolling the pencils for {_esc(state.seats[state.roller])}"
-    who = _esc(state.seats[state.seat])
-    if state.phase == P_DRAW:
-        return f"To move: {who}, drawing {_esc(state.pencil_text())}"
-    return f"To move: {who}, take a pencil"
+def _middle(t: _Table) -> str:
+    """The pencils left in the middle with their faces."""
+    mid = [f"{t.colour(c, p.letter)} {p.face_label}" for c, p in enumerate(t.board.pencils)
+           if p.where == "middle"]
+    return "Middle: " + (", ".join(mid) or "no pencils")
 
 
-def render(state: ReefsState, seat: int | None, colourblind: bool = True) -> str:
-    seats = range(state.players) if seat is None else [seat]
-    out: list[str] = [f"[bold]Pick a Pen: Reefs[/] - {_esc(state.board.sheet.title)}"
-                      f" - round {state.rounds}"]
-    mid = []
-    for c in range(5):
-        f = state.middle[c]
-        if f >= 0:
-            mid.append(f"{_colour(c, LETTERS[c])} {face_words(f)}")
-    out.append("Middle: " + (", ".join(mid) or "no pencils"))
-    out.append(_status(state))
-    for s in seats:
-        out.append("")
-        out.append(f"[bold]{_esc(state.seats[s])}[/]")
-        out.extend(render_sheet(state, s, colourblind))
-        out.extend(route_lines(state, s))
-        out.extend(render_pad(state, s))
-    if seat is not None and state.players > 1:
-        others = state.scores()
-        out.append("Others: " + ", ".join(
-            f"{_esc(state.seats[i])} {others[i].total}" for i in range(state.players) if i != seat))
-    out.append("")
-    out.append(_PAD_LEGEND)
-    out.append("[dim]> entry point  $ coin  @ whirlpool  % propeller  * collected  "
-               "(n neutral)[/]")
-    out.append("[dim]c2:3o a treasure worth 3 for orange on c2; routes drawn as O R B G P[/]")
-    out.append("[dim]Routes: start→end (steps); route ends in reverse video, "
-               "next spaces underlined[/]")
+def _pencil_words(d: Drawing) -> str:
+    """The pencil being drawn, in words: ``orange (O): 2 any steps to draw``."""
+    if d.mode == "4+straight":
+        return f"{d.colour} ({d.pencil}): 4+ straight, {d.steps_drawn} drawn"
+    left = d.steps_left or 0
+    return f"{d.colour} ({d.pencil}): {left} {d.mode} {'step' if left == 1 else 'steps'} to draw"
+
+
+def _status(t: _Table) -> str:
+    """Who is to do what, or why the game ended (with the rule: R11 or R15)."""
+    b = t.board
+    if b.phase == "over":
+        rule = "R11" if b.ended_by is not None else "R15"
+        return f"[bold]Game over[/]: {_esc(f'{b.end_reason} ({rule})')}"
+    if b.phase == "roll" or b.to_move is None:
+        return f"Rolling the pencils for {t.name(b.roller)}"
+    if b.drawing is not None:
+        return f"To move: {t.name(b.to_move)}, drawing {_esc(_pencil_words(b.drawing))}"
+    return f"To move: {t.name(b.to_move)}, take a pencil"
+
+
+def draw(layout: Mapping[str, Any], view: View, seat: int | None,
+         colourblind: bool = True) -> str:
+    """The whole screen about ``seat`` (None: every seat, as a spectator sees them)."""
+    t = _Table(layout, view)
+    out = [f"[bold]{_esc(view.title)}[/] - {_esc(t.layout.title)} - round {t.board.round}",
+           _middle(t), _status(t)]
+    for s in range(view.players) if seat is None else [seat]:
+        out += ["", f"[bold]{t.name(s)}[/]", *_sheet_lines(t, s), *_route_lines(t, s),
+                *_pad_lines(t, s)]
+    if seat is not None and view.players > 1:
+        out.append("Others: " + ", ".join(f"{t.name(i)} {sb.total}"
+                                          for i, sb in enumerate(t.board.seats) if i != seat))
+    out += ["", _PAD_LEGEND, *_LEGEND]
     return "\n".join(out)

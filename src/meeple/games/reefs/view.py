@@ -356,6 +356,11 @@ class Drawing(_Frozen):
     at: str | None = Field(description="the route's end (where the next step starts), or null")
     can_stop: bool
     can_forfeit: bool
+    next_spaces: list[str] = Field(
+        description="the spaces the pencil may go to next, in the order of the legal moves: "
+                    "the free entry points while the route has not started, else the spaces "
+                    "one step from its end; empty when it can only stop or be forfeited. The "
+                    "same for every viewer (``choices`` are only the mover's)")
 
 
 class Route(_Frozen):
@@ -632,7 +637,8 @@ def _drawing(state: ReefsState, walk: _Walk) -> Drawing:
         steps_left=steps_left, steps_drawn=drawn,
         direction=list(d) if d is not None else None, route_started=started,
         at=b.ids[sh.end[c]] if started else None,
-        can_stop=state.pmode == mv.PLUS and state.prem >= mv.PLUS_MIN, can_forfeit=not state.pdrawn)
+        can_stop=state.pmode == mv.PLUS and state.prem >= mv.PLUS_MIN, can_forfeit=not state.pdrawn,
+        next_spaces=[b.ids[m.a] for m in state.legal_moves() if m.kind in (mv.STEP, mv.ENTER)])
 
 
 def _star_holders(state: ReefsState, ender: int) -> dict[str, int]:
