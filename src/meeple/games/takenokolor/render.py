@@ -107,7 +107,7 @@ def _cell(item: ItemInfo, area: AreaInfo, garden: Garden, legal: set[str]) -> tu
     """One item's cell as markup, and its width in characters."""
     status = garden.status(item.id)
     done = status == "coloured"
-    letter = "*" if item.colour == "any" else item.colour
+    letter: str = "*" if item.colour == "any" else item.colour
     if done and area.adjacent_different:  # a dragon section shows the marker used
         letter = garden.ink[item.id]
     glyph = FULL[item.symbol] if done else OPEN[item.symbol]

@@ -7,7 +7,8 @@ sheet draws the same way). ``view_board(view_state, viewer)`` is what changes: p
 coloured items (with the ink used), the items open now, passed or locked, the ladybugs circled
 and the races reached; the rolled markers and who took which; the panda holder; whose turn it
 is and what they are doing, with the items they may colour now; and, for the seat to move
-only, every legal move as a choice pointing at the layout element it concerns. Documented in ``docs/views/takenokolor.md``.
+only, every legal move as a choice pointing at the layout element it concerns. Documented in
+``docs/views/takenokolor.md``.
 
 Element ids are those of the move notation: an item's id (``colour b3.2``, ``free c1``) and a
 marker's letter (``take P``). Nothing here imports the terminal renderer.
