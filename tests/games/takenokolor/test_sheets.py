@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import meeple
-from meeple.core.present import render_text
+from meeple.core.view import terminal_text
 from meeple.games.takenokolor.sheet import load, shipped_names
 from tests.games.takenokolor.helpers import it, mini, new
 
@@ -181,6 +181,6 @@ def test_a_users_sheet_file_plays_to_the_end(tmp_path: Path) -> None:
 def test_render_text_shows_ids_colour_letters_and_the_score_pad() -> None:
     s = new("3-pandas", 2)
     s.play("roll B circle")
-    text = render_text(s, 0, colourblind=True)
+    text = terminal_text(s, 0, 0, colourblind=True)
     assert "g3.3 G□5" in text and "Score pad" in text and "Ladybugs circled: 0/3" in text
     assert "r1 B○" in text

@@ -12,7 +12,8 @@ from rich.style import Style
 from rich.text import Text
 
 import meeple
-from meeple.core.present import announcements, presentation, render_score, render_text
+from meeple.core.present import announcements, presentation
+from meeple.core.view import terminal_score, terminal_text
 from meeple.games.takenokolor.sheet import COLOURS
 from tests.games.takenokolor.helpers import new, paint, roll
 
@@ -55,10 +56,22 @@ def _styles(markup: str) -> list[Style]:
 BLACK, WHITE = (0, 0, 0), (255, 255, 255)
 
 
+def _screen(s: meeple.State, seat: int) -> str:  # type: ignore[type-arg]
+    """The screen ``seat`` sees of their own garden."""
+    return terminal_text(s, seat, seat)
+
+
+def _pad(s: meeple.State, seat: int) -> str:  # type: ignore[type-arg]
+    """The score pad alone, as ``seat`` sees it."""
+    pad = terminal_score(s, seat, seat)
+    assert pad is not None
+    return pad
+
+
 @pytest.mark.parametrize("sheet", SHEETS)
 def test_colours_read_on_dark_and_light_terminals(sheet: str) -> None:
     s = _played(sheet)
-    for markup in (render_text(s, 0), render_score(s, 0)):
+    for markup in (_screen(s, 0), _pad(s, 0)):
         for style in _styles(markup):
             for colour in (style.color, style.bgcolor):
                 # the 16 theme colours differ between terminals (dark blue on black)
@@ -76,7 +89,7 @@ def test_colours_read_on_dark_and_light_terminals(sheet: str) -> None:
 @pytest.mark.parametrize("sheet", SHEETS)
 def test_every_item_reads_without_colour_id_letter_and_symbol(sheet: str) -> None:
     s = _played(sheet)
-    plain = Text.from_markup(render_text(s, 0)).plain
+    plain = Text.from_markup(_screen(s, 0)).plain
     cs = s.cs
     for i, iid in enumerate(cs.item_ids):
         c = cs.item_colour[i]
@@ -92,11 +105,11 @@ def test_every_item_reads_without_colour_id_letter_and_symbol(sheet: str) -> Non
 
 def test_your_garden_never_you_s() -> None:
     s = _played("2-pandas", 2, moves=0)
-    text = Text.from_markup(render_text(s, 0)).plain
+    text = Text.from_markup(_screen(s, 0)).plain
     assert "Your garden" in text and "you's" not in text.lower()
     assert "Ann" not in text
     s.seats = ["Ann", "you"]
-    assert "Ann's garden" in Text.from_markup(render_text(s, 0)).plain
+    assert "Ann's garden" in Text.from_markup(_screen(s, 0)).plain
 
 
 def test_refusals_say_you_with_the_right_verb() -> None:
@@ -131,8 +144,8 @@ def test_free_colouring_refusal_says_you_have() -> None:
 @pytest.mark.parametrize("sheet", SHEETS)
 def test_score_pad_every_row_as_printed_with_what_it_counts(sheet: str) -> None:
     s = _played(sheet, 3, moves=300)
-    assert presentation("takenokolor").render_score is not None
-    pad = Text.from_markup(render_score(s, 0)).plain
+    assert presentation("takenokolor").draw_score is not None
+    pad = Text.from_markup(_pad(s, 0)).plain
     lines = pad.splitlines()
     scores = s.scores()
     assert lines[0].split()[:2] == ["Score", "pad"] and "greedy (1)" in lines[0]
@@ -151,7 +164,7 @@ def test_score_pad_every_row_as_printed_with_what_it_counts(sheet: str) -> None:
 def test_score_pad_details_count_the_rows_for_each_seat() -> None:
     s = new("2-pandas", 2)
     paint(s, 0, "s1", "s2", "s3", "s4", "s5", "b1.1")
-    pad = Text.from_markup(render_score(s, 0)).plain
+    pad = Text.from_markup(_pad(s, 0)).plain
     lines = pad.splitlines()
     sun = next(k for k, ln in enumerate(lines) if ln.startswith("Sun"))
     assert lines[sun].split()[1:] == ["5", "0"]
@@ -231,7 +244,7 @@ def test_sun_lock_out_is_announced_and_drawn_x_for_the_others() -> None:
     s.play("take B")
     said = _announce(s, "s4")
     assert "Ann's sun is locked: someone completed theirs first (T6)" in said
-    plain = Text.from_markup(render_text(s, 1)).plain
+    plain = Text.from_markup(_screen(s, 1)).plain
     assert "xs1 Y" in plain and "Ann's garden" in plain
 
 
@@ -246,7 +259,7 @@ def test_wording_agrees_with_you_in_whole_games(sheet: str) -> None:
         s.play(rng.choice(s.legal_moves()))
         said += announcements(before, s)
     assert any("ladybug" in x for x in said) and "Game over" in said[-1]
-    text = " ".join(said) + Text.from_markup(render_text(s, 0) + render_score(s, 0)).plain
+    text = " ".join(said) + Text.from_markup(_screen(s, 0) + _pad(s, 0)).plain
     for wrong in ("you's", "you is", "you has", "you circles", "you completes", "you earns",
                   "you keeps", "you reaches", "you rolls", "You is", "You has", "You circles"):
         assert wrong not in text

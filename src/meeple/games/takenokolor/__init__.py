@@ -13,7 +13,7 @@ from meeple.core.registry import GameInfo
 from meeple.games.takenokolor.evaluation import takenokolor_evaluation
 from meeple.games.takenokolor.moves import NOTATION_HELP
 from meeple.games.takenokolor.presets import BOT_PRESETS
-from meeple.games.takenokolor.render import render, render_score
+from meeple.games.takenokolor.render import draw, draw_score
 from meeple.games.takenokolor.rules import TakenokolorState, factory
 from meeple.games.takenokolor.view import TakenokolorBoard, TakenokolorLayout, view_board, view_layout
 from meeple.games.takenokolor.words import announce
@@ -39,8 +39,8 @@ GAME = GameInfo(
 )
 
 PRESENTATION: Presentation[TakenokolorState] = Presentation(
-    render=render,
-    render_score=render_score,
+    draw=draw,
+    draw_score=draw_score,
     notation_help=NOTATION_HELP,
     announce=announce,
     view_board=view_board,

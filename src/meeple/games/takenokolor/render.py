@@ -1,7 +1,14 @@
-"""Terminal rendering of Takenokolor: the markers, the garden as a grid of cells (from the
-sheet's col/row geometry, each area named in the grid), what each area does, ladybugs, the
-first-player races and the score pad; also the pad alone (``render_score``). The names and the
-announcements are in :mod:`.words`, the notation help in :mod:`.moves`.
+"""The terminal drawing of Takenokolor, read from a per-seat view and the table's layout only.
+
+:func:`draw` is the whole screen about one seat's garden, top to bottom: the sheet's title and
+the round, the score pad (without its details), the ladybugs circled, the first-player boxes,
+what each area does and how far each is coloured, then that seat's garden as a grid of cells
+(placed by the layout's col/row, each area named above or below its cells), a key, the rolled
+markers and one line saying who is doing what. :func:`draw_score` is the score pad alone, every
+row with what it counts for each seat. Both read nothing but their arguments: the layout
+(:class:`~.view.TakenokolorLayout`) and the view whose ``board`` is a
+:class:`~.view.TakenokolorBoard`, so a client of a server draws the same screen. The shared
+words (game over, the end of the game) are in :mod:`.words`.
 
 Every cell shows its colour letter and symbol, so the screen reads without colour. Colours are
 fixed xterm-256 colours (not the 16 theme colours, which differ between terminals) chosen to keep
@@ -11,20 +18,25 @@ chip (black or white text on its colour), readable on either background.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from rich.markup import escape
 
 from meeple.core.text import possessive, subject
-from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
-from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
-from meeple.games.takenokolor.words import area_label, cap, game_over_text, row_detail, row_text
+from meeple.core.viewmodel import View
+from meeple.games.takenokolor.view import (
+    AreaInfo,
+    GrantInfo,
+    ItemInfo,
+    RaceInfo,
+    SeatBoard,
+    TakenokolorBoard,
+    TakenokolorLayout,
+)
+from meeple.games.takenokolor.words import cap, end_words, game_over_line
 
-if TYPE_CHECKING:
-    from meeple.games.takenokolor.rules import TakenokolorState
-    from meeple.games.takenokolor.sheet import Area
-
-OVER = 4  # the phase after the last round
 OPEN = {"circle": "○", "square": "□", "triangle": "△"}
 FULL = {"circle": "●", "square": "■", "triangle": "▲"}
 #: Letters of items not yet coloured: mid-tone colours, >= 3:1 on black and on white.
@@ -40,206 +52,226 @@ KEY = ("> legal now  . open now  # coloured  - passed (no going back)  x locked 
        "○ □ △ symbol (● ■ ▲ coloured)  number: printed points  + earns a free colouring\n"
        f"{LADYBUG} completing the area circles a ladybug  ✓ area complete")
 FOOT_KEY = "foot 3/1: a dragon foot, its first / later number (in brackets: what you keep)"
+#: The mark before an item's id, by its state on the sheet ("later": not open yet).
+MARK = {"coloured": "#", "open": ".", "locked": "x", "passed": "-"}
+
+#: Names placed on a line of the grid: (column, text).
+Labels = list[tuple[int, str]]
 
 
-def marker_text(k: int, symbol: int | None = None) -> str:
-    """A marker as a chip with its letter and name, and its rolled symbol."""
-    c = COLOURS[k]
-    face = " ?" if symbol is None or symbol < 0 else f" {OPEN[SYMBOLS[symbol]]} {SYMBOLS[symbol]}"
-    return f"[{CHIP[c]}] {c} [/]{face}"
+@dataclass(frozen=True)
+class Garden:
+    """One seat's marks on its sheet (from the board), as sets to look items up in."""
+
+    ink: dict[str, str]
+    open: frozenset[str]
+    passed: frozenset[str]
+    locked: frozenset[str]
+    complete: frozenset[str]
+    kept: dict[str, str]
+
+    @classmethod
+    def of(cls, sb: SeatBoard) -> Garden:
+        return cls(ink={c.item: c.ink for c in sb.coloured}, open=frozenset(sb.open),
+                   passed=frozenset(sb.passed), locked=frozenset(sb.locked),
+                   complete=frozenset(sb.complete), kept={r.race: r.kept for r in sb.races})
+
+    def status(self, iid: str) -> str:
+        """One of: coloured, open, locked, passed, later (not open yet)."""
+        if iid in self.ink:
+            return "coloured"
+        if iid in self.open:
+            return "open"
+        if iid in self.locked:
+            return "locked"
+        return "passed" if iid in self.passed else "later"
+
+
+def marker_text(letter: str, symbol: str | None = None) -> str:
+    """A marker as a chip with its letter, and its rolled symbol (``?`` before the roll)."""
+    face = " ?" if symbol is None else f" {OPEN[symbol]} {symbol}"
+    return f"[{CHIP[letter]}] {letter} [/]{face}"
+
+
+def _marker_names(layout: TakenokolorLayout) -> dict[str, str]:
+    return {m.id: m.name for m in layout.markers}
+
+
+def _grant_words(g: GrantInfo) -> str:
+    """A free colouring as the terminal names it: the sheet's label, else count and target."""
+    return g.label or f"{g.count} {g.target}"
 
 
 # ---------------------------------------------------------------------- the garden grid
-def _status(st: TakenokolorState, p: int, i: int) -> str:
-    """One of: coloured, open, locked, passed, later (not open yet)."""
-    cs = st.cs
-    if st.coloured[p] >> i & 1:
-        return "coloured"
-    if st.avail[p] >> i & 1:
-        return "open"
-    if st.blocked[p] >> i & 1:
-        return "locked"
-    ai = cs.item_area[i]
-    if cs.area_sequence[ai]:
-        done = st.coloured[p] & cs.area_mask[ai]
-        if done and cs.item_step[done.bit_length() - 1] >= cs.item_step[i]:
-            return "passed"
-    return "later"
-
-
-def _cell(st: TakenokolorState, p: int, i: int, legal: set[int]) -> tuple[str, int]:
-    cs = st.cs
-    c = cs.item_colour[i]
-    letter = "*" if c == ANY else COLOURS[c]
-    sym = SYMBOLS[cs.item_symbol[i]]
-    pts = cs.item_points[i]
-    status = _status(st, p, i)
+def _cell(item: ItemInfo, area: AreaInfo, garden: Garden, legal: set[str]) -> tuple[str, int]:
+    """One item's cell as markup, and its width in characters."""
+    status = garden.status(item.id)
     done = status == "coloured"
-    if done and cs.adjacent >> i & 1:
-        letter = COLOURS[(st.colcode[p] >> (2 * i)) & 3]
-    glyph = FULL[sym] if done else OPEN[sym]
-    mark = ">" if i in legal else {"coloured": "#", "open": ".", "locked": "x",
-                                   "passed": "-"}.get(status, " ")
-    tail = f"{letter}{glyph}{pts if pts else ''}{'+' if cs.item_grants[i] else ''}"
-    iid = cs.item_ids[i]
-    width = len(mark) + len(iid) + 1 + len(tail)
+    letter: str = "*" if item.colour == "any" else item.colour
+    if done and area.adjacent_different:  # a dragon section shows the marker used
+        letter = garden.ink[item.id]
+    glyph = FULL[item.symbol] if done else OPEN[item.symbol]
+    mark = ">" if item.id in legal else MARK.get(status, " ")
+    tail = f"{letter}{glyph}{item.points if item.points else ''}{'+' if item.grants else ''}"
+    width = len(mark) + len(item.id) + 1 + len(tail)
     if done:
-        text = f"{mark}{iid} [{CHIP.get(letter, 'bold reverse')}]{tail}[/]"
-    elif i in legal:
-        text = f"[bold underline {INK[letter]}]{mark}{iid} {tail}[/]"
-    elif status == "open":
-        text = f"[{INK[letter]}]{mark}{iid} {tail}[/]"
-    else:
-        text = f"[{GREY}]{mark}{iid} {tail}[/]"
-    return text, width
+        return f"{mark}{item.id} [{CHIP.get(letter, 'bold reverse')}]{tail}[/]", width
+    if item.id in legal:
+        return f"[bold underline {INK[letter]}]{mark}{item.id} {tail}[/]", width
+    if status == "open":
+        return f"[{INK[letter]}]{mark}{item.id} {tail}[/]", width
+    return f"[{GREY}]{mark}{item.id} {tail}[/]", width
 
 
-def _ladybug_areas(st: TakenokolorState) -> set[int]:
-    cs = st.cs
-    out: set[int] = set()
-    for li, lb in enumerate(cs.sheet.ladybugs):
-        out.update(cs.ladybug_areas[li])
-        for iid in lb.items:
-            out.add(cs.item_area[cs.index[iid]])
-    return out
-
-
-def _grid(st: TakenokolorState, p: int, legal: set[int]) -> list[str]:
-    cs = st.cs
-    grid: dict[tuple[int, int], int] = {}
-    for i, item in enumerate(it for a in cs.sheet.areas for it in a.items):
-        grid[(item.row, item.col)] = i
-    cells = {k: _cell(st, p, i, legal) for k, i in grid.items()}
-    ncols = max(c for _, c in grid) + 1
-    widths = [0] * ncols
-    for (_, c), (_, w) in cells.items():
-        widths[c] = max(widths[c], w + 1)
-    # area names: above an area's top row, below a bamboo (its ground)
-    bugs = _ladybug_areas(st)
-    above: dict[int, list[tuple[int, str]]] = {}
-    below: dict[int, list[tuple[int, str]]] = {}
+def _area_names(layout: TakenokolorLayout, garden: Garden) -> tuple[dict[int, Labels],
+                                                                       dict[int, Labels]]:
+    """The areas' names by grid row: above an area's top row, below a bamboo (its ground);
+    lanterns side by side share one name (``lanterns l1, l2``)."""
+    items = {it.id: it for it in layout.items}
+    above: dict[int, Labels] = {}
+    below: dict[int, Labels] = {}
     runs: dict[int, list[tuple[int, str, list[str], bool]]] = {}  # row: (col, kind, names, bug)
-    for ai, area in enumerate(cs.sheet.areas):
-        rows = [it.row for it in area.items]
-        col = min(it.col for it in area.items)
-        name = area_label(st, ai)
-        done = " ✓" if cs.complete(st.coloured[p], ai) else ""
+    for area in layout.areas:
+        cells = [items[iid] for iid in area.items]
+        rows = [it.row for it in cells]
+        col = min(it.col for it in cells)
+        done = " ✓" if area.id in garden.complete else ""
+        bug = bool(area.ladybugs)
         if area.kind == "bamboo":
-            mark = f" {LADYBUG}" if ai in bugs else ""
-            below.setdefault(max(rows), []).append((col, name + mark + done))
+            below.setdefault(max(rows), []).append(
+                (col, area.label + (f" {LADYBUG}" if bug else "") + done))
             continue
         run = runs.setdefault(min(rows), [])
-        short = name.startswith(area.kind + " ")
+        short = area.label.startswith(area.kind + " ")
         if short and run and run[-1][1] == area.kind:
-            # lanterns l1, l2, l3 side by side: one name for them
-            c0, kind, names, bug = run[-1]
-            run[-1] = (c0, kind, [*names, name[len(kind) + 1:] + done], bug or ai in bugs)
+            c0, kind, names, was_bug = run[-1]
+            run[-1] = (c0, kind, [*names, area.label[len(kind) + 1:] + done], was_bug or bug)
         else:
-            run.append((col, area.kind if short else "", [name + done], ai in bugs))
-    for ri, race in enumerate(cs.sheet.races):
-        if race.when != "any":  # lanterns are named above; a dragon foot is drawn below
-            continue
-        its = [cs.sheet.areas[cs.item_area[cs.index[iid]]].items for iid in race.items]
-        cells_ = [it for items in its for it in items if it.id in race.items]
-        kept = (f" ({race.first})" if st.first[p] >> ri & 1 else
-                f" ({race.later})" if st.later[p] >> ri & 1 else "")
-        name = "foot" if cs.sheet.areas[cs.item_area[cs.index[race.items[0]]]].kind == "dragon" \
-            else race.id
-        below.setdefault(max(it.row for it in cells_), []).append(
-            (min(it.col for it in cells_), f"{name} {race.first}/{race.later}{kept}"))
+            run.append((col, area.kind if short else "", [area.label + done], bug))
     for r, run in runs.items():
         for col, kind, names, bug in run:
             text = (f"{kind}s " + ", ".join(n.removeprefix(kind + " ") for n in names)
                     if len(names) > 1 else names[0])
             above.setdefault(r, []).append((col, text + (f" {LADYBUG}" if bug else "")))
+    return above, below
+
+
+def _foot_names(layout: TakenokolorLayout, garden: Garden) -> dict[int, Labels]:
+    """The races reached by one of their items (dragon feet), below their items, with their
+    numbers and, in brackets, the one this seat keeps (lanterns are named above)."""
+    items = {it.id: it for it in layout.items}
+    kinds = {a.id: a.kind for a in layout.areas}
+    below: dict[int, Labels] = {}
+    for race in layout.races:
+        if race.when != "any":
+            continue
+        cells = [items[iid] for iid in race.items]
+        kept = garden.kept.get(race.id)
+        brackets = {"first": f" ({race.first})", "later": f" ({race.later})"}.get(kept or "", "")
+        name = "foot" if kinds[cells[0].area] == "dragon" else race.id
+        below.setdefault(max(it.row for it in cells), []).append(
+            (min(it.col for it in cells), f"{name} {race.first}/{race.later}{brackets}"))
+    return below
+
+
+def _label_line(labels: Labels, xs: list[int]) -> str:
+    """Names at their columns' x positions, each cut short before the next one."""
+    labels = sorted(labels)
+    out = ""
+    for n, (col, name) in enumerate(labels):
+        x = xs[col] + 1
+        if len(out) > x:
+            continue
+        room = (xs[labels[n + 1][0]] + 1 if n + 1 < len(labels) else 10**6) - x - 1
+        if len(name) > room:
+            name = name[:max(room - 1, 1)] + "…"
+        out += " " * (x - len(out)) + name
+    return f"[italic]{escape(out.rstrip())}[/]"
+
+
+def _grid(layout: TakenokolorLayout, garden: Garden, legal: set[str]) -> list[str]:
+    """The garden as lines: each grid row of cells, with the areas' names around them."""
+    areas = {a.id: a for a in layout.areas}
+    cells = {(it.row, it.col): _cell(it, areas[it.area], garden, legal) for it in layout.items}
+    ncols = max(c for _, c in cells) + 1
+    widths = [0] * ncols
+    for (_, c), (_, w) in cells.items():
+        widths[c] = max(widths[c], w + 1)
     xs = [sum(widths[:c]) for c in range(ncols + 1)]
-
-    def label_line(labels: list[tuple[int, str]]) -> str:
-        labels = sorted(labels)
-        out = ""
-        for n, (col, name) in enumerate(labels):
-            x = xs[col] + 1
-            if len(out) > x:
-                continue
-            room = (xs[labels[n + 1][0]] + 1 if n + 1 < len(labels) else 10**6) - x - 1
-            if len(name) > room:
-                name = name[:max(room - 1, 1)] + "…"
-            out += " " * (x - len(out)) + name
-        return f"[italic]{escape(out.rstrip())}[/]"
-
+    above, below = _area_names(layout, garden)
+    for r, labels in _foot_names(layout, garden).items():
+        below.setdefault(r, []).extend(labels)
     lines: list[str] = []
-    for r in sorted({r for r, _ in grid}):
+    for r in sorted({r for r, _ in cells}):
         if r in above:
-            lines.append(label_line(above[r]))
+            lines.append(_label_line(above[r], xs))
         out = ""
         for c in range(ncols):
-            if (r, c) in cells:
-                text, w = cells[(r, c)]
-                out += text + " " * (widths[c] - w)
-            else:
-                out += " " * widths[c]
+            text, w = cells.get((r, c), ("", 0))
+            out += text + " " * (widths[c] - w)
         lines.append(out.rstrip())
         if r in below:
-            lines.append(label_line(below[r]))
+            lines.append(_label_line(below[r], xs))
     return lines
 
 
 # ---------------------------------------------------------------------- what each area does
-def _gives(st: TakenokolorState, area: Area) -> str:
-    labels = [g.label or f"{g.count} {g.target}" for g in area.on_complete]
-    return f"; when complete: free {', '.join(labels)}" if labels else ""
+def _area_key(area: AreaInfo) -> str:
+    """What an area does: the sheet's title, else its kind and what completing it gives."""
+    labels = [_grant_words(g) for g in area.on_complete]
+    return area.title or (area.kind + (f"; when complete: free {', '.join(labels)}"
+                                       if labels else ""))
 
 
-def _areas_legend(st: TakenokolorState, p: int) -> list[str]:
-    cs = st.cs
-    by_title: dict[str, list[int]] = {}
-    for ai, area in enumerate(cs.sheet.areas):
-        key = area.title or (area.kind + _gives(st, area))
-        by_title.setdefault(key, []).append(ai)
+def _areas_legend(layout: TakenokolorLayout, garden: Garden) -> list[str]:
+    """Areas grouped by what they do, each with how much of it is coloured, and what each
+    ``+`` item of them gives."""
+    items = {it.id: it for it in layout.items}
+    by_title: dict[str, list[AreaInfo]] = {}
+    for area in layout.areas:
+        by_title.setdefault(_area_key(area), []).append(area)
     lines = []
-    for title, ais in by_title.items():
+    for title, areas in by_title.items():
         names = []
-        for ai in ais:
-            m = cs.area_mask[ai]
-            done = (st.coloured[p] & m).bit_count()
-            full = "✓" if cs.complete(st.coloured[p], ai) else f" {done}/{m.bit_count()}"
-            names.append(f"{area_label(st, ai)}{full}")
+        for area in areas:
+            done = sum(iid in garden.ink for iid in area.items)
+            full = "✓" if area.id in garden.complete else f" {done}/{len(area.items)}"
+            names.append(f"{area.label}{full}")
         lines.append(f"  {escape(', '.join(names))}: {escape(title)}")
         grants: dict[str, list[str]] = {}  # what each + item gives
-        for ai in ais:
-            for it in cs.sheet.areas[ai].items:
-                for g in it.grants:
-                    grants.setdefault(g.label or f"{g.count} {g.target}", []).append(it.id)
+        for iid in (iid for area in areas for iid in area.items):
+            for g in items[iid].grants:
+                grants.setdefault(_grant_words(g), []).append(iid)
         if grants:
             lines.append("    + free colouring: " + "; ".join(
                 f"{' '.join(ids)} → {escape(label)}" for label, ids in grants.items()))
     return lines
 
 
-def _ladybugs(st: TakenokolorState, p: int) -> list[str]:
-    cs = st.cs
-    need = cs.sheet.ladybugs_to_end
-    labels = [lb.label or lb.id for lb in cs.sheet.ladybugs]
-    mine = [x for li, x in enumerate(labels) if st.ladybugs[p] >> li & 1]
-    rest = [x for li, x in enumerate(labels) if not st.ladybugs[p] >> li & 1
-            and not (len(cs.sheet.ladybugs[li].areas) == 1 and not cs.sheet.ladybugs[li].items)]
-    if len(rest) < len(labels) - len(mine):  # the others are one area each, marked in the grid
+def _ladybugs(layout: TakenokolorLayout, board: TakenokolorBoard, p: int) -> list[str]:
+    """Seat ``p``'s circled ladybugs and those still to circle, then every seat's count."""
+    need = layout.ladybugs_to_end
+    circled = set(board.seats[p].ladybugs)
+    mine = [lb.label for lb in layout.ladybugs if lb.id in circled]
+    rest = [lb.label for lb in layout.ladybugs if lb.id not in circled
+            and not (len(lb.areas) == 1 and not lb.items)]
+    if len(rest) < len(layout.ladybugs) - len(mine):  # the others: one area each, in the grid
         rest.append(f"the other areas marked {LADYBUG}")
-    counts = ", ".join(f"{escape(name)} {st.ladybugs[q].bit_count()}"
-                       for q, name in enumerate(st.seats))
+    counts = ", ".join(f"{escape(sb.name)} {len(sb.ladybugs)}" for sb in board.seats)
     return [f"[bold]Ladybugs circled: {len(mine)}/{need}[/] {LADYBUG} in "
-            f"{escape(possessive(st.seats[p]))} garden"
+            f"{escape(possessive(board.seats[p].name))} garden"
             + (f" ({escape(', '.join(mine))})" if mine else "")
             + (f"; not yet: {escape(', '.join(rest))}" if rest else ""),
             f"  every garden: {counts}; the round in which someone circles {need} is the "
             "last (T4)"]
 
 
-def race_state(st: TakenokolorState, ri: int) -> str:
+def race_state(race: RaceInfo, board: TakenokolorBoard) -> str:
     """Who holds the first number of a race and who kept the later one."""
-    first = [st.seats[q] for q in range(st.players) if st.first[q] >> ri & 1]
-    later = [st.seats[q] for q in range(st.players) if st.later[q] >> ri & 1]
-    race = st.cs.sheet.races[ri]
+    def reached(kept: str) -> list[str]:
+        return [sb.name for sb in board.seats
+                if any(r.race == race.id and r.kept == kept for r in sb.races)]
+    first, later = reached("first"), reached("later")
     if not first:
         return f"open: the first to get there keeps {race.first}"
     text = f"first {', '.join(first)} ({race.first})"
@@ -247,104 +279,127 @@ def race_state(st: TakenokolorState, ri: int) -> str:
                    else f"; anyone later keeps {race.later}")
 
 
-def _races(st: TakenokolorState) -> list[str]:
-    races = st.cs.sheet.races
-    if not races:
+def _races(layout: TakenokolorLayout, board: TakenokolorBoard) -> list[str]:
+    """The first-player boxes and who reached each."""
+    if not layout.races:
         return []
     lines = ["[bold]First-player boxes[/] (first to get there keeps the first number, A3):"]
-    for ri, race in enumerate(races):
+    for race in layout.races:
         items = (" and " if race.when == "all" else " or ").join(race.items)
-        lines.append(f"  {escape(race.label or race.id)} ({items}): "
-                     f"{escape(race_state(st, ri))}")
+        lines.append(f"  {escape(race.label)} ({items}): {escape(race_state(race, board))}")
     return lines
 
 
-def _status_line(st: TakenokolorState) -> str:
-    if st.phase == ROLL:
-        return (f"{escape(cap(subject(st.seats[st.holder], 'rolls')))} the markers "
-                f"(the {COLOUR_NAMES[COLOURS[st.n_rolled]]} marker next)")
-    if st.phase == TAKE:
-        return (f"To move: {escape(st.seats[st.seat])}: take a marker that can colour a "
-                "matching item (colour AND symbol)")
-    if st.phase == COLOUR:
-        k = st.taken
-        return (f"To move: {escape(st.seats[st.seat])}: colour one item that is "
-                f"{COLOURS[k]} {OPEN[SYMBOLS[st.rolled[k]]]} ({COLOUR_NAMES[COLOURS[k]]} "
-                f"{SYMBOLS[st.rolled[k]]}) with the {COLOUR_NAMES[COLOURS[k]]} marker")
-    if st.phase == FREE:
-        g = st.cs.grants[st.pending[0][0]]
-        left = st.pending[0][1]
-        more = f" ({left} to make)" if left > 1 and g.spread != "group" else ""
-        return (f"To move: {escape(st.seats[st.seat])}: a free colouring{more}: "
-                f"{escape(g.label or g.target)}; any colour and symbol, order rules kept (T3)")
-    return game_over_text(st)
-
-
-def render(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
-    """The whole screen for ``seat`` (default: the seat to move) as Rich markup."""
-    cs = st.cs
-    p = seat if seat is not None else (st.seat if st.seat >= 0 else 0)
-    title = cs.sheet.title or cs.sheet.name
-    rnd = st.rounds if st.phase == OVER else st.rounds + 1
-    if title.lower().startswith("garden sheet - "):
-        title = title[len("garden sheet - "):]
-    lines = [f"[bold]Takenokolor[/] · {escape(title)}",
-             f"Round {rnd} · the panda is with {escape(st.seats[st.holder])}"
-             + (" · the game is over" if st.phase == OVER else "")]
+# ---------------------------------------------------------------------- markers and status
+def _markers(board: TakenokolorBoard) -> str:
+    """The four markers: rolled faces, taken ones greyed, the one in hand marked."""
     marks = []
-    for k in range(4):
-        text = marker_text(k, st.rolled[k])
-        if not st.left >> k & 1:
-            text = f"[{GREY}] {COLOURS[k]}  taken[/]"
-        elif st.phase == COLOUR and k == st.taken:
+    for m in board.markers:
+        text = marker_text(m.id, m.symbol)
+        if m.taken and not m.in_hand:
+            text = f"[{GREY}] {m.id}  taken[/]"
+        elif m.in_hand:
             text += " (in hand)"
         marks.append(text)
-    legal: set[int] = set()
-    if st.phase in (COLOUR, FREE) and st.seat == p:
-        legal = {m.a for m in st.legal_moves()}
+    return "Markers: " + "  ".join(marks)
+
+
+def _game_over(layout: TakenokolorLayout, view: View, board: TakenokolorBoard) -> str:
+    """The game-over line: when and why the game ended, and who won."""
+    need = layout.ladybugs_to_end
+    done = [sb.name for sb in board.seats if len(sb.ladybugs) >= need]
+    return game_over_line(board.rounds_played, end_words(done, need),
+                          [view.seats[w].name for w in view.winners],
+                          [s.total for s in view.scores])
+
+
+def _status_line(layout: TakenokolorLayout, view: View, board: TakenokolorBoard) -> str:
+    """Who is doing what now (the last line, above the prompt)."""
+    names = _marker_names(layout)
+    if board.phase == "roll":
+        holder = board.seats[board.holder].name
+        return (f"{escape(cap(subject(holder, 'rolls')))} the markers "
+                f"(the {names[board.next_marker or 'B']} marker next)")
+    if board.phase == "over" or board.to_move is None:
+        return _game_over(layout, view, board)
+    who = escape(board.seats[board.to_move].name)
+    if board.phase == "take":
+        return f"To move: {who}: take a marker that can colour a matching item (colour AND symbol)"
+    if board.phase == "colour":
+        m = next(m for m in board.markers if m.in_hand)
+        symbol = m.symbol or "circle"
+        return (f"To move: {who}: colour one item that is {m.id} {OPEN[symbol]} "
+                f"({names[m.id]} {symbol}) with the {names[m.id]} marker")
+    free = board.free
+    assert free is not None
+    more = f" ({free.remaining} to make)" if free.remaining > 1 and free.spread != "group" else ""
+    return (f"To move: {who}: a free colouring{more}: {escape(free.label or free.target)}; "
+            "any colour and symbol, order rules kept (T3)")
+
+
+# ---------------------------------------------------------------------- the screen
+def _title(layout: TakenokolorLayout) -> str:
+    title = layout.sheet.title or layout.sheet.name
+    if title.lower().startswith("garden sheet - "):
+        title = title[len("garden sheet - "):]
+    return title
+
+
+def draw(layout: Mapping[str, Any], view: View, seat: int | None, colourblind: bool) -> str:
+    """The whole screen about ``seat``'s garden (None: the seat to move's, else the first) as
+    Rich markup (``Presentation.draw``); every cell has its letter, so ``colourblind`` changes
+    nothing."""
+    lay = TakenokolorLayout.model_validate(layout)
+    board = TakenokolorBoard.model_validate(view.board)
+    p = seat if seat is not None else (board.to_move if board.to_move is not None else 0)
+    over = board.phase == "over"
+    garden = Garden.of(board.seats[p])
+    legal = set(board.colourable) if board.to_move == p else set()
+    lines = [f"[bold]Takenokolor[/] · {escape(_title(lay))}",
+             f"Round {board.round} · the panda is with {escape(board.seats[board.holder].name)}"
+             + (" · the game is over" if over else "")]
     # top to bottom: the pad and the races, how each area is coloured, then the garden and the
     # markers right above the prompt, where a player looks when choosing
-    lines.append("")
-    lines.append(score_pad(st, details=False))
-    lines.extend(_ladybugs(st, p))
-    lines.extend(_races(st))
-    lines.append("\n[bold]Areas[/] (coloured so far / items)")
-    lines.extend(_areas_legend(st, p))
-    lines.append(f"\n[bold]{escape(cap(possessive(st.seats[p])))} garden[/]")
-    lines.extend(_grid(st, p, legal))
+    lines += ["", score_pad(lay, view, board, details=False)]
+    lines += _ladybugs(lay, board, p) + _races(lay, board)
+    lines += ["\n[bold]Areas[/] (coloured so far / items)", *_areas_legend(lay, garden)]
+    lines.append(f"\n[bold]{escape(cap(possessive(board.seats[p].name)))} garden[/]")
+    lines += _grid(lay, garden, legal)
     lines.append(f"[{GREY}]{KEY}[/]")
-    if any(r.when == "any" for r in cs.sheet.races):
+    if any(r.when == "any" for r in lay.races):
         lines.append(f"[{GREY}]{FOOT_KEY}[/]")
     lines.append("")
-    if st.phase != OVER:
-        lines.append("Markers: " + "  ".join(marks))
-    lines.append(_status_line(st))
+    if not over:
+        lines.append(_markers(board))
+    lines.append(_status_line(lay, view, board))
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- the score pad
-def score_pad(st: TakenokolorState, details: bool = True) -> str:
-    """Every seat's pad: each row as printed, with what it counts (``details``) and the total."""
-    scores = st.scores()
-    rows = st.cs.sheet.scoring
-    w = max(8, *(len(name) + 2 for name in st.seats))
+def score_pad(layout: TakenokolorLayout, view: View, board: TakenokolorBoard,
+              details: bool = True) -> str:
+    """Every seat's pad: each row as printed, with what it counts (``details``) and the total;
+    once over, the game-over line."""
+    names = [s.name for s in view.seats]
+    w = max(8, *(len(name) + 2 for name in names))
     lw = 26
-    head = f"[bold]{'Score pad':<{lw}}[/]" + "".join(f"[bold]{escape(n):>{w}}[/]" for n in st.seats)
-    lines = [head]
-    for row in rows:
+    lines = [f"[bold]{'Score pad':<{lw}}[/]" + "".join(f"[bold]{escape(n):>{w}}[/]" for n in names)]
+    for row in layout.scoring:
         lines.append(f"{escape(row.row[:lw]):<{lw}}"
-                     + "".join(f"{sc.breakdown[row.row]:>{w}}" for sc in scores))
+                     + "".join(f"{sc.rows[row.row]:>{w}}" for sc in view.scores))
         if details:
-            lines.append(f"[{GREY}]  {escape(row_text(st.cs, row))}[/]")
+            lines.append(f"[{GREY}]  {escape(row.text)}[/]")
             lines.append(f"[{GREY}]{'':<{lw}}"
-                         + "".join(f"{escape(row_detail(st, row, q)):>{w}}"
-                                   for q in range(st.players)) + "[/]")
-    lines.append(f"[bold]{'Total':<{lw}}[/]" + "".join(f"[bold]{sc.total:>{w}}[/]" for sc in scores))
-    if st.phase == OVER:
-        lines.append(game_over_text(st))
+                         + "".join(f"{escape(sb.pad[row.row]):>{w}}" for sb in board.seats) + "[/]")
+    lines.append(f"[bold]{'Total':<{lw}}[/]"
+                 + "".join(f"[bold]{sc.total:>{w}}[/]" for sc in view.scores))
+    if board.phase == "over":
+        lines.append(_game_over(layout, view, board))
     return "\n".join(lines)
 
 
-def render_score(st: TakenokolorState, seat: int | None, colourblind: bool) -> str:
-    """The score pad alone (``score`` at the prompt): every seat, every row with what it counts."""
-    return score_pad(st, details=True)
+def draw_score(layout: Mapping[str, Any], view: View, seat: int | None, colourblind: bool) -> str:
+    """The score pad alone (``score`` at the prompt, ``Presentation.draw_score``): every seat,
+    every row with what it counts."""
+    return score_pad(TakenokolorLayout.model_validate(layout),
+                     view, TakenokolorBoard.model_validate(view.board), details=True)

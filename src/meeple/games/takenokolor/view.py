@@ -6,8 +6,9 @@ rules, ladybugs, first-player races and score rows, all read from the sheet data
 sheet draws the same way). ``view_board(view_state, viewer)`` is what changes: per seat the
 coloured items (with the ink used), the items open now, passed or locked, the ladybugs circled
 and the races reached; the rolled markers and who took which; the panda holder; whose turn it
-is and what they are doing; and, for the seat to move only, every legal move as a choice
-pointing at the layout element it concerns. Documented in ``docs/views/takenokolor.md``.
+is and what they are doing, with the items they may colour now; and, for the seat to move
+only, every legal move as a choice pointing at the layout element it concerns. Documented in
+``docs/views/takenokolor.md``.
 
 Element ids are those of the move notation: an item's id (``colour b3.2``, ``free c1``) and a
 marker's letter (``take P``). Nothing here imports the terminal renderer.
@@ -274,6 +275,8 @@ class FreeColouring(_Model):
     """The free colouring the seat to move is making now (T3)."""
 
     text: str = Field(description="what it gives, in words")
+    label: str = Field("", description="the sheet's own words for it (may be empty; ``text`` "
+                                       "is made from the data then)")
     target: str = Field(description="the kind of area it colours")
     spread: Literal["any", "same", "different", "group"]
     remaining: int = Field(description="items still to colour for it (group: once the group "
@@ -319,6 +322,10 @@ class TakenokolorBoard(_Model):
     end_reason: str | None = Field(description="why the game ended, once over")
     choices: list[Choice] = Field(description="the viewer's legal moves; empty unless the "
                                               "viewer is the seat to move")
+    colourable: list[str] = Field(
+        default_factory=list,
+        description="colour and free phases: the items the seat to move may colour now (the "
+                    "targets of its legal moves), the same for every viewer; else empty")
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -587,11 +594,12 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
     if ph == FREE:
         g_idx, remaining, _allowed, _fixed = st.pending[0]
         g = cs.grants[g_idx]
-        free = FreeColouring(text=grant_text(g), target=g.target, spread=g.spread,
+        free = FreeColouring(text=grant_text(g), label=g.label, target=g.target, spread=g.spread,
                              remaining=remaining, queued=len(st.pending) - 1)
     to_move = st.to_move
     seat_to_move = None if to_move in (None, CHANCE) else to_move
     choices = _choices(st) if viewer is not None and viewer == seat_to_move else []
+    colourable = [ids[m.a] for m in st.legal_moves()] if ph in (COLOUR, FREE) else []
     return TakenokolorBoard(
         schema=BOARD_SCHEMA,
         round=st.rounds if ph == OVER else st.rounds + 1, rounds_played=st.rounds,
@@ -601,7 +609,8 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
         next_marker=COLOURS[st.n_rolled] if ph == ROLL else None,  # type: ignore[arg-type]
         markers=markers, free=free, seats=seats,
         claimed=[r.id for ri, r in enumerate(cs.sheet.races) if st.claimed >> ri & 1],
-        end_reason=end_reason(st, cite=False) if ph == OVER else None, choices=choices)
+        end_reason=end_reason(st, cite=False) if ph == OVER else None, choices=choices,
+        colourable=colourable)
 
 
 def view_board(view_state: TakenokolorState, viewer: int | None) -> dict[str, Any]:

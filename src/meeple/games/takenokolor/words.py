@@ -6,7 +6,8 @@ measures (:func:`measure_text`) and what a row counts for one seat now (:func:`r
 scores themselves are :mod:`meeple.games.takenokolor.scoring`'s.
 
 The game's story: an area's name (:func:`area_label`), the end of the game (:func:`end_reason`,
-:func:`game_over_text`) and what happened between two states (:func:`announce`, registered as
+:func:`game_over_text`; from plain data, for the terminal drawing of a view: :func:`end_words`,
+:func:`game_over_line`) and what happened between two states (:func:`announce`, registered as
 ``PRESENTATION.announce``), which the terminal prints after a move."""
 
 from __future__ import annotations
@@ -147,13 +148,21 @@ def area_label(st: TakenokolorState, ai: int) -> str:
 
 
 def game_over_text(st: TakenokolorState) -> str:
-    head = f"Game over after round {st.rounds}: {end_reason(st)}."
-    if st.players == 1:  # a practice game alone has a score, not a winner (A5)
-        return f"{head} Final score: {st.scores()[0].total}."
-    names = " and ".join(escape(st.seats[w]) for w in st.winners())
-    best = max(s.total for s in st.scores())
-    verb = "share the win" if len(st.winners()) > 1 else "wins"
-    return f"{head} {names} {verb} with {best}."
+    """The terminal's game-over line for ``st``."""
+    return game_over_line(st.rounds, end_reason(st), [st.seats[w] for w in st.winners()],
+                          [s.total for s in st.scores()])
+
+
+def game_over_line(rounds: int, reason: str, winners: Sequence[str],
+                   totals: Sequence[int]) -> str:
+    """The game-over line (Rich markup): after which round and why (``reason``), then the
+    winners' names and score, or the final score of a game alone (one total)."""
+    head = f"Game over after round {rounds}: {reason}."
+    if len(totals) == 1:  # a practice game alone has a score, not a winner (A5)
+        return f"{head} Final score: {totals[0]}."
+    names = " and ".join(escape(n) for n in winners)
+    verb = "share the win" if len(winners) > 1 else "wins"
+    return f"{head} {names} {verb} with {max(totals)}."
 
 
 def end_reason(st: TakenokolorState, cite: bool = True) -> str:
@@ -161,6 +170,12 @@ def end_reason(st: TakenokolorState, cite: bool = True) -> str:
     for the web view."""
     need = st.cs.sheet.ladybugs_to_end
     done = [st.seats[q] for q in range(st.players) if st.ladybugs[q].bit_count() >= need]
+    return end_words(done, need, cite)
+
+
+def end_words(done: Sequence[str], need: int, cite: bool = True) -> str:
+    """Why the game ended, from the seats ``done`` that circled ``need`` ladybugs (none: no
+    one could colour anything any more); ``cite`` adds the rule."""
     if done:
         return f"{', '.join(done)} circled {need} ladybugs" + (" (T4)" if cite else "")
     return ("nobody could colour anything any more, whatever the rolls"
