@@ -13,8 +13,9 @@ the ten challenges with the printed neighbours' scores.
 ``view_board(view_state, viewer)`` is what changes: the tools above the action spaces, the
 holder's size by tool type (never its order), the leaf piles' top leaves and sizes (never the
 leaves below), the dragonfly stacks, the supply, every seat's garden, the solo discards, whose
-turn it is and what they are doing in words, the tool in play, the challenge's progress in
-solo, and the choices of the seat to move, each keyed by the layout element it targets.
+turn it is and what they are doing in words (and what the seat to move decides), the tool in
+play, the challenge's progress in solo, and the choices of the seat to move, each keyed by the
+layout element it targets.
 
 Element ids: every element id has a prefix and a colon, and ends in the word the move notation
 uses: ``space:3`` (the target of ``action drip`` when drip is space 3), ``tool:S05`` (the
