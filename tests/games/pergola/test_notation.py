@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import meeple
-from meeple.core.present import render_text
+from meeple.core.view import terminal_text
 from tests.games.pergola.helpers import data, legal, start
 
 
@@ -41,7 +41,7 @@ def test_every_legal_text_parses_back() -> None:
 def test_render_shows_board_gardens_score_pad_and_challenge() -> None:
     s = start(challenge=3, sheet=data(S01=["hollyhock-blue", "hollyhock-red"]))
     s.play("pick 1")
-    out = render_text(s, 0)
+    out = terminal_text(s, 0, 0)
     for part in ("Action board", "Tool holder", "Leaf piles", "Pond", "Hollyhocks", "Magnolia",
                  "Pergola", "Score pad", "hollyhocks", "Challenge 3", "Przemek 102"):
         assert part in out, part

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from rich.text import Text
 
 import meeple
-from meeple.core.present import presentation, render_score, render_text
+from meeple.core.present import presentation
 from meeple.core.rng import Rng
+from meeple.core.view import terminal_score, terminal_text
 from meeple.games.pergola import scoring as sc
 from meeple.games.pergola.rules import BOTTOM, LARGE, SMALL, PergolaState
 from meeple.games.pergola.sheet import load_bundle
@@ -22,7 +23,7 @@ from tests.games.pergola.helpers import data, garden, start
 
 def screen(s: PergolaState, seat: int | None = 0) -> str:
     """The screen as it reads without colour (the markup must be valid Rich markup)."""
-    return Text.from_markup(render_text(s, seat)).plain
+    return Text.from_markup(terminal_text(s, seat, seat)).plain
 
 
 def lines_with(text: str, needle: str) -> list[str]:
@@ -197,7 +198,7 @@ def test_colours_keep_their_letters_and_are_backgrounds() -> None:
     s = start(players=2, tops=("G1", "Y3", "B5"))
     g = garden(s, 0)
     g.holly = [1, 1, 1]
-    markup = render_text(s, 0)
+    markup = terminal_text(s, 0, 0)
     for style in re.findall(r"(?<!\\)\[([^\]/][^\]]*)\]", markup):
         if any(c in style for c in ("blue", "red", "yellow", "green", "orange", "magenta")):
             assert " on " in style and "bold" in style, style  # a badge, readable either way
@@ -242,7 +243,7 @@ def test_render_score_is_the_pad_only() -> None:
     g = garden(s, 1)
     g.holly = [2, 2, 1]
     g.lav_leaves = 3
-    pad = Text.from_markup(render_score(s, 0)).plain
+    pad = Text.from_markup(terminal_score(s, 0, 0) or "").plain
     rows = pad.splitlines()
     assert rows[0].startswith("Score pad")
     assert rows[1].split() == ["you", "greedy", "(1)"]

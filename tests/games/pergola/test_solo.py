@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.core.present import render_text
 from meeple.core.rng import Rng
+from meeple.core.view import terminal_text
 from meeple.games.pergola import CHALLENGES, challenge_report, thousand_club
 from meeple.games.pergola.rules import BOTTOM, LARGE, SMALL, Garden, PergolaState
 from meeple.games.pergola.solo import challenge_met
@@ -162,7 +162,7 @@ def _finished_with_lanterns(used: int) -> PergolaState:
 def test_p10_failed_challenge_says_not_met_with_the_neighbours_scores_and_no_winner() -> None:
     s = _finished_with_lanterns(0)
     score = s.scores()[0].total
-    screen = _plain(render_text(s, 0))
+    screen = _plain(terminal_text(s, 0, 0))
     assert "challenge 2 not met: 0 of 4 lanterns used" in screen
     assert f"score {score}, recorded in the Free game space (challenge 10)" in screen
     assert "printed neighbours at challenge 2: Przemek 99, Gołąb 103" in screen
@@ -173,7 +173,7 @@ def test_p10_failed_challenge_says_not_met_with_the_neighbours_scores_and_no_win
 def test_p10_met_challenge_says_met_and_compares_with_its_neighbours() -> None:
     s = _finished_with_lanterns(4)
     score = s.scores()[0].total
-    screen = _plain(render_text(s, 0))
+    screen = _plain(terminal_text(s, 0, 0))
     assert "challenge 2 met: 4 of 4 lanterns used" in screen
     assert f"score {score}, recorded at challenge 2" in screen
     assert "printed neighbours at challenge 2: Przemek 99, Gołąb 103" in screen
@@ -185,12 +185,12 @@ def test_p10_met_challenge_says_met_and_compares_with_its_neighbours() -> None:
 def test_p10_during_the_game_the_challenge_and_its_progress_are_shown() -> None:
     s = start(challenge=2)
     s.garden_for_update(0).lanterns_used = 1
-    screen = _plain(render_text(s, 0))
+    screen = _plain(terminal_text(s, 0, 0))
     assert "Challenge 2 (solo): Use 4 lanterns (use at least 4 lanterns during the game)" in screen
     assert "so far: 1 of 4 lanterns used (0 unused) (not met yet)" in screen
     assert "Przemek 99, Gołąb 103" in screen
     s.garden_for_update(0).lanterns_used = 4
-    assert "(met so far)" in _plain(render_text(s, 0))
+    assert "(met so far)" in _plain(terminal_text(s, 0, 0))
 
 
 @pytest.mark.parametrize("number", range(1, 11))

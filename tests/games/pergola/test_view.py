@@ -501,8 +501,9 @@ def test_honey_pot_choice_and_lanterns() -> None:
     s.play("pick 4")
     b = _b(s)
     assert b["phase"] == "insect"
-    assert b["gardens"][0]["honey"] == {"pots": [], "bees_on_buttercups": 3,
-                                        "next_threshold": 4}
+    assert b["gardens"][0]["honey"] == {
+        "pots": [], "bees_on_buttercups": 3, "next_threshold": 4,
+        "values": {"butterflies": 0, "leaves": 0, "ladybugs": 0, "lanterns": 1}}
     s.play("bee cup2")
     b = _b(s)
     ch = _choices(b)

@@ -7,7 +7,7 @@ from meeple.games.pergola.evaluation import pergola_evaluation
 from meeple.games.pergola.moves import NOTATION_HELP
 from meeple.games.pergola.presets import BOT_PRESETS
 from meeple.games.pergola.ranker import TurnRanker
-from meeple.games.pergola.render import render, render_score
+from meeple.games.pergola.render import draw, draw_score
 from meeple.games.pergola.rules import PergolaState, new_pergola, variant_players
 from meeple.games.pergola.solo import (
     CHALLENGES,
@@ -34,8 +34,8 @@ GAME = GameInfo(
 )
 
 PRESENTATION: Presentation[PergolaState] = Presentation(
-    render=render,
-    render_score=render_score,
+    draw=draw,
+    draw_score=draw_score,
     notation_help=NOTATION_HELP,
     announce=announce,
     view_board=view_board,

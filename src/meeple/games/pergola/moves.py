@@ -265,7 +265,7 @@ def parse(text: str) -> PergolaMove:
 
 
 # ------------------------------------------------------------------ notation help
-#: The help's line width: the terminal screen's (``render.WIDTH``, a 100-column terminal).
+#: The help's line width: the terminal screen's (``words.WIDTH``, a 100-column terminal).
 HELP_WIDTH = 98
 
 

@@ -1,304 +1,151 @@
-"""Terminal drawing of Pergola as Rich markup (plain strings, no Rich import).
+"""Terminal drawing of Pergola as Rich markup (plain strings, no Rich import), from a per-seat
+view and the table's layout only.
 
-The screen shows what the table shows: the action board with its four tools, the tool holder,
-the leaf piles, the water cascade (stones, their insects, the streams between them, the bottom
-with its bonus spots), the pond (lilies, what each gives, which lilies each touches, the
-dragonfly stacks, the frogs), then each player's boards as on paper, and what the seat to move
-decides now. Colours are backgrounds with bold text (readable on dark and light terminals) and
-never carry meaning alone: every coloured piece also shows its letter or its name.
+The screen shows the table as it lies: the action board with the tools above its four spaces,
+the tool holder (how many of each type, never which), the leaf piles' top leaves, the supply,
+the water cascade (its stones row by row with their insects and streams, the bottom and its
+bonus spots, every seat's drops), the pond (each lily, what it gives, its dragonfly stack and
+frogs, the lilies it touches), then each player's boards as on paper, the totals so far and
+what the seat to move decides now; at the end, who won (solo: the challenge's verdict).
 
-The layout of the cascade, the pond and the rest is read from the data bundle
-(``state.sheet_data()``), by the indices the state uses (the order of the data files).
+:func:`draw` reads what never changes from the layout (``view_layout``: the tools'
+components, the stones, lilies and pergola spaces) and what changes from the view's ``board``
+(``view_board``), its seats, scores and turn count, parsed into the game's own models
+(:class:`~meeple.games.pergola.view.PergolaLayout`, :class:`~.view.PergolaBoard`); the names
+and the line breaking are :mod:`.words`'. So a client holding a view and the layout (``meeple
+join``) draws the screen ``meeple play`` draws. Colours are backgrounds with bold text
+(readable on dark and light terminals) and never carry meaning alone: every coloured piece
+also shows its letter or its name.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from meeple.core.text import possessive, subject, verb
-from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.sheet import LANTERNS, REQUIREMENTS, SUPPLY_ITEMS
-from meeple.games.pergola.solo import challenge_summary
-
-if TYPE_CHECKING:
-    from meeple.games.pergola.rules import Garden, PergolaState
-
-# ------------------------------------------------------------------ words and styles
-
-HOLLY_COLOURS = ("blue", "yellow", "red")
-HOLLY_LETTER = "BYR"
-HOLLY_STYLE = ("bold white on blue3", "bold black on yellow3", "bold white on red3")
-LEAF_STYLE = {
-    "green": "bold black on green3", "yellow": "bold black on yellow3",
-    "orange": "bold black on dark_orange", "red": "bold white on red3",
-    "brown": "bold white on orange4", "blue": "bold white on blue3",
-    "purple": "bold white on magenta3",
-}
-ACTION_NAMES = {"flutter": "insect flutter", "bird": "bird flight", "drip": "water drip",
-                "frog": "frog jump"}
-PLURAL = {"butterfly": "butterflies", "ladybug": "ladybugs", "bee": "bees"}
-REQ_WORDS = {"magnolia": "magnolias", "hollyhock": "hollyhocks", "buttercup": "buttercups",
-             "lavender": "lavender leaves"}
-LANTERN_DOES = {
-    "drip": "a second water drip", "jump": "a second frog jump",
-    "insect": "another insect of the same kind", "action": "another action than the tool's",
-}
-BONUS_DOES = {"sets": "1 per butterfly+ladybug+bee set", "dragonflies": "1 each",
-              "honey": "2 per filled pot"}
-POT_DOES = {"butterflies": "1 per butterfly", "leaves": "1 per 2 leaves",
-            "ladybugs": "1 per ladybug", "lanterns": "1 per lantern"}
-DRAGONFLY_POINTS = {3: ("M", "medium", 3), 5: ("L", "large", 5)}
-REQUIREMENT = 4  # printed: a dragonfly lily needs at least 4 of its plant
-MAX_POTS = 3  # P7
-
-# Each decision, named by the first word of its moves (the notation of moves.py).
-DECISIONS = {
-    "pick": "pick a tool (pick N takes the tool above action space N)",
-    "magnolia": "place the magnolia just taken (magnolia LEVEL: on a free bud of the level "
-                "below)",
-    "buttercup": "place the buttercup just taken on a pergola space (buttercup SPACE)",
-    "lavender": "a new pair of lavender leaves: a lavender flower or a small dragonfly",
-    "butterfly": "place the butterfly just taken (hL: on a hollyhock flower of level L; fly)",
-    "ladybug": "place the ladybug just taken (mL: on a magnolia of level L; fly)",
-    "bee": "place the bee just taken (cupN: on pergola space N; flowerN: lavender flower N; "
-           "fly)",
-    "action": "perform the tool's action, or use an action lantern for another action",
-    "move": "insect flutter: move an insect (move KIND FROM>TO) or stop",
-    "stop": "insect flutter: move an insect (move KIND FROM>TO) or stop",
-    "leaf": "bird flight: take the top leaf of a pile (leaf PILE)",
-    "take": "take an insect of your choice (take KIND)",
-    "drip": "water drip: move one drop one stone down a stream (drip FROM>TO)",
-    "bonus": "a drop reached the bottom: choose a cascade bonus spot (bonus SPOT)",
-    "jump": "frog jump: jump to a lily (jump LILY)",
-    "honey": "fill a honey pot now, or skip",
-}
-LANTERN_DECISIONS = {
-    "insect": "use an insect lantern (take another insect of the same kind) or skip",
-    "drip": "use a drip lantern (a second water drip) or skip",
-    "jump": "use a jump lantern (a second frog jump) or skip",
-    "action": "perform the tool's action, or use an action lantern for another action",
-}
-
-WIDTH = 98  # every line fits a 100-column terminal
-
-_TAG = re.compile(r"(?<!\\)\[[^\[\]]*\]")
-
-
-def _esc(s: str) -> str:
-    """Text shown as it is (a seat name with brackets is not read as markup)."""
-    return s.replace("[", "\\[")
-
-
-def _plain(s: str) -> str:
-    """A markup line as it reads on screen (tags dropped, escapes undone)."""
-    return _TAG.sub("", s).replace("\\[", "[")
-
-
-def _visible(s: str) -> int:
-    """The width of a markup line on screen."""
-    return len(_plain(s))
-
-
-def _pad(s: str, width: int) -> str:
-    return s + " " * max(0, width - _visible(s))
-
-
-def _side(left: Sequence[str], right: Sequence[str], width: int, gap: int = 3) -> list[str]:
-    """Two blocks of lines side by side (the left one padded to ``width``)."""
-    n = max(len(left), len(right))
-    out = []
-    for i in range(n):
-        a = left[i] if i < len(left) else ""
-        b = right[i] if i < len(right) else ""
-        out.append((_pad(a, width + gap) + b).rstrip() if b else a)
-    return out
-
-
-def _wrap(head: str, items: Sequence[str], indent: int, width: int = WIDTH,
-          sep: str = ", ") -> list[str]:
-    """``head`` and then ``items`` joined by ``sep``, broken into lines of at most ``width``
-    visible characters, the later lines indented by ``indent``."""
-    lines = [head]
-    for i, item in enumerate(items):
-        piece = item + (sep.rstrip() if i < len(items) - 1 else "")
-        if _visible(lines[-1]) + 1 + _visible(piece) > width and _visible(lines[-1]) > indent:
-            lines.append(" " * indent + piece)
-        else:
-            join = "" if lines[-1].endswith(" ") or not lines[-1].strip() else " "
-            lines[-1] += join + piece
-    return lines
-
-
-def _wrap_text(text: str, hang: int = 4) -> list[str]:
-    """A line of words broken to the screen width, later lines indented ``hang`` more."""
-    lead = len(text) - len(text.lstrip(" "))
-    words = text.split(" ")[lead:] if lead else text.split(" ")
-    words = [w for w in words if w]
-    if not words:
-        return [text]
-    return _wrap(" " * lead + words[0], words[1:], lead + hang, sep=" ")
-
-
-def _badge(text: str, style: str | None) -> str:
-    return f"[{style}]{text}[/]" if style else text
-
-
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else many or word + 's'}"
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
-def _name(state: PergolaState, seat: int) -> str:
-    return _esc(state.seats[seat])
-
-
-# ------------------------------------------------------------------ the data bundle, drawn
+from meeple.core.text import possessive, verb
+from meeple.core.viewmodel import View
+from meeple.games.pergola.view import (
+    GardenBoard,
+    LeafFace,
+    PergolaBoard,
+    PergolaLayout,
+    Stone,
+    Tool,
+)
+from meeple.games.pergola.words import (
+    ACTION_NAMES,
+    BONUS_DOES,
+    DRAGONFLY_LETTER,
+    FREE_GAME,
+    HOLLY_LETTER,
+    HOLLY_STYLE,
+    PLURAL,
+    REQ_WORDS,
+    REQUIREMENT,
+    WIDTH,
+    ChallengeFacts,
+    badge,
+    cap,
+    challenge_lines,
+    component_text,
+    esc,
+    game_over_lines,
+    leaf_text,
+    lily_gives,
+    pad,
+    plural,
+    side,
+    tool_text,
+    visible,
+    wrap,
+    wrap_text,
+)
 
 
 @dataclass(frozen=True)
-class Layout:
-    """What the screen needs from the data bundle, by the indices the state uses."""
+class Table:
+    """One view on its layout, with the lookups the drawing needs."""
 
-    tool_ids: tuple[str, ...]
-    tool_parts: tuple[tuple[str, ...], ...]
-    types: dict[str, tuple[str, ...]]
-    board: tuple[str, ...]
-    lilies: tuple[dict[str, Any], ...]
-    lily_index: dict[str, int]
-    dragon_lilies: tuple[int, ...]
-    stones: tuple[dict[str, Any], ...]
-    stone_index: dict[str, int]
-    starts: tuple[str, ...]
-    leaves: tuple[dict[str, Any], ...]
-    spaces: tuple[tuple[str, ...], ...]
-    thresholds: tuple[int, ...]
-    turns: int
+    lay: PergolaLayout
+    board: PergolaBoard
+    view: View
+    tools: dict[str, Tool]
+    stones: dict[str, int]
+    lilies: dict[str, int]
 
+    def name(self, seat: int) -> str:
+        """A seat's name as markup."""
+        return esc(self.view.seats[seat].name)
 
-_LAYOUTS: dict[int, tuple[object, Layout]] = {}
+    def tool(self, element: str) -> str:
+        """A tool (``tool:S03``) by its id and components."""
+        t = self.tools[element]
+        return tool_text(t.tool, t.components)
 
-
-def layout(state: PergolaState) -> Layout:
-    """The layout of ``state``'s data bundle (kept per bundle)."""
-    shared = getattr(state, "c", None)
-    kept = _LAYOUTS.get(id(shared))
-    if kept is not None and kept[0] is shared:
-        return kept[1]
-    d = state.sheet_data()
-    lilies = tuple(d["pond"]["lily"])
-    stones = tuple(d["cascade"]["stone"])
-    lay = Layout(
-        tool_ids=tuple(t["id"] for t in d["tools"]["tool"]),
-        tool_parts=tuple(tuple(t["components"]) for t in d["tools"]["tool"]),
-        types={k: tuple(v) for k, v in d["tools"]["types"].items()},
-        board=tuple(d["tools"]["board"]),
-        lilies=lilies,
-        lily_index={x["id"]: i for i, x in enumerate(lilies)},
-        dragon_lilies=tuple(i for i, x in enumerate(lilies) if x.get("dragonfly")),
-        stones=stones,
-        stone_index={s["id"]: i for i, s in enumerate(stones)},
-        starts=tuple(d["cascade"]["starts"]),
-        leaves=tuple(d["leaves"]["leaf"]),
-        spaces=tuple(tuple(s["accepts"]) for s in d["pergola"]["space"]),
-        thresholds=tuple(d["pergola"]["honey_thresholds"]),
-        turns=int(d["tools"]["turns"]),
-    )
-    if shared is not None:
-        if len(_LAYOUTS) > 16:
-            _LAYOUTS.clear()
-        _LAYOUTS[id(shared)] = (shared, lay)
-    return lay
+    def stone(self, element: str) -> Stone:
+        return self.lay.cascade.stones[self.stones[element]]
 
 
-def component_text(comp: str, plain: bool = False) -> str:
-    """A tool component in words, its colour as a badge (``blue`` hollyhock) unless ``plain``."""
-    if comp.startswith("hollyhock-"):
-        i = HOLLY_COLOURS.index(comp.split("-", 1)[1])
-        return f"{_badge(HOLLY_COLOURS[i], None if plain else HOLLY_STYLE[i])} hollyhock"
-    if comp.startswith("magnolia-"):
-        return "magnolia (1 bud)" if comp == "magnolia-single" else "magnolia (2 buds)"
-    if comp.startswith("buttercup-"):
-        return f"{comp.split('-', 1)[1]} buttercup"
-    if comp.startswith(("lantern-", "dragonfly-")):
-        kind, size = comp.split("-", 1)
-        return f"{size} {kind}"
-    return comp.replace("-", " ")
+def table(layout: Mapping[str, Any], view: View) -> Table:
+    """The view and the layout parsed into the game's models."""
+    lay = PergolaLayout.model_validate(layout)
+    return Table(lay=lay, board=PergolaBoard.model_validate(view.board), view=view,
+                 tools={t.id: t for t in lay.tools},
+                 stones={s.id: i for i, s in enumerate(lay.cascade.stones)},
+                 lilies={x.id: i for i, x in enumerate(lay.pond.lilies)})
 
 
-def tool_text(state: PergolaState, tool: int, plain: bool = False) -> str:
-    """A tool by its id and components: ``S03 magnolia (1 bud) + lavender leaf``."""
-    lay = layout(state)
-    return f"{lay.tool_ids[tool]} " + " + ".join(component_text(c, plain)
-                                                  for c in lay.tool_parts[tool])
+def _bare(element: str) -> str:
+    """The word of an element id: ``stone:c`` is ``c`` (``bottom`` stays)."""
+    return element.split(":", 1)[-1]
 
 
-def leaf_text(state: PergolaState, leaf: int, long: bool = True, plain: bool = False) -> str:
-    x = layout(state).leaves[leaf]
-    badge = _badge(x["id"], None if plain else LEAF_STYLE.get(x["colour"]))
-    if not long:
-        return badge
-    flutter = " + a 1-insect flutter" if x.get("flutter") else ""
-    return f"{badge} {x['colour']}, {x['insect']}{flutter}"
-
-
-def stone_text(state: PergolaState, stone: int) -> str:
-    s = layout(state).stones[stone]
-    return f"{s['id']} ({s['insect']})" if s.get("insect") else f"{s['id']} (start)"
-
-
-def lily_gives(state: PergolaState, lily: int) -> str:
-    x = layout(state).lilies[lily]
-    if x.get("insect"):
-        return str(x["insect"])
-    return f"dragonfly for {REQUIREMENT} {REQ_WORDS[x['dragonfly']]}"
+def _leaf(face: LeafFace, long: bool = True) -> str:
+    return leaf_text(face.leaf, face.colour, face.insect, face.flutter, long=long)
 
 
 # ------------------------------------------------------------------ the table
 
 
-def board_lines(state: PergolaState) -> list[str]:
-    lay = layout(state)
+def board_lines(t: Table) -> list[str]:
+    """The action board, the tool holder and (solo) the neighbour's discards."""
     out = ["[bold]Action board[/bold]  (new tools enter at space 1; after a pick the others "
            "slide toward space 4)"]
-    for i, action in enumerate(lay.board):
-        t = state.board[i]
-        what = tool_text(state, t) if t >= 0 else "(empty)"
-        out.append(f"  space {i + 1}  {ACTION_NAMES.get(action, action):<15} {what}")
-    types = lay.types.get(str(state.players), ())
-    parts = [_plural(len(h), ty) for h, ty in zip(state.holder, types, strict=False) if h]
-    left = sum(len(h) for h in state.holder)
-    out.append(f"  Tool holder: {_plural(left, 'tool')} left"
+    for i, space in enumerate(t.lay.action_board):
+        tool = t.board.action_board[i].tool
+        what = t.tool(tool) if tool else "(empty)"
+        out.append(f"  space {i + 1}  {ACTION_NAMES.get(space.action, space.action):<15} {what}")
+    parts = [plural(h.left, h.type) for h in t.board.holder if h.left]
+    left = sum(h.left for h in t.board.holder)
+    out.append(f"  Tool holder: {plural(left, 'tool')} left"
                + (f": {', '.join(parts)} (in this order, hidden)" if parts else ""))
-    if state.solo:
-        gone = [lay.tool_ids[t] for t in state.discards] or ["none yet"]
-        out += _wrap("  Discarded by the solo neighbour:", gone, 4, sep=" ")
+    if t.lay.solo is not None:
+        gone = [_bare(x) for x in t.board.discards] or ["none yet"]
+        out += wrap("  Discarded by the solo neighbour:", gone, 4, sep=" ")
     return out
 
 
-def leaf_lines(state: PergolaState) -> list[str]:
+def leaf_lines(t: Table) -> list[str]:
+    """Each leaf pile: its top leaf and how many leaves it holds."""
     out = ["[bold]Leaf piles[/bold]  (bird flight takes a top leaf onto the birdhouse, with its "
            "insect)"]
-    for p, t in enumerate(state.tops):
-        left = state.pile_left[p]
-        if t >= 0:
-            what = leaf_text(state, t)
-        elif left:
+    for p, pile in enumerate(t.board.piles):
+        if pile.top is not None:
+            what = _leaf(pile.top)
+        elif pile.size:
             what = "(new top leaf at clean-up)"
         else:
             what = "(empty)"
-        out.append(f"  pile {p + 1}: {_pad(what, 43)} {_plural(left, 'leaf', 'leaves')} in the "
-                   f"pile")
+        out.append(f"  pile {p + 1}: {pad(what, 43)} {plural(pile.size, 'leaf', 'leaves')} in "
+                   f"the pile")
     return out
 
 
-def supply_lines(state: PergolaState) -> list[str]:
-    have = dict(zip(SUPPLY_ITEMS, state.supply, strict=True))
+def supply_lines(t: Table) -> list[str]:
+    """What the supply holds, and the components it has run out of."""
+    have = t.board.supply
     main = (f"  Supply: butterflies {have['butterfly']}, ladybugs {have['ladybug']}, bees "
             f"{have['bee']}, lavender flowers {have['lavender-flower']}, small dragonflies "
             f"{have['dragonfly-small']}")
@@ -306,64 +153,70 @@ def supply_lines(state: PergolaState) -> list[str]:
     gone = [component_text(k) for k, n in have.items()
             if not n and k not in PLURAL and k not in ("dragonfly-medium", "dragonfly-large")]
     if gone:
-        out += _wrap("  None left in the supply (nobody gets one):", gone, 4)
+        out += wrap("  None left in the supply (nobody gets one):", gone, 4)
     return out
 
 
-def cascade_lines(state: PergolaState, viewer: int | None) -> list[str]:
-    """The cascade: its stones row by row with their insects and streams, the bottom and its
-    bonus spots, each seat's two drops and the bonus spots taken (P8)."""
-    lay = layout(state)
-    mark: set[int] = set()
-    if viewer is not None:
-        mark = {d for d in state.gardens[viewer].drops if d >= 0}
-    out = ["[bold]Cascade[/bold]  (each player has one: a water drip moves a drop down a "
-           "stream and takes its insect)"]
+def _stone_rows(t: Table, mark: set[str]) -> list[str]:
+    """The cascade's stones row by row (top first), left to right, four to a line; the
+    stones in ``mark`` (the viewer's drops) starred."""
+    stones = t.lay.cascade.stones
     rows: dict[float, list[int]] = {}
-    for i, s in enumerate(lay.stones):
-        rows.setdefault(s.get("y", 0), []).append(i)
+    for i, s in enumerate(stones):
+        rows.setdefault(s.y, []).append(i)
+    out = []
     for r, y in enumerate(sorted(rows)):
         cells = []
-        for i in sorted(rows[y], key=lambda j: lay.stones[j].get("x", 0)):
-            s = lay.stones[i]
-            sid = f"[reverse]{s['id']}*[/reverse]" if i in mark else s["id"]
-            what = s.get("insect") or "start"
-            cells.append(_pad(f"{sid} {what} -> {' '.join(s['to'])}", 24))
+        for i in sorted(rows[y], key=lambda j: stones[j].x):
+            s = stones[i]
+            sid = f"[reverse]{s.stone}*[/reverse]" if s.id in mark else s.stone
+            to = " ".join(_bare(x) for x in s.to)
+            cells.append(pad(f"{sid} {s.insect or 'start'} -> {to}", 24))
         label = "top" if r == 0 else f"row {r + 1}"
         for k in range(0, len(cells), 4):
             out.append(f"  {label if k == 0 else '':<7}" + "".join(cells[k:k + 4]).rstrip())
+    return out
+
+
+def cascade_lines(t: Table, viewer: int | None) -> list[str]:
+    """The cascade: its stones with their insects and streams, the bottom and its bonus
+    spots, each seat's two drops and the bonus spots taken (P8)."""
+    gardens = t.board.gardens
+    mark = set(gardens[viewer].drops) if viewer is not None else set()
+    out = ["[bold]Cascade[/bold]  (each player has one: a water drip moves a drop down a "
+           "stream and takes its insect)", *_stone_rows(t, mark)]
     out.append(f"  {'bottom':<7}an insect of your choice and a bonus spot (each spot once per "
                f"player):")
-    out.append(" " * 9 + ", ".join(f"{b} ({BONUS_DOES[b]})" for b in sc.BONUSES))
-    for seat, g in enumerate(state.gardens):
-        drops = " and ".join("the bottom" if d < 0 else lay.stones[d]["id"] for d in g.drops)
-        bonus = ", ".join(g.bonuses) or "none yet"
+    bonuses = [_bare(b.id) for b in t.lay.cascade.bonus_spots]
+    out.append(" " * 9 + ", ".join(f"{b} ({BONUS_DOES[b]})" for b in bonuses))
+    for seat, g in enumerate(gardens):
+        drops = " and ".join("the bottom" if d == "bottom" else _bare(d) for d in g.drops)
+        bonus = ", ".join(_bare(b) for b in g.bonus_spots) or "none yet"
         star = " (*)" if seat == viewer else ""
-        out.append(f"  {_cap(possessive(_name(state, seat)))} drops{star} on {drops}; bonus spots "
+        out.append(f"  {cap(possessive(t.name(seat)))} drops{star} on {drops}; bonus spots "
                    f"taken: {bonus}")
     return out
 
 
-def pond_lines(state: PergolaState) -> list[str]:
+def pond_lines(t: Table) -> list[str]:
     """The pond: each lily with its id, what it gives (an insect, or a dragonfly for 4 of a
-    plant), the lilies it touches, the dragonfly stack top first, and the frogs on it."""
-    lay = layout(state)
+    plant), its dragonfly stack top first, the lilies it touches, and the frogs on it."""
     out = ["[bold]Pond[/bold]  (the first frog jump lands on any lily, later ones on a lily "
            "touching the frog's)",
            "  a dragonfly lily gives each player one dragonfly: the top of its stack (L large 5, "
            "M medium 3)"]
-    for i, x in enumerate(lay.lilies):
-        gives = lily_gives(state, i)
+    for x in t.lay.pond.lilies:
+        gives = lily_gives(x.insect, x.dragonfly)
         stack = ""
-        if i in lay.dragon_lilies:
-            st = state.stacks[lay.dragon_lilies.index(i)]
-            stack = "stack " + (" ".join(DRAGONFLY_POINTS[d][0] for d in reversed(st))
+        if x.stack is not None:
+            st = t.board.stacks[x.stack].dragonflies
+            stack = "stack " + (" ".join(DRAGONFLY_LETTER[d] for d in reversed(st))
                                 if st else "empty")
-        touches = "touches " + " ".join(x.get("adjacent", []))
-        frogs = [_name(state, s) for s, g in enumerate(state.gardens) if g.frog == i]
-        line = f"  {x['id']:>3}  {gives:<33}{stack:<12}{touches:<24}"
+        touches = "touches " + " ".join(_bare(a) for a in x.adjacent)
+        frogs = [t.name(g.seat) for g in t.board.gardens if g.frog == x.id]
+        line = f"  {x.lily:>3}  {gives:<33}{stack:<12}{touches:<24}"
         if frogs:
-            out += _wrap(line + "frog:", frogs, 70)
+            out += wrap(line + "frog:", frogs, 70)
         else:
             out.append(line.rstrip())
     return out
@@ -372,265 +225,276 @@ def pond_lines(state: PergolaState) -> list[str]:
 # ------------------------------------------------------------------ one player's boards
 
 
-def _hollyhocks(g: Garden) -> list[str]:
-    top = max(g.holly)
+def _hollyhocks(g: GardenBoard) -> list[str]:
+    """The three hollyhock columns level by level, top first, with their butterflies."""
+    heights = [c.height for c in g.hollyhock_columns]
     out = ["Hollyhocks  (B Y R by level)"]
-    if not top:
+    if not max(heights):
         return [*out, "  none yet"]
-    for lv in range(top - 1, -1, -1):
-        cells = [_badge(HOLLY_LETTER[c], HOLLY_STYLE[c]) if g.holly[c] > lv else "." for c in
-                 range(3)]
-        flowers = sum(1 for h in g.holly if h > lv)
-        bf = f"butterflies {g.bfly[lv]}/{flowers}" if g.bfly[lv] else ""
+    for level in reversed(g.hollyhock_levels):
+        lv = level.level - 1
+        cells = [badge(HOLLY_LETTER[c], HOLLY_STYLE[c]) if heights[c] > lv else "."
+                 for c in range(3)]
+        flowers = sum(1 for h in heights if h > lv)
+        bf = f"butterflies {level.butterflies}/{flowers}" if level.butterflies else ""
         out.append(f"  {lv + 1:>2}  {' '.join(cells)}  {bf}".rstrip())
     return out
 
 
-def _magnolia(g: Garden) -> list[str]:
-    levels = [lv for lv, n in enumerate(g.mag) if n]
+def _magnolia(g: GardenBoard) -> list[str]:
+    """The magnolia tree level by level, top first: pieces, free buds, ladybugs."""
     out = ["Magnolia tree  (pieces, free buds, ladybugs)"]
-    if not levels:
+    if not g.magnolia_levels:
         return [*out, "  none yet"]
-    for lv in range(max(levels), -1, -1):
-        n = g.mag[lv]
-        lady = f"ladybugs {g.lady[lv]}/{n}" if n else ""
-        out.append(f"  {lv + 1:>2}  {'M' * n:<5} buds {g.mag_buds[lv]}  {lady}".rstrip())
+    for m in reversed(g.magnolia_levels):
+        n = m.magnolias
+        lady = f"ladybugs {m.ladybugs}/{n}" if n else ""
+        out.append(f"  {m.level:>2}  {'M' * n:<5} buds {m.free_buds}  {lady}".rstrip())
     return out
 
 
-def _bees(n: int, cap: int) -> str:
-    return "*" * n + "." * (cap - n)
+def _bees(n: int, spots: int) -> str:
+    return "*" * n + "." * (spots - n)
 
 
-def garden_lines(state: PergolaState, seat: int) -> list[str]:
-    """One player's boards as on paper: garden, pergola, birdhouse, cascade drops, frog."""
-    lay = layout(state)
-    g: Garden = state.gardens[seat]
-    name = _name(state, seat)
-    total = state.scores()[seat].total
-    moving = state.to_move == seat
-    head = f"[bold reverse] {name} [/]" if moving else f"[bold]{name}[/bold]"
-    out = [f"{head}  seat {seat}{', to move' if moving else ''}  ·  {len(g.tools)} of {lay.turns} "
-           f"tools taken  ·  {_plural(total, 'point')}{'' if state.is_over else ' so far'}"]
-    out += ["  " + x for x in _side(_hollyhocks(g), _magnolia(g), 42)]
+def _pergola(t: Table, g: GardenBoard) -> list[str]:
+    """The pergola's buttercup spaces with their bees."""
     cups = []
-    for i, (size, b) in enumerate(zip(g.cups, g.cup_bees, strict=True)):
-        if size == 1:
-            cups.append(f"{i + 1}:s({_bees(b, 1)})")
-        elif size == 2:
-            cups.append(f"{i + 1}:L({_bees(b, 2)})")
+    for i, cup in enumerate(g.pergola):
+        if cup.buttercup == "small":
+            cups.append(f"{i + 1}:s({_bees(cup.bees, 1)})")
+        elif cup.buttercup == "large":
+            cups.append(f"{i + 1}:L({_bees(cup.bees, 2)})")
         else:
-            only = "" if len(lay.spaces[i]) != 1 else f"({lay.spaces[i][0]} only)"
+            accepts = t.lay.garden.pergola[i].accepts
+            only = "" if len(accepts) != 1 else f"({accepts[0]} only)"
             cups.append(f"{i + 1}:_{only}")
-    out += _wrap("  Pergola   ", [*cups, " (s/L small/large, * bee, . free spot, _ empty)"],
-                 12, sep=" ")
-    pairs = g.lav_leaves // 2
-    items = [f"flower {j + 1}({_bees(b, 3)})" for j, b in enumerate(g.flowers)]
-    dfs = min(g.df_small, max(0, pairs - len(items)))
+    return wrap("  Pergola   ", [*cups, " (s/L small/large, * bee, . free spot, _ empty)"],
+                12, sep=" ")
+
+
+def _lavender(g: GardenBoard) -> str:
+    """The lavender leaves and what each pair holds."""
+    lav = g.lavender
+    pairs = lav.leaves // 2
+    items = [f"flower {j + 1}({_bees(f.bees, 3)})" for j, f in enumerate(lav.flowers)]
+    dfs = min(g.dragonflies.small, max(0, pairs - len(items)))
     if dfs:
-        items.append(f"{_plural(dfs, 'small dragonfly', 'small dragonflies')}")
-    empty = max(0, pairs - len(g.flowers) - dfs)
+        items.append(f"{plural(dfs, 'small dragonfly', 'small dragonflies')}")
+    empty = max(0, pairs - len(lav.flowers) - dfs)
     if empty:
-        items.append(f"{_plural(empty, 'pair')} with nothing (supply empty)")
-    single = "; 1 leaf waits for its pair" if g.lav_leaves % 2 else ""
-    lav = f"{_plural(g.lav_leaves, 'leaf', 'leaves')}"
-    out.append(f"  Lavender  {lav}" + (f": {', '.join(items)}" if items else "") + single)
-    out.append(f"  Flying    butterflies {g.bfly_fly}, ladybugs {g.lady_fly}, bees {g.bees_fly}"
-               f"    Dragonflies: small {g.df_small}, medium {g.df_medium}, large {g.df_large}")
-    unused = ", ".join(f"{LANTERNS[k]} {n}" for k, n in enumerate(g.lanterns) if n) or "none"
-    out.append(f"  Lanterns  unused: {unused}; used {g.lanterns_used}")
-    bees_on = g.bees_on_buttercups()
-    filled = len(g.pots)
-    limit = min(MAX_POTS, len(lay.thresholds))
-    nxt = (f"next pot at {lay.thresholds[filled]}" if filled < limit else "no more pots")
-    lanterns = sum(g.lanterns) + g.lanterns_used
-    values = ", ".join(
-        f"{p} {sc.pot_value(p, g.butterflies(), len(g.leaves), g.ladybugs(), lanterns)}"
-        for p in sc.POTS)
-    done = ", ".join(g.pots) or "none"
-    out.append(f"  Honey     bees on buttercups {bees_on}, {nxt}; filled ({limit} at most): {done}")
-    out.append(f"            points each pot gives now: {values}")
-    colours = len({lay.leaves[i]["colour"] for i in g.leaves})
-    birds = [leaf_text(state, i, long=False) for i in g.leaves] or ["none"]
-    if g.leaves:
-        birds.append(f" ({_plural(colours, 'colour')})")
-    out += _wrap("  Birdhouse", birds, 12, sep=" ")
-    out += _drops_text(state, g)
+        items.append(f"{plural(empty, 'pair')} with nothing (supply empty)")
+    single = "; 1 leaf waits for its pair" if lav.leaves % 2 else ""
+    leaves = f"{plural(lav.leaves, 'leaf', 'leaves')}"
+    return f"  Lavender  {leaves}" + (f": {', '.join(items)}" if items else "") + single
+
+
+def _honey(t: Table, g: GardenBoard) -> list[str]:
+    """The honey pots: bees on buttercups, the next pot's threshold, the pots filled and what
+    each pot would give now."""
+    honey = g.honey
+    thresholds = t.lay.garden.honey_thresholds
+    filled = len(honey.pots)
+    limit = min(t.lay.garden.max_pots, len(thresholds))
+    nxt = f"next pot at {thresholds[filled]}" if filled < limit else "no more pots"
+    values = ", ".join(f"{p} {v}" for p, v in honey.values.items())
+    done = ", ".join(_bare(p) for p in honey.pots) or "none"
+    return [f"  Honey     bees on buttercups {honey.bees_on_buttercups}, {nxt}; filled "
+            f"({limit} at most): {done}",
+            f"            points each pot gives now: {values}"]
+
+
+def _insects_and_lanterns(g: GardenBoard) -> list[str]:
+    """The insects flying about, the dragonflies and the lanterns."""
+    fly, df = g.flying, g.dragonflies
+    unused = ", ".join(f"{k} {n}" for k, n in g.lanterns.unused.items() if n) or "none"
+    return [f"  Flying    butterflies {fly.butterfly}, ladybugs {fly.ladybug}, bees {fly.bee}"
+            f"    Dragonflies: small {df.small}, medium {df.medium}, large {df.large}",
+            f"  Lanterns  unused: {unused}; used {g.lanterns.used}"]
+
+
+def _birdhouse(g: GardenBoard) -> list[str]:
+    colours = len({leaf.colour for leaf in g.birdhouse})
+    birds = [_leaf(leaf, long=False) for leaf in g.birdhouse] or ["none"]
+    if g.birdhouse:
+        birds.append(f" ({plural(colours, 'colour')})")
+    return wrap("  Birdhouse", birds, 12, sep=" ")
+
+
+def garden_lines(t: Table, seat: int) -> list[str]:
+    """One player's boards as on paper: garden, pergola, birdhouse, cascade drops, frog."""
+    g = t.board.gardens[seat]
+    name = t.name(seat)
+    total = t.view.scores[seat].total
+    moving = t.view.to_move == seat
+    head = f"[bold reverse] {name} [/]" if moving else f"[bold]{name}[/bold]"
+    out = [f"{head}  seat {seat}{', to move' if moving else ''}  ·  {len(g.tools)} of "
+           f"{t.lay.turns} tools taken  ·  {plural(total, 'point')}"
+           f"{'' if t.view.over else ' so far'}"]
+    out += ["  " + x for x in side(_hollyhocks(g), _magnolia(g), 42)]
+    out += _pergola(t, g)
+    out.append(_lavender(g))
+    out += _insects_and_lanterns(g)
+    out += _honey(t, g)
+    out += _birdhouse(g)
+    out += _drops_text(t, g)
     out += [("  Pond      " if i == 0 else " " * 12) + x
-            for i, x in enumerate(_frog_text(state, g))]
-    out += _wrap("  Tools     ", [lay.tool_ids[t] for t in g.tools] or ["none yet"], 12, sep=" ")
+            for i, x in enumerate(_frog_text(t, g))]
+    out += wrap("  Tools     ", [_bare(x) for x in g.tools] or ["none yet"], 12, sep=" ")
     return out
 
 
-def _drops_text(state: PergolaState, g: Garden) -> list[str]:
-    lay = layout(state)
+def _drop_ways(t: Table, drop: str, other: str) -> str:
+    """Where a drop on a stone may flow: each stream's stone and its insect, or the bottom."""
+    ways = []
+    for to in t.stone(drop).to:
+        if to == "bottom":
+            ways.append("bottom")
+        else:
+            s = t.stone(to)
+            ways.append(f"{s.stone} {s.insect or ''}".rstrip()
+                        + (" (blocked)" if to == other else ""))
+    return f"{_bare(drop)} -> {', '.join(ways)}"
+
+
+def _drops_text(t: Table, g: GardenBoard) -> list[str]:
+    """The two drops on this player's cascade, where each may go, the bonus spots taken."""
     parts = []
-    if all(d < 0 for d in g.drops):
+    at_bottom = all(d == "bottom" for d in g.drops)
+    if at_bottom:
         parts.append("both at the bottom (a water drip gives an insect)")
     for k, d in enumerate(g.drops):
-        if d < 0:
-            if not all(x < 0 for x in g.drops):
+        if d == "bottom":
+            if not at_bottom:
                 parts.append("one at the bottom")
             continue
-        other = g.drops[1 - k]
-        ways = []
-        for t in lay.stones[d]["to"]:
-            if t == "bottom":
-                ways.append("bottom")
-            else:
-                j = lay.stone_index[t]
-                s = lay.stones[j]
-                ways.append(f"{t} {s.get('insect') or ''}".rstrip()
-                            + (" (blocked)" if j == other else ""))
-        parts.append(f"{lay.stones[d]['id']} -> {', '.join(ways)}")
-    bonus = ", ".join(g.bonuses) or "none yet"
-    return _wrap("  Cascade   drops", [*parts, f"bonus spots: {bonus}"], 12, sep=" |")
+        parts.append(_drop_ways(t, d, g.drops[1 - k]))
+    bonus = ", ".join(_bare(b) for b in g.bonus_spots) or "none yet"
+    return wrap("  Cascade   drops", [*parts, f"bonus spots: {bonus}"], 12, sep=" |")
 
 
-def _requirement_count(g: Garden, req: str) -> int:
+def _requirement_count(g: GardenBoard, req: str) -> int:
+    """How many of a dragonfly lily's plant the garden holds."""
     if req == "magnolia":
-        return sum(g.mag)
+        return sum(m.magnolias for m in g.magnolia_levels)
     if req == "hollyhock":
-        return sum(g.holly)
+        return sum(c.height for c in g.hollyhock_columns)
     if req == "buttercup":
-        return sum(1 for x in g.cups if x)
-    return g.lav_leaves
+        return sum(1 for x in g.pergola if x.buttercup)
+    return g.lavender.leaves
 
 
-def _frog_text(state: PergolaState, g: Garden) -> list[str]:
-    lay = layout(state)
-    if g.frog < 0:
+def _frog_text(t: Table, g: GardenBoard) -> list[str]:
+    """Where the frog sits, and each dragonfly lily's requirement against the garden."""
+    if g.frog is None:
         where = "frog in the garden (its first jump may land on any lily)"
     else:
-        x = lay.lilies[g.frog]
-        where = (f"frog on lily {x['id']} ({lily_gives(state, g.frog)}), touching "
-                 + " ".join(x.get("adjacent", [])))
+        x = t.lay.pond.lilies[t.lilies[g.frog]]
+        where = (f"frog on lily {x.lily} ({lily_gives(x.insect, x.dragonfly)}), touching "
+                 + " ".join(_bare(a) for a in x.adjacent))
     dls = []
-    for i in lay.dragon_lilies:
-        req = lay.lilies[i]["dragonfly"]
-        won = g.df_reqs >> REQUIREMENTS.index(req) & 1
-        n = _requirement_count(g, req)
-        word = REQ_WORDS[req].split(" ")[0]
-        dls.append(f"{lay.lilies[i]['id']} {word} {min(n, REQUIREMENT)}/{REQUIREMENT}"
+    for x in t.lay.pond.lilies:
+        if x.dragonfly is None:
+            continue
+        won = x.dragonfly in g.dragonflies.requirements_taken
+        n = _requirement_count(g, x.dragonfly)
+        word = REQ_WORDS[x.dragonfly].split(" ")[0]
+        dls.append(f"{x.lily} {word} {min(n, REQUIREMENT)}/{REQUIREMENT}"
                    + (" won" if won else ""))
-    return [where, *_wrap("dragonfly lilies:", dls, 18, width=WIDTH - 12)]
+    return [where, *wrap("dragonfly lilies:", dls, 18, width=WIDTH - 12)]
 
 
-# ------------------------------------------------------------------ score pad, decision
+# ------------------------------------------------------------------ score pad, status, end
 
 
-def render_score(state: PergolaState, seat: int | None = None, colourblind: bool = True) -> str:
+def score_pad_lines(t: Table) -> list[str]:
     """The score pad as printed: one row per scoring category, one column per seat, total."""
-    names = [_name(state, s) for s in range(state.players)]
-    width = max(8, *(_visible(n) + 2 for n in names))
-    scores = state.scores()
-    lines = ["[bold]Score pad[/bold]" + ("" if state.is_over else "  (points so far)"),
-             " " * 16 + "".join(" " * (width - _visible(n)) + n for n in names)]
-    for r in sc.ROWS:
-        lines.append(f"{r:<16}" + "".join(f"{x.breakdown[r]:>{width}}" for x in scores))
+    names = [t.name(s) for s in range(t.view.players)]
+    width = max(8, *(visible(n) + 2 for n in names))
+    scores = t.view.scores
+    lines = ["[bold]Score pad[/bold]" + ("" if t.view.over else "  (points so far)"),
+             " " * 16 + "".join(" " * (width - visible(n)) + n for n in names)]
+    for row in t.lay.score_pad:
+        r = row.key
+        lines.append(f"{r:<16}" + "".join(f"{x.rows[r]:>{width}}" for x in scores))
     lines.append(f"[bold]{'total':<16}" + "".join(f"{x.total:>{width}}" for x in scores)
                  + "[/bold]")
-    _ = seat, colourblind
-    return "\n".join(lines)
+    return lines
 
 
-def decision_text(state: PergolaState) -> str:
-    """What the seat to move decides now, named from its legal moves."""
-    moves = [str(m) for m in state.legal_moves()]
-    words = {m.split(" ", 1)[0] for m in moves}
-    for w in ("drip", "take", "jump", "honey", "bonus", "leaf", "pick", "magnolia",
-              "buttercup", "lavender", "butterfly", "ladybug", "bee", "move", "action"):
-        if w in words:
-            break
-    else:
-        w = ""
-    if w == "" and "lantern" in words:
-        kinds = {m.split(" ")[1] for m in moves if m.startswith("lantern ")}
-        return next((LANTERN_DECISIONS[k] for k in ("insect", "drip", "jump", "action")
-                     if k in kinds), "use a lantern or skip")
-    if w == "" and "stop" in words:
-        w = "stop"
-    text = DECISIONS.get(w, "choose")
-    if w == "take" and "drip" not in words:
-        text = "take an insect of your choice (take KIND)"
-    return text
+def challenge_text(t: Table) -> list[str]:
+    """The solo challenge's lines, from the board's challenge progress and the layout."""
+    ch = t.board.challenge
+    assert ch is not None and t.lay.solo is not None
+    free = next(c for c in t.lay.solo.challenges if c.number == FREE_GAME)
+    return challenge_lines(ChallengeFacts(
+        number=ch.number, title=ch.title, goal=ch.goal, met=ch.met, progress=ch.progress,
+        over=t.view.over, score=t.view.scores[0].total, player=t.view.seats[0].name,
+        neighbours=(ch.przemek, ch.golab), free_neighbours=(free.przemek, free.golab)))
 
 
-def status_lines(state: PergolaState) -> list[str]:
-    if state.is_over:
-        return game_over_lines(state)
-    who = state.to_move
-    if who is None or who < 0:
+def status_lines(t: Table) -> list[str]:
+    """The end of the game, or the tool in play and what the seat to move decides now."""
+    view = t.view
+    if view.over:
+        challenge = challenge_text(t) if t.lay.solo is not None else None
+        return game_over_lines(t.lay.turns, [t.name(s) for s in range(view.players)],
+                               [x.total for x in view.scores], challenge)
+    who = view.to_move
+    if who is None:
         return ["(the table is being set: tools drawn, leaves revealed)"]
     out = []
-    if state.current_tool >= 0:
-        out.append(f"Tool in play: {tool_text(state, state.current_tool)}")
-    name = _name(state, who)
-    out += _wrap(f"[bold]{_cap(name)}[/bold] {verb(name, 'decides')} now:",
-                 decision_text(state).split(), 4, sep=" ")
+    if t.board.current_tool is not None:
+        out.append(f"Tool in play: {t.tool(t.board.current_tool)}")
+    name = t.name(who)
+    out += wrap(f"[bold]{cap(name)}[/bold] {verb(name, 'decides')} now:",
+                (t.board.decision or "choose").split(), 4, sep=" ")
     return out
 
 
-def game_over_lines(state: PergolaState) -> list[str]:
-    """The end: solo, the challenge met or not against the neighbours' printed results (P10);
-    otherwise the totals and who wins (ties win together, A4)."""
-    turns = layout(state).turns
-    out = [f"[bold]Game over[/bold] after {turns} turns" + ("." if state.solo else " each.")]
-    if state.solo:
-        lines = challenge_summary(state)
-        for i, x in enumerate(lines):
-            wrapped = _wrap_text(_esc(x))
-            out += [f"[bold]{w}[/bold]" for w in wrapped] if i == 0 else wrapped
-        return out
-    totals = [x.total for x in state.scores()]
-    best = max(totals)
-    win = [_name(state, s) for s, t in enumerate(totals) if t == best]
-    others = ", ".join(f"{_name(state, s)} {t}" for s, t in
-                       sorted(enumerate(totals), key=lambda st: -st[1]) if t != best)
-    if len(win) == 1:
-        line = f"{_cap(subject(win[0], 'wins'))} with {best} points"
-    else:
-        line = f"{' and '.join(win)} tie with {best} points and win together"
-    return _wrap_text(out[0][:-1] + f": {line}" + (f" ({others})." if others else "."))
-
-
-def render(state: PergolaState, seat: int | None, colourblind: bool = True) -> str:
-    """The whole screen for ``seat`` (``None``: the seat to move)."""
-    viewer = seat
-    if viewer is None or not 0 <= viewer < state.players:
-        who = state.to_move
-        viewer = who if who is not None and who >= 0 else None
-    rounds = layout(state).turns
-    done = min(state.turn // state.players + (0 if state.is_over else 1), rounds)
-    names = " vs ".join(_name(state, s) for s in range(state.players))
-    mode = "solo" if state.solo else names
+def _heading(t: Table) -> list[str]:
+    """The title line, and in solo during the game the challenge and its progress."""
+    view, solo = t.view, t.lay.solo is not None
+    rounds = t.lay.turns
+    done = min(view.turn // view.players + (0 if view.over else 1), rounds)
+    mode = "solo" if solo else " vs ".join(t.name(s) for s in range(view.players))
     lines = [f"[bold]Pergola[/bold]  {mode}  ·  turn {done} of {rounds}"
-             + ("" if state.solo or state.is_over else " each")]
-    if state.solo and not state.is_over:
-        for x in challenge_summary(state):
-            lines += _wrap_text(_esc(x))
-    lines.append("")
-    lines += board_lines(state)
-    lines += leaf_lines(state)
-    lines += supply_lines(state)
-    lines.append("")
-    lines += cascade_lines(state, viewer)
-    lines.append("")
-    lines += pond_lines(state)
-    for s in range(state.players):
-        lines.append("")
-        lines += garden_lines(state, s)
-    lines.append("")
-    totals = [f"{_name(state, s)} {x.total}" for s, x in enumerate(state.scores())]
-    if state.is_over:
-        lines += _wrap("[bold]Score pad[/bold]  final totals:", totals, 4)
-    else:
-        lines += _wrap("[bold]Score pad[/bold]  points so far:",
-                       [*totals[:-1], totals[-1] + " (type score for every row)"], 4)
-    lines.append("")
-    lines += status_lines(state)
+             + ("" if solo or view.over else " each")]
+    if solo and not view.over:
+        for x in challenge_text(t):
+            lines += wrap_text(esc(x))
+    return lines
+
+
+def _totals(t: Table) -> list[str]:
+    totals = [f"{t.name(s)} {x.total}" for s, x in enumerate(t.view.scores)]
+    if t.view.over:
+        return wrap("[bold]Score pad[/bold]  final totals:", totals, 4)
+    return wrap("[bold]Score pad[/bold]  points so far:",
+                [*totals[:-1], totals[-1] + " (type score for every row)"], 4)
+
+
+def draw(layout: Mapping[str, Any], view: View, seat: int | None,
+         colourblind: bool = True) -> str:
+    """The whole screen of ``view`` on ``layout``, about ``seat`` (``None``: the seat to
+    move's drops are marked on the cascade)."""
+    t = table(layout, view)
+    viewer = seat if seat is not None and 0 <= seat < view.players else view.to_move
+    lines = [*_heading(t), ""]
+    lines += board_lines(t) + leaf_lines(t) + supply_lines(t)
+    lines += ["", *cascade_lines(t, viewer), "", *pond_lines(t)]
+    for s in range(view.players):
+        lines += ["", *garden_lines(t, s)]
+    lines += ["", *_totals(t), "", *status_lines(t)]
     return "\n".join(lines)
 
 
-__all__ = ["Layout", "board_lines", "cascade_lines", "decision_text", "game_over_lines",
-           "garden_lines", "layout", "pond_lines", "render", "render_score", "tool_text"]
+def draw_score(layout: Mapping[str, Any], view: View, seat: int | None,
+               colourblind: bool = True) -> str:
+    """The score pad alone, as printed (every seat's column, whatever ``seat``)."""
+    return "\n".join(score_pad_lines(table(layout, view)))
+
+
+__all__ = ["Table", "board_lines", "cascade_lines", "draw", "draw_score", "garden_lines",
+           "leaf_lines", "pond_lines", "score_pad_lines", "status_lines", "supply_lines",
+           "table"]

@@ -13,8 +13,9 @@ the ten challenges with the printed neighbours' scores.
 ``view_board(view_state, viewer)`` is what changes: the tools above the action spaces, the
 holder's size by tool type (never its order), the leaf piles' top leaves and sizes (never the
 leaves below), the dragonfly stacks, the supply, every seat's garden, the solo discards, whose
-turn it is and what they are doing in words, the tool in play, the challenge's progress in
-solo, and the choices of the seat to move, each keyed by the layout element it targets.
+turn it is and what they are doing in words (and what the seat to move decides), the tool in
+play, the challenge's progress in solo, and the choices of the seat to move, each keyed by the
+layout element it targets.
 
 Element ids: every element id has a prefix and a colon, and ends in the word the move notation
 uses: ``space:3`` (the target of ``action drip`` when drip is space 3), ``tool:S05`` (the
@@ -81,6 +82,7 @@ from meeple.games.pergola.solo import (
     challenge_met,
     challenge_progress,
 )
+from meeple.games.pergola.words import decision_text
 
 if TYPE_CHECKING:
     from meeple.games.pergola.rules import PergolaState
@@ -617,6 +619,9 @@ class Honey(_Frozen):
     bees_on_buttercups: int
     next_threshold: int | None = Field(description="bees on buttercups the next pot needs; "
                                                    "None once no pot is left")
+    values: dict[str, int] = Field(description="points each pot would give if filled now, by "
+                                               "pot name (butterflies, leaves, ladybugs, "
+                                               "lanterns)")
 
 
 class Dragonflies(_Frozen):
@@ -699,6 +704,9 @@ class PergolaBoard(_Frozen):
     doing: str = Field(description="what is happening, in words")
     tasks: list[str] = Field(description="the seat's steps still to come this turn, in words "
                                          "(the first is being decided)")
+    decision: str | None = Field(description="what the seat to move decides now, in words "
+                                             "(named from its legal moves, for every viewer); "
+                                             "None while chance is pending and at the end")
     current_tool: str | None = Field(description="element id of the tool in play")
     action_board: list[BoardSpace]
     holder: list[HolderSection]
@@ -755,7 +763,9 @@ def _garden(s: PergolaState, seat: int) -> GardenBoard:
         lanterns=Lanterns(unused={k: g.lanterns[i] for i, k in enumerate(LANTERNS)},
                           used=g.lanterns_used),
         honey=Honey(pots=[f"pot:{p}" for p in g.pots], bees_on_buttercups=g.bees_on_buttercups(),
-                    next_threshold=nxt),
+                    next_threshold=nxt,
+                    values={p: sc.pot_value(p, g.butterflies(), len(g.leaves), g.ladybugs(),
+                                            lanterns) for p in sc.POTS}),
         birdhouse=[_leaf(c, i) for i in g.leaves],
         drops=[_stone_el(c, d) for d in g.drops],
         bonus_spots=[f"bonus:{b}" for b in g.bonuses],
@@ -936,9 +946,11 @@ def board_model(s: PergolaState, viewer: int | None) -> PergolaBoard:
     """The board of the view state ``s`` for ``viewer`` (see :func:`view_board`)."""
     c = s.c
     phase, doing, seat = _doing(s)
+    moving = s.to_move is not None and s.to_move != CHANCE
+    moves = s.legal_moves() if moving else []
     choices: list[Choice] = []
-    if viewer is not None and s.to_move == viewer and s.to_move != CHANCE:
-        choices = [choice(s, m) for m in s.legal_moves()]
+    if viewer is not None and s.to_move == viewer and moving:
+        choices = [choice(s, m) for m in moves]
     types = c.bundle.tools.types[str(s.players)]
     challenge = None
     if s.solo:
@@ -955,6 +967,7 @@ def board_model(s: PergolaState, viewer: int | None) -> PergolaBoard:
         to_move=None if s.to_move in (None, CHANCE) else s.to_move,
         seat_turn=seat, round=rnd, phase=phase, doing=doing,
         tasks=[] if s.chance else [_task_words(s, t) for t in s.tasks],
+        decision=decision_text([str(m) for m in moves]) if moving else None,
         current_tool=None if s.current_tool < 0 else f"tool:{c.tool_ids[s.current_tool]}",
         action_board=[BoardSpace(space=f"space:{i + 1}",
                                  tool=None if t < 0 else f"tool:{c.tool_ids[t]}")
