@@ -113,7 +113,7 @@ def test_valid_frames_are_answered_as_the_protocol_says(table: Table) -> None:
         legal = s.view["legal_moves"]
         preview = s.ask({"type": "preview", "moves": [legal[0]]}, "preview", "refused")
         assert preview["type"] == "preview" and preview["moves"][0] == legal[0]
-        assert set(preview) == {"type", "moves", "complete", "view"}
+        assert set(preview) == {"type", "moves", "complete", "forced", "view"}
         stale = s.ask({"type": "move", "move": legal[0], "version": s.version - 1},
                       "ack", "refused")
         # a move without an id is answered with "id": null, as always

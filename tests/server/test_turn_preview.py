@@ -12,7 +12,7 @@ import pytest
 
 import meeple
 from meeple.core.rng import Rng
-from meeple.server.service import Draft, Refused, Service
+from meeple.server.service import Draft, PreviewAnswer, Refused, Service
 from meeple.store import HUMAN, SeatSpec, Store
 from tests.steps import EngineSteps
 
@@ -38,9 +38,11 @@ def a_turn(state: meeple.State[Any], seed: int) -> list[str]:
     return out
 
 
-def dumped(answer: tuple[Any, list[str], bool]) -> tuple[str, list[str], bool]:
-    view, moves, complete = answer
-    return view.model_dump_json(by_alias=True), moves, complete
+def dumped(answer: PreviewAnswer) -> tuple[str, list[str], bool, list[bool]]:
+    """A preview's answer, comparable: the same view, moves, completeness and forced marks
+    (a fresh turn marks re-sent forced steps as the connection's turn did)."""
+    return answer.view.model_dump_json(by_alias=True), answer.moves, answer.complete, \
+        answer.forced
 
 
 @pytest.mark.parametrize(("game", "variant"), [("gardens", {"level": 2}),

@@ -70,6 +70,18 @@ def forced_move(state: State[M]) -> M | None:
     return legal[0] if len(legal) == 1 else None
 
 
+def _names_move(pos: State[M], text: M | str, move: M) -> bool:
+    """Whether ``text`` (a move or its text, read at ``pos``) is ``move``."""
+    if not isinstance(text, str):
+        return bool(text == move)
+    if text == str(move):
+        return True
+    try:
+        return bool(pos.parse_move(text) == move)
+    except IllegalMove:
+        return False
+
+
 def ends_turn(state: State[M], move: M) -> bool:
     """Whether playing ``move`` (legal) ends the turn of the seat to move in ``state``."""
     node = state.clone()
@@ -205,20 +217,22 @@ class Turn(Generic[M]):
         :attr:`start` (a text that names a forced step already played is that step): undo
         back to the steps this turn shares with ``texts``, then play only the new ones.
         Forced steps after the shared steps are kept (they would be played again); forced
-        steps played at the start by :meth:`play_forced` are not (a fresh turn has none).
+        steps at the start that ``texts`` does not name are not (a fresh turn plays none by
+        itself). A text naming the only legal move is a forced step, as when the turn played
+        it (see :meth:`_sent_step`).
 
         Raises :class:`StepRefused` at the first text that cannot be played; the turn then
         holds the steps before it."""
         steps = self._steps
-        if steps and steps[0].forced:
-            self._truncate(0)  # forced steps before any choice: a fresh turn has none
         shared = 0
         limit = min(len(steps), len(texts))
         while shared < limit and self._names(shared, texts[shared]):
             shared += 1
         # the first chosen step past the shared ones goes, with everything after it; forced
-        # steps right after the shared ones stay (played again by a fresh turn anyway)
-        cut = next((i for i in range(shared, len(steps)) if not steps[i].forced), len(steps))
+        # steps right after a shared one stay (its step plays them again anyway); forced steps
+        # at the start that ``texts`` does not name go (a fresh turn plays none by itself)
+        cut = 0 if shared == 0 else next(
+            (i for i in range(shared, len(steps)) if not steps[i].forced), len(steps))
         self._truncate(cut)
         for i in range(shared, len(texts)):
             text = texts[i]
@@ -230,21 +244,28 @@ class Turn(Generic[M]):
             if self.complete:
                 raise StepRefused(self._over_reason(), text, i, ended=True)
             try:
-                self.step(text)
+                self._sent_step(text)
             except IllegalMove as exc:
                 raise StepRefused(exc.reason, text, i, ended=False) from None
 
+    def _sent_step(self, text: M | str) -> None:
+        """:meth:`step` for a text a client sent: a decision with only one legal move is a
+        forced step even when the client names it (the page sends the forced steps that open
+        a turn, and a fresh turn after a reconnect gets a turn's forced steps again), so
+        :meth:`undo` and the forced marks are the same as on the turn that played them."""
+        only = forced_move(self.position)
+        if only is None or not _names_move(self.position, text, only):
+            self.step(text)
+            return
+        before = self._positions[-1]
+        after = before.clone()
+        after.play(only, check=False)
+        self._push(before, after, forced=True)
+        self.play_forced()
+
     def _names(self, i: int, text: M | str) -> bool:
         """Whether ``text`` (a move or its text) is step ``i``'s move."""
-        move = self._steps[i].move
-        if not isinstance(text, str):
-            return bool(text == move)
-        if text == str(move):
-            return True
-        try:
-            return bool(self._positions[i].parse_move(text) == move)
-        except IllegalMove:
-            return False
+        return _names_move(self._positions[i], text, self._steps[i].move)
 
     @staticmethod
     def _illegal_reason(pos: State[M], text: M | str) -> str:

@@ -269,6 +269,10 @@ class ViewFrame(_ServerFrame):
 
     type: Literal["view"] = "view"
     version: int
+    forced: list[str] | None = Field(
+        default=None, description="only to the seat to move, when its turn opens with decisions "
+        "that have a single legal move each: those moves, which the server plays for the "
+        "player; send them as the first moves of a preview. Absent otherwise")
     view: View
 
 
@@ -290,6 +294,10 @@ class PreviewFrame(_ServerFrame):
     type: Literal["preview"] = "preview"
     moves: list[str]
     complete: bool
+    forced: list[bool] = Field(description="for each of moves: whether it was forced (the "
+                               "only legal move then), so the server played it or would have; "
+                               "an undo in a client takes a chosen move back with the forced "
+                               "ones after it")
     view: View
 
 

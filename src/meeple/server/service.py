@@ -16,13 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from meeple.bots import make_bot
 from meeple.core.errors import IllegalMove, MeepleError
@@ -83,6 +84,17 @@ class AlreadyPlayed(MeepleError):
         self.version = version
 
 
+class PreviewAnswer(NamedTuple):
+    """What a preview gives: the seat's view after the moves, the moves (the ones sent, with
+    every forced decision after them added), whether the turn is then complete, and for each
+    move whether it was forced (the only legal move: the server played it, or would have)."""
+
+    view: View
+    moves: list[str]
+    complete: bool
+    forced: list[bool]
+
+
 @dataclass(eq=False)
 class Draft:
     """A connection's turn being built by previews: the :class:`~meeple.core.turn.Turn` of the
@@ -135,6 +147,8 @@ class Runtime:
     #: the positions before the last decisions that undo can take back (the seat to move's
     #: own, in this turn), oldest first: an undo is one of them, not a replay of the game
     befores: list[State[Any]] = field(default_factory=list)
+    #: the version and the forced decisions that open the turn there (:func:`opening_forced`)
+    opening: tuple[int, list[str]] | None = None
 
     def seat_kind(self, seat: int) -> tuple[str, str | None, bool]:
         s = self.table.seats[seat]
@@ -149,6 +163,19 @@ class Runtime:
         if absent:
             return bot or STAND_IN
         return None
+
+
+def opening_forced(rt: Runtime, view: View) -> list[str]:
+    """The decisions that open the turn of the seat to move in ``rt`` when each has only one
+    legal move (the server's :meth:`Turn.play_forced <meeple.core.turn.Turn.play_forced>`),
+    for that seat's own ``view`` only; empty for anyone else or when the first decision is a
+    choice. The page sends them as its first preview, so the player sees them made."""
+    if view.viewer is None or view.viewer != view.to_move or len(view.legal_moves) != 1:
+        return []
+    if rt.opening is None or rt.opening[0] != rt.version:
+        turn = Turn(rt.state)
+        rt.opening = (rt.version, [s.text for s in turn.play_forced()])
+    return rt.opening[1]
 
 
 def rebuild(table: Table, entries: list[Entry]
@@ -332,14 +359,24 @@ class Service:
         return seat_view(rt.state, viewer, rt.lines, text=text)
 
     def view_frame(self, rt: Runtime, viewer: int | None, text: bool = False) -> dict[str, Any]:
-        return {"type": "view", "version": rt.version,
-                "view": self.view(rt, viewer, text).model_dump(mode="json", by_alias=True)}
+        """The ``view`` frame for ``viewer``: the view, and for the seat to move the forced
+        decisions that open its turn (``forced``, see :func:`opening_forced`), if any."""
+        view = self.view(rt, viewer, text)
+        frame: dict[str, Any] = {"type": "view", "version": rt.version,
+                                 "view": view.model_dump(mode="json", by_alias=True)}
+        forced = opening_forced(rt, view)
+        if forced:
+            frame["forced"] = forced
+        return frame
 
     def view_frame_json(self, rt: Runtime, viewer: int | None, text: bool = False) -> str:
         """:meth:`view_frame` written as JSON text (pydantic's serializer, several times faster
         than dumping to dicts and then to JSON): what every WebSocket view frame is."""
-        view = self.view(rt, viewer, text).model_dump_json(by_alias=True)
-        return f'{{"type":"view","version":{rt.version},"view":{view}}}'
+        view = self.view(rt, viewer, text)
+        forced = opening_forced(rt, view)
+        extra = f',"forced":{json.dumps(forced)}' if forced else ""
+        return (f'{{"type":"view","version":{rt.version}{extra},'
+                f'"view":{view.model_dump_json(by_alias=True)}}}')
 
     async def broadcast(self, rt: Runtime) -> None:
         """Send every connected client its own view (made once per viewer)."""
@@ -382,7 +419,7 @@ class Service:
         return rt.version
 
     async def preview(self, table_id: str, seat: int, texts: Sequence[str], text: bool = False,
-                      draft: Draft | None = None) -> tuple[View, list[str], bool]:
+                      draft: Draft | None = None) -> PreviewAnswer:
         """What the position would be after ``texts`` (this seat's decisions from now), without
         playing anything: the seat's view, the moves with every forced decision (only one
         legal move) that follows them added, and whether the turn is then complete. A refused
@@ -404,8 +441,10 @@ class Service:
                 raise Refused(f"{done}it is no longer seat {seat}'s turn; nothing was played",
                               rt.version) from None
             raise Refused(done + exc.reason, rt.version) from None
-        lines = rt.lines + [s.note for s in turn.steps]
-        return seat_view(turn.position, seat, lines, text=text), turn.texts, turn.complete
+        steps = turn.steps
+        lines = rt.lines + [s.note for s in steps]
+        return PreviewAnswer(seat_view(turn.position, seat, lines, text=text), turn.texts,
+                             turn.complete, [s.forced for s in steps])
 
     async def undo(self, table_id: str, seat: int, version: int, client_id: str | None) -> int:
         """Take back ``seat``'s last decision of its unfinished turn (as the engine allows)."""

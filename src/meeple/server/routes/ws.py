@@ -216,15 +216,15 @@ class Connection:
             await self.send(RefusedFrame(reason="spectators cannot move").dump())
             return
         try:
-            view, played, complete = await self.svc.preview(self.table_id, client.viewer,
-                                                             frame.steps, client.text,
-                                                             draft=client.draft)
+            answer = await self.svc.preview(self.table_id, client.viewer, frame.steps,
+                                            client.text, draft=client.draft)
         except Refused as exc:
             await self.send(RefusedFrame(preview=True, reason=exc.reason,
                                          version=exc.version).dump())
             return
-        await self.send(with_view({"type": "preview", "moves": played, "complete": complete},
-                                  view))
+        await self.send(with_view({"type": "preview", "moves": answer.moves,
+                                   "complete": answer.complete, "forced": answer.forced},
+                                  answer.view))
 
     async def back(self, client: Client) -> None:
         """The client's seat taken back from its stand-in bot."""

@@ -2,8 +2,10 @@
 //
 // The server's engine decides everything: the page shows the view it sends, and builds a turn
 // by clicks as a list of moves that the server previews (the position after them, with every
-// forced decision added) until the turn is complete; "Confirm turn" sends the whole list, which
-// is stored at once or refused whole. Undo and reset act on that list and reach nobody.
+// forced decision added, each move marked forced or not) until the turn is complete; "Confirm
+// turn" sends the whole list, which is stored at once or refused whole. Undo and reset act on
+// that list and reach nobody. Which decisions are forced is the server's word, never the page's:
+// a turn that opens with forced ones gets them named in the view frame (`forced`).
 import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind,
   describeVariant } from "./common.js";
 import { Connection } from "./net.js";
@@ -26,8 +28,8 @@ const page = {
   view: null,        // the last committed view
   version: -1,
   buffer: [],        // moves of this turn not yet confirmed
-  forced: [],        // for each move of the buffer: whether the server added it (a forced decision)
-  sentForced: [],    // the same for the moves of the preview on its way
+  forced: [],        // for each move of the buffer: whether it was forced (the server says)
+  opening: [],       // the forced decisions that open this seat's turn (the view frame's)
   preview: null,     // the view after the buffer
   complete: false,   // whether the buffer completes the turn
   pending: false,    // a preview or a confirm is on its way
@@ -121,8 +123,10 @@ function renderChoices(view) {
   const box = $("choices");
   box.replaceChildren();
   const mine = myTurn(page.view);
-  $("undo").classList.toggle("hidden", !(mine && page.buffer.length));
-  $("reset").classList.toggle("hidden", !(mine && page.buffer.length > 1));
+  // a turn of forced decisions only has nothing to take back
+  const chosen = page.buffer.some((_, i) => page.forced[i] === false);
+  $("undo").classList.toggle("hidden", !(mine && chosen));
+  $("reset").classList.toggle("hidden", !(mine && chosen && page.buffer.length > 1));
   $("confirm").classList.toggle("hidden", !(mine && page.complete));
   showHintTools(mine);
   $("confirm").disabled = page.pending;
@@ -216,9 +220,9 @@ function choose(move) {
   sendPreview([...page.buffer, move]);
 }
 
-// the preview's reply gives back these moves and the forced decisions that follow them
+// the preview's reply gives back these moves and the forced decisions that follow them, and
+// says which of them were forced
 function sendPreview(moves) {
-  page.sentForced = moves.map((_, i) => i < page.buffer.length && page.forced[i] === true);
   page.pending = true;
   page.sentAt = page.version;
   page.conn.request({ type: "preview", moves });
@@ -249,6 +253,7 @@ function resetTurn() {
   page.complete = false;
   refuse("");
   render();
+  playOpening();
 }
 
 function confirmTurn() {
@@ -266,15 +271,16 @@ function onFrame(frame) {
     const moved = frame.version !== page.version;
     page.version = frame.version;
     page.view = frame.view;
+    page.opening = frame.forced || [];
     // a turn being built belongs to the position it was built on
     if (moved || !myTurn(page.view)) { page.buffer = []; page.preview = null; page.complete = false; }
     render();
-    maybeForced();
+    playOpening();
   } else if (frame.type === "preview") {
     page.pending = false;
-    if (page.sentAt !== page.version) { render(); maybeForced(); return; }  // for an old position
+    if (page.sentAt !== page.version) { render(); playOpening(); return; }  // for an old position
     page.buffer = frame.moves;
-    page.forced = frame.moves.map((_, i) => i >= page.sentForced.length || page.sentForced[i]);
+    page.forced = frame.forced;
     page.preview = frame.moves.length ? frame.view : null;
     page.complete = frame.complete;
     render();
@@ -297,11 +303,11 @@ function onFrame(frame) {
   }
 }
 
-function maybeForced() {
-  // a decision with only one legal option is made for you (shown in "this turn")
-  const v = page.view;
-  if (myTurn(v) && !page.buffer.length && !page.pending && (v.legal_moves || []).length === 1) {
-    sendPreview([v.legal_moves[0]]);
+function playOpening() {
+  // the decisions with only one legal option that open the turn are made for you (the
+  // server names them in its view frame; shown in "this turn")
+  if (myTurn(page.view) && !page.buffer.length && !page.pending && page.opening.length) {
+    sendPreview(page.opening);
   }
 }
 
