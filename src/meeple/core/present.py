@@ -4,7 +4,7 @@ Each game package builds a :class:`Presentation` over its own State class and ex
 ``PRESENTATION`` beside its ``GAME`` (the rules' facts, :mod:`meeple.core.registry`); this module
 finds it through the package the rules registry loaded. Everything that shows a game to a
 person reads it from here: the per-seat view (:mod:`meeple.core.view`), the terminal
-(:func:`render_text`, :func:`render_score`), the log in words (:func:`announcements`), the
+(:func:`draw_view`, :func:`draw_view_score`, from the view), the log in words (:func:`announcements`), the
 schema (``meeple schema``). The rules never import any of it.
 """
 
@@ -16,16 +16,11 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from meeple.core.errors import IncompleteGame
 from meeple.core.registry import kept_game_part
 from meeple.core.state import State
 from meeple.core.viewmodel import View
 
 S = TypeVar("S", bound=State[Any])
-
-#: ``draw(state, seat, colourblind)``: a drawing as Rich markup for ``seat`` (None: every seat,
-#: as a spectator sees them), with letters beside colours when ``colourblind``.
-Drawing = Callable[[S, int | None, bool], str]
 
 #: ``draw(layout, view, seat, colourblind)``: the terminal drawing of a per-seat view, as Rich
 #: markup. ``layout`` is what the game's ``view_layout`` gives for the table (JSON data, as
@@ -45,15 +40,13 @@ class Presentation(Generic[S]):
     mypy checks each function against the game's own state.
     """
 
-    #: The whole screen for a seat as Rich markup (``meeple play``, ``meeple show``), drawn
-    #: from the per-seat view and the layout (:data:`ViewDrawing`).
-    draw: ViewDrawing | None = None
+    #: The whole screen for a seat as Rich markup (``meeple play``, ``meeple join``), drawn
+    #: from the per-seat view and the layout only (:data:`ViewDrawing`): the game's
+    #: ``render.py``, which never reads its rules.
+    draw: ViewDrawing
     #: The score pad alone, as printed (``score`` at the terminal prompt), from the view;
     #: ``None``: the terminal prints the score rows of the view.
     draw_score: ViewDrawing | None = None
-    #: Transitional: the screen drawn from the state (before ``draw``); goes once every game
-    #: draws from its view.
-    render: Drawing[S] | None = None
     #: ``announce(before, after)``: what happened between two states of a game, in words, for
     #: players (a garden completed, a bonus taken).
     announce: Callable[[S, S], list[str]]
@@ -69,9 +62,6 @@ class Presentation(Generic[S]):
     #: The pydantic models behind ``view_layout`` and ``view_board`` (for ``meeple schema``).
     layout_model: type[BaseModel]
     board_model: type[BaseModel]
-    #: The score pad alone, as printed (``score`` at the terminal prompt); ``None``: the
-    #: terminal prints the score rows of ``State.scores()``.
-    render_score: Drawing[S] | None = None
     #: How moves are written in this game, with examples (``help`` at the terminal prompt);
     #: empty: the terminal shows examples from the legal moves.
     notation_help: str = ""
@@ -88,21 +78,11 @@ def presentation(game: str) -> Presentation[Any]:
     return kept_game_part(PRESENTATIONS, game, "PRESENTATION", Presentation)
 
 
-def render_text(state: State[Any], seat: int | None = None, colourblind: bool = True) -> str:
-    """Transitional: the position drawn from the state (the game's old ``render``)."""
-    draw = presentation(state.game_name).render
-    assert draw is not None, f"{state.game_name} draws from its view: use core.view.terminal_text"
-    return draw(state, seat, colourblind)
-
-
 def draw_view(layout: Mapping[str, Any], view: View, seat: int | None,
               colourblind: bool = True) -> str:
     """The terminal screen of ``view`` (a per-seat view, from :func:`meeple.core.view.seat_view`
     or a server) on the table's ``layout``, as Rich markup, about ``seat`` (None: every seat)."""
-    draw = presentation(view.game).draw
-    if draw is None:
-        raise IncompleteGame(f"game {view.game!r} has no terminal drawing of its view")
-    return draw(layout, view, seat, colourblind)
+    return presentation(view.game).draw(layout, view, seat, colourblind)
 
 
 def draw_view_score(layout: Mapping[str, Any], view: View, seat: int | None,
@@ -110,13 +90,6 @@ def draw_view_score(layout: Mapping[str, Any], view: View, seat: int | None,
     """The score pad alone, as printed, from ``view``; ``None`` if the game draws none."""
     draw = presentation(view.game).draw_score
     return None if draw is None else draw(layout, view, seat, colourblind)
-
-
-def render_score(state: State[Any], seat: int | None = None,
-                 colourblind: bool = True) -> str | None:
-    """The score pad alone, as printed, for a terminal; ``None`` if the game draws none."""
-    draw = presentation(state.game_name).render_score
-    return None if draw is None else draw(state, seat, colourblind)
 
 
 def announcements(before: State[Any], after: State[Any]) -> list[str]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.markup import strip_markup
-from meeple.core.present import draw_view, draw_view_score, presentation, render_text
+from meeple.core.present import draw_view, draw_view_score, presentation
 from meeple.core.registry import game_info
 from meeple.core.state import CHANCE, State
 from meeple.core.viewmodel import VIEW_SCHEMA as VIEW_SCHEMA
@@ -80,15 +80,13 @@ def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None =
         log=lines[-log_tail:], board=board, text="",
     )
     if text:
-        view.text = _plain(state, seen, view)
+        view.text = _plain(state, view)
     return view
 
 
-def _plain(state: State[Any], seen: State[Any], view: View) -> str:
+def _plain(state: State[Any], view: View) -> str:
     """The terminal drawing of ``view`` as plain text (the view's ``text``)."""
     shown = presentation(state.game_name)
-    if shown.draw is None:  # transitional: a game still drawing from its state
-        return strip_markup(render_text(seen, view.viewer, True))
     return strip_markup(shown.draw(shown.view_layout(state), view, view.viewer, True))
 
 
@@ -98,8 +96,6 @@ def terminal_text(state: State[Any], viewer: int | None, seat: int | None,
     about ``seat`` (the sheet shown; None: every seat), as Rich markup: drawn from the per-seat
     view and the layout, as a client of a server draws it (``meeple join``)."""
     shown = presentation(state.game_name)
-    if shown.draw is None:  # transitional: a game still drawing from its state
-        return render_text(state if viewer is None else state.view(viewer), seat, colourblind)
     view = seat_view(state, viewer, log=log)
     return draw_view(shown.view_layout(state), view, seat, colourblind)
 
@@ -109,9 +105,6 @@ def terminal_score(state: State[Any], viewer: int | None, seat: int | None,
     """The score pad alone as printed, about ``seat``, from ``viewer``'s view; ``None`` if the
     game draws none (the terminal then prints the view's score rows)."""
     shown = presentation(state.game_name)
-    if shown.draw is None:  # transitional
-        old = shown.render_score
-        return None if old is None else old(state, seat, colourblind)
     return draw_view_score(shown.view_layout(state), seat_view(state, viewer), seat, colourblind)
 
 
