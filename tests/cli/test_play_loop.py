@@ -22,6 +22,7 @@ import meeple
 from meeple.cli import app
 from meeple.core import present
 from meeple.core.state import State
+from meeple.core.viewmodel import View
 
 if TYPE_CHECKING:
     from meeple.cli.play import Session
@@ -89,12 +90,11 @@ def test_score_prints_the_games_score_pad_hook_for_every_seat(monkeypatch: pytes
                                                               tmp_path: Path) -> None:
     calls: list[int | None] = []
 
-    def pad(state: Any, seat: int | None, colourblind: bool) -> str:
+    def pad(layout: Any, view: View, seat: int | None, colourblind: bool) -> str:
         calls.append(seat)
-        return "PAD " + " | ".join(f"{n}={s.total}" for n, s in zip(state.seats, state.scores(),
-                                                                    strict=True))
+        return "PAD " + " | ".join(f"{s.name}={s.total}" for s in view.seats)
 
-    patch_game(monkeypatch, "gardens", render_score=pad)
+    patch_game(monkeypatch, "gardens", draw_score=pad)
     result = play(["gardens", "--seats", "me,random", "--seed", "3", "--record",
                    str(tmp_path / "g.json")], ["score", "quit", "y"])
     assert result.exit_code == 0, result.output

@@ -100,7 +100,7 @@ def test_a_game_without_a_presentation_is_refused_naming_what_to_add(bare_game: 
 def test_a_record_of_the_wrong_kind_is_refused(bare_game: str, monkeypatch: pytest.MonkeyPatch
                                                ) -> None:
     monkeypatch.setattr(sys.modules["bare_game_package"], "PRESENTATION",
-                        presentation("gardens").render, raising=False)
+                        presentation("gardens").draw, raising=False)
     with pytest.raises(IncompleteGame, match=r"PRESENTATION must be a "
                        r"meeple\.core\.present\.Presentation, not function"):
         presentation(bare_game)
