@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from meeple.core.text import possessive, subject
@@ -125,10 +126,10 @@ class Table:
 @dataclass(frozen=True)
 class Grid:
     """The sheet as text columns: per hex row (top first) and column, the cell drawn there (a
-    field index, ``n + k`` for the k-th fountain space, or OUTSIDE), and per cell its region."""
+    field index, ``n + k`` for the k-th fountain space, or OUTSIDE), and per field its garden."""
 
-    rows: list[list[int]]
-    garden_of: list[int]
+    rows: tuple[tuple[int, ...], ...]
+    garden_of: tuple[int, ...]
 
     def region(self, cell: int) -> int:
         """What a border separates: a garden index, the fountain, or the outside."""
@@ -137,24 +138,42 @@ class Grid:
         return self.garden_of[cell] if cell < len(self.garden_of) else FOUNTAIN
 
 
-def sheet_grid(layout: GardensLayout) -> Grid:
-    """Lay the fields and fountain spaces out in text columns, a hex row per line."""
+#: A hex drawn on the sheet: (q, r, its cell: a field index, or n + k for a fountain space).
+Hexes = tuple[tuple[int, int, int], ...]
+
+
+def sheet_lines(layout: GardensLayout) -> tuple[Grid, tuple[frozenset[int], ...], tuple[str, ...]]:
+    """The sheet's drawing grid, its vertical borders per hex row and the border lines between
+    hex rows: the same all game, worked out once per sheet."""
     n = len(layout.fields)
-    cells = [(f.q, f.r, i) for i, f in enumerate(layout.fields)]
-    cells += [(s.q, s.r, n + k) for k, s in enumerate(layout.fountain)]
-    x0 = min(2 * q + r for q, r, _ in cells)
-    x1 = max(2 * q + r for q, r, _ in cells)
+    hexes = tuple((f.q, f.r, i) for i, f in enumerate(layout.fields))
+    hexes += tuple((s.q, s.r, n + k) for k, s in enumerate(layout.fountain))
+    garden = {g.id: k for k, g in enumerate(layout.gardens)}
+    return _sheet_lines(hexes, tuple(garden[f.garden] for f in layout.fields))
+
+
+@lru_cache(maxsize=16)
+def _sheet_lines(hexes: Hexes, garden_of: tuple[int, ...]
+                 ) -> tuple[Grid, tuple[frozenset[int], ...], tuple[str, ...]]:
+    grid = sheet_grid(hexes, garden_of)
+    bars = vertical_borders(grid)
+    return grid, bars, border_lines(grid, bars)
+
+
+def sheet_grid(hexes: Hexes, garden_of: tuple[int, ...]) -> Grid:
+    """Lay the fields and fountain spaces out in text columns, a hex row per line."""
+    x0 = min(2 * q + r for q, r, _ in hexes)
+    x1 = max(2 * q + r for q, r, _ in hexes)
     width = (x1 - x0) * HALF + CELL + 1
     rows = []
-    for r in sorted({r for _, r, _ in cells}):
+    for r in sorted({r for _, r, _ in hexes}):
         line = [OUTSIDE] * width
-        for q, rr, i in cells:
+        for q, rr, i in hexes:
             if rr == r:
                 start = (2 * q + r - x0) * HALF
                 line[start: start + CELL] = [i] * CELL
-        rows.append(line)
-    garden = {g.id: k for k, g in enumerate(layout.gardens)}
-    return Grid(rows, [garden[f.garden] for f in layout.fields])
+        rows.append(tuple(line))
+    return Grid(tuple(rows), garden_of)
 
 
 _JUNCTION = {
@@ -170,7 +189,7 @@ _JUNCTION = {
 }
 
 
-def vertical_borders(grid: Grid) -> list[frozenset[int]]:
+def vertical_borders(grid: Grid) -> tuple[frozenset[int], ...]:
     """Per hex row, the text columns where a vertical border is drawn."""
     bars = []
     for line in grid.rows:
@@ -180,10 +199,10 @@ def vertical_borders(grid: Grid) -> list[frozenset[int]]:
             if left != right and grid.region(left) != grid.region(right):
                 cols.add(c)
         bars.append(frozenset(cols))
-    return bars
+    return tuple(bars)
 
 
-def border_lines(grid: Grid, bars: list[frozenset[int]]) -> list[str]:
+def border_lines(grid: Grid, bars: tuple[frozenset[int], ...]) -> tuple[str, ...]:
     """The lines drawn between hex rows, the top edge first and the bottom edge last."""
     width = len(grid.rows[0])
     empty = [OUTSIDE] * width
@@ -204,7 +223,7 @@ def border_lines(grid: Grid, bars: list[frozenset[int]]) -> list[str]:
             right = c + 1 < width and horiz[c + 1]
             chars.append(_JUNCTION[(u, d, left, right)])
         gaps.append("".join(chars).rstrip())
-    return gaps
+    return tuple(gaps)
 
 
 def field_text(t: Table, seat: int, i: int, garden: int, open_ids: set[str]) -> str:
@@ -228,9 +247,7 @@ def field_text(t: Table, seat: int, i: int, garden: int, open_ids: set[str]) -> 
 
 def draw_sheet(t: Table, seat: int) -> str:
     """The play sheet of ``seat``: fields, garden borders and letters, flowers, trees, fountain."""
-    grid = sheet_grid(t.layout)
-    bars = vertical_borders(grid)
-    gaps = border_lines(grid, bars)
+    grid, bars, gaps = sheet_lines(t.layout)
     hand = t.board.hand
     open_ids = set(hand.colourable) if hand is not None and hand.seat == seat else set()
     n = len(grid.garden_of)
