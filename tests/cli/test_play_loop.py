@@ -22,6 +22,7 @@ import meeple
 from meeple.cli import app
 from meeple.core import present
 from meeple.core.state import State
+from meeple.core.viewmodel import View
 
 if TYPE_CHECKING:
     from meeple.cli.play import Session
@@ -89,7 +90,7 @@ def test_score_prints_the_games_score_pad_hook_for_every_seat(monkeypatch: pytes
                                                               tmp_path: Path) -> None:
     calls: list[int | None] = []
 
-    def pad(layout: Any, view: Any, seat: int | None, colourblind: bool) -> str:
+    def pad(layout: Any, view: View, seat: int | None, colourblind: bool) -> str:
         calls.append(seat)
         return "PAD " + " | ".join(f"{s.name}={s.total}" for s in view.seats)
 
@@ -104,7 +105,7 @@ def test_score_prints_the_games_score_pad_hook_for_every_seat(monkeypatch: pytes
 def test_score_without_a_hook_lists_every_pad_row_of_every_seat(monkeypatch: pytest.MonkeyPatch,
                                                                 tmp_path: Path) -> None:
     # a game with no score pad hook: the fallback is every row of State.scores()
-    patch_game(monkeypatch, "reefs", draw_score=None)
+    patch_game(monkeypatch, "reefs", render_score=None)
     result = play(["reefs", "--seats", "me,random", "--seed", "3", "--record",
                    str(tmp_path / "r.json")], ["score", "quit", "y"])
     assert result.exit_code == 0, result.output

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 import meeple
-from meeple.core.present import announcements, render_score, render_text
+from meeple.core.present import announcements
 from meeple.core.rng import Rng
+from meeple.core.view import terminal_score, terminal_text
 from meeple.games.gardens.rules import GardensState
 from tests.games.gardens.helpers import new, roll, strip_sheet, turn
 
@@ -137,7 +138,8 @@ def test_you_is_worded_as_you_everywhere_gardens_prints() -> None:
                 s.play(rng.choice(moves))
             texts += announcements(before, s)
             if len(s.history) % 7 == 0 or s.is_over:
-                texts += [render_text(s, 0), render_text(s, 1), render_score(s, None)]
+                texts += [terminal_text(s, 0, 0), terminal_text(s, 1, 1),
+                          terminal_score(s, None, None) or ""]
         screen = "\n".join(texts)
         assert "your sheet" in screen and "your score pad" in screen
         assert not BAD.search(screen), BAD.search(screen)

@@ -1,6 +1,8 @@
 """The Gardens screen as a player reads it: garden shapes all game, the score pad as printed.
 
-Colour never carries meaning alone: these tests read the screen with the markup stripped.
+Colour never carries meaning alone: these tests read the screen with the markup stripped. The
+screens are drawn as the terminal draws them, from a seat's view and the layout
+(:func:`meeple.core.view.terminal_text`, :func:`~meeple.core.view.terminal_score`).
 """
 
 from __future__ import annotations
@@ -12,13 +14,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.core.present import presentation, render_score, render_text
+from meeple.core.present import presentation
+from meeple.core.view import terminal_score, terminal_text
 from meeple.games.gardens.render import CELL, STYLE, plain_length
 from meeple.games.gardens.rules import GardensState
 from meeple.games.gardens.words import garden_labels
 from tests.games.gardens.helpers import new, roll, strip_sheet, turn
 
 TAG = re.compile(r"(?<!\\)\[[a-z#/@][^\[\]]*\]")
+
+
+def render_text(state: GardensState, seat: int | None) -> str:
+    """The screen about ``seat`` as that seat sees it (None: a spectator's, the seat to move's
+    sheet)."""
+    return terminal_text(state, seat, seat)
+
+
+def render_score(state: GardensState, seat: int | None) -> str:
+    """Every seat's score pad and the totals, as ``seat`` sees them."""
+    return terminal_score(state, seat, seat) or ""
 
 
 def plain(markup: str) -> str:

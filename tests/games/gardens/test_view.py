@@ -19,7 +19,7 @@ import pytest
 import meeple
 from meeple.core.rng import Rng
 from meeple.core.view import seat_view
-from meeple.games.gardens.render import garden_status
+from meeple.games.gardens.moves import FIELD
 from meeple.games.gardens.rules import GardensState
 from meeple.games.gardens.sheet import COLOURS, LETTERS
 from meeple.games.gardens.view import (
@@ -108,6 +108,19 @@ def recount(layout: dict[str, Any], board: dict[str, Any], seat: int) -> dict[st
     return out
 
 
+def garden_status(state: GardensState, seat: int, g: int) -> str:
+    """Garden ``g`` on ``seat``'s sheet, read from the engine: fields still free, or the colour
+    letter (done in one colour), ``5c`` (in all five) or ``mix`` (done, no box)."""
+    mask = state.sheet.garden_masks[g]
+    free = mask & ~state.coloured[seat]
+    if free:
+        return str(free.bit_count())
+    present = [c for c in range(5) if state.cmask[seat * 5 + c] & mask]
+    if len(present) == 1:
+        return LETTERS[present[0]]
+    return "5c" if len(present) == 5 else "mix"
+
+
 def check_marks(state: GardensState, layout: dict[str, Any], board: dict[str, Any]) -> None:
     """The board's marks equal the engine's position."""
     sheet = state.sheet
@@ -141,8 +154,12 @@ def check_marks(state: GardensState, layout: dict[str, Any], board: dict[str, An
         assert hand["face"] == state.need
         assert hand["left"] == state.need - state.group.bit_count()
         assert set(hand["coloured"]) == {sheet.ids[i] for i in range(sheet.n) if state.group >> i & 1}
+        fields = [str(m) for m in state.legal_moves() if m.kind == FIELD]
+        assert sorted(hand["colourable"]) == sorted(fields)
+        assert hand["colourable"] == sorted(hand["colourable"], key=sheet.ids.index)
     else:
         assert hand is None
+    assert board["ended_by"] == (state.seat if state.is_over else None)
     for c, p in enumerate(board["pencils"]):
         assert p["id"] == f"pencil-{LETTERS[c]}"
         if state.phase in (1, 2):
@@ -353,7 +370,8 @@ def test_pencils_hand_goals_and_choices_in_a_scenario() -> None:
     state.play("take R")
     b = board_of(state, 0)
     assert b["hand"] == {"seat": 0, "pencil": "pencil-R", "colour": "red", "letter": "R",
-                         "face": 2, "coloured": [], "left": 2, "can_waste": True}
+                         "face": 2, "coloured": [], "left": 2, "can_waste": True,
+                         "colourable": [c["move"] for c in b["choices"] if c["kind"] == "field"]}
     assert b["pencils"][1]["where"] == "hand" and b["pencils"][1]["holder"] == 0
     assert b["doing"] == "colour 2 fields with the red pencil, or waste it"
     waste = {c["move"]: c for c in b["choices"]}["waste"]
@@ -362,6 +380,7 @@ def test_pencils_hand_goals_and_choices_in_a_scenario() -> None:
     state.play("A3")
     b = board_of(state, 0)
     assert b["hand"]["coloured"] == ["A3"] and b["hand"]["left"] == 1 and not b["hand"]["can_waste"]
+    assert b["hand"]["colourable"] == ["A2", "A4"]
     assert b["doing"].startswith("colour 1 more field with the red pencil")
     assert {c["move"] for c in b["choices"]} == {"A4", "A2"}
     assert all(c["kind"] == "field" and c["target"] == c["move"] for c in b["choices"])

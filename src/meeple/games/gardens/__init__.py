@@ -7,7 +7,7 @@ from meeple.games.gardens.evaluation import gardens_evaluation
 from meeple.games.gardens.moves import NOTATION_HELP
 from meeple.games.gardens.presets import BOT_PRESETS
 from meeple.games.gardens.ranker import gardens_turn_ranker
-from meeple.games.gardens.render import render_score, render_text
+from meeple.games.gardens.render import draw, draw_score
 from meeple.games.gardens.rules import GardensState, new_gardens
 from meeple.games.gardens.view import GardensBoard, GardensLayout, view_board, view_layout
 from meeple.games.gardens.words import announce
@@ -28,8 +28,8 @@ GAME = GameInfo(
 )
 
 PRESENTATION: Presentation[GardensState] = Presentation(
-    render=render_text,
-    render_score=render_score,
+    draw=draw,
+    draw_score=draw_score,
     notation_help=NOTATION_HELP,
     announce=announce,
     view_board=view_board,

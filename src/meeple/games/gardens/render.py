@@ -1,30 +1,54 @@
-"""Terminal drawing of Gardens as Rich markup (no Rich import: plain strings).
+"""Terminal drawing of Gardens as Rich markup, read from a seat's view and the table's layout.
 
-The sheet is drawn as rows of hex fields, each row shifted half a field from the next. Lines
-are drawn between fields of different gardens and around the play area, so every garden's
-shape stays readable all game, and every field carries its garden's letter (``a``, ``b``, ...)
-on the right. A free field shows its id (``D4``); a coloured field shows its colour letter on
-its colour (O orange, R red, G green, B blue, P purple: the rulebook's colour-blind tip), so
-the sheet also reads without colour. ``*O`` marks a flower field of colour O, ``^`` a tree,
-``~~~`` the fountain; ``O+`` the fields of the pencil in hand, and the ids of the fields open
-to it are underlined. Every style sets its own background and foreground, so it reads the same
-on dark and light terminals; the letters are always drawn (``colourblind`` changes nothing).
+Everything drawn comes from the two things a client of a server also holds: the layout (the
+sheet's hex fields, gardens, fountain, flowers, trees and the printed score area) and the
+per-seat view (its ``board``: every seat's marks, the pencils, the pencil in hand; its score
+rows, seats and winners). Nothing here reads the engine, so ``meeple join`` draws the very
+screen ``meeple play`` does. Markup is built as plain strings (no Rich import).
 
-The score pad is drawn as printed (:func:`render_pad`: coloured boxes ``[n]``, the next box
-``>n<``, row stars and how close they are, pencil symbols, bonus goals and who took them);
-:func:`render_score` is every seat's pad, registered as ``Presentation.render_score``.
+The screen, top to bottom (the sheet and whose turn come last, nearest the prompt):
+
+- the score pad of the seat the screen is about, as printed (:func:`draw_pad`): coloured boxes
+  ``[n]``, the next box to colour ``>n<``, empty boxes ``n``, each row's star and how close it
+  is, the pencil symbols crossed, the bonus goals with who took them, the largest area; then
+  every seat's total when several play;
+- a table of the gardens (:func:`draw_gardens`): each garden's letter and size, and per seat
+  the fields still free or how the garden was completed;
+- the sheet (:func:`draw_sheet`): rows of hex fields, each row half a field off the next, with
+  lines between fields of different gardens and round the play area, so every garden keeps its
+  shape all game; each field carries its garden's letter on the right. A free field shows its
+  id (``D4``), underlined when the pencil in hand may colour it next; a coloured field shows
+  its colour's letter on its colour (O R G B P, the rulebook's colour-blind tip), ``+`` beside
+  it for the fields of the pencil in hand. ``*O`` is a flower of colour O, ``^`` a tree,
+  ``~~~`` the fountain. Every style sets background and foreground both, so the sheet reads
+  the same on dark and light terminals; letters are always drawn (``colourblind`` changes
+  nothing);
+- whose turn it is and what they do (:func:`draw_status`), or how the game ended.
+
+:func:`draw` is the screen (``Presentation.draw``), :func:`draw_score` every seat's pad and
+the totals (``Presentation.draw_score``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from meeple.core.text import possessive, subject
-from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, GardensState
-from meeple.games.gardens.sheet import ALL_PENCILS, COLOURS, LETTERS, CompiledSheet
-from meeple.games.gardens.words import end_reason, fields, garden_labels
+from meeple.core.viewmodel import View
+from meeple.games.gardens.view import (
+    ColourBoxArea,
+    GardenMark,
+    GardensBoard,
+    GardensLayout,
+    Goal,
+    ScoreArea,
+    SeatBoard,
+)
+from meeple.games.gardens.words import fields
 
 #: A coloured field, a coloured score box, a pencil in the middle: letter on its colour.
 STYLE = {
@@ -44,62 +68,112 @@ HALF = CELL // 2
 OUTSIDE = -1
 FOUNTAIN = -2  # the region of every fountain space; in the grid a fountain space is n + k
 
+LEGEND = ("O orange  R red  G green  B blue  P purple  O+ this pencil  *X flower X  ^ tree\n"
+          "~~~ fountain   a, b, ...: each field's garden   lines: borders  "
+          "[underline]underlined[/]: open")
 
-T = TypeVar("T")
-_MEMO: dict[tuple[str, int], tuple[CompiledSheet, Any]] = {}
-
-
-def _per_sheet(fn: Callable[[CompiledSheet], T]) -> Callable[[CompiledSheet], T]:
-    """Compute once per compiled sheet (sheets are immutable; keyed by identity)."""
-
-    def wrapper(sheet: CompiledSheet) -> T:
-        key = (fn.__name__, id(sheet))
-        hit = _MEMO.get(key)
-        if hit is not None and hit[0] is sheet:
-            return hit[1]  # type: ignore[no-any-return]
-        if len(_MEMO) > 64:
-            _MEMO.clear()
-        value = fn(sheet)
-        _MEMO[key] = (sheet, value)
-        return value
-
-    return wrapper
+PAD_WIDTH = 74  # points column ends here; fits an 80-column terminal
 
 
-# ---------------------------------------------------------------------------------- the sheet
 def esc(text: str) -> str:
     """``text`` (a seat or sheet name) shown as is inside Rich markup."""
     return text.replace("[", LB)
 
 
-@_per_sheet
-def _layout(sheet: CompiledSheet) -> tuple[list[int], list[list[int]]]:
-    """The drawing grid: the hex rows (r values, top to bottom) and, per row and text column,
-    the field index drawn there (``n + k`` for the k-th fountain space, or OUTSIDE)."""
-    fountain = [tuple(p) for p in sheet.data.fountain]
-    cells = [(q, r, i) for i, (q, r) in enumerate(sheet.coords)]
-    cells += [(q, r, sheet.n + k) for k, (q, r) in enumerate(fountain)]
-    x0 = min(2 * q + r for q, r, _ in cells)
-    x1 = max(2 * q + r for q, r, _ in cells)
+def plain_length(markup: str) -> int:
+    """The printed width of a line of markup (tags removed, escapes resolved)."""
+    return len(_TAG.sub("", markup).replace(LB, "["))
+
+
+@dataclass(frozen=True)
+class Table:
+    """What one screen is drawn from: the table's layout, the view and its board, parsed."""
+
+    layout: GardensLayout
+    board: GardensBoard
+    view: View
+
+    @classmethod
+    def read(cls, layout: Mapping[str, Any], view: View) -> Table:
+        return cls(GardensLayout.model_validate(layout), GardensBoard.model_validate(view.board),
+                   view)
+
+    def name(self, seat: int) -> str:
+        return self.view.seats[seat].name
+
+    def marks(self, seat: int) -> SeatBoard:
+        return self.board.seats[seat]
+
+    def letter(self, colour: str) -> str:
+        """The letter of a colour, by its name."""
+        return next(c.letter for c in self.layout.colours if c.name == colour)
+
+    def holder(self, goal: str) -> int | None:
+        """The seat that took bonus goal ``goal`` (a layout goal id), or None."""
+        return next(g.holder for g in self.board.goals if g.id == goal)
+
+    def sheet_seat(self, seat: int | None) -> int:
+        """The seat whose sheet is drawn: ``seat``, else the seat to move (once over: the seat
+        whose move ended the game)."""
+        if seat is not None:
+            return seat
+        shown = self.board.seat if self.board.seat is not None else self.board.ended_by
+        assert shown is not None, "a Gardens board names the seat to move or the one that ended"
+        return shown
+
+
+# ---------------------------------------------------------------------------------- the sheet
+@dataclass(frozen=True)
+class Grid:
+    """The sheet as text columns: per hex row (top first) and column, the cell drawn there (a
+    field index, ``n + k`` for the k-th fountain space, or OUTSIDE), and per field its garden."""
+
+    rows: tuple[tuple[int, ...], ...]
+    garden_of: tuple[int, ...]
+
+    def region(self, cell: int) -> int:
+        """What a border separates: a garden index, the fountain, or the outside."""
+        if cell == OUTSIDE:
+            return OUTSIDE
+        return self.garden_of[cell] if cell < len(self.garden_of) else FOUNTAIN
+
+
+#: A hex drawn on the sheet: (q, r, its cell: a field index, or n + k for a fountain space).
+Hexes = tuple[tuple[int, int, int], ...]
+
+
+def sheet_lines(layout: GardensLayout) -> tuple[Grid, tuple[frozenset[int], ...], tuple[str, ...]]:
+    """The sheet's drawing grid, its vertical borders per hex row and the border lines between
+    hex rows: the same all game, worked out once per sheet."""
+    n = len(layout.fields)
+    hexes = tuple((f.q, f.r, i) for i, f in enumerate(layout.fields))
+    hexes += tuple((s.q, s.r, n + k) for k, s in enumerate(layout.fountain))
+    garden = {g.id: k for k, g in enumerate(layout.gardens)}
+    return _sheet_lines(hexes, tuple(garden[f.garden] for f in layout.fields))
+
+
+@lru_cache(maxsize=16)
+def _sheet_lines(hexes: Hexes, garden_of: tuple[int, ...]
+                 ) -> tuple[Grid, tuple[frozenset[int], ...], tuple[str, ...]]:
+    grid = sheet_grid(hexes, garden_of)
+    bars = vertical_borders(grid)
+    return grid, bars, border_lines(grid, bars)
+
+
+def sheet_grid(hexes: Hexes, garden_of: tuple[int, ...]) -> Grid:
+    """Lay the fields and fountain spaces out in text columns, a hex row per line."""
+    x0 = min(2 * q + r for q, r, _ in hexes)
+    x1 = max(2 * q + r for q, r, _ in hexes)
     width = (x1 - x0) * HALF + CELL + 1
-    rows = sorted({r for _, r, _ in cells})
-    grid = []
-    for r in rows:
+    rows = []
+    for r in sorted({r for _, r, _ in hexes}):
         line = [OUTSIDE] * width
-        for q, rr, i in cells:
+        for q, rr, i in hexes:
             if rr == r:
                 start = (2 * q + r - x0) * HALF
-                for c in range(start, start + CELL):
-                    line[c] = i
-        grid.append(line)
-    return rows, grid
-
-
-def _region(sheet: CompiledSheet, cell: int) -> int:
-    """What a border separates: a garden index, the fountain, or the outside."""
-    if cell == OUTSIDE:
-        return OUTSIDE
-    return sheet.garden_of[cell] if cell < sheet.n else FOUNTAIN
+                line[start: start + CELL] = [i] * CELL
+        rows.append(tuple(line))
+    return Grid(tuple(rows), garden_of)
 
 
 _JUNCTION = {
@@ -115,32 +189,30 @@ _JUNCTION = {
 }
 
 
-@_per_sheet
-def _borders(sheet: CompiledSheet) -> tuple[tuple[str, ...], tuple[frozenset[int], ...]]:
-    """The border lines between hex rows (one string per gap, top edge first) and, per hex
-    row, the text columns where a vertical border is drawn."""
-    _rows, grid = _layout(sheet)
-    width = len(grid[0])
-    bars: list[frozenset[int]] = []
-    for line in grid:
+def vertical_borders(grid: Grid) -> tuple[frozenset[int], ...]:
+    """Per hex row, the text columns where a vertical border is drawn."""
+    bars = []
+    for line in grid.rows:
         cols = {0} if line[0] != OUTSIDE else set()
-        for c in range(1, width):
+        for c in range(1, len(line)):
             left, right = line[c - 1], line[c]
-            if left != right \
-                    and _region(sheet, left) != _region(sheet, right):
+            if left != right and grid.region(left) != grid.region(right):
                 cols.add(c)
         bars.append(frozenset(cols))
-    gaps = []
+    return tuple(bars)
+
+
+def border_lines(grid: Grid, bars: tuple[frozenset[int], ...]) -> tuple[str, ...]:
+    """The lines drawn between hex rows, the top edge first and the bottom edge last."""
+    width = len(grid.rows[0])
     empty = [OUTSIDE] * width
-    for k in range(len(grid) + 1):
-        above = grid[k - 1] if k > 0 else empty
-        below = grid[k] if k < len(grid) else empty
+    gaps = []
+    for k in range(len(grid.rows) + 1):
+        above = grid.rows[k - 1] if k > 0 else empty
+        below = grid.rows[k] if k < len(grid.rows) else empty
         up = bars[k - 1] if k > 0 else frozenset()
-        down = bars[k] if k < len(grid) else frozenset()
-        horiz = [
-            _region(sheet, above[c]) != _region(sheet, below[c])
-            for c in range(width)
-        ]
+        down = bars[k] if k < len(grid.rows) else frozenset()
+        horiz = [grid.region(above[c]) != grid.region(below[c]) for c in range(width)]
         chars = []
         for c in range(width):
             u, d = c in up, c in down
@@ -151,61 +223,48 @@ def _borders(sheet: CompiledSheet) -> tuple[tuple[str, ...], tuple[frozenset[int
             right = c + 1 < width and horiz[c + 1]
             chars.append(_JUNCTION[(u, d, left, right)])
         gaps.append("".join(chars).rstrip())
-    return tuple(gaps), tuple(bars)
+    return tuple(gaps)
 
 
-def _field_text(state: GardensState, seat: int, i: int, labels: tuple[str, ...],
-                open_now: int = 0) -> str:
-    """Seven columns of content for field ``i`` on ``seat``'s sheet, as markup; the ids of the
-    fields in ``open_now`` (those the seat may colour next) are underlined."""
-    sheet = state.sheet
-    bit = 1 << i
-    base = seat * 5
-    colour = next((c for c in range(5) if state.cmask[base + c] & bit), -1)
-    if sheet.flower_mask & bit:
-        mark = "*" + LETTERS[sheet.flower_colour[i]]
-    elif sheet.tree_mask & bit:
-        mark = " ^"
-    else:
-        mark = "  "
-    label = labels[sheet.garden_of[i]]
-    if colour < 0:
-        text = f"{sheet.ids[i]:<3}{mark}{label:>2}"[:7]
-        if open_now >> i & 1:
-            fid = sheet.ids[i]
-            return f"[underline]{fid}[/]{text[len(fid):]}"
+def field_text(t: Table, seat: int, i: int, garden: int, open_ids: set[str]) -> str:
+    """Seven columns of content for field ``i`` on ``seat``'s sheet, as markup: its id (or its
+    colour's letter once coloured), its flower or tree, its garden's letter."""
+    f = t.layout.fields[i]
+    mark = "*" + t.letter(f.flower) if f.flower else " ^" if f.tree else "  "
+    label = t.layout.gardens[garden].label
+    colour = t.marks(seat).coloured.get(f.id)
+    if colour is None:
+        text = f"{f.id:<3}{mark}{label:>2}"[:7]
+        if f.id in open_ids:
+            return f"[underline]{f.id}[/]{text[len(f.id):]}"
         return text
-    now = state.phase == 2 and seat == state.seat and state.group & bit
-    main = LETTERS[colour] + ("+" if now else "")
+    hand = t.board.hand
+    now = hand is not None and hand.seat == seat and f.id in hand.coloured
+    main = t.letter(colour) + ("+" if now else "")
     text = f"{main:<3}{mark}{label:>2}"[:7]
-    return f"[{STYLE[COLOURS[colour]]}]{text}[/]"
+    return f"[{STYLE[colour]}]{text}[/]"
 
 
-def render_sheet(state: GardensState, seat: int, colourblind: bool = True) -> str:
+def draw_sheet(t: Table, seat: int) -> str:
     """The play sheet of ``seat``: fields, garden borders and letters, flowers, trees, fountain."""
-    sheet = state.sheet
-    labels = garden_labels(sheet)
-    _rows, grid = _layout(sheet)
-    open_now = (state.g4_colourable_fields()
-                if state.phase == COLOURING and seat == state.seat else 0)
-    gaps, bars = _borders(sheet)
+    grid, bars, gaps = sheet_lines(t.layout)
+    hand = t.board.hand
+    open_ids = set(hand.colourable) if hand is not None and hand.seat == seat else set()
+    n = len(grid.garden_of)
     lines = [gaps[0]]
-    for k, line in enumerate(grid):
+    for k, line in enumerate(grid.rows):
         out = []
         c = 0
-        width = len(line)
-        while c < width:
+        while c < len(line):
             cell = line[c]
-            edge = "│" if c in bars[k] else " "
+            out.append("│" if c in bars[k] else " ")  # a cell's first column is its left border
             if cell == OUTSIDE or (c > 0 and line[c - 1] == cell):
-                out.append(edge)
                 c += 1
                 continue
-            out.append(edge)  # a cell's first column is its left border
-            if cell >= sheet.n:
+            if cell >= n:
                 out.append(f"[{FOUNTAIN_STYLE}]  ~~~  [/]")
             else:
-                out.append(_field_text(state, seat, cell, labels, open_now))
+                out.append(field_text(t, seat, cell, grid.garden_of[cell], open_ids))
             c += CELL
         lines.append("".join(out).rstrip())
         lines.append(gaps[k + 1])
@@ -213,94 +272,88 @@ def render_sheet(state: GardensState, seat: int, colourblind: bool = True) -> st
 
 
 # ---------------------------------------------------------------------------------- gardens
-def garden_status(state: GardensState, seat: int, g: int) -> str:
-    """One garden on ``seat``'s sheet: fields still free, or how it was completed: the colour
+def garden_status(t: Table, mark: GardenMark) -> str:
+    """One garden on a seat's sheet: fields still free, or how it was completed: the colour
     letter (one colour), ``5c`` (all five colours) or ``mix`` (completed, no box)."""
-    mask = state.sheet.garden_masks[g]
-    free = mask & ~state.coloured[seat]
-    if free:
-        return str(free.bit_count())
-    base = seat * 5
-    present = [c for c in range(5) if state.cmask[base + c] & mask]
-    if len(present) == 1:
-        return LETTERS[present[0]]
-    return "5c" if len(present) == 5 else "mix"
+    if not mark.completed:
+        return str(mark.left)
+    if mark.by == "colourful":
+        return "5c"
+    return "mix" if mark.by == "mixed" or mark.by is None else t.letter(mark.by)
 
 
-def render_gardens(state: GardensState, names_width: int = 11) -> str:
+def garden_cell(t: Table, mark: GardenMark) -> str:
+    """A seat's cell of the gardens table: its status, on the garden's colour when it has one."""
+    status = garden_status(t, mark)
+    if mark.by in STYLE:
+        return f"  [{STYLE[mark.by]}] {status}[/]"
+    if mark.completed:
+        return f"[bold]{status:>4}[/]"
+    return f"[dim]{status:>4}[/]"
+
+
+def draw_gardens(t: Table, names_width: int = 11) -> str:
     """A table of every garden: its letter, its size, and per seat what is left or how it was
-    completed (the map shows where each garden lies)."""
-    sheet = state.sheet
-    labels = garden_labels(sheet)
+    completed (the sheet shows where each garden lies)."""
+    gardens = t.layout.gardens
     per_table = 16
-    names = [esc(state.seats[s][:names_width]) + " " * (names_width - len(state.seats[s][:names_width]))
-             for s in range(state.players)]
+    names = [esc(t.name(s)[:names_width]) + " " * (names_width - len(t.name(s)[:names_width]))
+             for s in range(t.view.players)]
     out = []
-    for start in range(0, len(labels), per_table):
-        part = range(start, min(start + per_table, len(labels)))
-        out.append("garden".ljust(names_width) + "".join(f"{labels[g]:>4}" for g in part))
-        out.append("fields".ljust(names_width)
-                   + "".join(f"{sheet.garden_masks[g].bit_count():>4}" for g in part))
-        for s in range(state.players):
-            cells = []
-            for g in part:
-                st = garden_status(state, s, g)
-                if st in LETTERS:
-                    cells.append(f"  [{STYLE[COLOURS[LETTERS.index(st)]]}] {st}[/]")
-                elif st in ("5c", "mix"):
-                    cells.append(f"[bold]{st:>4}[/]")
-                else:
-                    cells.append(f"[dim]{st:>4}[/]")
-            out.append(names[s] + "".join(cells))
+    for start in range(0, len(gardens), per_table):
+        part = range(start, min(start + per_table, len(gardens)))
+        out.append("garden".ljust(names_width) + "".join(f"{gardens[g].label:>4}" for g in part))
+        out.append("fields".ljust(names_width) + "".join(f"{gardens[g].size:>4}" for g in part))
+        for s in range(t.view.players):
+            marks = t.marks(s).gardens
+            out.append(names[s] + "".join(garden_cell(t, marks[g]) for g in part))
     out.append("[dim]per seat: fields to go; done: its colour letter, 5c = five colours, "
                "mix = no box[/]")
     return "\n".join(out)
 
 
-LEGEND = ("O orange  R red  G green  B blue  P purple  O+ this pencil  *X flower X  ^ tree\n"
-          "~~~ fountain   a, b, ...: each field's garden   lines: borders  "
-          "[underline]underlined[/]: open")
-
-
 # ---------------------------------------------------------------------------------- status
-def render_status(state: GardensState) -> str:
-    name = esc(state.seats[state.seat])
-    if state.phase == OVER:
-        scores = state.scores()
-        winners = state.winners()
-        best = max(sc.total for sc in scores)
-        if len(winners) == 1:
-            who = f"{esc(state.seats[winners[0]])} with {best} points"
-        else:
-            who = ("tied at " + str(best) + " points, winning together (A4): "
-                   + ", ".join(esc(state.seats[w]) for w in winners))
-        if state.players == 1:
-            return f"[bold]Game over:[/] {esc(end_reason(state))}.\nFinal score: {best} points."
-        return f"[bold]Game over:[/] {esc(end_reason(state))}.\nWinner: {who}."
-    if state.phase == ROLLING:
+def draw_game_over(t: Table) -> str:
+    """How the game ended, and who won with how many points."""
+    totals = [pad.total for pad in t.view.scores]
+    winners = t.view.winners
+    best = max(totals)
+    reason = esc(t.board.end or "the game is over")
+    if t.view.players == 1:
+        return f"[bold]Game over:[/] {reason}.\nFinal score: {best} points."
+    if len(winners) == 1:
+        who = f"{esc(t.name(winners[0]))} with {best} points"
+    else:
+        who = ("tied at " + str(best) + " points, winning together (A4): "
+               + ", ".join(esc(t.name(w)) for w in winners))
+    return f"[bold]Game over:[/] {reason}.\nWinner: {who}."
+
+
+def draw_status(t: Table) -> str:
+    """Whose turn it is and what they do: roll, take a pencil from the middle (shown with its
+    number), or colour with the pencil in hand; or how the game ended."""
+    board = t.board
+    if board.phase == "over" or board.seat is None:
+        return draw_game_over(t)
+    name = esc(t.name(board.seat))
+    if board.phase == "rolling":
         return f"{subject(name, 'rolls')} the pencils."
-    middle = [f"[{STYLE[COLOURS[c]]}]{LETTERS[c]}{state.faces[c]}[/]"
-              for c in range(5) if state.middle >> c & 1]
+    middle = [f"[{STYLE[p.colour]}]{p.letter}{p.face}[/]"
+              for p in board.pencils if p.where == "middle"]
     pencils = "middle: " + (" ".join(middle) if middle else "(empty)")
-    if state.phase == COLOURING:
-        done = state.group.bit_count()
-        hand = f"[{STYLE[COLOURS[state.hand]]}]{LETTERS[state.hand]}{state.need}[/]"
-        what = (f"{subject(name, 'holds')} the {COLOURS[state.hand]} pencil {hand}: "
-                f"{done} of {state.need} coloured, {state.need - done} to go")
-        if not done:
-            what += " (or waste it)"
-        return f"{pencils}\n{what}"
-    return f"{pencils}\n{possessive(name)} turn: take a pencil."
+    hand = board.hand
+    if hand is None:
+        return f"{pencils}\n{possessive(name)} turn: take a pencil."
+    done = len(hand.coloured)
+    pencil = f"[{STYLE[hand.colour]}]{hand.letter}{hand.face}[/]"
+    what = (f"{subject(name, 'holds')} the {hand.colour} pencil {pencil}: "
+            f"{done} of {hand.face} coloured, {hand.face - done} to go")
+    if not done:
+        what += " (or waste it)"
+    return f"{pencils}\n{what}"
 
 
 # ---------------------------------------------------------------------------------- score pad
-
-
-def plain_length(markup: str) -> int:
-    """The printed width of a line of markup (tags removed, escapes resolved)."""
-    return len(_TAG.sub("", markup).replace(LB, "["))
-
-
 def _box(text: str, state: str, style: str = "bold", width: int = 2) -> str:
     """A score box: ``[n]`` coloured in, ``>n<`` the next one to colour, `` n `` still empty.
     Every box takes ``width + 3`` columns."""
@@ -309,6 +362,11 @@ def _box(text: str, state: str, style: str = "bold", width: int = 2) -> str:
     if state == "next":
         return f"[bold]>{text:>{width}}<[/] "
     return f"[dim] {text:>{width}} [/] "
+
+
+def _ticked(ticked: int, k: int) -> str:
+    """The state of box ``k`` (from 0) of a row ticked from the start ``ticked`` times."""
+    return "filled" if ticked > k else "next" if ticked == k else ""
 
 
 def _star(value: int, got: bool) -> str:
@@ -322,37 +380,6 @@ def _progress(value: int, got: bool, have: int, of: int, missing: str = "") -> s
     return f"★{value} {have}/{of}{need}"
 
 
-PAD_WIDTH = 74  # points column ends here; fits an 80-column terminal
-
-
-def render_pad(state: GardensState, seat: int) -> str:
-    """``seat``'s score pad as printed: every box (coloured ``[n]``, next ``>n<``, empty ``n``),
-    each row's star and how close it is, pencil symbols, bonus goals and who took them."""
-    pad = state.pad
-    score = state.scores()[seat]
-    rows = score.breakdown
-    name = state.seats[seat]
-    w = max(len(str(v)) for v in [*pad.single_colour_boxes, *pad.colourful_boxes, pad.flower_box])
-    out = [f"[bold]{esc(possessive(name))} score pad[/]"
-           + " " * max(1, PAD_WIDTH - len(f"{possessive(name)} score pad")
-                       - len(f"total {score.total}"))
-           + f"[bold]total {score.total}[/]"]
-    out.append(_pad_line("single-colour gardens",
-                         "".join(f" {letter:>{w}}  " for letter in LETTERS) + "row star"))
-    out += _single_colour_rows(state, seat, w)
-    out += _colourful_and_special_boxes(state, seat, w, rows)
-    crossed = state.crossed[seat]
-    n_pen = len(pad.pencil_penalties)
-    pw = max(len(str(v)) for v in pad.pencil_penalties)
-    body = "".join(_box(str(v), "filled" if i < crossed else "next" if i == crossed else "",
-                        width=pw) for i, v in enumerate(pad.pencil_penalties))
-    out.append(_pad_line("pencil symbols", body + f"{crossed}/{n_pen} (last ends game!)",
-                         rows["pencils"]))
-    out += _bonus_goals(state, seat, rows)
-    out.append(_pad_line("  largest area", _largest_area(state, seat), rows["largest area"]))
-    return "\n".join(out)
-
-
 def _pad_line(label: str, body: str, points: int | None = None) -> str:
     """One line of the score pad: its label, its boxes and (right-aligned) its points."""
     text = f"{label:<22}{body}"
@@ -362,150 +389,192 @@ def _pad_line(label: str, body: str, points: int | None = None) -> str:
     return text.rstrip()
 
 
-def _single_colour_rows(state: GardensState, seat: int, w: int) -> list[str]:
-    """The single-colour gardens rows: a box per pencil colour and the row's star."""
-    pad = state.pad
-    base = seat * 5
-    boxes = state.boxes[base: base + 5]
-    out = []
-    for k, value in enumerate(pad.single_colour_boxes):
-        body = "".join(
-            _box(str(value), "filled" if boxes[c] > k else "next" if boxes[c] == k else "",
-                 STYLE[COLOURS[c]], w) for c in range(5))
-        have = sum(1 for b in boxes if b > k)
-        missing = " ".join(LETTERS[c] for c in range(5) if boxes[c] <= k)
-        star = pad.row_stars[k]
-        body += _progress(star, have == 5, have, 5, missing)
-        out.append(_pad_line(f"  row {k + 1}", body, have * value + (star if have == 5 else 0)))
-    return out
+def _box_width(score: ScoreArea) -> int:
+    """The widest value of the single-colour, colourful and flower boxes."""
+    values = [row.value for row in score.single_colour.rows]
+    values += [box.value for box in score.colourful.boxes]
+    if score.flower_box_value is not None:
+        values.append(score.flower_box_value)
+    return max(len(str(v)) for v in values)
 
 
-def _colourful_and_special_boxes(state: GardensState, seat: int, w: int,
-                                 rows: Mapping[str, int]) -> list[str]:
-    """The colourful gardens row, and the flower and tree boxes of the sheets that have them."""
-    pad = state.pad
-    sheet = state.sheet
-    n_cf = state.colourful[seat]
-    body = "".join(_box(str(v), "filled" if i < n_cf else "next" if i == n_cf else "",
-                        width=w) for i, v in enumerate(pad.colourful_boxes))
-    if pad.colourful_star:
-        n = len(pad.colourful_boxes)
-        body += _progress(pad.colourful_star, n_cf == n, n_cf, n)
-    out = [_pad_line("colourful gardens", body,
-                     rows["colourful gardens"] + rows.get("colourful star", 0))]
-    if sheet.has_flowers:
-        fb = state.flower_boxes[seat]
-        body = "".join(_box(str(pad.flower_box), "filled" if fb >> c & 1 else "",
-                            STYLE[COLOURS[c]], w) for c in range(5))
-        body += _progress(pad.flower_star, fb == ALL_PENCILS, fb.bit_count(), 5)
-        out.append(_pad_line(f"flower boxes ({pad.flower_box} each)", body,
+def draw_pad(t: Table, seat: int) -> str:
+    """``seat``'s score pad as printed: every box (coloured ``[n]``, next ``>n<``, empty ``n``),
+    each row's star and how close it is, pencil symbols, bonus goals and who took them."""
+    score = t.layout.score
+    pad = t.view.scores[seat]
+    rows = pad.rows
+    name = t.name(seat)
+    w = _box_width(score)
+    out = [f"[bold]{esc(possessive(name))} score pad[/]"
+           + " " * max(1, PAD_WIDTH - len(f"{possessive(name)} score pad")
+                       - len(f"total {pad.total}"))
+           + f"[bold]total {pad.total}[/]"]
+    out.append(_pad_line("single-colour gardens",
+                         "".join(f" {c.letter:>{w}}  " for c in t.layout.colours) + "row star"))
+    out += _single_colour_rows(t, seat, w)
+    out.append(_colourful_row(t, seat, w, rows))
+    if score.flowers is not None:
+        out.append(_pad_line(f"flower boxes ({score.flower_box_value} each)",
+                             _colour_boxes(score.flowers, t.marks(seat).flowers, None, w),
                              rows["flowers"] + rows["flower star"]))
-    if sheet.has_trees:
-        tb = state.tree_boxes[seat]
-        body = "".join(_box("^", "filled" if tb >> c & 1 else "", STYLE[COLOURS[c]], w)
-                       for c in range(5))
-        body += _progress(pad.tree_star, tb == ALL_PENCILS, tb.bit_count(), 5)
-        out.append(_pad_line("tree boxes (0 each)", body, rows["tree star"]))
+    if score.trees is not None:
+        out.append(_pad_line("tree boxes (0 each)",
+                             _colour_boxes(score.trees, t.marks(seat).trees, "^", w),
+                             rows["tree star"]))
+    out.append(_pencil_symbols(t, seat, rows))
+    out += _bonus_goals(t, seat, rows)
+    out.append(_pad_line("  largest area", _largest_area(t, seat), rows["largest area"]))
+    return "\n".join(out)
+
+
+def _single_colour_rows(t: Table, seat: int, w: int) -> list[str]:
+    """The single-colour gardens rows: a box per pencil colour and the row's star."""
+    colours = t.layout.colours
+    boxes = [t.marks(seat).boxes[c.name] for c in colours]
+    out = []
+    for k, row in enumerate(t.layout.score.single_colour.rows):
+        body = "".join(_box(str(row.value), _ticked(boxes[c], k), STYLE[colour.name], w)
+                       for c, colour in enumerate(colours))
+        have = sum(1 for b in boxes if b > k)
+        missing = " ".join(colour.letter for c, colour in enumerate(colours) if boxes[c] <= k)
+        star = row.star.value
+        body += _progress(star, have == 5, have, 5, missing)
+        out.append(_pad_line(f"  row {k + 1}", body,
+                             have * row.value + (star if have == 5 else 0)))
     return out
 
 
-def _bonus_goals(state: GardensState, seat: int, rows: Mapping[str, int]) -> list[str]:
+def _colourful_row(t: Table, seat: int, w: int, rows: Mapping[str, int]) -> str:
+    """The colourful gardens row: its boxes ticked from the left, and its star if any."""
+    area = t.layout.score.colourful
+    ticked = t.marks(seat).colourful
+    body = "".join(_box(str(box.value), _ticked(ticked, i), width=w)
+                   for i, box in enumerate(area.boxes))
+    if area.star is not None:
+        n = len(area.boxes)
+        body += _progress(area.star.value, ticked == n, ticked, n)
+    return _pad_line("colourful gardens", body,
+                     rows["colourful gardens"] + rows.get("colourful star", 0))
+
+
+def _colour_boxes(area: ColourBoxArea, ticked: list[str], text: str | None, w: int) -> str:
+    """A row of one box per colour (flower or tree boxes) with its star's progress; a box
+    shows ``text``, or its value when ``text`` is None."""
+    body = "".join(_box(str(box.value) if text is None else text,
+                        "filled" if box.colour in ticked else "", STYLE[box.colour or ""], w)
+                   for box in area.boxes)
+    return body + _progress(area.star.value, len(ticked) == 5, len(ticked), 5)
+
+
+def _pencil_symbols(t: Table, seat: int, rows: Mapping[str, int]) -> str:
+    """The pencil symbols, crossed from the left; crossing the last one ends the game."""
+    symbols = t.layout.score.pencils
+    crossed = t.marks(seat).pencils_crossed
+    pw = max(len(str(s.penalty)) for s in symbols)
+    body = "".join(_box(str(s.penalty), _ticked(crossed, i), width=pw)
+                   for i, s in enumerate(symbols))
+    return _pad_line("pencil symbols", body + f"{crossed}/{len(symbols)} (last ends game!)",
+                     rows["pencils"])
+
+
+def _bonus_goals(t: Table, seat: int, rows: Mapping[str, int]) -> list[str]:
     """The "first to" bonus goals: all outer fields, all fields, all flower fields and four
     gardens of one colour, each with how close the seat is and who took it."""
-    pad = state.pad
-    sheet = state.sheet
+    goals = {g.id: g for g in t.layout.score.goals}
+    mine = t.marks(seat)
     out = [_pad_line("bonus goals", "[dim](! ends the game at once, G10)[/]")]
-    out.append(_pad_line("  all outer fields", _goal(
-        state, seat, pad.outer_fields_bonus, state.first_outer,
-        (state.coloured[seat] & sheet.outer_mask).bit_count(), sheet.outer_mask.bit_count()),
-        rows["all outer fields"]))
-    out.append(_pad_line("  all fields!", _goal(state, seat, pad.all_fields_bonus, state.first_all,
-                                                state.coloured[seat].bit_count(), sheet.n),
-                         rows["all fields"]))
-    if sheet.has_flowers:
-        fm = sheet.flower_mask
-        out.append(_pad_line("  all flower fields", _goal(
-            state, seat, pad.all_flower_fields_bonus, state.first_flowers,
-            (state.coloured[seat] & fm).bit_count(), fm.bit_count()), rows["all flower fields"]))
-    if pad.four_gardens_bonus:
-        base = seat * 5
-        parts = []
-        for c in range(5):
-            holder = state.first_four[c]
-            if holder == seat:
-                parts.append(f"[{STYLE[COLOURS[c]]}]{LETTERS[c]} got[/]")
-            elif holder >= 0:
-                parts.append(f"[dim]{LETTERS[c]} taken[/]")
-            else:
-                n = min(state.sc_gardens[base + c], pad.four_gardens_count)
-                parts.append(f"{LETTERS[c]} {n}/{pad.four_gardens_count}")
-        out.append(_pad_line(f"  {pad.four_gardens_count} gardens, 1 colour",
-                             f"★{pad.four_gardens_bonus} each: " + " ".join(parts),
-                             rows["four gardens"]))
-        takers = [f"{LETTERS[c]} by {esc(state.seats[h])}" for c, h in enumerate(state.first_four)
-                  if h >= 0 and h != seat]
-        if takers:
-            out.append(_pad_line("", "[dim]taken: " + ", ".join(takers) + "[/]"))
+    firsts: list[tuple[str, str, Callable[[SeatBoard], int]]] = [
+        ("goal-outer", "  all outer fields", lambda m: m.outer_coloured),
+        ("goal-all", "  all fields!", lambda m: m.coloured_count),
+        ("goal-flowers", "  all flower fields", lambda m: m.flower_fields),
+    ]
+    for gid, label, have in firsts:
+        if gid in goals:
+            goal = goals[gid]
+            out.append(_pad_line(label, _goal(t, seat, goal, have(mine)), rows[goal.score_row]))
+    fours = [g for g in t.layout.score.goals if g.kind == "four"]
+    if fours:
+        out += _four_gardens(t, seat, fours, rows)
     return out
 
 
-def _largest_area(state: GardensState, seat: int) -> str:
+def _goal(t: Table, seat: int, goal: Goal, mine: int) -> str:
+    """A "first to" goal: taken by this seat, taken by another, or how close the seat is."""
+    holder = t.holder(goal.id)
+    if holder == seat:
+        return f"[bold]★{goal.stars} got[/] (first)"
+    if holder is not None:
+        return f"[dim]★{goal.stars} taken by {esc(t.name(holder))}[/]"
+    return f"★{goal.stars} open: {mine}/{goal.target} coloured"
+
+
+def _four_gardens(t: Table, seat: int, fours: list[Goal], rows: Mapping[str, int]) -> list[str]:
+    """The goals of completing so many gardens all in one colour: one per colour, each with
+    the seat's count or who took it, then who took the others."""
+    count = fours[0].target
+    singles = t.marks(seat).single_colour_gardens
+    parts = []
+    takers = []
+    for goal in fours:
+        colour = goal.colour or ""
+        letter = t.letter(colour)
+        holder = t.holder(goal.id)
+        if holder == seat:
+            parts.append(f"[{STYLE[colour]}]{letter} got[/]")
+        elif holder is not None:
+            parts.append(f"[dim]{letter} taken[/]")
+            takers.append(f"{letter} by {esc(t.name(holder))}")
+        else:
+            parts.append(f"{letter} {min(singles[colour], count)}/{count}")
+    out = [_pad_line(f"  {count} gardens, 1 colour",
+                     f"★{fours[0].stars} each: " + " ".join(parts), rows["four gardens"])]
+    if takers:
+        out.append(_pad_line("", "[dim]taken: " + ", ".join(takers) + "[/]"))
+    return out
+
+
+def _largest_area(t: Table, seat: int) -> str:
     """The largest-area bonus (G8): who got it at the end, or the seat's area against the best
     other one's."""
-    pad = state.pad
-    areas = [state.largest_area(s) for s in range(state.players)]
-    if state.phase == OVER:
-        win = state.g8_largest_area_winner()
+    bonus = next(g.stars for g in t.layout.score.goals if g.kind == "largest")
+    areas = [m.largest_area for m in t.board.seats]
+    if t.board.phase == "over":
+        win = t.holder("goal-largest")
         if win == seat:
-            status = f"[bold]★{pad.largest_area_bonus} got[/] ({fields(areas[seat])})"
-        elif win < 0:
-            status = f"★{pad.largest_area_bonus}: tie at {fields(max(areas))}, nobody gets it"
-        else:
-            status = (f"★{pad.largest_area_bonus} to {esc(state.seats[win])} "
-                      f"({fields(areas[win])}; yours {areas[seat]})")
-    elif state.players == 1:
-        status = f"★{pad.largest_area_bonus} at the end (a lone player gets it); now {areas[0]}"
-    else:
-        others = max(a for s, a in enumerate(areas) if s != seat)
-        status = (f"★{pad.largest_area_bonus} at the end; now {areas[seat]}, "
-                  f"best other {others}")
-    return status
+            return f"[bold]★{bonus} got[/] ({fields(areas[seat])})"
+        if win is None:
+            return f"★{bonus}: tie at {fields(max(areas))}, nobody gets it"
+        return f"★{bonus} to {esc(t.name(win))} ({fields(areas[win])}; yours {areas[seat]})"
+    if t.view.players == 1:
+        return f"★{bonus} at the end (a lone player gets it); now {areas[0]}"
+    others = max(a for s, a in enumerate(areas) if s != seat)
+    return f"★{bonus} at the end; now {areas[seat]}, best other {others}"
 
 
-def _goal(state: GardensState, seat: int, value: int, holder: int, mine: int, total: int) -> str:
-    if holder == seat:
-        return f"[bold]★{value} got[/] (first)"
-    if holder >= 0:
-        return f"[dim]★{value} taken by {esc(state.seats[holder])}[/]"
-    return f"★{value} open: {mine}/{total} coloured"
+def draw_totals(t: Table) -> str:
+    """Every seat's total, on one line."""
+    return "totals: " + ", ".join(f"{esc(t.name(s))} {t.view.scores[s].total}"
+                                  for s in range(t.view.players))
 
 
-def render_totals(state: GardensState) -> str:
-    scores = state.scores()
-    return "totals: " + ", ".join(f"{esc(state.seats[s])} {scores[s].total}"
-                                  for s in range(state.players))
+# ---------------------------------------------------------------------------------- screens
+def draw_score(layout: Mapping[str, Any], view: View, seat: int | None,
+               colourblind: bool = True) -> str:
+    """Every seat's score pad as printed, then the totals (``Presentation.draw_score``)."""
+    t = Table.read(layout, view)
+    return "\n\n".join([*(draw_pad(t, s) for s in range(view.players)), draw_totals(t)])
 
 
-def render_score(state: GardensState, seat: int | None = None, colourblind: bool = True) -> str:
-    """The registered score pad: every seat's pad as printed, then the totals."""
-    pads = [render_pad(state, s) for s in range(state.players)]
-    return "\n\n".join([*pads, render_totals(state)])
-
-
-def render(state: GardensState, seat: int, colourblind: bool = True) -> str:
-    """The whole screen for ``seat``: the score pad, the gardens, the sheet, whose turn. The
-    sheet and the turn come last, nearest the prompt, where a player looks to choose."""
-    name = state.seats[seat]
-    title = f"[bold]{esc(state.sheet.data.name)}[/] - {esc(possessive(name))} sheet"
-    parts = [render_pad(state, seat)]
-    if state.players > 1:
-        parts.append(render_totals(state))
-    parts += ["", render_gardens(state), "", title, render_sheet(state, seat, colourblind),
-              LEGEND, "", render_status(state)]
+def draw(layout: Mapping[str, Any], view: View, seat: int | None,
+         colourblind: bool = True) -> str:
+    """The whole screen about ``seat`` (None: the seat to move): its score pad, the totals,
+    the gardens, its sheet and whose turn it is (``Presentation.draw``)."""
+    t = Table.read(layout, view)
+    shown = t.sheet_seat(seat)
+    title = f"[bold]{esc(t.layout.name)}[/] - {esc(possessive(t.name(shown)))} sheet"
+    parts = [draw_pad(t, shown)]
+    if view.players > 1:
+        parts.append(draw_totals(t))
+    parts += ["", draw_gardens(t), "", title, draw_sheet(t, shown), LEGEND, "", draw_status(t)]
     return "\n".join(parts)
-
-
-def render_text(state: GardensState, seat: int | None, colourblind: bool = True) -> str:
-    """The registered renderer: ``seat`` None draws the sheet of the seat to move."""
-    return render(state, state.seat if seat is None else seat, colourblind)
-

@@ -434,6 +434,9 @@ class Hand(_Model):
     coloured: list[str] = Field(description="fields coloured with it so far this turn")
     left: int = Field(description="fields still to colour")
     can_waste: bool = Field(description="wasting is still possible (no field coloured yet)")
+    colourable: list[str] = Field(description="the fields it may colour next (G4), in sheet "
+                                              "order: for every viewer, as the field choices "
+                                              "are for the seat to move")
 
 
 class GardenMark(_Model):
@@ -511,6 +514,8 @@ class GardensBoard(_Model):
     seats: list[SeatBoard]
     goals: list[GoalMark] = Field(description="every bonus goal of the layout, same order")
     end: str | None = Field(description="why the game ended (G10), once over")
+    ended_by: int | None = Field(description="once over, the seat whose move ended the game; "
+                                             "else null")
     choices: list[Choice] = Field(description="the viewer's legal moves when the viewer is to "
                                               "move, each exactly once; else empty")
 
@@ -670,7 +675,8 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
         hand = Hand(seat=state.seat, pencil=f"pencil-{LETTERS[c]}", colour=COLOURS[c],
                     letter=LETTERS[c], face=state.need,
                     coloured=[state.sheet.ids[i] for i in bit_list(state.group)],
-                    left=left, can_waste=done == 0)
+                    left=left, can_waste=done == 0,
+                    colourable=[state.sheet.ids[i] for i in bit_list(state.g4_colourable_fields())])
         sentence = (f"{subject(who, 'colours')} with the {COLOURS[c]} pencil: {done} of "
                     f"{fields(state.need)} done, {left} to go"
                     + (" (or waste it)." if done == 0 else "."))
@@ -688,7 +694,7 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
         schema=BOARD_SCHEMA, phase=word, seat=None if phase == OVER else state.seat,
         sentence=sentence, doing=doing, result_text=result, pencils=_pencils(state), hand=hand,
         seats=[_seat_board(state, s, holders) for s in range(state.players)], goals=goals,
-        end=end, choices=choices)
+        end=end, ended_by=state.seat if phase == OVER else None, choices=choices)
 
 
 def view_board(state: GardensState, viewer: int | None) -> dict[str, Any]:
