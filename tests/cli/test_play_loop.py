@@ -105,7 +105,7 @@ def test_score_prints_the_games_score_pad_hook_for_every_seat(monkeypatch: pytes
 def test_score_without_a_hook_lists_every_pad_row_of_every_seat(monkeypatch: pytest.MonkeyPatch,
                                                                 tmp_path: Path) -> None:
     # a game with no score pad hook: the fallback is every row of State.scores()
-    patch_game(monkeypatch, "reefs", render_score=None)
+    patch_game(monkeypatch, "reefs", draw_score=None)
     result = play(["reefs", "--seats", "me,random", "--seed", "3", "--record",
                    str(tmp_path / "r.json")], ["score", "quit", "y"])
     assert result.exit_code == 0, result.output

@@ -193,8 +193,9 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
         defined_in("PRESENTATION.view_layout", pres.view_layout, "view")
         defined_in("PRESENTATION.board_model", pres.board_model, "view")
         defined_in("PRESENTATION.layout_model", pres.layout_model, "view")
-        defined_in("PRESENTATION.render", pres.render, "render")
-        defined_in("PRESENTATION.render_score", pres.render_score, "render")
+        defined_in("PRESENTATION.draw", pres.draw, "render")
+        if pres.draw_score is not None:
+            defined_in("PRESENTATION.draw_score", pres.draw_score, "render")
     if bots is not None:
         defined_in("BOTS.evaluation", bots.evaluation, "evaluation")
     if "presets" in files and bots is not None:
@@ -207,6 +208,10 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
         problems.append("ranker.py exists but BOTS registers no turn ranker")
     elif "ranker" not in (root.__doc__ or ""):
         problems.append("no turn ranker, and the package docstring does not say why")
+    if "render" in files:  # a drawing reads the view and the layout, never the engine
+        problems += [f"render.py imports {target}.py (it draws from the view and the layout)"
+                     for target, _ in _imports(trees["render"], package, files)
+                     if target in ("rules", "sheet", "scoring")]
     problems += [f"an import loop: {' -> '.join([*c, c[0]])}"
                  for c in import_cycles(package, directory)]
     return problems
@@ -244,7 +249,7 @@ def test_no_game_module_imports_its_package_inside_a_function() -> None:
             for target, inside in _imports(_tree(directory / f"{m}.py"), package, modules):
                 if inside:
                     found.add(f"{info.name}.{m} -> {target}")
-    assert found <= {"gardens.render -> rules", "reefs.view -> rules"}
+    assert found <= {"reefs.view -> rules"}
 
 
 def _write(directory: Path, files: dict[str, str]) -> None:
@@ -291,6 +296,8 @@ def test_a_package_that_breaks_the_shape_is_told_what_is_wrong(
                 return [Move() for _ in range(SIZE)]
             """,
         "render": """
+            from fifthgame.rules import FifthState
+
             def render(state, seat, colourblind):
                 return ""
 
@@ -316,3 +323,4 @@ def test_a_package_that_breaks_the_shape_is_told_what_is_wrong(
     assert "__init__.py builds no BOTS (a core.layers.BotKnowledge)" in problems
     assert "no turn ranker, and the package docstring does not say why" in problems
     assert "an import loop: moves -> sheet -> moves" in problems
+    assert "render.py imports rules.py (it draws from the view and the layout)" in problems
