@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from meeple.core.text import possessive
 from meeple.games.pergola import scoring as sc
 
 if TYPE_CHECKING:
@@ -141,86 +140,62 @@ def _of(n: int, need: int, unit: str = "") -> str:
     return f"{n} of {need}{unit}" if n <= need else f"{n}{unit} ({need} needed)"
 
 
+def _ladybug_levels_progress(state: PergolaState, g: Garden) -> str:
+    return f"{_of(sum(1 for n in g.lady if n), 3)} magnolia levels with a ladybug"
+
+
+def _lanterns_progress(state: PergolaState, g: Garden) -> str:
+    return f"{_of(g.lanterns_used, 4)} lanterns used ({sum(g.lanterns)} unused)"
+
+
+def _four_of_each_progress(state: PergolaState, g: Garden) -> str:
+    return (f"butterflies {_of(g.butterflies(), 4)}, ladybugs {_of(g.ladybugs(), 4)}, "
+            f"bees {_of(g.bees(), 4)}")
+
+
+def _cascade_progress(state: PergolaState, g: Garden) -> str:
+    if not g.bonuses:
+        return "no waterdrop at the bottom of the cascade"
+    return f"best cascade bonus taken is worth {_of(_best_bonus(g), 5, ' points')}"
+
+
+def _pot_progress(state: PergolaState, g: Garden) -> str:
+    if not g.pots:
+        return "no honey pot filled"
+    return f"best filled honey pot is worth {_of(_best_pot(g), 5, ' points')}"
+
+
+def _full_flowers_progress(state: PergolaState, g: Garden) -> str:
+    return f"{_of(sum(g.full_flowers()), 4)} flowers full of bees"
+
+
+def _top_butterflies_progress(state: PergolaState, g: Garden) -> str:
+    return (f"{_of(sum(g.bfly[3:]), 2)} butterflies on hollyhock level 4 or higher "
+            f"(tallest hollyhock: level {max(g.holly)})")
+
+
+def _leaf_colours_progress(state: PergolaState, g: Garden) -> str:
+    colours = len({state.c.leaf_colour[i] for i in g.leaves})
+    return f"{_of(colours, 5)} leaf colours on the birdhouse"
+
+
+def _dragonflies_progress(state: PergolaState, g: Garden) -> str:
+    return f"{_of(g.dragonflies(), 4)} dragonflies"
+
+
+#: How far a garden is with each challenge, in words (beside :data:`CHECKS`).
+PROGRESS: dict[int, Callable[[PergolaState, Garden], str]] = {
+    1: _ladybug_levels_progress, 2: _lanterns_progress, 3: _four_of_each_progress,
+    4: _cascade_progress, 5: _pot_progress, 6: _full_flowers_progress,
+    7: _top_butterflies_progress, 8: _leaf_colours_progress, 9: _dragonflies_progress,
+    10: lambda state, g: "no extra goal",
+}
+
+
 def challenge_progress(state: PergolaState, seat: int = 0) -> str:
     """How far the solo player is with the chosen challenge (P10), in words: the count the
     challenge checks against the count it needs ("2 of 3 magnolia levels with a ladybug")."""
-    g = state.gardens[seat]
-    number = state.challenge or FREE_GAME
-    if number == 1:
-        return f"{_of(sum(1 for n in g.lady if n), 3)} magnolia levels with a ladybug"
-    if number == 2:
-        return f"{_of(g.lanterns_used, 4)} lanterns used ({sum(g.lanterns)} unused)"
-    if number == 3:
-        return (f"butterflies {_of(g.butterflies(), 4)}, ladybugs {_of(g.ladybugs(), 4)}, "
-                f"bees {_of(g.bees(), 4)}")
-    if number == 4:
-        if not g.bonuses:
-            return "no waterdrop at the bottom of the cascade"
-        return f"best cascade bonus taken is worth {_of(_best_bonus(g), 5, ' points')}"
-    if number == 5:
-        if not g.pots:
-            return "no honey pot filled"
-        return f"best filled honey pot is worth {_of(_best_pot(g), 5, ' points')}"
-    if number == 6:
-        return f"{_of(sum(g.full_flowers()), 4)} flowers full of bees"
-    if number == 7:
-        return (f"{_of(sum(g.bfly[3:]), 2)} butterflies on hollyhock level 4 or higher "
-                f"(tallest hollyhock: level {max(g.holly)})")
-    if number == 8:
-        colours = len({state.c.leaf_colour[i] for i in g.leaves})
-        return f"{_of(colours, 5)} leaf colours on the birdhouse"
-    if number == 9:
-        return f"{_of(g.dragonflies(), 4)} dragonflies"
-    return "no extra goal"
-
-
-def _against(score: int, przemek: int, golab: int) -> str:
-    """The score against the two printed neighbours' results, in words."""
-    above = [n for n, x in (("Przemek", przemek), ("Gołąb", golab)) if score > x]
-    tied = [n for n, x in (("Przemek", przemek), ("Gołąb", golab)) if score == x]
-    if len(above) == 2:
-        return "better than both"
-    if not above and not tied:
-        return "below both"
-    parts = []
-    if above:
-        parts.append(f"better than {above[0]}")
-    if tied:
-        parts.append(f"level with {' and '.join(tied)}")
-    return ", ".join(parts)
-
-
-def challenge_summary(state: PergolaState) -> list[str]:
-    """The solo challenge in words (P10), for the screen: during the game what it asks and how
-    far along it is; at the end whether it is met, where the score is recorded and how it
-    compares with the neighbours' printed results. Plain text (no markup)."""
-    rep = challenge_report(state)
-    number, score = rep["challenge"], rep["score"]
-    whose = possessive(state.seats[0])
-    head = f"Challenge {number} (solo): {rep['title']} ({rep['goal']})"
-    progress = challenge_progress(state)
-    if not rep["over"]:
-        so_far = "met so far" if rep["met"] else "not met yet"
-        return [head, f"  so far: {progress} ({so_far}); printed neighbours: Przemek "
-                      f"{rep['przemek']}, Gołąb {rep['golab']}"]
-    lines = [head]
-    if number == FREE_GAME:
-        lines.append(f"  free game: score {score}, recorded in the Free game space")
-    else:
-        verdict = "met" if rep["met"] else "not met"
-        lines.append(f"  challenge {number} {verdict}: {progress}")
-        where = (f"at challenge {number}" if rep["met"]
-                 else f"in the Free game space (challenge {FREE_GAME})")
-        lines.append(f"  score {score}, recorded {where}")
-    lines.append(f"  printed neighbours at challenge {number}: Przemek {rep['przemek']}, Gołąb "
-                 f"{rep['golab']}; {whose} {score} is "
-                 f"{_against(score, rep['przemek'], rep['golab'])}")
-    if rep["recorded_as"] != number:
-        free = CHALLENGES[FREE_GAME - 1]
-        lines.append(f"  printed neighbours at the Free game: Przemek {free.przemek}, Gołąb "
-                     f"{free.golab}; {whose} {score} is "
-                     f"{_against(score, free.przemek, free.golab)}")
-    return lines
+    return PROGRESS[state.challenge or FREE_GAME](state, state.gardens[seat])
 
 
 def thousand_club(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
