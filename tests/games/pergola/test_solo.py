@@ -208,7 +208,7 @@ def test_p10_progress_in_words_for_every_challenge(number: int) -> None:
 
 
 def test_neighbours_comparison_words() -> None:
-    from meeple.games.pergola.solo import _against
+    from meeple.games.pergola.words import _against
 
     assert _against(110, 104, 105) == "better than both"
     assert _against(90, 104, 105) == "below both"
