@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -33,13 +34,19 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.conftest import Server, free_port  # noqa: E402
 
+from meeple.core.delta import apply_patch  # noqa: E402
+
+#: bytes of every frame the clients received, and of the view and update frames among them
+RECEIVED = {"bytes": 0, "view bytes": 0, "views": 0}
+
 
 async def drive(ws_base: str, table: str, seat: int, secret: str, stop_at: float,
-                rtts: list[float], rng: random.Random) -> int:
+                rtts: list[float], rng: random.Random, updates: bool = True) -> int:
     made = 0
     async with connect(f"{ws_base}/ws/tables/{table}", max_size=None, open_timeout=120,
                        ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "seat": seat, "secret": secret}))
+        await ws.send(json.dumps({"type": "hello", "seat": seat, "secret": secret,
+                                  "updates": updates}))
         view: dict[str, object] = {}
         version = -1
         sent_at: float | None = None
@@ -49,7 +56,14 @@ async def drive(ws_base: str, table: str, seat: int, secret: str, stop_at: float
             except TimeoutError:
                 break
             frame = json.loads(raw)
-            if frame["type"] == "view" and frame["version"] >= version:
+            RECEIVED["bytes"] += len(raw)
+            if frame["type"] in ("view", "update"):
+                RECEIVED["view bytes"] += len(raw)
+                RECEIVED["views"] += 1
+            if frame["type"] == "update":
+                assert frame["base"] == version, (frame["base"], version)
+                version, view = frame["version"], apply_patch(view, frame["patch"])
+            elif frame["type"] == "view" and frame["version"] >= version:
                 version, view = frame["version"], frame["view"]
             elif frame["type"] == "ack":
                 assert sent_at is not None
@@ -101,8 +115,58 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def start_profile(pid: int, seconds: float, out: Path) -> Any:
+    """py-spy sampling the server process (and its bot workers) for ``seconds``: folded stacks
+    in ``out``. Started with the timed part of a run."""
+    import subprocess
+
+    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--duration",
+                             str(max(1, int(seconds))), "--rate", "250", "--format", "raw",
+                             "--subprocesses", "--nonblocking", "--output", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def profile_top(folded: Path, top: int = 12) -> list[str]:
+    """The profile's top lines: per function (file and name), its share of the samples as
+    the innermost frame (self) and anywhere on the stack (total)."""
+    own: dict[str, int] = {}
+    total: dict[str, int] = {}
+    samples = 0
+    for line in folded.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        samples += n
+        frames = [_frame_name(f) for f in stack.split(";")]
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+        for f in set(frames):
+            total[f] = total.get(f, 0) + n
+    rows = [f"| {name} | {100 * own.get(name, 0) / samples:.1f} % | {100 * n / samples:.1f} % |"
+            for name, n in sorted(total.items(), key=lambda kv: -kv[1])
+            if "meeple" in name or "sqlalchemy" in name or "websockets" in name
+            or "uvicorn" in name or "pydantic" in name or "json" in name][:top]
+    selfish = [f"| {name} | {100 * n / samples:.1f} % | {100 * total[name] / samples:.1f} % |"
+               for name, n in sorted(own.items(), key=lambda kv: -kv[1])[:top]]
+    return ["| function (total) | self | total |", "|---|---:|---:|", *rows, "",
+            "| function (self) | self | total |", "|---|---:|---:|", *selfish,
+            f"({samples} samples)"]
+
+
+def _frame_name(frame: str) -> str:
+    """``fn (path/to/module.py:12)`` -> ``module.py:fn`` (the package kept for meeple)."""
+    name, _, where = frame.partition(" (")
+    path = where.rpartition(":")[0]
+    if "/meeple/" in path:
+        path = "meeple/" + path.rpartition("/meeple/")[2]
+    else:
+        path = "/".join(path.split("/")[-2:])
+    return f"{path}:{name}"
+
+
 async def run(server: Server, game: str, tables: int, seconds: float,
-              bots: bool = True) -> dict[str, float]:
+              bots: bool = True, profile: Path | None = None, updates: bool = True
+              ) -> dict[str, float]:
     assert server.proc is not None
     pid = server.proc.pid
     print(f"server pid {pid}", file=sys.stderr, flush=True)
@@ -133,11 +197,15 @@ async def run(server: Server, game: str, tables: int, seconds: float,
         stop_at = time.monotonic() + seconds
         start = time.perf_counter()
         cpu0, mine0 = cpu_seconds(pid), time.process_time()
+        spy = start_profile(pid, seconds, profile) if profile is not None else None
+        RECEIVED.update(dict.fromkeys(RECEIVED, 0))
         made = await asyncio.gather(*(drive(server.ws_base, t, s, sec, stop_at, rtts,
-                                            random.Random(i))
+                                            random.Random(i), updates)
                                       for i, (t, s, sec) in enumerate(seats)))
         elapsed = time.perf_counter() - start
         server_cpu, client_cpu = cpu_seconds(pid) - cpu0, time.process_time() - mine0
+        if spy is not None:
+            spy.wait(timeout=60)
         ids = list(dict.fromkeys(t for t, _, _ in seats))
         records = [(await http.get(f"/api/tables/{t}/record")).json() for t in ids]
         accepted = 0  # moves of seats (clients and bots) the server accepted; not chance draws
@@ -158,6 +226,9 @@ async def run(server: Server, game: str, tables: int, seconds: float,
         "engine moves/s": engine,
         "server cpu ms/move": 1000 * server_cpu / max(1, all_moves),
         "client cpu ms/move": 1000 * client_cpu / max(1, total),
+        # what the clients received per accepted move (their own acks and every view or update)
+        "bytes/move": RECEIVED["bytes"] / max(1, accepted),
+        "view frame bytes": RECEIVED["view bytes"] / max(1, RECEIVED["views"]),
     }
 
 
@@ -169,14 +240,20 @@ def main() -> None:
     ap.add_argument("--postgres", default=os.environ.get("MEEPLE_TEST_POSTGRES"))
     ap.add_argument("--no-bots", action="store_true",
                     help="two WebSocket clients per table instead of a client and a bot")
+    ap.add_argument("--whole", action="store_true",
+                    help="clients without updates: a whole view frame for every version")
+    ap.add_argument("--profile", type=Path, default=None,
+                    help="a folder: py-spy samples the server of each row there (folded "
+                         "stacks) and its top lines are printed after the row")
     args = ap.parse_args()
     dbs = [("SQLite", None)]
     if args.postgres:
         dbs.append(("PostgreSQL", args.postgres))
     print("| database | tables | accepted moves/s (clients + bots) | client moves/s | "
           "log entries/s (with chance) | p50 ms | p99 ms | engine alone moves/s | "
-          "engine / server | server CPU ms a log entry | client CPU ms a move | load |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "engine / server | server CPU ms a log entry | client CPU ms a move | "
+          "bytes to clients a move | bytes a view or update frame | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, pg in dbs:
         for t in (int(x) for x in args.tables.split(",")):
             with tempfile.TemporaryDirectory() as tmp:
@@ -185,7 +262,12 @@ def main() -> None:
                 srv.env = {"MEEPLE_BOT_WORKERS": "1"}
                 srv.start()
                 try:
-                    r = asyncio.run(run(srv, args.game, t, args.seconds, not args.no_bots))
+                    folded = (None if args.profile is None else
+                              args.profile / f"server-{label.lower()}-{t}.folded")
+                    if folded is not None:
+                        folded.parent.mkdir(parents=True, exist_ok=True)
+                    r = asyncio.run(run(srv, args.game, t, args.seconds, not args.no_bots,
+                                        folded, not args.whole))
                 finally:
                     srv.stop()
                     if pg is not None:
@@ -195,7 +277,10 @@ def main() -> None:
                   f"{r['p50 ms']:.1f} | {r['p99 ms']:.1f} | {r['engine moves/s']:.0f} | "
                   f"{r['engine moves/s'] / r['all moves/s']:.0f}x | "
                   f"{r['server cpu ms/move']:.2f} | {r['client cpu ms/move']:.2f} | "
+                  f"{r['bytes/move']:,.0f} | {r['view frame bytes']:,.0f} | "
                   f"{os.getloadavg()[0]:.1f} |", flush=True)
+            if folded is not None and folded.exists():
+                print("\n".join(profile_top(folded)), file=sys.stderr, flush=True)
 
 
 def _fresh_pg(base: str) -> str:

@@ -8,10 +8,12 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from meeple.core.delta import apply_patch
+
 
 class Player:
     def __init__(self, ws_base: str, table: str, seat: int | None = None,
-                 secret: str | None = None) -> None:
+                 secret: str | None = None, updates: bool = False) -> None:
         # no keepalive pings: on a loaded machine a slow pong must not close the connection
         self._connection = connect(f"{ws_base}/ws/tables/{table}", open_timeout=60,
                                    max_size=None, ping_interval=None, close_timeout=30)
@@ -21,6 +23,8 @@ class Player:
         self.version = -1
         self.frames: list[dict[str, Any]] = []
         hello: dict[str, Any] = {"type": "hello"}
+        if updates:  # new versions as update frames (deltas), applied to self.view
+            hello["updates"] = True
         if seat is not None:
             hello.update(seat=seat, secret=secret)
         self.send(hello)
@@ -35,6 +39,9 @@ class Player:
         self.frames.append(frame)
         if frame["type"] == "view" and frame["version"] >= self.version:
             self.version, self.view = frame["version"], frame["view"]
+        elif frame["type"] == "update":
+            assert frame["base"] == self.version, (frame["base"], self.version)
+            self.version, self.view = frame["version"], apply_patch(self.view, frame["patch"])
         return frame
 
     def expect(self, kind: str, timeout: float = 180) -> dict[str, Any]:

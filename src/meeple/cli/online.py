@@ -28,6 +28,7 @@ from typing import Annotated, Any
 import typer
 
 from meeple.cli.common import app, console, fail
+from meeple.core.delta import PatchError, apply_patch
 from meeple.core.errors import MeepleError
 from meeple.core.present import draw_view, presentation
 from meeple.core.viewmodel import View
@@ -229,7 +230,9 @@ async def play_online(base: str, table: str, seat: int | None, secret: str | Non
     for attempt in range(30):  # a dropped connection or a server restart: connect again
         try:
             async with connect(ws_url, max_size=None, open_timeout=30) as ws:
-                hello: dict[str, Any] = {"type": "hello", "text": layout is None}
+                # updates: each new version as what changed since the last (JSON Patch)
+                hello: dict[str, Any] = {"type": "hello", "text": layout is None,
+                                         "updates": True}
                 if seat is not None:
                     hello |= {"seat": seat, "secret": secret}
                 await ws.send(json.dumps(hello))
@@ -245,6 +248,11 @@ async def play_online(base: str, table: str, seat: int | None, secret: str | Non
                         frame = json.loads(recv.result())
                         recv = asyncio.ensure_future(ws.recv())
                         kind = frame.get("type")
+                        if kind == "update":
+                            frame = _updated(frame, version, view)
+                            kind = frame.get("type")
+                            if kind is None:  # does not fit the view held: a whole one again
+                                break
                         if kind == "view" and frame["version"] >= version:
                             version, view = frame["version"], frame["view"]
                             shown = draw(view, seat, shown, layout)
@@ -275,6 +283,18 @@ async def play_online(base: str, table: str, seat: int | None, secret: str | Non
             console.print("[yellow]connection lost; reconnecting...[/]")
             await asyncio.sleep(min(5.0, 0.5 * (attempt + 1)))
     return 1
+
+
+def _updated(frame: dict[str, Any], version: int, view: dict[str, Any]) -> dict[str, Any]:
+    """The whole view frame an ``update`` frame makes of the view held (at ``version``), or
+    ``{}`` when it does not fit (then the client connects again for a whole view)."""
+    if frame.get("base") != version:
+        return {}
+    try:
+        new = apply_patch(view, frame.get("patch") or [])
+    except PatchError:
+        return {}
+    return {"type": "view", "version": frame["version"], "view": new}
 
 
 def _move_frame(line: str, view: dict[str, Any], seat: int | None, version: int

@@ -195,6 +195,10 @@ class Hello(_ClientFrame):
                                      description="the seat's secret, from join or create")
     text: StrictBool | None = Field(
         default=None, description="true: every view carries the terminal drawing (text)")
+    updates: StrictBool | None = Field(
+        default=None, description="true: after the first view, each new version comes as an "
+        "update frame (what changed since the version this connection was sent last, as JSON "
+        "Patch); else every version is a whole view frame")
 
 
 class Move(_WithSteps):
@@ -276,6 +280,30 @@ class ViewFrame(_ServerFrame):
     view: View
 
 
+class PatchOp(BaseModel):
+    """One JSON Patch operation (RFC 6902): add, replace or remove the value at ``path`` (a
+    JSON Pointer into the view; ``/-`` at the end of an add appends to a list)."""
+
+    op: Literal["add", "replace", "remove"]
+    path: str
+    value: Any = Field(default=None, description="the new value (add and replace only)")
+
+
+class UpdateFrame(_ServerFrame):
+    """A new version, as what changed: apply ``patch`` to the view of version ``base`` (the
+    last one this connection was sent) to get the view of ``version``. Sent only to a
+    connection that said ``updates: true`` in its hello, and only after it was sent a whole
+    view; a client that does not hold version ``base`` says hello again for a whole view."""
+
+    type: Literal["update"] = "update"
+    version: int
+    base: int = Field(description="the version the patch applies to")
+    forced: list[str] | None = Field(
+        default=None, description="as in the view frame: the forced decisions that open the "
+        "turn of the seat to move, to that seat only")
+    patch: list[PatchOp]
+
+
 class Ack(_ServerFrame):
     """The move (or undo) with this id is stored: sent only after the commit."""
 
@@ -333,7 +361,7 @@ class Pong(_ServerFrame):
 
 
 #: Every frame the server sends, told apart by ``type``.
-ServerFrame = Annotated[Welcome | ViewFrame | Ack | PreviewFrame | RefusedFrame | ErrorFrame
+ServerFrame = Annotated[Welcome | ViewFrame | UpdateFrame | Ack | PreviewFrame | RefusedFrame | ErrorFrame
                         | Pong, Field(discriminator="type")]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 

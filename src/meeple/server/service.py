@@ -23,9 +23,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from meeple.bots import make_bot
+from meeple.core.delta import diff
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.present import announcements
 from meeple.core.state import CHANCE, State
@@ -59,6 +60,11 @@ IDLE_EVICT = 60.0
 
 #: The bot that plays for a human seat whose turn clock ran out, unless the seat names one.
 STAND_IN = "greedy"
+
+#: Bots whose decision costs less than handing it to a worker process (the random bot picks
+#: one legal move): they decide on the server itself. Every other bot thinks in the pool, with
+#: a deadline.
+INLINE_BOTS = frozenset({"random"})
 
 #: Sends a frame to a client: a dict, or a frame already written as JSON text.
 Sender = Callable[[dict[str, Any] | str], Awaitable[None]]
@@ -132,6 +138,27 @@ class Client:
     text: bool = False
     #: the turn its previews build (one per connection)
     draft: Draft = field(default_factory=Draft)
+    #: whether it takes update frames (deltas) after its first whole view
+    updates: bool = False
+    #: the version and the view (as JSON data) it was sent last: what its next update is from
+    sent_version: int = -1
+    sent_view: dict[str, Any] | None = None
+
+
+@dataclass(eq=False)
+class Shown:
+    """A view made once for a version and a kind of viewer (a seat or the spectators; with or
+    without the terminal text), for every client of that kind: the view as JSON data (what
+    updates are diffed against), the whole ``view`` frame's text, and the updates made from
+    it, by the version they start from (every spectator a move behind gets the same one)."""
+
+    state: State[Any]
+    seats: list[str]
+    lines: int
+    data: dict[str, Any]
+    forced: list[str]
+    whole: str
+    updates: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -149,6 +176,11 @@ class Runtime:
     befores: list[State[Any]] = field(default_factory=list)
     #: the version and the forced decisions that open the turn there (:func:`opening_forced`)
     opening: tuple[int, list[str]] | None = None
+    #: the views made for the position now, by (viewer, text): see :class:`Shown`
+    shown: dict[tuple[int | None, bool], Shown] = field(default_factory=dict)
+    #: the bots that decide on the server itself (:data:`INLINE_BOTS`), by (seat, spec)
+    bots: dict[tuple[int, str], Any] = field(default_factory=dict)
+    shown_version: int = -1
 
     def seat_kind(self, seat: int) -> tuple[str, str | None, bool]:
         s = self.table.seats[seat]
@@ -172,10 +204,19 @@ def opening_forced(rt: Runtime, view: View) -> list[str]:
     choice. The page sends them as its first preview, so the player sees them made."""
     if view.viewer is None or view.viewer != view.to_move or len(view.legal_moves) != 1:
         return []
+    return _opening(rt)
+
+
+def _opening(rt: Runtime) -> list[str]:
     if rt.opening is None or rt.opening[0] != rt.version:
         turn = Turn(rt.state)
         rt.opening = (rt.version, [s.text for s in turn.play_forced()])
     return rt.opening[1]
+
+
+def _json(data: Any) -> str:
+    """JSON text as it goes on the wire (compact, UTF-8)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def rebuild(table: Table, entries: list[Entry]
@@ -361,33 +402,57 @@ class Service:
     def view_frame(self, rt: Runtime, viewer: int | None, text: bool = False) -> dict[str, Any]:
         """The ``view`` frame for ``viewer``: the view, and for the seat to move the forced
         decisions that open its turn (``forced``, see :func:`opening_forced`), if any."""
+        return cast("dict[str, Any]", json.loads(self.shown(rt, viewer, text).whole))
+
+    def shown(self, rt: Runtime, viewer: int | None, text: bool = False) -> Shown:
+        """The view of ``viewer`` of the position now, made once for every client of that
+        kind (and made again only when the position, its names or its log changed)."""
+        state = rt.state
+        if rt.shown_version != rt.version:
+            rt.shown.clear()
+            rt.shown_version = rt.version
+        key = (viewer, text)
+        got = rt.shown.get(key)
+        if (got is not None and got.state is state and got.seats is state.seats
+                and got.lines == len(rt.lines)):
+            return got
         view = self.view(rt, viewer, text)
-        frame: dict[str, Any] = {"type": "view", "version": rt.version,
-                                 "view": view.model_dump(mode="json", by_alias=True)}
+        data = view.model_dump(mode="json", by_alias=True)
         forced = opening_forced(rt, view)
-        if forced:
-            frame["forced"] = forced
-        return frame
+        extra = f',"forced":{_json(forced)}' if forced else ""
+        whole = f'{{"type":"view","version":{rt.version}{extra},"view":{_json(data)}}}'
+        got = rt.shown[key] = Shown(state, state.seats, len(rt.lines), data, forced, whole)
+        return got
 
     def view_frame_json(self, rt: Runtime, viewer: int | None, text: bool = False) -> str:
-        """:meth:`view_frame` written as JSON text (pydantic's serializer, several times faster
-        than dumping to dicts and then to JSON): what every WebSocket view frame is."""
-        view = self.view(rt, viewer, text)
-        forced = opening_forced(rt, view)
-        extra = f',"forced":{json.dumps(forced)}' if forced else ""
-        return (f'{{"type":"view","version":{rt.version}{extra},'
-                f'"view":{view.model_dump_json(by_alias=True)}}}')
+        """The whole ``view`` frame of :meth:`view_frame`, as JSON text."""
+        return self.shown(rt, viewer, text).whole
+
+    def frame_for(self, rt: Runtime, client: Client) -> str:
+        """What ``client`` is sent for the position now: an ``update`` from the view it was
+        sent last if it takes updates and has a view, else the whole ``view`` frame. Either
+        is made once for all the clients that need the same one."""
+        shown = self.shown(rt, client.viewer, client.text)
+        base, before = client.sent_version, client.sent_view
+        client.sent_version, client.sent_view = rt.version, shown.data
+        if not client.updates or before is None:
+            return shown.whole
+        made = shown.updates.get(base)
+        if made is not None and made[0] is before:  # another client had the same view
+            return made[1]
+        extra = f',"forced":{_json(shown.forced)}' if shown.forced else ""
+        frame = (f'{{"type":"update","version":{rt.version},"base":{base}{extra},'
+                 f'"patch":{_json(diff(before, shown.data))}}}')
+        shown.updates[base] = (before, frame)
+        return frame
 
     async def broadcast(self, rt: Runtime) -> None:
-        """Send every connected client its own view (made once per viewer)."""
-        made: dict[tuple[int | None, bool], str] = {}
+        """Send every connected client the position now: its own view, or what changed in it
+        since its last (each made once per kind of viewer). Sending only queues the frame on
+        the client's connection, so a move's ack never waits for the other clients' sockets."""
         for client in list(rt.clients):
-            key = (client.viewer, client.text)
-            frame = made.get(key)
-            if frame is None:
-                frame = made[key] = self.view_frame_json(rt, client.viewer, client.text)
             try:
-                await client.send(frame)
+                await client.send(self.frame_for(rt, client))
             except Exception:  # a client that went away is dropped
                 rt.clients.discard(client)
 
@@ -582,13 +647,24 @@ class Service:
             d = Decision(t.game, t.players, t.variant, t.sheet, t.seed,
                          tuple(str(m) for m in rt.state.history), seat, spec,
                          (t.seed * 1_000_003 + version) % (1 << 62), t.id)
-            text = await self._decide(d)
+            text = self._decide_here(rt, d) if spec in INLINE_BOTS else await self._decide(d)
             if text is None:  # missed its deadline or failed: a random legal move instead
                 text = str(make_bot("random", seed=d.bot_seed).choose(
                     rt.state.view(seat), rt.state.legal_moves()))
             await self._bot_move(rt, seat, text, version)
             if rt.bot_task is not asyncio.current_task():
                 return
+
+    @staticmethod
+    def _decide_here(rt: Runtime, d: Decision) -> str:
+        """The move of a bot that decides in microseconds (:data:`INLINE_BOTS`), made on the
+        server itself, as a worker would make it (one bot per seat, kept while the table is)."""
+        bot = rt.bots.get((d.seat, d.spec))
+        if bot is None:
+            bot = rt.bots[(d.seat, d.spec)] = make_bot(d.spec, seed=d.bot_seed)
+        view = rt.state.view(d.seat)
+        view.seed = d.bot_seed
+        return str(bot.choose(view, view.legal_moves()))
 
     async def _decide(self, d: Decision) -> str | None:
         """The bot's move, or None if it missed its deadline or failed (then the caller plays a

@@ -11,6 +11,8 @@ service per frame.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Mapping
 from typing import Any, TypeVar
@@ -74,28 +76,58 @@ async def play(ws: WebSocket, table_id: str, svc: ServiceDep) -> None:
     finally:
         if conn.client is not None:
             rt.clients.discard(conn.client)
+        await conn.finish()
         left = svc.connections.pop(table_id, 1) - 1
         if left > 0:
             svc.connections[table_id] = left
 
 
+#: Frames queued for one connection at most: a client that reads slower than its table moves
+#: (and so falls this far behind) is closed with 1013 and comes back for a whole view.
+MAX_OUTBOX = 1000
+
+
 class Connection:
-    """One client's socket at one table: who it is (after its hello) and its frames."""
+    """One client's socket at one table: who it is (after its hello) and its frames.
+
+    Frames go out through the connection's own queue, written in order by its writer task:
+    sending a frame never waits for this client's socket, so a move's ack and the other
+    clients' views never wait behind a slow reader."""
 
     def __init__(self, svc: Service, rt: Runtime, ws: WebSocket) -> None:
         self.svc, self.rt, self.ws = svc, rt, ws
         self.table_id = rt.table.id
         #: the connection's client once it said hello (a seat, or a spectator)
         self.client: Client | None = None
-        self._send_lock = asyncio.Lock()
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
 
     async def send(self, frame: dict[str, Any] | str) -> None:
-        """Send a frame: a dict, or JSON text already (a view frame; a model's dump)."""
-        async with self._send_lock:
-            if isinstance(frame, str):
-                await self.ws.send_text(frame)
-            else:
-                await self.ws.send_json(frame)
+        """Queue a frame: a dict, or JSON text already (a view frame; a model's dump)."""
+        if self._writer.done():
+            raise ConnectionError("the connection is closed")
+        if self._outbox.qsize() >= MAX_OUTBOX:
+            self._outbox.put_nowait(None)  # the writer closes the connection
+            raise ConnectionError("the client is too far behind")
+        self._outbox.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def _write(self) -> None:
+        while True:
+            text = await self._outbox.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1013, reason="too far behind: connect again")
+                return
+            try:
+                await self.ws.send_text(text)
+            except Exception:  # the client went away: the reader sees it too
+                return
+
+    async def finish(self) -> None:
+        """Stop the writer (the socket is gone or closing)."""
+        self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._writer
 
     async def error(self, reason: str) -> None:
         await self.send(ErrorFrame(reason=reason).dump())
@@ -172,7 +204,8 @@ class Connection:
                 return self.client
         if self.client is not None:
             rt.clients.discard(self.client)
-        client = Client(viewer=seat, send=self.send, text=frame.text is True)
+        client = Client(viewer=seat, send=self.send, text=frame.text is True,
+                        updates=frame.updates is True)
         rt.clients.add(client)
         try:
             await self.svc.refresh(rt)
@@ -180,7 +213,7 @@ class Connection:
             rt.clients.discard(client)
             raise
         await self.send(Welcome(table=rt.table.id, seat=seat).dump())
-        await self.send(self.svc.view_frame_json(rt, seat, client.text))
+        await self.send(self.svc.frame_for(rt, client))
         return client
 
     async def move(self, client: Client, frame: Move | Undo) -> None:

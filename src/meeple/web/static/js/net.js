@@ -9,6 +9,11 @@
 // connection within replyTimeout (15 s; a page may set globalThis.meepleReplyTimeout), the
 // connection is taken as dead and made anew; after 3 sends without a reply the request is given
 // up and onGiveUp(frame) tells the page.
+//
+// The hello asks for updates: after the first whole view, each new version comes as what
+// changed (an "update" frame, JSON Patch against the version this connection holds). The
+// connection applies it and hands the page a whole "view" frame as before; an update that does
+// not fit the view held (it cannot happen on one ordered connection) reconnects for a whole one.
 
 const MAX_SENDS = 3;
 
@@ -34,7 +39,8 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
-      ws.send(JSON.stringify(this.hello()));
+      this.held = null;  // {version, view}: the last whole view, that updates apply to
+      ws.send(JSON.stringify({ ...this.hello(), updates: true }));
       this.onState("connected");
       for (const f of this.queue.splice(0)) ws.send(JSON.stringify(f));
       if (this.awaiting) this.sendAwaited();
@@ -43,9 +49,26 @@ export class Connection {
       if (this.ws !== ws) return;  // a connection already given up
       let frame;
       try { frame = JSON.parse(ev.data); } catch { return; }
+      if (frame.type === "update") {
+        frame = this.updated(frame);
+        if (!frame) { ws.close(); this.lost(ws); return; }
+      } else if (frame.type === "view") {
+        this.held = { version: frame.version, view: frame.view };
+      }
       this.onFrame(frame);
     };
     ws.onclose = () => this.lost(ws);
+  }
+
+  // the whole view frame an update frame makes of the view held, or null if it does not fit
+  updated(frame) {
+    if (!this.held || this.held.version !== frame.base) return null;
+    let view;
+    try { view = applyPatch(this.held.view, frame.patch); } catch { return null; }
+    this.held = { version: frame.version, view };
+    const whole = { type: "view", version: frame.version, view };
+    if (frame.forced) whole.forced = frame.forced;
+    return whole;
   }
 
   // the connection ws is gone (closed, or taken as dead): make a new one after a while
@@ -100,4 +123,37 @@ export class Connection {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
   }
+}
+
+// JSON Patch (RFC 6902) as the server sends it: add, replace and remove (meeple.core.delta);
+// returns a new document, and throws on an operation that does not fit
+export function applyPatch(doc, ops) {
+  const out = structuredClone(doc);
+  let root = out;
+  for (const { op, path, value } of ops) {
+    if (path === "") { root = structuredClone(value); continue; }
+    const keys = path.slice(1).split("/").map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
+    const last = keys.pop();
+    let target = root;
+    for (const k of keys) {
+      if (target === null || typeof target !== "object" || !(k in target)) throw new Error(path);
+      target = target[k];
+    }
+    if (Array.isArray(target)) {
+      if (op === "add" && last === "-") target.push(structuredClone(value));
+      else {
+        const i = Number(last);
+        if (!Number.isInteger(i) || i < 0 || i >= target.length) throw new Error(path);
+        if (op === "remove") target.splice(i, 1);
+        else if (op === "replace") target[i] = structuredClone(value);
+        else target.splice(i, 0, structuredClone(value));
+      }
+    } else if (target !== null && typeof target === "object") {
+      if (op === "remove") {
+        if (!(last in target)) throw new Error(path);
+        delete target[last];
+      } else target[last] = structuredClone(value);
+    } else throw new Error(path);
+  }
+  return root;
 }
