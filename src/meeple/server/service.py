@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 import logging
@@ -33,6 +34,7 @@ from meeple.core.state import CHANCE, State
 from meeple.core.turn import StepRefused, Turn
 from meeple.core.view import LogLine, View, log_line, seat_view
 from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool, ready
+from meeple.server.committer import Committer
 from meeple.server.positions import new_state
 from meeple.store import (
     BOT,
@@ -155,10 +157,18 @@ class Shown:
     state: State[Any]
     seats: list[str]
     lines: int
+    version: int
+    view: View
     data: dict[str, Any]
     forced: list[str]
-    whole: str
     updates: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
+
+    @functools.cached_property
+    def whole(self) -> str:
+        """The whole ``view`` frame as JSON text (made only when a client needs one)."""
+        extra = f',"forced":{_json(self.forced)}' if self.forced else ""
+        return (f'{{"type":"view","version":{self.version}{extra},'
+                f'"view":{self.view.model_dump_json(by_alias=True)}}}')
 
 
 @dataclass(eq=False)
@@ -212,6 +222,11 @@ def _opening(rt: Runtime) -> list[str]:
         turn = Turn(rt.state)
         rt.opening = (rt.version, [s.text for s in turn.play_forced()])
     return rt.opening[1]
+
+
+def _bot_seed(rt: Runtime) -> int:
+    """The seed of a bot's decision at the table's version now."""
+    return (rt.table.seed * 1_000_003 + rt.version) % (1 << 62)
 
 
 def _json(data: Any) -> str:
@@ -289,6 +304,15 @@ class Service:
         self._closed = False
         #: the pool's workers have started (see :meth:`_warm`); decisions wait for it
         self._pool_ready: asyncio.Future[Any] | None = None
+        self._committer: Committer | None = None
+
+    @property
+    def committer(self) -> Committer:
+        """The writer thread that stores moves, several tables in one commit under load
+        (:mod:`meeple.server.committer`); started on first use."""
+        if self._committer is None:
+            self._committer = Committer(self.store)
+        return self._committer
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -320,6 +344,8 @@ class Service:
                 rt.bot_task.cancel()
         for t in list(self._tasks):
             t.cancel()
+        if self._committer is not None:
+            await asyncio.to_thread(self._committer.stop)
 
     def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -417,11 +443,12 @@ class Service:
                 and got.lines == len(rt.lines)):
             return got
         view = self.view(rt, viewer, text)
-        data = view.model_dump(mode="json", by_alias=True)
-        forced = opening_forced(rt, view)
-        extra = f',"forced":{_json(forced)}' if forced else ""
-        whole = f'{{"type":"view","version":{rt.version}{extra},"view":{_json(data)}}}'
-        got = rt.shown[key] = Shown(state, state.seats, len(rt.lines), data, forced, whole)
+        # the board is JSON data already (the game's view_board): dumping it again through
+        # an untyped field would cost more than making it
+        data = view.model_dump(mode="json", by_alias=True, exclude={"board"})
+        data["board"] = view.board
+        got = rt.shown[key] = Shown(state, state.seats, len(rt.lines), rt.version, view, data,
+                                    opening_forced(rt, view))
         return got
 
     def view_frame_json(self, rt: Runtime, viewer: int | None, text: bool = False) -> str:
@@ -458,7 +485,7 @@ class Service:
 
     # ------------------------------------------------------------------ moves
     async def play(self, table_id: str, seat: int, text: str | Sequence[str], version: int,
-                   client_id: str | None, *, by_bot: bool = False) -> int:
+                   client_id: str | None, *, by_bot: bool = False, quiet: bool = False) -> int:
         """Play ``text`` (a move, or several decisions of this seat in a row: a whole turn
         confirmed at once) for ``seat`` against table version ``version``. All or nothing:
         returns the new version once committed; raises :class:`Refused` otherwise."""
@@ -477,11 +504,39 @@ class Service:
                        for i, m in enumerate(moves)]
             self._draw_chance(trial, entries, lines, befores)
             await self._commit(rt, trial, entries, rt.lines + lines, befores)
+        if quiet:  # an inline bot's move inside a person's (see _inline_bots)
+            return rt.version
         if not by_bot and rt.table.seats[seat].absent:
             await self.set_absent(table_id, seat, False)
+        if not by_bot:
+            await self._inline_bots(rt)
         await self.broadcast(rt)
         self.schedule_bots(rt)
         return rt.version
+
+    async def _inline_bots(self, rt: Runtime) -> None:
+        """After a person's move: the moves of the bots that decide on the server itself
+        (:data:`INLINE_BOTS`) and are to move next, played now, so the clients get one view
+        of the position after them all instead of one per move (at most a few turns)."""
+        for _ in range(64):
+            seat = rt.state.to_move
+            if (seat is None or seat == CHANCE or rt.table.status != RUNNING or self._closed
+                    or not self.bots_enabled or rt.bot_for(seat) not in INLINE_BOTS):
+                return
+            if rt.bot_task is not None and not rt.bot_task.done():
+                return  # the table's bot task plays them
+            version, spec = rt.version, str(rt.bot_for(seat))
+            # the bot's decisions up to the end of its turn (or a roll), stored in one commit
+            # as a person's confirmed turn is
+            trial, texts = rt.state.clone(), list[str]()
+            while trial.to_move == seat and len(texts) < 64:
+                texts.append(self._decide_here(rt, seat, spec, trial))
+                trial.play(texts[-1])
+            try:
+                await self.play(rt.table.id, seat, texts, version, None, by_bot=True,
+                                quiet=True)
+            except (Refused, StoreUnavailable):
+                return  # the bot task plays it later (schedule_bots, after the broadcast)
 
     async def preview(self, table_id: str, seat: int, texts: Sequence[str], text: bool = False,
                       draft: Draft | None = None) -> PreviewAnswer:
@@ -576,8 +631,8 @@ class Service:
         positions before the last moves of ``trial`` (those undo may need are kept)."""
         result = [s.as_dict() for s in trial.scores()] if trial.is_over else None
         try:
-            new = await asyncio.to_thread(self.store.append, rt.table.id, rt.version, entries,
-                                          finished_result=result)
+            new = await self.committer.append(rt.table.id, rt.version, entries,
+                                              finished_result=result)
         except DuplicateMove as exc:
             raise Refused(str(exc), rt.version) from None
         except StaleVersion:
@@ -643,27 +698,35 @@ class Service:
             if spec is None:
                 return
             version = rt.version
-            t = rt.table
-            d = Decision(t.game, t.players, t.variant, t.sheet, t.seed,
-                         tuple(str(m) for m in rt.state.history), seat, spec,
-                         (t.seed * 1_000_003 + version) % (1 << 62), t.id)
-            text = self._decide_here(rt, d) if spec in INLINE_BOTS else await self._decide(d)
+            if spec in INLINE_BOTS:
+                text: str | None = self._decide_here(rt, seat, spec)
+            else:
+                text = await self._decide(self._decision(rt, seat, spec))
             if text is None:  # missed its deadline or failed: a random legal move instead
-                text = str(make_bot("random", seed=d.bot_seed).choose(
+                text = str(make_bot("random", seed=_bot_seed(rt)).choose(
                     rt.state.view(seat), rt.state.legal_moves()))
             await self._bot_move(rt, seat, text, version)
             if rt.bot_task is not asyncio.current_task():
                 return
 
     @staticmethod
-    def _decide_here(rt: Runtime, d: Decision) -> str:
+    def _decision(rt: Runtime, seat: int, spec: str) -> Decision:
+        """What a bot of ``spec`` decides for ``seat`` at the table's position now."""
+        t = rt.table
+        return Decision(t.game, t.players, t.variant, t.sheet, t.seed,
+                        tuple(str(m) for m in rt.state.history), seat, spec, _bot_seed(rt), t.id)
+
+    @staticmethod
+    def _decide_here(rt: Runtime, seat: int, spec: str, state: State[Any] | None = None
+                     ) -> str:
         """The move of a bot that decides in microseconds (:data:`INLINE_BOTS`), made on the
-        server itself, as a worker would make it (one bot per seat, kept while the table is)."""
-        bot = rt.bots.get((d.seat, d.spec))
+        server itself, as a worker would make it (one bot per seat, kept while the table is),
+        at the table's position or at ``state`` (a position later in the same turn)."""
+        bot = rt.bots.get((seat, spec))
         if bot is None:
-            bot = rt.bots[(d.seat, d.spec)] = make_bot(d.spec, seed=d.bot_seed)
-        view = rt.state.view(d.seat)
-        view.seed = d.bot_seed
+            bot = rt.bots[(seat, spec)] = make_bot(spec, seed=_bot_seed(rt))
+        view = (rt.state if state is None else state).view(seat)
+        view.seed = _bot_seed(rt)
         return str(bot.choose(view, view.legal_moves()))
 
     async def _decide(self, d: Decision) -> str | None:

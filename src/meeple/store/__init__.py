@@ -6,6 +6,7 @@ An SQLite file (WAL) by default, in the user's data folder; PostgreSQL by URL
 
 from meeple.store.models import BOT, CHANCE, FINISHED, HUMAN, MOVE, RUNNING, UNDO, WAITING
 from meeple.store.store import (
+    Append,
     DuplicateMove,
     Entry,
     Idempotency,
@@ -28,8 +29,32 @@ from meeple.store.store import (
 )
 
 __all__ = [
-    "BOT", "CHANCE", "FINISHED", "HUMAN", "MOVE", "RUNNING", "UNDO", "WAITING", "DuplicateMove",
-    "Entry", "Idempotency", "KeyReused", "NotFound", "Seat", "SeatError", "SeatSpec",
-    "StaleVersion", "Store", "StoreError", "StoreUnavailable", "Table", "Taken", "default_url",
-    "display_url", "effective_moves", "request_key", "sqlite_url",
+    "BOT",
+    "CHANCE",
+    "FINISHED",
+    "HUMAN",
+    "MOVE",
+    "RUNNING",
+    "UNDO",
+    "WAITING",
+    "Append",
+    "DuplicateMove",
+    "Entry",
+    "Idempotency",
+    "KeyReused",
+    "NotFound",
+    "Seat",
+    "SeatError",
+    "SeatSpec",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "Table",
+    "Taken",
+    "default_url",
+    "display_url",
+    "effective_moves",
+    "request_key",
+    "sqlite_url",
 ]
