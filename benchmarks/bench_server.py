@@ -82,6 +82,18 @@ async def drive(ws_base: str, table: str, seat: int, secret: str, stop_at: float
     return made
 
 
+async def watch(ws: Any, stop_at: float) -> int:
+    """A spectator: reads every frame until the end of the run."""
+    async with ws:
+        while time.monotonic() < stop_at:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
+            except TimeoutError:
+                break
+            RECEIVED["bytes"] += len(raw)
+    return 0
+
+
 def engine_rate(records: list[dict[str, object]]) -> tuple[int, float]:
     """Moves per second replaying the same games through the engine alone."""
     import meeple
@@ -165,8 +177,8 @@ def _frame_name(frame: str) -> str:
 
 
 async def run(server: Server, game: str, tables: int, seconds: float,
-              bots: bool = True, profile: Path | None = None, updates: bool = True
-              ) -> dict[str, float]:
+              bots: bool = True, profile: Path | None = None, updates: bool = True,
+              spectators: int = 0) -> dict[str, float]:
     assert server.proc is not None
     pid = server.proc.pid
     print(f"server pid {pid}", file=sys.stderr, flush=True)
@@ -194,14 +206,29 @@ async def run(server: Server, game: str, tables: int, seconds: float,
                 r.raise_for_status()
                 seats.append((j["table"]["id"], r.json()["seat"], r.json()["secret"]))
         rtts: list[float] = []
+        watched: list[float] = []  # the round trips of moves at the table the spectators watch
+        watchers = []
+        for _ in range(spectators):  # connected (and sent their first view) before the clock
+            ws = await connect(f"{server.ws_base}/ws/tables/{seats[0][0]}", max_size=None,
+                               open_timeout=120, ping_interval=None)
+            await ws.send(json.dumps({"type": "hello", "updates": updates}))
+            watchers.append(ws)
+        for ws in watchers:
+            while json.loads(await ws.recv())["type"] != "view":
+                pass
         stop_at = time.monotonic() + seconds
         start = time.perf_counter()
         cpu0, mine0 = cpu_seconds(pid), time.process_time()
         spy = start_profile(pid, seconds, profile) if profile is not None else None
         RECEIVED.update(dict.fromkeys(RECEIVED, 0))
-        made = await asyncio.gather(*(drive(server.ws_base, t, s, sec, stop_at, rtts,
-                                            random.Random(i), updates)
-                                      for i, (t, s, sec) in enumerate(seats)))
+        made = await asyncio.gather(
+            *(drive(server.ws_base, t, s, sec, stop_at,
+                    watched if spectators and t == seats[0][0] else rtts, random.Random(i),
+                    updates) for i, (t, s, sec) in enumerate(seats)),
+            *(watch(ws, stop_at) for ws in watchers))
+        made = made[:len(seats)]
+        if spectators:
+            rtts = watched
         elapsed = time.perf_counter() - start
         server_cpu, client_cpu = cpu_seconds(pid) - cpu0, time.process_time() - mine0
         if spy is not None:
@@ -240,6 +267,9 @@ def main() -> None:
     ap.add_argument("--postgres", default=os.environ.get("MEEPLE_TEST_POSTGRES"))
     ap.add_argument("--no-bots", action="store_true",
                     help="two WebSocket clients per table instead of a client and a bot")
+    ap.add_argument("--spectators", type=int, default=0,
+                    help="this many spectators watch the first table; the round trips are "
+                         "then those of that table's moves")
     ap.add_argument("--whole", action="store_true",
                     help="clients without updates: a whole view frame for every version")
     ap.add_argument("--profile", type=Path, default=None,
@@ -267,7 +297,7 @@ def main() -> None:
                     if folded is not None:
                         folded.parent.mkdir(parents=True, exist_ok=True)
                     r = asyncio.run(run(srv, args.game, t, args.seconds, not args.no_bots,
-                                        folded, not args.whole))
+                                        folded, not args.whole, args.spectators))
                 finally:
                     srv.stop()
                     if pg is not None:

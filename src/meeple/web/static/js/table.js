@@ -287,10 +287,11 @@ function onFrame(frame) {
     if (page.complete && localStorage.getItem("meeple.autoconfirm") === "1") confirmTurn();
   } else if (frame.type === "ack") {
     page.pending = false;
-    page.buffer = [];
-    page.preview = null;
-    page.complete = false;
+    // the view after the move comes first; if it is past the move already (a bot that played
+    // at once after it), the turn being built belongs to that newer position: keep it
+    if (frame.version >= page.version) { page.buffer = []; page.preview = null; page.complete = false; }
     render();
+    playOpening();
   } else if (frame.type === "refused") {
     page.pending = false;
     refuse(frame.reason);
