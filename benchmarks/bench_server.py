@@ -176,35 +176,40 @@ def _frame_name(frame: str) -> str:
     return f"{path}:{name}"
 
 
-async def run(server: Server, game: str, tables: int, seconds: float,
+async def run(servers: list[Server], game: str, tables: int, seconds: float,
               bots: bool = True, profile: Path | None = None, updates: bool = True,
               spectators: int = 0) -> dict[str, float]:
-    assert server.proc is not None
-    pid = server.proc.pid
-    print(f"server pid {pid}", file=sys.stderr, flush=True)
+    """One row. With several ``servers`` (processes on one PostgreSQL) table i is created
+    through, and its clients connect to, server i modulo their number: each process serves
+    its share of the tables, and sees the others' moves only through the database."""
+    server = servers[0]
+    pids = [s.proc.pid for s in servers if s.proc is not None]
+    print(f"server pids {pids}", file=sys.stderr, flush=True)
     async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
         # warm up first: the bot workers start (spawned, games loaded) on a table of bots
-        r = await http.post("/api/tables", json={
-            "game": game, "seats": [{"kind": "bot", "bot": "random"}] * 2, "public": False})
-        r.raise_for_status()
-        warm = r.json()["id"]
-        for _ in range(1200):  # at most 2 minutes
-            if (await http.get(f"/api/tables/{warm}")).json()["version"] >= 20:
-                break
-            await asyncio.sleep(0.1)
+        for srv in servers:
+            r = await http.post(f"{srv.base}/api/tables", json={
+                "game": game, "seats": [{"kind": "bot", "bot": "random"}] * 2, "public": False})
+            r.raise_for_status()
+            warm = r.json()["id"]
+            for _ in range(1200):  # at most 2 minutes
+                if (await http.get(f"{srv.base}/api/tables/{warm}")).json()["version"] >= 20:
+                    break
+                await asyncio.sleep(0.1)
         seats = []
         other = {"kind": "bot", "bot": "random"} if bots else {"kind": "human"}
-        for _ in range(tables):
-            r = await http.post("/api/tables", json={
+        for i in range(tables):
+            r = await http.post(f"{servers[i % len(servers)].base}/api/tables", json={
                 "game": game, "seats": [{"kind": "human"}, other],
                 "join_as": "bench", "public": False})
             r.raise_for_status()
             j = r.json()
-            seats.append((j["table"]["id"], j["seat"], j["secret"]))
+            ws_base = servers[i % len(servers)].ws_base
+            seats.append((j["table"]["id"], j["seat"], j["secret"], ws_base))
             if not bots:
                 r = await http.post(f"/api/tables/{j['table']['id']}/join", json={"name": "b2"})
                 r.raise_for_status()
-                seats.append((j["table"]["id"], r.json()["seat"], r.json()["secret"]))
+                seats.append((j["table"]["id"], r.json()["seat"], r.json()["secret"], ws_base))
         rtts: list[float] = []
         watched: list[float] = []  # the round trips of moves at the table the spectators watch
         watchers = []
@@ -218,22 +223,23 @@ async def run(server: Server, game: str, tables: int, seconds: float,
                 pass
         stop_at = time.monotonic() + seconds
         start = time.perf_counter()
-        cpu0, mine0 = cpu_seconds(pid), time.process_time()
-        spy = start_profile(pid, seconds, profile) if profile is not None else None
+        cpu0, mine0 = sum(map(cpu_seconds, pids)), time.process_time()
+        spy = start_profile(pids[0], seconds, profile) if profile is not None else None
         RECEIVED.update(dict.fromkeys(RECEIVED, 0))
         made = await asyncio.gather(
-            *(drive(server.ws_base, t, s, sec, stop_at,
+            *(drive(base, t, s, sec, stop_at,
                     watched if spectators and t == seats[0][0] else rtts, random.Random(i),
-                    updates) for i, (t, s, sec) in enumerate(seats)),
+                    updates) for i, (t, s, sec, base) in enumerate(seats)),
             *(watch(ws, stop_at) for ws in watchers))
         made = made[:len(seats)]
         if spectators:
             rtts = watched
         elapsed = time.perf_counter() - start
-        server_cpu, client_cpu = cpu_seconds(pid) - cpu0, time.process_time() - mine0
+        server_cpu = sum(map(cpu_seconds, pids)) - cpu0
+        client_cpu = time.process_time() - mine0
         if spy is not None:
             spy.wait(timeout=60)
-        ids = list(dict.fromkeys(t for t, _, _ in seats))
+        ids = list(dict.fromkeys(t for t, _, _, _ in seats))
         records = [(await http.get(f"/api/tables/{t}/record")).json() for t in ids]
         accepted = 0  # moves of seats (clients and bots) the server accepted; not chance draws
         for t in ids:
@@ -267,6 +273,10 @@ def main() -> None:
     ap.add_argument("--postgres", default=os.environ.get("MEEPLE_TEST_POSTGRES"))
     ap.add_argument("--no-bots", action="store_true",
                     help="two WebSocket clients per table instead of a client and a bot")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes on the one PostgreSQL database (tables split "
+                         "between them; SQLite rows always use one)")
+    ap.add_argument("--only-postgres", action="store_true", help="no SQLite rows")
     ap.add_argument("--spectators", type=int, default=0,
                     help="this many spectators watch the first table; the round trips are "
                          "then those of that table's moves")
@@ -276,7 +286,7 @@ def main() -> None:
                     help="a folder: py-spy samples the server of each row there (folded "
                          "stacks) and its top lines are printed after the row")
     args = ap.parse_args()
-    dbs = [("SQLite", None)]
+    dbs: list[tuple[str, str | None]] = [] if args.only_postgres else [("SQLite", None)]
     if args.postgres:
         dbs.append(("PostgreSQL", args.postgres))
     print("| database | tables | accepted moves/s (clients + bots) | client moves/s | "
@@ -288,21 +298,25 @@ def main() -> None:
         for t in (int(x) for x in args.tables.split(",")):
             with tempfile.TemporaryDirectory() as tmp:
                 url = f"sqlite:///{tmp}/bench.db" if pg is None else _fresh_pg(pg)
-                srv = Server(url, free_port(), Path(tmp) / "server.log")
-                srv.env = {"MEEPLE_BOT_WORKERS": "1"}
-                srv.start()
+                servers = [Server(url, free_port(), Path(tmp) / f"server{k}.log")
+                           for k in range(args.processes if pg is not None else 1)]
+                for srv in servers:
+                    srv.env = {"MEEPLE_BOT_WORKERS": "1"}
+                    srv.start()
                 try:
                     folded = (None if args.profile is None else
                               args.profile / f"server-{label.lower()}-{t}.folded")
                     if folded is not None:
                         folded.parent.mkdir(parents=True, exist_ok=True)
-                    r = asyncio.run(run(srv, args.game, t, args.seconds, not args.no_bots,
+                    r = asyncio.run(run(servers, args.game, t, args.seconds, not args.no_bots,
                                         folded, not args.whole, args.spectators))
                 finally:
-                    srv.stop()
+                    for srv in servers:
+                        srv.stop()
                     if pg is not None:
                         _drop_pg(pg, url)
-            print(f"| {label} | {t} | {r['accepted/s']:.0f} | {r['moves/s']:.0f} | "
+            name = f"{label} x{len(servers)}" if len(servers) > 1 else label
+            print(f"| {name} | {t} | {r['accepted/s']:.0f} | {r['moves/s']:.0f} | "
                   f"{r['all moves/s']:.0f} | "
                   f"{r['p50 ms']:.1f} | {r['p99 ms']:.1f} | {r['engine moves/s']:.0f} | "
                   f"{r['engine moves/s'] / r['all moves/s']:.0f}x | "
