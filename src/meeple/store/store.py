@@ -534,8 +534,14 @@ class Store:
         :class:`DuplicateMove` if a client move id was used before; nothing is written then."""
         if not entries:
             return expected
-        if finished_result is None:
-            return self._append_lean(table_id, expected, entries)
+        if finished_result is None:  # the hot path: the lean statements, alone in a group
+            try:
+                got = self._append_lean_group([Append(table_id, expected, entries)])[0]
+            except IntegrityError as exc:
+                raise self._integrity_error(table_id, expected, entries) from exc
+            if isinstance(got, Exception):
+                raise got
+            return got
         new = expected + len(entries)
         values: dict[str, Any] = {"version": new, "updated": now(), "turn_started": now()}
         if finished_result is not None:
@@ -556,51 +562,21 @@ class Store:
                                            tables.c.status != FINISHED)
                                     .values(**values))
                 if done.rowcount != 1:
-                    current = conn.scalar(select(tables.c.version)
-                                          .where(tables.c.id == table_id))
-                    if current is None:
-                        raise NotFound(f"no table {table_id!r}")
-                    raise StaleVersion(f"the table is at version {current}, not {expected}")
+                    raise _refusal(conn, table_id, expected)
                 conn.execute(insert(log), rows)
                 self._notify(conn, table_id, new)
         except IntegrityError as exc:
-            ids = [e.client_id for e in entries if e.client_id]
-            if ids and self._seen_client_id(table_id, ids):
-                raise DuplicateMove("this move request was already played") from None
-            raise StaleVersion(f"the table moved on past version {expected}") from exc
+            raise self._integrity_error(table_id, expected, entries) from exc
         return new
 
-    def _append_lean(self, table_id: str, expected: int, entries: Sequence[Entry]) -> int:
-        """:meth:`append` of a move that does not end the game (the hot path: every move
-        but the last): the same guarded update and insert in one transaction, as two
-        statements written once in the driver's own SQL (:data:`_LEAN_SQL`), so SQLAlchemy
-        neither compiles them nor builds results (a third of the time of the general path);
-        its error hooks still apply (:func:`_unavailable`)."""
-        new = expected + len(entries)
-        when = now()
-        stamp: Any = when.strftime("%Y-%m-%d %H:%M:%S.%f") if self.dialect == "sqlite" else when
-        update_sql, insert_sql = self._lean_sql
-        rows = [(table_id, k, e.kind, e.seat, e.text, e.client_id,
-                 new if e.client_id else None, stamp)
-                for k, e in enumerate(entries, start=expected + 1)]
-        try:
-            with self._write_lock, self.engine.begin() as conn:
-                done = conn.exec_driver_sql(update_sql, (new, stamp, stamp, table_id, expected,
-                                                         FINISHED))
-                if done.rowcount != 1:
-                    current = conn.scalar(select(TableRow.version)
-                                          .where(TableRow.id == table_id))
-                    if current is None:
-                        raise NotFound(f"no table {table_id!r}")
-                    raise StaleVersion(f"the table is at version {current}, not {expected}")
-                conn.exec_driver_sql(insert_sql, rows)
-                self._notify(conn, table_id, new)
-        except IntegrityError as exc:
-            ids = [e.client_id for e in entries if e.client_id]
-            if ids and self._seen_client_id(table_id, ids):
-                raise DuplicateMove("this move request was already played") from None
-            raise StaleVersion(f"the table moved on past version {expected}") from exc
-        return new
+    def _integrity_error(self, table_id: str, expected: int, entries: Sequence[Entry]
+                         ) -> StoreError:
+        """What an append that broke a unique key is: a move request played before (its
+        client id is in the log already), else a table that moved on meanwhile."""
+        ids = [e.client_id for e in entries if e.client_id]
+        if ids and self._seen_client_id(table_id, ids):
+            return DuplicateMove("this move request was already played")
+        return StaleVersion(f"the table moved on past version {expected}")
 
     def append_group(self, requests: Sequence[Append]) -> list[int | Exception]:
         """Several :meth:`append` requests of different tables in one transaction (group
@@ -654,11 +630,7 @@ class Store:
                 done = conn.exec_driver_sql(update_sql, (new, stamp, stamp, r.table_id,
                                                          r.expected, FINISHED))
                 if done.rowcount != 1:
-                    current = conn.scalar(select(TableRow.version)
-                                          .where(TableRow.id == r.table_id))
-                    answers.append(NotFound(f"no table {r.table_id!r}") if current is None
-                                   else StaleVersion(f"the table is at version {current}, "
-                                                     f"not {r.expected}"))
+                    answers.append(_refusal(conn, r.table_id, r.expected))
                     continue
                 rows += [(r.table_id, k, e.kind, e.seat, e.text, e.client_id,
                           new if e.client_id else None, stamp)
@@ -671,7 +643,10 @@ class Store:
 
     @functools.cached_property
     def _lean_sql(self) -> tuple[str, str]:
-        """The two statements of :meth:`_append_lean` in the driver's parameter style."""
+        """The two statements of :meth:`_append_lean_group` in the driver's parameter style,
+        written once, so SQLAlchemy neither compiles them nor builds results for them (a
+        third of the time of the general statements); its error hooks still apply
+        (:func:`_unavailable`)."""
         m = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         update_sql = (f"UPDATE game_tables SET version = {m}, updated = {m}, turn_started = {m} "
                       f"WHERE id = {m} AND version = {m} AND status != {m}")
@@ -689,6 +664,14 @@ class Store:
         with self.writing() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id)
                       .values(status=FINISHED, result=result, updated=now()))
+
+
+def _refusal(conn: Connection, table_id: str, expected: int) -> StoreError:
+    """Why a guarded update of ``table_id`` at version ``expected`` found no row."""
+    current = conn.scalar(select(TableRow.version).where(TableRow.id == table_id))
+    if current is None:
+        return NotFound(f"no table {table_id!r}")
+    return StaleVersion(f"the table is at version {current}, not {expected}")
 
 
 @dataclass(frozen=True)
