@@ -5,7 +5,7 @@ import stylistic from "@stylistic/eslint-plugin";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/", ".venv/"] },
+  { ignores: ["**/node_modules/", ".venv/"] },
   {
     files: ["src/meeple/web/static/js/**/*.js"],
     ...js.configs.recommended,
@@ -21,6 +21,14 @@ export default [
     rules: {
       "@stylistic/max-len": ["error", { code: 110, tabWidth: 2 }],
     },
+  },
+  {
+    // the boardgame.io side of bench_server.py: Node scripts (CommonJS)
+    files: ["benchmarks/boardgameio/*.cjs"],
+    ...js.configs.recommended,
+    languageOptions: { sourceType: "commonjs", globals: globals.node },
+    plugins: { "@stylistic": stylistic },
+    rules: { "@stylistic/max-len": ["error", { code: 110, tabWidth: 2 }] },
   },
   {
     files: ["eslint.config.mjs"],

@@ -276,6 +276,10 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=1,
                     help="server processes on the one PostgreSQL database (tables split "
                          "between them; SQLite rows always use one)")
+    ap.add_argument("--boardgameio", action="store_true",
+                    help="rows for boardgame.io's Node server (in memory and FlatFile), its "
+                         "trivial game and two of its clients a table (node and npm needed)")
+    ap.add_argument("--only-sqlite", action="store_true", help="no PostgreSQL rows")
     ap.add_argument("--only-postgres", action="store_true", help="no SQLite rows")
     ap.add_argument("--spectators", type=int, default=0,
                     help="this many spectators watch the first table; the round trips are "
@@ -287,7 +291,7 @@ def main() -> None:
                          "stacks) and its top lines are printed after the row")
     args = ap.parse_args()
     dbs: list[tuple[str, str | None]] = [] if args.only_postgres else [("SQLite", None)]
-    if args.postgres:
+    if args.postgres and not args.only_sqlite:
         dbs.append(("PostgreSQL", args.postgres))
     print("| database | tables | accepted moves/s (clients + bots) | client moves/s | "
           "log entries/s (with chance) | p50 ms | p99 ms | engine alone moves/s | "
@@ -325,6 +329,54 @@ def main() -> None:
                   f"{os.getloadavg()[0]:.1f} |", flush=True)
             if folded is not None and folded.exists():
                 print("\n".join(profile_top(folded)), file=sys.stderr, flush=True)
+    for storage in ("memory", "flatfile") if args.boardgameio else ():
+        for t in (int(x) for x in args.tables.split(",")):
+            r = boardgameio_row(t, args.seconds, storage)
+            print(f"| boardgame.io ({'in memory' if storage == 'memory' else 'FlatFile'}) | {t} "
+                  f"| {r['accepted/s']:.0f} | {r['moves/s']:.0f} | {r['all moves/s']:.0f} | "
+                  f"{r['p50 ms']:.1f} | {r['p99 ms']:.1f} | | | "
+                  f"{r['server cpu ms/move']:.2f} | {r['client cpu ms/move']:.2f} | | | "
+                  f"{os.getloadavg()[0]:.1f} |", flush=True)
+
+
+BGIO = ROOT / "benchmarks" / "boardgameio"
+
+
+def boardgameio_row(tables: int, seconds: float, storage: str) -> dict[str, float]:
+    """boardgame.io's own Node server (``benchmarks/boardgameio``, installed with ``npm ci``
+    there) with a trivial game (a counter, one move a turn, run on the server only), T
+    matches of two of its own socket.io clients (``load.cjs``), for the same seconds:
+    ``memory`` (its InMemory store) or ``flatfile`` (its FlatFile store, node-persist)."""
+    import subprocess
+
+    if not (BGIO / "node_modules" / "boardgame.io").exists():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=BGIO,
+                       check=True)
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(["node", "server.cjs", str(port), storage, tmp], cwd=BGIO,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(300):  # up to 30 s to start
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/games", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            cpu0 = cpu_seconds(server.pid)
+            out = subprocess.run(["node", "load.cjs", str(port), str(tables), str(seconds)],
+                                 cwd=BGIO, capture_output=True, text=True, check=True,
+                                 timeout=seconds + 120)
+            server_cpu = cpu_seconds(server.pid) - cpu0
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    moves = max(1, int(got["moves"]))
+    return {"accepted/s": moves / got["seconds"], "moves/s": moves / got["seconds"],
+            "all moves/s": moves / got["seconds"], "p50 ms": got["p50"], "p99 ms": got["p99"],
+            "server cpu ms/move": 1000 * server_cpu / moves,
+            "client cpu ms/move": 1000 * got["cpu"] / moves}
 
 
 def _fresh_pg(base: str) -> str:

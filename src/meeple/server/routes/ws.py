@@ -99,29 +99,34 @@ class Connection:
         self.table_id = rt.table.id
         #: the connection's client once it said hello (a seat, or a spectator)
         self.client: Client | None = None
-        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
+        self._closing: asyncio.Task[None] | None = None
 
     async def send(self, frame: dict[str, Any] | str) -> None:
         """Queue a frame: a dict, or JSON text already (a view frame; a model's dump)."""
-        if self._writer.done():
+        if self._closing is not None or self._writer.done():
             raise ConnectionError("the connection is closed")
         if self._outbox.qsize() >= MAX_OUTBOX:
-            self._outbox.put_nowait(None)  # the writer closes the connection
+            self._writer.cancel()  # its socket is stuck: what is queued is dropped
+            self._closing = asyncio.create_task(self._close_behind())
             raise ConnectionError("the client is too far behind")
         self._outbox.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
 
     async def _write(self) -> None:
         while True:
             text = await self._outbox.get()
-            if text is None:
-                with contextlib.suppress(Exception):
-                    await self.ws.close(code=1013, reason="too far behind: connect again")
-                return
             try:
                 await self.ws.send_text(text)
             except Exception:  # the client went away: the reader sees it too
                 return
+
+    async def _close_behind(self) -> None:
+        """Close a connection that fell :data:`MAX_OUTBOX` frames behind (1013: come back);
+        it reconnects and gets a whole view."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code=1013, reason="too far behind: connect "
+                                                 "again"), 10)
 
     async def finish(self) -> None:
         """Stop the writer (the socket is gone or closing)."""
