@@ -23,6 +23,7 @@ from meeple.store import (
     Store,
     request_key,
 )
+from tests.aio import run
 
 
 @pytest.fixture
@@ -102,7 +103,7 @@ def test_the_committer_groups_what_waits_and_answers_each(store: Store,
         return await waiting
 
     try:
-        got = asyncio.run(main())
+        got = run(main())
     finally:
         gate.set()
         committer.stop()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from meeple.server.routes.ws import MAX_OUTBOX, Connection
+from tests.aio import run
 
 
 class FakeSocket:
@@ -46,7 +47,7 @@ def test_frames_go_out_in_order_without_waiting() -> None:
         await conn.finish()
         return ws.sent
 
-    sent = asyncio.run(main())
+    sent = run(main())
     assert sent == [f'{{"n":{i}}}' for i in range(50)] + ['{"type": "pong"}']
 
 
@@ -65,6 +66,6 @@ def test_a_client_too_far_behind_is_closed_with_1013() -> None:
         await conn.finish()
         return ws
 
-    ws = asyncio.run(main())
+    ws = run(main())
     assert ws.closed is not None and ws.closed[0] == 1013
     assert ws.sent == []

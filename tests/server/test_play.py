@@ -48,19 +48,59 @@ def play_out(p: Player, rng: Rng) -> int:
     return made
 
 
+def rest_view(server: Server, table: str, seat: int | None, secret: str | None
+              ) -> tuple[int, dict[str, Any]]:
+    """The table's version and whole view as ``seat`` (None: a spectator) over REST."""
+    params = {} if seat is None else {"seat": seat}
+    headers = {} if secret is None else {"X-Seat-Secret": secret}
+    got = server.api("GET", f"/api/tables/{table}/view", params=params, headers=headers).json()
+    return got["version"], got["view"]
+
+
 @pytest.mark.parametrize(("game", "variant", "players"), VARIANTS,
                          ids=[f"{g}-{'-'.join(map(str, v.values())) or 'std'}" for g, v, _ in VARIANTS])
 def test_a_whole_game_with_a_bot_and_a_scripted_human(server: Server, game: str,
                                                      variant: dict[str, Any],
                                                      players: int) -> None:
+    """A whole game of every game and variant. The person's connection and one spectator's
+    take update frames (deltas, docs/server.md): the views they rebuild from them are the
+    whole views another spectator (who never asked for updates) gets at every version, and
+    the person's is the REST view of its seat."""
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
     joined = create(server, game, variant, seats, join_as="Ann")
     table, seat, secret = joined["table"]["id"], joined["seat"], joined["secret"]
-    p = Player(server.ws_base, table, seat, secret)
+    p = Player(server.ws_base, table, seat, secret, updates=True)
+    watcher = Player(server.ws_base, table, updates=True)
+    plain = Player(server.ws_base, table)
+    rng = Rng(7)
+    made = compared = 0
     try:
-        made = play_out(p, Rng(7))
+        while p.wait_turn():
+            if made % 10 == 0:
+                version, whole = rest_view(server, table, seat, secret)
+                if version == p.version:  # (a bot may have moved meanwhile)
+                    assert p.view == whole, f"the seat's view at version {version}"
+                    compared += 1
+            got = p.move(rng.choice(p.view["legal_moves"]), move_id=f"m{p.seat}-{made}")
+            assert got["type"] == "ack", got
+            made += 1
+            for other in (watcher, plain):
+                while other.version < p.version:
+                    other.recv(60)
+            if watcher.version == plain.version:
+                assert watcher.view == plain.view, f"the spectators' views at {plain.version}"
+        final, whole = rest_view(server, table, None, None)
+        for other in (watcher, plain):
+            while other.version < final:
+                other.recv(60)
+        assert watcher.view == whole == plain.view
     finally:
-        p.close()
+        for c in (p, watcher, plain):
+            c.close()
+    assert compared > 0
+    assert any(f["type"] == "update" for f in watcher.frames)
+    assert not any(f["type"] == "update" for f in plain.frames)
+    assert all(f["type"] != "view" for f in watcher.frames[2:]), "a whole view after the first"
     assert made > 0
     assert p.view["over"]
     rec = server.api("GET", f"/api/tables/{table}/record").json()

@@ -4,13 +4,13 @@ and an unknown table id leaves nothing behind (issue 35, the 10-minute load)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from meeple.server.service import Service
 from meeple.store import BOT, HUMAN, NotFound, SeatSpec, Store
+from tests.aio import run
 
 
 def test_idle_tables_nobody_watches_are_forgotten_and_rebuilt_on_demand(tmp_path: Path) -> None:
@@ -43,5 +43,5 @@ def test_idle_tables_nobody_watches_are_forgotten_and_rebuilt_on_demand(tmp_path
                 await svc.runtime(bogus)
         assert svc._loading == {}  # no lock per id a client named
 
-    asyncio.run(scenario())
+    run(scenario())
     store.close()

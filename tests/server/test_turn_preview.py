@@ -4,7 +4,6 @@ per undo; and an undo of a committed decision is one step back, not a replay of 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import meeple
 from meeple.core.rng import Rng
 from meeple.server.service import Draft, PreviewAnswer, Refused, Service
 from meeple.store import HUMAN, SeatSpec, Store
+from tests.aio import run
 from tests.steps import EngineSteps
 
 
@@ -101,7 +101,7 @@ def test_previews_on_the_connections_turn_answer_the_same_at_one_step_a_click(
             assert draft.turn is not None and draft.turn.start is rt.state
             assert dumped(kept) == dumped(await svc.preview(tid, seat, []))
 
-    asyncio.run(scenario())
+    run(scenario())
     store.close()
 
 
@@ -152,5 +152,5 @@ def test_undo_of_committed_decisions_is_one_step_back_not_a_replay(
         assert count.take() == 0 and rt.befores == []
         assert rt.state.key() == start_key
 
-    asyncio.run(scenario())
+    run(scenario())
     store.close()
