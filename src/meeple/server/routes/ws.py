@@ -211,14 +211,13 @@ class Connection:
             rt.clients.discard(self.client)
         client = Client(viewer=seat, send=self.send, text=frame.text is True,
                         updates=frame.updates is True)
-        rt.clients.add(client)
-        try:
-            await self.svc.refresh(rt)
-        except StoreUnavailable:
-            rt.clients.discard(client)
-            raise
+        await self.svc.refresh(rt)
+        # welcome, the whole view, and only then a client of the table: nothing in between
+        # waits (a send only queues), so no broadcast can come before the welcome or slip
+        # between the view and the updates that start from it
         await self.send(Welcome(table=rt.table.id, seat=seat).dump())
         await self.send(self.svc.frame_for(rt, client))
+        rt.clients.add(client)
         return client
 
     async def move(self, client: Client, frame: Move | Undo) -> None:
