@@ -6,7 +6,9 @@ and ``PRESENTATION`` (:class:`~meeple.core.present.Presentation`):
 - ``BOTS``, a :class:`BotKnowledge`: what ``meeple.bots`` knows of the game (read through
   ``meeple.bots.knowledge``);
 - optionally ``SOLO``, a :class:`SoloReports`: a solo achievement table, for servers that keep
-  players' games (read through ``meeple.server.reports``).
+  players' games (read through ``meeple.server.reports``);
+- ``LEARNING``, a :class:`Learning`: the game's fixed action list and observation layout for
+  reinforcement learning (read through ``meeple.rl``).
 
 They are defined here, in core, only so that games can build them without importing the layers
 that read them; core itself never reads them. Each is generic over the game's State class, so
@@ -16,7 +18,7 @@ game's own state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -68,3 +70,54 @@ class SoloReports(Generic[S]):
     #: ``table(games)``: a player's table over such results, each with the server's ``table``
     #: (id or None) and ``finished`` (ISO time) added.
     table: Callable[[list[dict[str, Any]]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One named part of a game's observation (:class:`Learning`), seat-relative.
+
+    ``shape`` is the part's numpy shape. Its values lie in ``low..high`` (int16). A ``bits``
+    block has shape ``(rows, width)`` with values 0/1, and the game hands it over as ``rows``
+    Python ints, row ``i`` a bit set whose bit ``j`` is element ``(i, j)`` (how the engines
+    already keep sheets), which ``meeple.rl`` unpacks with numpy. Any other block is handed over
+    as its ``prod(shape)`` values, row-major."""
+
+    name: str
+    shape: tuple[int, ...]
+    doc: str
+    low: int = 0
+    high: int = 1
+    bits: bool = False
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def words(self) -> int:
+        """How many ints the game hands over for this block."""
+        return self.shape[0] if self.bits else self.size
+
+
+@dataclass(frozen=True)
+class Learning(Generic[S]):
+    """What ``meeple.rl`` needs of a game, kept beside the rules (docs/rl.md).
+
+    All three take a state of the variant (sheet, seat count) they describe; ``observe`` gets
+    ``state.view(seat)`` and reads nothing that view hides. The rules stay free of numpy: the
+    game hands over plain ints and ``meeple.rl`` builds the arrays."""
+
+    #: ``actions(state)``: the canonical text of every seat decision this variant (its sheet,
+    #: its seat count) can ever offer, in a fixed, documented order (no chance moves). The
+    #: index in this tuple is the action's number in the ``Discrete`` space.
+    actions: Callable[[S], tuple[str, ...]]
+    #: ``layout(state)``: the observation's blocks, in order; the same for every state of the
+    #: variant. Seat-relative: the observing seat's own parts first, then the other seats in
+    #: turn order after it.
+    layout: Callable[[S], tuple[Block, ...]]
+    #: ``observe(view, seat)``: the ints of every block of ``layout`` in order (a bits block:
+    #: ``rows`` bit sets; any other: its values, row-major), as ``seat`` sees it.
+    observe: Callable[[S, int], Sequence[int]]
