@@ -1,9 +1,10 @@
 """Pick a Pen: Gardens (Reiner Knizia, AMIGO 2023): roll-and-write with five pencils."""
 
-from meeple.core.layers import BotKnowledge
+from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
 from meeple.games.gardens.evaluation import gardens_evaluation
+from meeple.games.gardens.learning import gardens_actions, gardens_layout, gardens_observe
 from meeple.games.gardens.moves import NOTATION_HELP
 from meeple.games.gardens.presets import BOT_PRESETS
 from meeple.games.gardens.ranker import gardens_turn_ranker
@@ -44,4 +45,10 @@ BOTS: BotKnowledge[GardensState] = BotKnowledge(
     presets=BOT_PRESETS,
 )
 
-__all__ = ["BOTS", "GAME", "PRESENTATION", "GardensState", "new_gardens"]
+LEARNING: Learning[GardensState] = Learning(
+    actions=gardens_actions,
+    layout=gardens_layout,
+    observe=gardens_observe,
+)
+
+__all__ = ["BOTS", "GAME", "LEARNING", "PRESENTATION", "GardensState", "new_gardens"]
