@@ -1,9 +1,10 @@
 """Pick a Pen: Reefs: draw routes from entry points to recover treasures and coins."""
 
-from meeple.core.layers import BotKnowledge
+from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
 from meeple.games.reefs.evaluation import reefs_evaluation
+from meeple.games.reefs.learning import reefs_actions, reefs_layout, reefs_observe
 from meeple.games.reefs.moves import NOTATION_HELP, ReefsMove
 from meeple.games.reefs.presets import BOT_PRESETS
 from meeple.games.reefs.ranker import TurnRanker
@@ -12,7 +13,7 @@ from meeple.games.reefs.rules import ReefsState, make_game
 from meeple.games.reefs.view import ReefsBoard, ReefsLayout, view_board, view_layout
 from meeple.games.reefs.words import announce
 
-__all__ = ["BOTS", "GAME", "PRESENTATION", "ReefsMove", "ReefsState", "make_game"]
+__all__ = ["BOTS", "GAME", "LEARNING", "PRESENTATION", "ReefsMove", "ReefsState", "make_game"]
 
 GAME = GameInfo(
     name="reefs",
@@ -43,4 +44,10 @@ BOTS: BotKnowledge[ReefsState] = BotKnowledge(
     evaluation=reefs_evaluation,
     turn_ranker=TurnRanker(reefs_evaluation),
     presets=BOT_PRESETS,
+)
+
+LEARNING: Learning[ReefsState] = Learning(
+    actions=reefs_actions,
+    layout=reefs_layout,
+    observe=reefs_observe,
 )
