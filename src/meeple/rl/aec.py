@@ -46,9 +46,9 @@ class MeepleEnv(AECEnv):  # type: ignore[misc]
         self.encoding = self.match.encoding
         self.possible_agents = [f"player_{i}" for i in range(self.match.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = self.encoding.observation_space()
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: self.encoding.action_space for a in self.possible_agents}
+        self.observation_spaces = {a: self.encoding.observation_space()
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: self.encoding.action_space() for a in self.possible_agents}
         self._seeder = np.random.default_rng()
         self.agents: list[str] = []
 

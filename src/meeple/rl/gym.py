@@ -56,7 +56,7 @@ class MeepleGymEnv(gymnasium.Env[Any, Any]):
                            illegal=illegal, **variant)
         self.encoding = self.match.encoding
         self.observation_space = self.encoding.observation_space()
-        self.action_space = self.encoding.action_space
+        self.action_space = self.encoding.action_space()
         self.render_mode = render_mode
         #: the opponent of each other seat, in seat order
         self._by_seat: dict[int, Seat] = {}

@@ -76,16 +76,20 @@ class Encoding:
             at += block.size
         self.parts = tuple(parts)
         self.size = at
-        low = np.concatenate([np.full(b.size, b.low, np.int16) for b in self.layout])
-        high = np.concatenate([np.full(b.size, b.high, np.int16) for b in self.layout])
-        self.observation_box = spaces.Box(low, high, (self.size,), np.int16)
-        self.action_mask_box = spaces.Box(0, 1, (len(self.actions),), np.int8)
-        self.action_space = spaces.Discrete(len(self.actions))
+        self.low = np.concatenate([np.full(b.size, b.low, np.int16) for b in self.layout])
+        self.high = np.concatenate([np.full(b.size, b.high, np.int16) for b in self.layout])
         self._plan()
 
     def observation_space(self) -> spaces.Dict:
-        return spaces.Dict({"observation": self.observation_box,
-                            "action_mask": self.action_mask_box})
+        """A new observation space (each agent has its own, so each can be seeded alone)."""
+        return spaces.Dict({
+            "observation": spaces.Box(self.low, self.high, (self.size,), np.int16),
+            "action_mask": spaces.Box(0, 1, (len(self.actions),), np.int8),
+        })
+
+    def action_space(self) -> spaces.Discrete:
+        """A new ``Discrete`` space over every action of the variant."""
+        return spaces.Discrete(len(self.actions))
 
     # ------------------------------------------------------------------ the decoding plan
     def _plan(self) -> None:
