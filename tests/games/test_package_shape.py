@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-from meeple.core.layers import BotKnowledge
+from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo, games
 from meeple.core.state import CHANCE, State
 
 #: The modules every game has, and the role each is checked for.
 REQUIRED = ("__init__", "rules", "moves", "sheet", "scoring", "words", "view", "evaluation",
-            "presets", "render")
+            "presets", "render", "learning")
 #: Modules a game has only when it needs them: ``ranker`` (its turn ranker, when it registers
 #: one). Any other module is the game's own (Pergola's ``solo``).
 OPTIONAL = ("ranker",)
@@ -138,6 +138,12 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
         problems.append("__init__.py builds no PRESENTATION (a core.present.Presentation)")
     if not isinstance(bots, BotKnowledge):
         problems.append("__init__.py builds no BOTS (a core.layers.BotKnowledge)")
+    learning = getattr(root, "LEARNING", None)
+    if not isinstance(learning, Learning):
+        problems.append("__init__.py builds no LEARNING (a core.layers.Learning)")
+    else:
+        for part in ("actions", "layout", "observe"):
+            defined_in(f"LEARNING.{part}", getattr(learning, part), "learning")
 
     # __init__.py only registers: imports and the GameInfo, no functions, classes or logic
     init = trees.get("__init__")
@@ -312,7 +318,7 @@ def test_a_package_that_breaks_the_shape_is_told_what_is_wrong(
     finally:
         for name in [m for m in sys.modules if m == "fifthgame" or m.startswith("fifthgame.")]:
             del sys.modules[name]
-    for module in ("scoring", "words", "view", "evaluation", "presets"):
+    for module in ("scoring", "words", "view", "evaluation", "presets", "learning"):
         assert f"{module}.py is missing" in problems
     assert any(p.startswith("__init__.py line 6: a FunctionDef") for p in problems)
     assert any(p.startswith("__init__.py line") and "lambda" in p for p in problems)
@@ -321,6 +327,7 @@ def test_a_package_that_breaks_the_shape_is_told_what_is_wrong(
     assert "moves.py defines no NOTATION_HELP" in problems
     assert "__init__.py builds no PRESENTATION (a core.present.Presentation)" in problems
     assert "__init__.py builds no BOTS (a core.layers.BotKnowledge)" in problems
+    assert "__init__.py builds no LEARNING (a core.layers.Learning)" in problems
     assert "no turn ranker, and the package docstring does not say why" in problems
     assert "an import loop: moves -> sheet -> moves" in problems
     assert "render.py imports rules.py (it draws from the view and the layout)" in problems
