@@ -1,9 +1,10 @@
 """Pergola (Rebel, 2023): pick tools, grow a garden, attract insects. 1-4 players (1 = solo)."""
 
-from meeple.core.layers import BotKnowledge, SoloReports
+from meeple.core.layers import BotKnowledge, Learning, SoloReports
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
 from meeple.games.pergola.evaluation import pergola_evaluation
+from meeple.games.pergola.learning import pergola_actions, pergola_layout, pergola_observe
 from meeple.games.pergola.moves import NOTATION_HELP
 from meeple.games.pergola.presets import BOT_PRESETS
 from meeple.games.pergola.ranker import TurnRanker
@@ -52,5 +53,8 @@ BOTS: BotKnowledge[PergolaState] = BotKnowledge(
 
 SOLO: SoloReports[PergolaState] = SoloReports(report=challenge_report, table=achievement_table)
 
-__all__ = ["BOTS", "CHALLENGES", "GAME", "PRESENTATION", "SOLO", "PergolaState",
+LEARNING: Learning[PergolaState] = Learning(
+    actions=pergola_actions, layout=pergola_layout, observe=pergola_observe)
+
+__all__ = ["BOTS", "CHALLENGES", "GAME", "LEARNING", "PRESENTATION", "SOLO", "PergolaState",
            "challenge_report", "new_pergola", "thousand_club"]
