@@ -7,10 +7,15 @@ free colourings that earns), so its whole turns are few and cheap and the bots s
 
 from __future__ import annotations
 
-from meeple.core.layers import BotKnowledge
+from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
 from meeple.games.takenokolor.evaluation import takenokolor_evaluation
+from meeple.games.takenokolor.learning import (
+    takenokolor_actions,
+    takenokolor_layout,
+    takenokolor_observe,
+)
 from meeple.games.takenokolor.moves import NOTATION_HELP
 from meeple.games.takenokolor.presets import BOT_PRESETS
 from meeple.games.takenokolor.render import draw, draw_score
@@ -54,4 +59,10 @@ BOTS: BotKnowledge[TakenokolorState] = BotKnowledge(
     presets=BOT_PRESETS,
 )
 
-__all__ = ["BOTS", "GAME", "PRESENTATION", "TakenokolorState"]
+LEARNING: Learning[TakenokolorState] = Learning(
+    actions=takenokolor_actions,
+    layout=takenokolor_layout,
+    observe=takenokolor_observe,
+)
+
+__all__ = ["BOTS", "GAME", "LEARNING", "PRESENTATION", "TakenokolorState"]
