@@ -131,7 +131,7 @@ def test_single_agent_env_with_bots_is_reproducible_by_seed() -> None:
         return g.record()
 
     a, b = run(), run()
-    assert a == b and a["players"] == 3 and a["variant"] == {"sheet": "3-pandas"}
+    assert a == b and a["players"] == 3 and a["sheet"]["name"] == "3-pandas"
 
 
 def test_gymnasium_make_by_id() -> None:
@@ -139,7 +139,7 @@ def test_gymnasium_make_by_id() -> None:
     g = gymnasium.make("meeple/Takenokolor-v0", sheet="3-pandas", opponents=["hard", "easy"])
     obs, info = g.reset(seed=1)
     assert g.unwrapped.game_state.players == 3
-    assert g.unwrapped.game_state.variant() == {"sheet": "3-pandas"}
+    assert g.unwrapped.game_state.sheet_data()["name"] == "3-pandas"
     assert obs["action_mask"].sum() == len(g.unwrapped.legal_actions()) > 0
     g.close()
     for info in meeple.games():

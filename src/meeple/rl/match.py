@@ -42,6 +42,7 @@ class Match:
         self.state: State[Any] = self._new(0)  # refuses a bad variant or seat count now
         self.encoding: Encoding = encoding(self.state)
         self._legal: dict[int, Any] = {}
+        self._to_move: int | None = self.state.to_move
         self._totals: list[int] = []
         self.refused: str | None = None
 
@@ -59,9 +60,12 @@ class Match:
     def _settle(self) -> None:
         """Play chance until a seat is to move or the game ends; list that seat's decisions."""
         state = self.state
-        while state.to_move == CHANCE:
+        to_move = state.to_move
+        while to_move == CHANCE:
             state.sample_chance()
-        if state.to_move is None:
+            to_move = state.to_move
+        self._to_move = to_move
+        if to_move is None:
             self._legal = {}
         else:
             index = self.encoding.index
@@ -73,11 +77,11 @@ class Match:
     @property
     def to_move(self) -> int | None:
         """The seat to decide, or None once the game is over (chance never shows here)."""
-        return self.state.to_move
+        return self._to_move
 
     @property
     def over(self) -> bool:
-        return self.state.to_move is None or self.refused is not None
+        return self._to_move is None or self.refused is not None
 
     def mask(self) -> np.ndarray:
         out = np.zeros(len(self.encoding.actions), np.int8)
@@ -89,7 +93,7 @@ class Match:
         return [] if self.refused is not None else sorted(self._legal)
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
-        mask = self.mask() if seat == self.state.to_move else np.zeros(
+        mask = self.mask() if seat == self._to_move else np.zeros(
             len(self.encoding.actions), np.int8)
         return {"observation": self.encoding.observe(self.state, seat), "action_mask": mask}
 
@@ -114,7 +118,7 @@ class Match:
         action raises :class:`IllegalAction` (state unchanged) when ``illegal="raise"``; with
         ``"penalty"`` it ends the game: the mover gets -1, the others 0, :attr:`refused` says
         why."""
-        seat = self.state.to_move
+        seat = self._to_move
         if seat is None or self.refused is not None:
             raise MeepleError("the game is over: reset the env to play again")
         move = None
@@ -136,7 +140,7 @@ class Match:
             now = self._running_totals()
             rewards = [float(b - a) for a, b in zip(self._totals, now, strict=True)]
             self._totals = now
-        if self.state.to_move is None:
+        if self._to_move is None:
             end = final_rewards(self.state, self.reward)
             rewards = [r + e for r, e in zip(rewards, end, strict=True)]
         return rewards

@@ -69,15 +69,22 @@ class Encoding:
             raise MeepleError(f"{self.game}: its LEARNING action list repeats an action")
         self.index: dict[str, int] = {t: i for i, t in enumerate(self.actions)}
         self.layout: tuple[Block, ...] = tuple(self.record.layout(state))
-        parts: list[Part] = []
+        # the flat vector: every bits block first, then the other blocks, each group in the
+        # layout's order (one unpacking of one bit string fills the first part)
+        parts: dict[str, Part] = {}
         at = 0
-        for block in self.layout:
-            parts.append(Part(block, at, at + block.size))
-            at += block.size
-        self.parts = tuple(parts)
+        for want_bits in (True, False):
+            for block in self.layout:
+                if block.bits == want_bits:
+                    parts[block.name] = Part(block, at, at + block.size)
+                    at += block.size
+        if len(parts) != len(self.layout):
+            raise MeepleError(f"{self.game}: its LEARNING layout repeats a block name")
+        self.parts = tuple(sorted(parts.values(), key=lambda p: p.start))
         self.size = at
-        self.low = np.concatenate([np.full(b.size, b.low, np.int16) for b in self.layout])
-        self.high = np.concatenate([np.full(b.size, b.high, np.int16) for b in self.layout])
+        self.low = np.concatenate([np.full(p.block.size, p.block.low, np.int16) for p in self.parts])
+        self.high = np.concatenate([np.full(p.block.size, p.block.high, np.int16)
+                                    for p in self.parts])
         self._plan()
 
     def observation_space(self) -> spaces.Dict:
@@ -94,37 +101,28 @@ class Encoding:
     # ------------------------------------------------------------------ the decoding plan
     def _plan(self) -> None:
         """Precompute how the game's ints become the flat vector: which ints are bit-set rows
-        (and their byte widths), where their unpacked bits go, and where the plain values go."""
+        and where each row's bits start in the one bit string, and which are plain values."""
         word = 0
         bit_rows: list[int] = []
-        widths: list[int] = []
+        shifts: list[int] = []
         value_words: list[int] = []
-        value_pos: list[int] = []
-        take: list[int] = []  # index into the unpacked bits, per bits element in out order
-        bit_pos: list[int] = []
-        unpacked = 0
-        for part in self.parts:
-            b = part.block
-            if b.bits:
-                rows, width = b.shape
-                nbytes = (width + 7) // 8
+        nbits = 0
+        for block in self.layout:
+            if block.bits:
+                rows, width = block.shape
                 for r in range(rows):
                     bit_rows.append(word + r)
-                    widths.append(nbytes)
-                    take.extend(range(unpacked, unpacked + width))
-                    bit_pos.extend(range(part.start + r * width, part.start + (r + 1) * width))
-                    unpacked += nbytes * 8
+                    shifts.append(nbits)
+                    nbits += width
             else:
-                value_words.extend(range(word, word + b.size))
-                value_pos.extend(range(part.start, part.stop))
-            word += b.words
+                value_words.extend(range(word, word + block.size))
+            word += block.words
         self.words = word
         self._bit_rows = _getter(bit_rows)
-        self._widths = tuple(widths)
-        self._take = np.asarray(take, np.intp)
-        self._bit_pos = np.asarray(bit_pos, np.intp)
+        self._shifts = tuple(shifts)
+        self._nbits = nbits
+        self._nbytes = (nbits + 7) // 8
         self._values = _getter(value_words)
-        self._value_pos = np.asarray(value_pos, np.intp)
 
     # ------------------------------------------------------------------ hot path
     def encode(self, ints: Sequence[int]) -> np.ndarray:
@@ -133,13 +131,13 @@ class Encoding:
             raise MeepleError(f"{self.game}: LEARNING.observe gave {len(ints)} ints, its layout "
                               f"needs {self.words}")
         out = np.empty(self.size, np.int16)
-        if self._widths:
-            raw = b"".join([row.to_bytes(n, "little")
-                            for row, n in zip(self._bit_rows(ints), self._widths, strict=True)])
-            bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
-            out[self._bit_pos] = bits[self._take]
-        if len(self._value_pos):
-            out[self._value_pos] = self._values(ints)
+        n = self._nbits
+        if n:
+            big = sum([row << at for row, at in zip(self._bit_rows(ints), self._shifts, strict=True)])
+            out[:n] = np.unpackbits(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8),
+                                    count=n, bitorder="little")
+        if n < self.size:
+            out[n:] = np.fromiter(self._values(ints), np.int16, self.size - n)
         return out
 
     def observe(self, state: State[Any], seat: int) -> np.ndarray:
