@@ -24,6 +24,18 @@ def learning(game: str) -> Learning[Any]:
     return game_part(game, "LEARNING", Learning)
 
 
+def split_blocks(layout: tuple[Block, ...], values: Any) -> dict[str, list[int]]:
+    """The ints of an observation by block name (a bits block: its rows)."""
+    values = list(values)
+    out: dict[str, list[int]] = {}
+    at = 0
+    for b in layout:
+        out[b.name] = values[at: at + b.words]
+        at += b.words
+    assert at == len(values)
+    return out
+
+
 def check_values(layout: tuple[Block, ...], values: Any) -> None:
     values = list(values)
     assert len(values) == sum(b.words for b in layout), (len(values), sum(b.words for b in layout))

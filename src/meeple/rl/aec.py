@@ -20,12 +20,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from meeple.core.state import State
-from meeple.rl.match import Match
+from meeple.rl.match import Match, MatchEnv
 from meeple.rl.render import render_text
 
 
-class MeepleEnv(AECEnv):  # type: ignore[misc]
+class MeepleEnv(MatchEnv, AECEnv):  # type: ignore[misc]
     """A meeple game as a PettingZoo AEC env."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "meeple_v0",  # noqa: RUF012
@@ -108,30 +107,9 @@ class MeepleEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     # ------------------------------------------------------------------ meeple extras
-    @property
-    def game_state(self) -> State[Any]:
-        """The meeple state (the whole truth: hidden parts too; agents observe views)."""
-        return self.match.state
-
-    def action_to_move(self, action: int) -> str:
-        """The canonical move text of an action number (``meeple replay`` reads it)."""
-        return self.encoding.action_to_move(action)
-
-    def move_to_action(self, move: object) -> int:
-        """The action number of a move or its canonical text (``take O`` -> 0)."""
-        return self.encoding.move_to_action(move)
-
     def legal_actions(self) -> list[int]:
         """The action numbers the agent to move may play now."""
         return self.match.legal_actions()
-
-    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
-        """The flat ``observation`` as named arrays (docs/rl.md lists them per game)."""
-        return self.encoding.unflatten(observation)
-
-    def record(self) -> dict[str, Any]:
-        """This game as a meeple record: save it as JSON and ``meeple replay`` it."""
-        return self.match.record()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -18,14 +18,13 @@ import numpy as np
 
 from meeple.core.errors import MeepleError
 from meeple.core.registry import game_info
-from meeple.core.state import State
-from meeple.rl.match import Match
+from meeple.rl.match import Match, MatchEnv
 from meeple.rl.opponents import Opponent, Seat, opponents_from
 from meeple.rl.render import render_text
 from meeple.rl.spaces import IllegalAction
 
 
-class MeepleGymEnv(gymnasium.Env[Any, Any]):
+class MeepleGymEnv(MatchEnv, gymnasium.Env[Any, Any]):
     """A meeple game for one learning seat against opponents (see the module doc)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (Gymnasium's)
@@ -136,24 +135,9 @@ class MeepleGymEnv(gymnasium.Env[Any, Any]):
         mask: np.ndarray = self._info()["action_mask"].astype(bool)
         return mask
 
-    @property
-    def game_state(self) -> State[Any]:
-        return self.match.state
-
-    def action_to_move(self, action: int) -> str:
-        return self.encoding.action_to_move(action)
-
-    def move_to_action(self, move: object) -> int:
-        return self.encoding.move_to_action(move)
-
     def legal_actions(self) -> list[int]:
+        """The action numbers the learning seat may play now."""
         return self.match.legal_actions() if self.match.to_move == self.seat else []
-
-    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
-        return self.encoding.unflatten(observation)
-
-    def record(self) -> dict[str, Any]:
-        return self.match.record()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -156,3 +156,33 @@ class Match:
         if self.refused is not None:
             rec["ended_by"] = self.refused
         return rec
+
+
+class MatchEnv:
+    """What both envs offer beyond their APIs, through their :class:`Match` (``match``) and its
+    :class:`Encoding` (``encoding``)."""
+
+    match: Match
+    encoding: Encoding
+
+    @property
+    def game_state(self) -> State[Any]:
+        """The meeple state (the whole truth, hidden parts too: agents observe views). Read it;
+        play through the env only."""
+        return self.match.state
+
+    def action_to_move(self, action: int) -> str:
+        """The canonical move text of an action number (``meeple replay`` reads it)."""
+        return self.encoding.action_to_move(action)
+
+    def move_to_action(self, move: object) -> int:
+        """The action number of a move or its canonical text (``take O`` -> 0)."""
+        return self.encoding.move_to_action(move)
+
+    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The flat ``observation`` as named arrays (docs/rl.md lists them per game)."""
+        return self.encoding.unflatten(observation)
+
+    def record(self) -> dict[str, Any]:
+        """This game as a meeple record: save it as JSON and ``meeple replay`` it."""
+        return self.match.record()

@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 
 import meeple
-from meeple.core.layers import Block
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 from meeple.games.gardens import LEARNING
 from meeple.games.gardens.rules import GardensState
 from tests.games.gardens.helpers import new, roll, strip_sheet, turn
-from tests.games.learning_checks import check_playouts
+from tests.games.learning_checks import check_playouts, split_blocks
 
 VARIANTS = [(v, p) for v in meeple.game_info("gardens").variants
             for p in meeple.game_info("gardens").player_range(v)]
@@ -25,15 +24,7 @@ def test_playouts(variant: dict[str, int], players: int) -> None:
 
 
 def _blocks(state: GardensState, seat: int) -> dict[str, list[int]]:
-    layout: tuple[Block, ...] = LEARNING.layout(state)
-    values = list(LEARNING.observe(state.view(seat), seat))
-    out: dict[str, list[int]] = {}
-    at = 0
-    for b in layout:
-        out[b.name] = values[at: at + b.words]
-        at += b.words
-    assert at == len(values)
-    return out
+    return split_blocks(LEARNING.layout(state), LEARNING.observe(state.view(seat), seat))
 
 
 def _level1(players: int = 2) -> GardensState:

@@ -8,14 +8,13 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.core.layers import Block
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 from meeple.games.pergola import LEARNING
 from meeple.games.pergola import learning as L
 from meeple.games.pergola.rules import BIRD, FLUTTER, HONEY, INSECT, LANT_INSECT, PergolaState
 from meeple.games.pergola.scoring import ROWS
-from tests.games.learning_checks import check_playouts, check_values
+from tests.games.learning_checks import check_playouts, check_values, split_blocks
 from tests.games.pergola.helpers import data, start
 
 INFO = meeple.game_info("pergola")
@@ -37,14 +36,7 @@ def new(players: int, **options: Any) -> PergolaState:
 
 def blocks(state: PergolaState, seat: int) -> dict[str, list[int]]:
     """The observation of ``seat``, cut into its blocks by name."""
-    layout: tuple[Block, ...] = LEARNING.layout(state)
-    values = list(LEARNING.observe(state.view(seat), seat))
-    out, at = {}, 0
-    for b in layout:
-        out[b.name] = values[at: at + b.words]
-        at += b.words
-    assert at == len(values)
-    return out
+    return split_blocks(LEARNING.layout(state), LEARNING.observe(state.view(seat), seat))
 
 
 # ------------------------------------------------------------------ actions

@@ -145,32 +145,14 @@ def _row(cs: Compiled, row: Row) -> tuple[RowValue, int]:
         return _no_own_value, max(row.places)
     pts = row.points
     if rule == "complete":
-        tests = tuple(_completion(cs, (ai,)) for ai in areas)
-
-        def complete_value(col: int, lady: int, first: int, later: int) -> int:
-            n = 0
-            for need, some in tests:
-                if col & need == need and (not some or all(col & m for m in some)):
-                    n += 1
-            return pts * n
-
-        return complete_value, pts * len(tests)
+        return _completions(tuple(_completion(cs, (ai,)) for ai in areas), pts)
     # "groups": the areas of each (kind, group), all complete
     groups: dict[tuple[str, str], list[int]] = {}
     for ai in areas:
         key = cs.area_group[ai]
         if key is not None:
             groups.setdefault(key, []).append(ai)
-    by_group = tuple(_completion(cs, g) for g in groups.values())
-
-    def groups_value(col: int, lady: int, first: int, later: int) -> int:
-        n = 0
-        for need, some in by_group:
-            if col & need == need and (not some or all(col & m for m in some)):
-                n += 1
-        return pts * n
-
-    return groups_value, pts * len(by_group)
+    return _completions(tuple(_completion(cs, g) for g in groups.values()), pts)
 
 
 def _completion(cs: Compiled, areas: Sequence[int]) -> tuple[int, tuple[int, ...]]:
@@ -186,6 +168,20 @@ def _completion(cs: Compiled, areas: Sequence[int]) -> tuple[int, tuple[int, ...
         else:
             some.append(m)
     return need, tuple(some)
+
+
+def _completions(tests: tuple[tuple[int, tuple[int, ...]], ...], pts: int) -> tuple[RowValue, int]:
+    """A row worth ``pts`` for each of ``tests`` (:func:`_completion`) the coloured items meet,
+    with its best value."""
+
+    def value(col: int, lady: int, first: int, later: int) -> int:
+        n = 0
+        for need, some in tests:
+            if col & need == need and (not some or all(col & m for m in some)):
+                n += 1
+        return pts * n
+
+    return value, pts * len(tests)
 
 
 class _Tables:
