@@ -1,7 +1,7 @@
 """Train a masked policy on a meeple game with numpy alone, then measure it (docs/rl.md).
 
-    uv run python examples/train_masked_policy.py                 # Gardens, 2 players, ~6 min
-    uv run python examples/train_masked_policy.py --minutes 1 --eval 200 --out /tmp/run
+    uv run python examples/train_masked_policy.py          # Gardens, 2 players: ~6 min + ~3 min
+    uv run python examples/train_masked_policy.py --minutes 1 --eval 200 --eval-easy 40 --out /tmp/run
 
 The policy is linear: logits = W x + b over the flat observation (each value scaled by its
 block's upper bound), softmax over the legal actions only (the action mask). It learns by
@@ -174,10 +174,10 @@ def train(args: argparse.Namespace) -> None:
     result = {
         "game": args.game, "variant": {k: v for k, v in options.items() if k != "shaping"},
         "episodes": episode, "minutes": args.minutes,
-        "policy": [evaluate(policy, args.game, o, args.eval, options, 10_000_000)
-                   for o in ("random", "easy")],
-        "random": [evaluate(None, args.game, o, args.eval, options, 10_000_000)
-                   for o in ("random", "easy")],
+        "policy": [evaluate(policy, args.game, o, n, options, 10_000_000)
+                   for o, n in (("random", args.eval), ("easy", args.eval_easy))],
+        "random": [evaluate(None, args.game, o, n, options, 10_000_000)
+                   for o, n in (("random", args.eval), ("easy", args.eval_easy))],
     }
     (out / "result.json").write_text(json.dumps(result, indent=2))
     for who in ("policy", "random"):
@@ -220,7 +220,9 @@ def main() -> None:
     ap.add_argument("--level", type=int, default=1, help="the variant's level (0: none)")
     ap.add_argument("--opponent", default="random", help="the training opponent (a bot spec)")
     ap.add_argument("--minutes", type=float, default=6.0, help="training time")
-    ap.add_argument("--eval", type=int, default=400, help="evaluation games per opponent")
+    ap.add_argument("--eval", type=int, default=1000, help="evaluation games against random")
+    ap.add_argument("--eval-easy", type=int, default=150,
+                    help="evaluation games against easy (about half a second each)")
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--shaping", type=float, default=0.02, help="weight of the score changes")
     ap.add_argument("--seed", type=int, default=1)

@@ -33,7 +33,7 @@ def play_masked_random(e: Any, seed: int, check: bool = True) -> tuple[int, dict
     totals = dict.fromkeys(e.possible_agents, 0.0)
     steps = 0
     for agent in e.agent_iter(max_iter=100_000):
-        obs, reward, term, trunc, info = e.last()
+        obs, reward, term, trunc, _info = e.last()
         totals[agent] += reward
         if term or trunc:
             e.step(None)
@@ -171,8 +171,8 @@ def test_illegal_action_ends_the_game_with_a_penalty_and_a_reason() -> None:
     assert e.rewards[agent] == -1 and all(r == 0 for a, r in e.rewards.items() if a != agent)
     reason = e.infos[agent]["illegal"]
     assert f"action {bad} ({e.unwrapped.action_to_move(bad)})" in reason and "legal actions:" in reason
-    for a in e.agent_iter():
-        _, reward, term, _, _ = e.last()
+    for _a in e.agent_iter():
+        _, _reward, term, _, _ = e.last()
         assert term
         e.step(None)
     assert not e.agents

@@ -20,7 +20,7 @@ def test_the_training_example_saves_a_policy_a_curve_and_a_result(tmp_path: Path
     out = tmp_path / "run"
     done = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "train_masked_policy.py"), "--minutes", "0.1",
-         "--eval", "4", "--out", str(out)],
+         "--eval", "4", "--eval-easy", "4", "--out", str(out)],
         capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "policy vs random" in done.stdout and "95 % CI" in done.stdout
