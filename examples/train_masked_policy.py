@@ -112,8 +112,10 @@ def train(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     options: dict[str, Any] = {"shaping": True}
-    if args.level:
+    if args.level is not None:
         options["level"] = args.level
+    if args.sheet is not None:
+        options["sheet"] = args.sheet
     env = single_agent_env(args.game, seat=0, opponents=[args.opponent], **options)
     enc = env.unwrapped.encoding
     high = np.maximum(np.abs(enc.high.astype(np.float32)), np.abs(enc.low.astype(np.float32)))
@@ -217,7 +219,9 @@ def _plot(curve: list[tuple[int, float, float]], path: Path, args: argparse.Name
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="gardens")
-    ap.add_argument("--level", type=int, default=1, help="the variant's level (0: none)")
+    ap.add_argument("--level", type=int, default=None,
+                    help="the variant's level (Gardens, Reefs; default: the game's first)")
+    ap.add_argument("--sheet", default=None, help="the variant's sheet (Takenokolor)")
     ap.add_argument("--opponent", default="random", help="the training opponent (a bot spec)")
     ap.add_argument("--minutes", type=float, default=6.0, help="training time")
     ap.add_argument("--eval", type=int, default=1000, help="evaluation games against random")

@@ -32,7 +32,8 @@ def test_the_training_example_saves_a_policy_a_curve_and_a_result(tmp_path: Path
     assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
     saved = np.load(out / "policy.npz")
     meta = json.loads(str(saved["meta"]))
-    g = single_agent_env(meta["game"], opponents=["random"], level=meta["options"]["level"])
+    variant = {k: v for k, v in meta["options"].items() if k != "shaping"}
+    g = single_agent_env(meta["game"], opponents=["random"], **variant)
     assert saved["W"].shape == (len(g.encoding.actions), g.encoding.size)
     assert meta["actions"] == list(g.encoding.actions)
     obs, _ = g.reset(seed=0)
