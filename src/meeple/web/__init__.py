@@ -27,9 +27,9 @@ STATIC = Path(str(resources.files("meeple.web") / "static"))
 #: The pages: path under ``static/pages/`` -> (title after "meeple: ", extra style sheets).
 #: Each page file is the body; :data:`FRAME` (``static/frame.html``) is the head they share.
 PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "lobby": ("lobby", ("upload.css",)),
-    "table": ("table", ()),
-    "solo": ("Pergola solo achievements", ()),
+    "lobby": ("lobby", ("upload.css", "lobby.css")),
+    "table": ("table", ("table-ux.css", "drawings.css")),
+    "solo": ("Pergola solo achievements", ("lobby.css",)),
 }
 
 
