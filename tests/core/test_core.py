@@ -195,7 +195,8 @@ values = ["a"]
 """
     with pytest.raises(meeple.SheetError) as exc:
         parse_sheet_text(Doc, text, "doc.toml")
-    assert exc.value.line == 13 and "rows.red.values[0]" in str(exc.value)
+    # both problems, in the order of the file (the first one's line is the error's line)
+    assert exc.value.line == 7 and "line 13: rows.red.values[0]" in str(exc.value)
     fixed = text.replace('values = ["a"]', "values = [3]")
     with pytest.raises(meeple.SheetError) as exc:
         parse_sheet_text(Doc, fixed, "doc.toml")

@@ -90,10 +90,11 @@ def _broken(kind: str) -> tuple[str, int | None, str, str]:
         return text, None, "level", "missing"
     if kind == "bad value":
         text = good.replace('{ id = "C4", q = 1', '{ id = "c4", q = 1')
-        return text, line_of(text, 'id = "c4"'), "fields[14]", "capital letter"
+        return text, line_of(text, 'id = "c4"'), "fields[14].id", "capital letter"
     if kind == "rule of the sheet":
         text = good.replace("row_stars = [11, 13, 17]", "row_stars = [11, 13]")
-        return text, line_of(text, "[scoring]"), "scoring", "one star per row"
+        # the field's own line, not its table's header (issue 39 #7)
+        return text, line_of(text, "row_stars ="), "scoring.row_stars", "one star per row"
     if kind == "not TOML":
         text = good.replace("colourful_star = 19", "colourful_star = = 19")
         return text, line_of(text, "colourful_star"), "(file)", "not valid TOML"

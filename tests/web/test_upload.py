@@ -64,11 +64,11 @@ def test_upload_preview_errors_and_a_table_on_the_changed_sheet(page: Any, web: 
     page.wait_for_selector("#sheet-errors li.sheet-problem")
     problems = page.eval_on_selector_all("#sheet-errors li.sheet-problem",
                                          "lis => lis.map(li => li.textContent)")
-    assert len(problems) == 2
-    assert problems[0].startswith(f"line {line_of(broken, 'colourful_star')}, "
-                                  "scoring.colourful_star: ")
+    assert len(problems) == 2  # in the order of the file
     b2 = line_of(broken, 'id = "B2"')
-    assert problems[1].startswith(f"line {b2}, fields[6].colour: ")
+    assert problems[0].startswith(f"line {b2}, fields[6].colour: ")
+    assert problems[1].startswith(f"line {line_of(broken, 'colourful_star')}, "
+                                  "scoring.colourful_star: ")
     assert "error" in (page.get_attribute("#sheet-status", "class") or "")
     assert page.is_hidden("#sheet-preview")
 
@@ -160,3 +160,46 @@ def test_the_upload_and_its_preview_fit_a_phone(browser: Any, web: Server, tmp_p
         assert box is not None and box["x"] + box["width"] <= 375
     finally:
         ctx.close()
+
+
+def test_every_problem_of_a_sheet_is_listed_at_once_each_on_its_own_line(
+        page: Any, web: Server, tmp_path: Path) -> None:
+    """Issue 39 #7: a file with a wrong type, a duplicate field id, a second row of stars too
+    few and a negative bonus lists all four at once (not the duplicate only once the others are
+    fixed), each at the line of the field itself (not its section's header), in file order;
+    the negative bonus is refused with what is allowed."""
+    lobby(page, web, "gardens")
+    text = changed_gardens()
+    broken = text.replace("colourful_star = 19", 'colourful_star = "many"')
+    broken = broken.replace('{ id = "B3", q = 1', '{ id = "A2", q = 1')
+    broken = broken.replace("row_stars = [11, 13, 17]", "row_stars = [11, 13]")
+    broken = broken.replace("outer_fields_bonus = 6", "outer_fields_bonus = -6")
+    assert broken.count('id = "A2"') == 2 and "= -6" in broken and "[11, 13]\n" in broken
+    upload(page, tmp_path, "broken.toml", broken)
+    page.wait_for_selector("#sheet-errors li.sheet-problem")
+    problems = page.eval_on_selector_all("#sheet-errors li.sheet-problem",
+                                         "lis => lis.map(li => li.textContent)")
+    dup = broken.splitlines().index(next(ln for ln in broken.splitlines()
+                                         if '{ id = "A2", q = 1, r = -3' in ln)) + 1
+    expected = [
+        (dup, "fields[7].id", "A2"),
+        (line_of(broken, "row_stars ="), "scoring.row_stars", "one star per row"),
+        (line_of(broken, "colourful_star ="), "scoring.colourful_star", "integer"),
+        (line_of(broken, "outer_fields_bonus ="), "scoring.outer_fields_bonus", "0 or more"),
+    ]
+    assert len(problems) == len(expected), problems
+    for shown, (line, where, word) in zip(problems, expected, strict=True):
+        assert shown.startswith(f"line {line}, {where}: "), (shown, line, where)
+        assert word in shown, (shown, word)
+    assert "4 problems" in page.inner_text("#sheet-status")
+    assert page.is_hidden("#sheet-preview")
+    shoot_problems(page)
+
+
+def shoot_problems(page: Any) -> None:
+    if os.environ.get("MEEPLE_SCREENSHOTS") != "1":
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / "upload-problems.png"
+    page.locator("#own-sheet").screenshot(path=str(path))
+    assert path.stat().st_size < 400_000, f"{path.name} is {path.stat().st_size} bytes"

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from meeple.core.errors import SheetError
 from meeple.core.records import FileProblem, read_text
@@ -27,10 +28,109 @@ T = TypeVar("T", bound=BaseModel)
 MAX_PROBLEMS = 20
 
 
+#: Where a problem is inside a sheet's data: keys and list indices, e.g. ``("fields", 3, "id")``.
+Loc = tuple[int | str, ...]
+#: A problem found by a sheet model's own checks: where, and what is wrong and allowed.
+Found = tuple[Loc, str]
+
+#: The pydantic error type of a problem found by :meth:`SheetModel.sheet_checks`.
+CHECK_ERROR = "sheet_check"
+
+
+def _carry(err: Any) -> InitErrorDetails:
+    """A pydantic error as it was (type, field, message and context), to raise again."""
+    ctx = {k: v for k, v in (err.get("ctx") or {}).items() if k != "error"}
+    ctx["message"] = str(err.get("msg", "invalid value"))
+    return InitErrorDetails(type=PydanticCustomError(str(err.get("type", "value_error")),
+                                                     "{message}", ctx),
+                            loc=tuple(err.get("loc", ())), input=err.get("input"))
+
+
+def _found(loc: Loc, message: str) -> InitErrorDetails:
+    return InitErrorDetails(type=PydanticCustomError(CHECK_ERROR, "{message}",
+                                                     {"message": message}),
+                            loc=loc, input=None)
+
+
+def entries(data: Any, key: str) -> list[tuple[int, Mapping[str, Any]]]:
+    """``(index, table)`` of each table in the list ``data[key]`` as written (for
+    :meth:`SheetModel.sheet_checks`; anything else is skipped)."""
+    value = data.get(key) if isinstance(data, Mapping) else None
+    if not isinstance(value, list | tuple):
+        return []
+    return [(i, v) for i, v in enumerate(value) if isinstance(v, Mapping)]
+
+
+def listed(data: Any, key: str) -> list[tuple[int, Any]]:
+    """``(index, value)`` of each element of the list ``data[key]`` as written (none if it is
+    not a list)."""
+    value = data.get(key) if isinstance(data, Mapping) else None
+    return list(enumerate(value)) if isinstance(value, list | tuple) else []
+
+
+def as_int(value: Any) -> int | None:
+    """``value`` if it is an integer as a sheet writes one (not a boolean), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def as_str(value: Any) -> str | None:
+    """``value`` if it is a string, else None."""
+    return value if isinstance(value, str) else None
+
+
+def problems_error(title: str, found: list[Found]) -> ValidationError:
+    """A pydantic error listing each ``(loc, message)`` of ``found`` at its own field (raised
+    from a validator, its fields are taken as inside the model being validated)."""
+    return ValidationError.from_exception_data(title, [_found(loc, msg) for loc, msg in found])
+
+
+def _own_checks(cls: type[Any]) -> Any:
+    """The :meth:`SheetModel.sheet_checks` of ``cls`` if it (or a base below SheetModel) gives
+    one, else None (most models have none: their validation is pydantic's alone)."""
+    func = getattr(cls.sheet_checks, "__func__", None)
+    return None if func is getattr(SheetModel.sheet_checks, "__func__", None) else func
+
+
 class SheetModel(BaseModel):
-    """Base for sheet models: unknown keys are errors (a typo must not pass silently)."""
+    """Base for sheet models: unknown keys are errors (a typo must not pass silently).
+
+    A model whose rules span several fields (ids unique across a list, a list as long as
+    another, references to ids given elsewhere) gives them in :meth:`sheet_checks`, which sees
+    the data as written and runs whether or not the fields themselves are valid: every problem
+    of a file is listed at once, each at its own field, never one stage after another."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @classmethod
+    def sheet_checks(cls, data: Mapping[str, Any]) -> list[Found]:
+        """The problems across this model's fields in ``data`` (the input as written, not yet
+        validated: a check skips what is not of the right type, which the fields' own
+        validation reports). Each is ``(loc, message)``, ``loc`` relative to this model."""
+        return []
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _every_problem(cls, data: Any, handler: Any) -> Any:
+        if not isinstance(data, Mapping) or _own_checks(cls) is None:
+            return handler(data)
+        try:
+            model = handler(data)
+        except ValidationError as exc:
+            failed: ValidationError | None = exc
+            model = None
+        else:
+            failed = None
+        found = cls.sheet_checks(data)
+        if not found:
+            if failed is not None:
+                raise failed
+            return model
+        errors = [_carry(e) for e in failed.errors(include_url=False)] if failed else []
+        errors += [_found(loc, msg) for loc, msg in found]
+        raise ValidationError.from_exception_data(cls.__name__, errors)
+
+
+_HEADER = re.compile(r"""^\s*\[\[?\s*[A-Za-z0-9_\-."' ]+\]\]?\s*(?:#.*)?$""")
 
 
 def _is_header(line: str, dotted: str, array: bool) -> bool:
@@ -46,14 +146,22 @@ def _is_header(line: str, dotted: str, array: bool) -> bool:
     return ".".join(p.strip().strip('"') for p in inner.split(".")) == dotted
 
 
-def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
-    """Best-effort 1-based line of a pydantic error location inside TOML ``text``.
+def _next_header(lines: list[str], start: int) -> int:
+    """The index of the first table header after line ``start`` (or the number of lines): a
+    table's keys are written before it."""
+    return next((j for j in range(start + 1, len(lines)) if _HEADER.match(lines[j])), len(lines))
 
-    Understands tables (``[a]``, dotted ``[a.b]``), arrays of tables (``[[a]]``), keys and
-    arrays of inline tables written one element per line.
+
+def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
+    """Best-effort 1-based line of a pydantic error location inside TOML ``text``: the line of
+    the field itself where it is written, else of the nearest table or key holding it.
+
+    Understands tables (``[a]``, dotted ``[a.b]``), arrays of tables (``[[a]]``), keys (looked
+    for inside their own table only) and arrays of inline tables written one element per line.
     """
     lines = text.splitlines()
     pos = 0
+    limit = _next_header(lines, -1)  # the top-level keys come before the first header
     found: int | None = None
     path: list[str] = []
     i = 0
@@ -70,6 +178,7 @@ def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
             if len(hits) > nxt:
                 pos = hits[nxt]
                 found = pos + 1
+                limit = _next_header(lines, pos)
                 i += 2
                 continue
         hit = next((j for j in range(pos, len(lines)) if _is_header(lines[j], dotted, False)), None)
@@ -78,10 +187,11 @@ def _locate(text: str, loc: tuple[int | str, ...]) -> int | None:
                        None)
         if hit is not None:
             pos, found = hit, hit + 1
+            limit = _next_header(lines, pos)
             i += 1
             continue
         assign = re.compile(r"^\s*(?:" + re.escape(part) + r'|"' + re.escape(part) + r'")\s*=')
-        hit = next((j for j in range(pos, len(lines)) if assign.match(lines[j])), None)
+        hit = next((j for j in range(pos, limit) if assign.match(lines[j])), None)
         if hit is not None:
             pos, found = hit, hit + 1
             if isinstance(nxt, int):
@@ -134,10 +244,16 @@ class SheetProblems(SheetError):
 
 def _problem_text(err: Any) -> str:
     kind = err.get("type")
+    ctx = err.get("ctx") or {}
     if kind == "missing":
         return "Field required (this field is missing)"
     if kind == "extra_forbidden":
         return "Extra inputs are not permitted (an unknown field: check its spelling and table)"
+    bound = {"greater_than_equal": ("ge", "{} or more"), "less_than_equal": ("le", "{} or less"),
+             "greater_than": ("gt", "more than {}"), "less_than": ("lt", "less than {}")}
+    if kind in bound and bound[kind][0] in ctx:
+        key, allowed = bound[kind]
+        return f"must be {allowed.format(ctx[key])}; got {err.get('input')!r}"
     msg = str(err.get("msg", "invalid value"))
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, "):]
@@ -163,10 +279,17 @@ def validate_data(model: type[T], data: Mapping[str, Any], path: str | None = No
     except ValidationError as exc:
         problems: list[tuple[int | None, str, str]] = []
         errors = exc.errors(include_url=False)
+        seen: set[tuple[str, str]] = set()
         for err in errors[:MAX_PROBLEMS]:
             loc = (*prefix, *tuple(err.get("loc", ())))
+            where, message = _format_loc(loc), _problem_text(err)
+            if (where, message) in seen:
+                continue
+            seen.add((where, message))
             line = _locate(text, loc) if text is not None else None
-            problems.append((line, _format_loc(loc), _problem_text(err)))
+            problems.append((line, where, message))
+        # in the order of the file (problems without a line last), as a reader goes through it
+        problems.sort(key=lambda p: (p[0] is None, p[0] or 0))
         if len(errors) > MAX_PROBLEMS:
             problems.append((None, "(sheet)", f"and {len(errors) - MAX_PROBLEMS} more problems "
                                               f"(the first {MAX_PROBLEMS} are listed)"))

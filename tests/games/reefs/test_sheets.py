@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import meeple
+from meeple.core.sheets import SheetProblems
 from meeple.core.view import terminal_text
 from meeple.games.reefs.sheet import COLOURS, SHIPPED_DIR, ReefsSheet, load_board
 from tests.games.reefs.helpers import lattice_sheet, legal, new, roll, turn
@@ -185,3 +186,53 @@ def test_semantic_sheet_errors_point_at_the_key_line(tmp_path: Path) -> None:
         meeple.new_game("reefs", players=2, sheet=str(path))
     assert exc.value.line is not None
     assert bad.splitlines()[exc.value.line - 1].startswith("entry_points")
+
+
+# issue 39 #7: every problem at once, each at its own entry's line; no negative values
+def test_every_problem_of_a_reefs_file_is_listed_at_once_at_its_own_line(tmp_path: Path) -> None:
+    text = (SHIPPED_DIR / "the-whirlpools.toml").read_text(encoding="utf-8")
+    bad = (text.replace('{ id = "b1", x = 2, y = 1 }', '{ id = "a1", x = 2, y = "one" }')
+           .replace('{ id = "c1", x = 3, y = 1 }', '{ id = "c1", x = 1, y = 1 }')
+           .replace("orange = { values = [1, 3, 6", "orange = { values = [1, -3, 6")
+           .replace("red = { values = [1, 3, 6, 8, 10, 12], grey = 3 }",
+                    "red = { values = [1, 3, 6, 8, 10, 12], grey = 7 }")
+           .replace("two_each = 5", "two_each = -5"))
+    path = tmp_path / "bad.toml"
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(SheetProblems) as exc:
+        meeple.new_game("reefs", players=2, sheet=str(path))
+    got = {where: (line, msg) for line, where, msg in exc.value.problems}
+    lines = bad.splitlines()
+
+    def at(where: str) -> str:
+        assert got[where][0] is not None, got[where]
+        return lines[got[where][0] - 1]
+
+    assert "used twice" in got["spaces[1].id"][1] and '"a1", x = 2' in at("spaces[1].id")
+    assert "valid integer" in got["spaces[1].y"][1]
+    assert "share the position (1, 1)" in got["spaces[2].x"][1] and '"c1"' in at("spaces[2].x")
+    assert got["treasure_rows.orange.values[1]"][1] == "must be 0 or more; got -3"
+    assert at("treasure_rows.orange.values[1]").startswith("orange =")
+    assert "grey is 7; allowed 0..6" in got["treasure_rows.red.grey"][1]
+    assert at("treasure_rows.red.grey").startswith("red =")
+    assert got["bonus.two_each"][1] == "must be 0 or more; got -5"
+    assert at("bonus.two_each").startswith("two_each")
+    assert [p[0] for p in exc.value.problems] == sorted(p[0] or 0 for p in exc.value.problems)
+
+
+@pytest.mark.parametrize(("change", "where"), [
+    (lambda d: d["treasures"].append({"space": "c3", "colour": "red", "value": 0}),
+     "treasures[{n}].value"),
+    (lambda d: d["coin_row"].update(values=[1, -2]), "coin_row.values[1]"),
+    (lambda d: d["treasure_rows"]["blue"].update(grey=-1), "treasure_rows.blue.grey"),
+    (lambda d: d["bonus"].update(end_coins=-1) if "bonus" in d else d.update(
+        bonus={"end_coins": -1}), "bonus.end_coins"),
+])
+def test_negative_values_are_refused_with_what_is_allowed(change: object, where: str) -> None:
+    data = lattice_sheet()
+    n = len(data.get("treasures", []))
+    change(data)  # type: ignore[operator]
+    with pytest.raises(SheetProblems) as exc:
+        load_board(data)
+    assert [w for _, w, _ in exc.value.problems] == [where.format(n=n)]
+    assert " or more; got " in exc.value.problems[0][2]

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import meeple
+from meeple.core.sheets import SheetProblems
 from meeple.core.view import terminal_text
 from meeple.games.takenokolor.sheet import load, shipped_names
 from tests.games.takenokolor.helpers import it, mini, new
@@ -184,3 +185,29 @@ def test_render_text_shows_ids_colour_letters_and_the_score_pad() -> None:
     text = terminal_text(s, 0, 0, colourblind=True)
     assert "g3.3 G□5" in text and "Score pad" in text and "Ladybugs circled: 0/3" in text
     assert "r1 B○" in text
+
+
+# issue 39 #7: every problem at once, each at its own field's line; no negative points
+def test_every_problem_of_a_takenokolor_file_is_listed_at_once(tmp_path: Path) -> None:
+    bad = (GOOD.replace('{ id = "b1.2", colour = "Y", symbol = "square", points = 2',
+                        '{ id = "b1.1", colour = "Y", symbol = "square", points = -2')
+           .replace('id = "first"\nitems = ["b1.1"]', 'id = "first"\nitems = ["nope"]')
+           .replace('kinds = ["bamboo"]', 'kinds = ["bamboo", "river"]'))
+    bad += '[[races]]\nid = "r"\nitems = ["c1"]\nfirst = -4\nlater = 2\n'
+    p = tmp_path / "bad.toml"
+    p.write_text(bad)
+    with pytest.raises(SheetProblems) as exc:
+        meeple.new_game("takenokolor", players=2, sheet=str(p))
+    lines = bad.splitlines()
+    got = {where: (line, msg) for line, where, msg in exc.value.problems}
+    assert set(got) == {"areas[0].items[1].id", "areas[0].items[1].points", "ladybugs[2].items[0]",
+                        "scoring[0].kinds[1]", "races[0].first"}, got
+    assert "used twice" in got["areas[0].items[1].id"][1]
+    assert got["areas[0].items[1].points"][1] == "must be 0 or more; got -2"
+    assert "unknown item 'nope'" in got["ladybugs[2].items[0]"][1]
+    assert "no area of kind 'river'" in got["scoring[0].kinds[1]"][1]
+    assert got["races[0].first"][1] == "must be 0 or more; got -4"
+    for where, needle in [("areas[0].items[1].id", "points = -2"), ("ladybugs[2].items[0]", "nope"),
+                          ("scoring[0].kinds[1]", "river"), ("races[0].first", "first = -4")]:
+        line = got[where][0]
+        assert line is not None and needle in lines[line - 1], (where, line)

@@ -9,15 +9,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from meeple.core.hexgrid import hex_connected, hex_neighbours, outside_positions
-from meeple.core.sheets import SheetModel, check_sheet_data, load_sheet
+from meeple.core.hexgrid import hex_neighbours, outside_positions
+from meeple.core.sheets import (
+    Found,
+    SheetModel,
+    as_int,
+    as_str,
+    check_sheet_data,
+    entries,
+    listed,
+    load_sheet,
+)
 
 SHEETS_DIR = Path(__file__).parent / "sheets"
 
@@ -31,6 +40,9 @@ ColourName = Literal["orange", "red", "green", "blue", "purple"]
 _ID = re.compile(r"^[A-Z][0-9]{1,2}$")
 
 
+Points = Annotated[int, Field(ge=0)]
+
+
 class FieldSpec(SheetModel):
     id: str = Field(description="Field id used in notation, a capital letter and a number, e.g. 'D4'")
     q: int
@@ -39,43 +51,53 @@ class FieldSpec(SheetModel):
     flower: ColourName | None = None
     tree: bool = False
 
-    @model_validator(mode="after")
-    def _check(self) -> FieldSpec:
-        if not _ID.match(self.id):
-            raise ValueError(f"field id {self.id!r} must be a capital letter and 1-2 digits, e.g. 'D4'")
-        if self.flower is not None and self.tree:
-            raise ValueError(f"field {self.id} cannot hold both a flower and a tree")
-        return self
+    @classmethod
+    def sheet_checks(cls, data: Mapping[str, Any]) -> list[Found]:
+        found: list[Found] = []
+        fid = as_str(data.get("id"))
+        if fid is not None and not _ID.match(fid):
+            found.append((("id",), f"field id {fid!r} must be a capital letter and 1-2 digits, "
+                                   f"e.g. 'D4'"))
+        if data.get("flower") is not None and data.get("tree") is True:
+            found.append((("tree",), f"field {fid or '?'} cannot hold both a flower and a tree"))
+        return found
 
 
 class ScorePad(SheetModel):
-    """Score pad values (G6, G7, G8, G9, G11, G12)."""
+    """Score pad values (G6, G7, G8, G9, G11, G12): points, never negative, but for the pencil
+    penalties (minus points) and the four-gardens count (at least one garden)."""
 
-    single_colour_boxes: list[int] = Field(min_length=1, description="G6, per colour, top to bottom")
-    row_stars: list[int] = Field(description="G7, one per row of single-colour boxes")
-    colourful_boxes: list[int] = Field(min_length=1)
-    colourful_star: int = 0
+    single_colour_boxes: list[Points] = Field(min_length=1,
+                                              description="G6, per colour, top to bottom")
+    row_stars: list[Points] = Field(description="G7, one per row of single-colour boxes")
+    colourful_boxes: list[Points] = Field(min_length=1)
+    colourful_star: int = Field(default=0, ge=0)
     pencil_penalties: list[int] = Field(min_length=1, description="G9, negative numbers")
-    outer_fields_bonus: int = 6
-    all_fields_bonus: int = 6
-    largest_area_bonus: int = 6
-    flower_box: int = 2
-    flower_star: int = 10
-    all_flower_fields_bonus: int = 6
-    tree_star: int = 10
-    four_gardens_count: int = 4
-    four_gardens_bonus: int = 0
+    outer_fields_bonus: int = Field(default=6, ge=0)
+    all_fields_bonus: int = Field(default=6, ge=0)
+    largest_area_bonus: int = Field(default=6, ge=0)
+    flower_box: int = Field(default=2, ge=0)
+    flower_star: int = Field(default=10, ge=0)
+    all_flower_fields_bonus: int = Field(default=6, ge=0)
+    tree_star: int = Field(default=10, ge=0)
+    four_gardens_count: int = Field(default=4, ge=1)
+    four_gardens_bonus: int = Field(default=0, ge=0)
 
-    @model_validator(mode="after")
-    def _check(self) -> ScorePad:
-        if len(self.row_stars) != len(self.single_colour_boxes):
-            raise ValueError(
-                f"row_stars has {len(self.row_stars)} values but there are "
-                f"{len(self.single_colour_boxes)} rows of single_colour_boxes; give one star per row"
-            )
-        if any(p > 0 for p in self.pencil_penalties):
-            raise ValueError("pencil_penalties are minus points: write them as negative numbers")
-        return self
+    @classmethod
+    def sheet_checks(cls, data: Mapping[str, Any]) -> list[Found]:
+        found: list[Found] = []
+        stars, boxes = data.get("row_stars"), data.get("single_colour_boxes")
+        if isinstance(stars, list) and isinstance(boxes, list) and boxes and (
+                len(stars) != len(boxes)):
+            found.append((("row_stars",), f"row_stars has {len(stars)} values but there are "
+                                          f"{len(boxes)} rows of single_colour_boxes; give one "
+                                          f"star per row"))
+        for k, p in listed(data, "pencil_penalties"):
+            if as_int(p) is not None and p > 0:
+                found.append((("pencil_penalties", k), f"pencil_penalties are minus points: "
+                                                       f"write them as negative numbers (0 or "
+                                                       f"less); got {p}"))
+        return found
 
 
 class GardensSheet(SheetModel):
@@ -88,35 +110,89 @@ class GardensSheet(SheetModel):
     scoring: ScorePad
     fields: list[FieldSpec] = Field(min_length=2)
 
-    @model_validator(mode="after")
-    def _check(self) -> GardensSheet:
-        ids = Counter(f.id for f in self.fields)
-        dup = [i for i, n in ids.items() if n > 1]
-        if dup:
-            raise ValueError(f"field ids must be unique; repeated: {', '.join(sorted(dup))}")
-        pos = Counter((f.q, f.r) for f in self.fields)
-        dpos = [p for p, n in pos.items() if n > 1]
-        if dpos:
-            raise ValueError(f"two fields share the coordinates {dpos[0]}; each field needs its own")
-        if len(self.fields) > 200:
-            raise ValueError(f"a sheet has at most 200 fields, this one has {len(self.fields)}")
-        fountain = set(self.fountain) & set(pos)
-        if fountain:
-            raise ValueError(f"fountain space {sorted(fountain)[0]} is also a field")
-        gardens: dict[str, set[tuple[int, int]]] = {}
-        for f in self.fields:
-            gardens.setdefault(f.garden, set()).add((f.q, f.r))
-        for g, members in gardens.items():
-            if not hex_connected(members):
-                raise ValueError(f"garden {g!r} is not connected: every garden must be one "
-                                 f"group of neighbouring fields")
-        # the whole play area must be one connected region (G4 requires it to be fillable)
-        if not hex_connected({(f.q, f.r) for f in self.fields}):
-            raise ValueError("the play area must be connected: some fields touch no other field")
-        flowers = [f.flower for f in self.fields if f.flower]
-        if flowers and len(set(flowers)) != len(flowers):
-            raise ValueError("each flower colour may appear on at most one flower field (G11)")
-        return self
+    @classmethod
+    def sheet_checks(cls, data: Mapping[str, Any]) -> list[Found]:
+        """Ids, coordinates and flower colours used once each; gardens and the play area
+        connected (G4 requires it to be fillable); the fountain off the fields."""
+        found: list[Found] = []
+        fields = entries(data, "fields")
+        if len(listed(data, "fields")) > 200:
+            found.append((("fields",), f"a sheet has at most 200 fields, this one has "
+                                       f"{len(listed(data, 'fields'))}"))
+        first_id: dict[str, int] = {}
+        at: dict[tuple[int, int], int] = {}
+        flower_at: dict[str, int] = {}
+        gardens: dict[str, dict[tuple[int, int], int]] = {}
+        for i, f in fields:
+            fid, q, r = as_str(f.get("id")), as_int(f.get("q")), as_int(f.get("r"))
+            name = fid or f"fields[{i}]"
+            if fid is not None:
+                if fid in first_id:
+                    found.append((("fields", i, "id"), f"field id {fid!r} is used twice (also "
+                                                       f"fields[{first_id[fid]}]); field ids "
+                                                       f"must be unique"))
+                else:
+                    first_id[fid] = i
+            if q is not None and r is not None:
+                if (q, r) in at:
+                    j = at[(q, r)]
+                    found.append((("fields", i, "q"), f"field {name} and fields[{j}] share "
+                                                      f"the coordinates ({q}, {r}); each field "
+                                                      f"needs its own"))
+                else:
+                    at[(q, r)] = i
+                    garden = as_str(f.get("garden"))
+                    if garden:
+                        gardens.setdefault(garden, {})[(q, r)] = i
+            flower = as_str(f.get("flower"))
+            if flower is not None and flower in COLOURS:
+                if flower in flower_at:
+                    found.append((("fields", i, "flower"), f"the {flower} flower is also on "
+                                                           f"fields[{flower_at[flower]}]; each "
+                                                           f"flower colour may appear on at "
+                                                           f"most one flower field (G11)"))
+                else:
+                    flower_at[flower] = i
+        for k, space in listed(data, "fountain"):
+            if isinstance(space, list | tuple) and len(space) == 2:
+                pos = (as_int(space[0]), as_int(space[1]))
+                if pos in at:
+                    found.append((("fountain", k), f"fountain space {list(pos)} is also a "
+                                                   f"field (fields[{at[pos]}]); a fountain "
+                                                   f"space is not a field"))
+        for garden, cells in gardens.items():
+            for part in _components(cells)[1:]:
+                i = min(part.values())
+                found.append((("fields", i, "garden"), f"garden {garden!r} is not connected: "
+                                                       f"this field (and {len(part) - 1} more) "
+                                                       f"touches no other field of it; every "
+                                                       f"garden must be one group of "
+                                                       f"neighbouring fields"))
+        for part in _components(at)[1:]:
+            i = min(part.values())
+            found.append((("fields", i), f"the play area must be connected: this field (and "
+                                         f"{len(part) - 1} more) touches no other field"))
+        return found
+
+
+def _components(cells: Mapping[tuple[int, int], int]) -> list[dict[tuple[int, int], int]]:
+    """The groups of neighbouring cells (cell -> its field index), the largest first (of
+    equal ones, the one listed first)."""
+    left = dict(cells)
+    parts: list[dict[tuple[int, int], int]] = []
+    while left:
+        start = min(left, key=lambda c: left[c])
+        part = {start: left.pop(start)}
+        todo = [start]
+        while todo:
+            q, r = todo.pop()
+            for p in hex_neighbours(q, r):
+                if p in left:
+                    part[p] = left.pop(p)
+                    todo.append(p)
+        parts.append(part)
+    parts.sort(key=lambda p: (-len(p), min(p.values())))
+    return parts
 
 
 @dataclass(frozen=True)

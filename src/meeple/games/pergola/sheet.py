@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -97,7 +97,7 @@ class ToolsFile(_DataFile):
     turns: int = Field(ge=1, le=40)
     board: list[str]
     types: dict[str, list[str]]
-    supply: dict[str, int]
+    supply: dict[str, Annotated[int, Field(ge=0)]]
     tool: list[Tool] = Field(min_length=4)
 
     @model_validator(mode="after")
@@ -127,11 +127,9 @@ class ToolsFile(_DataFile):
             if n not in PLAYER_COUNTS:
                 raise ValueError(f"types: unknown player count {n!r}; allowed: "
                                  f"{_allowed(PLAYER_COUNTS)}")
-        for k, v in self.supply.items():
+        for k in self.supply:
             if k not in SUPPLY_ITEMS:
                 raise ValueError(f"supply: unknown item {k!r}; allowed: {_allowed(SUPPLY_ITEMS)}")
-            if v < 0:
-                raise ValueError(f"supply.{k} must be 0 or more, got {v}")
         for k in SUPPLY_ITEMS:
             if k not in self.supply:
                 raise ValueError(f"supply: missing {k!r} (every item needs a count)")

@@ -14,11 +14,21 @@ import re
 from collections.abc import Mapping
 from math import gcd
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field
 
-from meeple.core.sheets import SheetModel, check_sheet_data, load_sheet
+from meeple.core.sheets import (
+    Found,
+    Loc,
+    SheetModel,
+    as_int,
+    as_str,
+    check_sheet_data,
+    entries,
+    listed,
+    load_sheet,
+)
 
 #: R1: the five pencils, in the order they are rolled and shown on the score pad.
 COLOURS: tuple[str, ...] = ("orange", "red", "blue", "green", "purple")
@@ -54,19 +64,16 @@ class RowModel(SheetModel):
     """A score row: ``values`` printed above each box, left to right; ``grey`` = how many boxes
     from the left are grey-shaded (treasure rows only; R11)."""
 
-    values: list[int] = Field(min_length=1)
-    grey: int = 0
+    values: list[Annotated[int, Field(ge=0)]] = Field(min_length=1)
+    grey: int = Field(default=0, ge=0)
 
-    @model_validator(mode="after")
-    def _check_row(self) -> RowModel:
-        if any(v < 0 for v in self.values):
-            raise ValueError("values must not be negative")
-        if not 0 <= self.grey <= len(self.values):
-            raise ValueError(
-                f"grey is {self.grey}; allowed 0..{len(self.values)} "
-                "(the number of grey-shaded boxes from the left)"
-            )
-        return self
+    @classmethod
+    def sheet_checks(cls, data: Mapping[str, Any]) -> list[Found]:
+        grey, values = as_int(data.get("grey")), data.get("values")
+        if grey is not None and grey > 0 and isinstance(values, list) and grey > len(values):
+            return [(("grey",), f"grey is {grey}; allowed 0..{len(values)} (the number of "
+                                f"grey-shaded boxes from the left)")]
+        return []
 
 
 class TreasureRowsModel(SheetModel):
@@ -87,8 +94,8 @@ class BonusModel(SheetModel):
 
 
 class ReefsSheet(SheetModel):
-    """A Reefs sheet. Fields are validated in this order, each against the ones before it, so
-    an error points at the key that is wrong (``connections``, ``coins``, ...)."""
+    """A Reefs sheet. Every problem is reported at the entry that is wrong (``spaces[3].id``,
+    ``connections[12]``, ``coins[2]``, ...), all of them at once."""
 
     name: str
     title: str = ""
@@ -105,140 +112,126 @@ class ReefsSheet(SheetModel):
     coin_row: RowModel
     bonus: BonusModel = Field(default_factory=BonusModel)
 
-    @field_validator("spaces")
     @classmethod
-    def _check_spaces(cls, spaces: list[SpaceModel]) -> list[SpaceModel]:
-        ids: set[str] = set()
-        where: dict[tuple[int, int], str] = {}
-        for sp in spaces:
-            if not _ID.match(sp.id):
-                raise ValueError(
-                    f"space id {sp.id!r} is not allowed: use letters, digits and '_' only"
-                )
-            if sp.id.lower() in _RESERVED:
-                raise ValueError(
-                    f"space id {sp.id!r} is reserved for a move; choose another id "
-                    f"(not one of {', '.join(sorted(_RESERVED))})"
-                )
-            if sp.id in ids:
-                raise ValueError(f"space id {sp.id!r} is used twice; ids must be unique")
-            if (sp.x, sp.y) in where:
-                raise ValueError(
-                    f"spaces {where[(sp.x, sp.y)]!r} and {sp.id!r} share the position "
-                    f"({sp.x}, {sp.y}); every space needs its own coordinates"
-                )
-            ids.add(sp.id)
-            where[(sp.x, sp.y)] = sp.id
-        return spaces
-
-    @field_validator("connections")
-    @classmethod
-    def _check_connections(
-        cls, conns: list[tuple[str, str]], info: ValidationInfo
-    ) -> list[tuple[str, str]]:
-        xy = _coords(info)
-        if xy is None:
-            return conns
-        seen_pairs: set[frozenset[str]] = set()
-        dirs_at: dict[tuple[str, tuple[int, int]], str] = {}
-        for a, b in conns:
-            for sid in (a, b):
+    def sheet_checks(cls, data: Mapping[str, Any]) -> list[Found]:
+        """Space ids and positions used once; connections, items and entry points naming
+        spaces of the sheet, one item per space, no two connections of a space in the same
+        direction; every problem at its own entry."""
+        found: list[Found] = []
+        xy = _check_spaces(data, found)
+        _check_connections(data, xy, found)
+        items: dict[str, str] = {}
+        for key, kind in _ITEM_FIELDS:
+            for k, entry in listed(data, key):
+                sid = as_str(entry.get("space")) if isinstance(entry, Mapping) else as_str(entry)
+                loc: Loc = (key, k, "space") if kind == "treasure" else (key, k)
+                if sid is None:
+                    continue
                 if sid not in xy:
-                    raise ValueError(f"connection [{a!r}, {b!r}] names space {sid!r}, "
-                                     "which is not in spaces")
-            if a == b:
-                raise ValueError(f"connection [{a!r}, {b!r}] joins a space to itself")
-            pair = frozenset((a, b))
-            if pair in seen_pairs:
-                raise ValueError(f"connection [{a!r}, {b!r}] is listed twice")
-            seen_pairs.add(pair)
-            d = direction(xy[a], xy[b])
-            for src, dst, dd in ((a, b, d), (b, a, (-d[0], -d[1]))):
-                other = dirs_at.get((src, dd))
-                if other is not None:
-                    raise ValueError(
-                        f"space {src!r} has two connections in the same direction {dd} "
-                        f"(to {other!r} and {dst!r}); straight steps would be ambiguous"
-                    )
-                dirs_at[(src, dd)] = dst
-        return conns
-
-    @field_validator("treasures")
-    @classmethod
-    def _check_treasures(
-        cls, treasures: list[TreasureModel], info: ValidationInfo
-    ) -> list[TreasureModel]:
-        _check_items([t.space for t in treasures], "treasure", info)
-        return treasures
-
-    @field_validator("coins", "whirlpools", "propellers")
-    @classmethod
-    def _check_space_lists(cls, spaces: list[str], info: ValidationInfo) -> list[str]:
-        """Coins, whirlpools and propellers: each a list of existing, distinct space ids."""
-        _check_items(spaces, str(info.field_name).removesuffix("s"), info)
-        return spaces
-
-    @field_validator("entry_points")
-    @classmethod
-    def _check_entry_points(cls, entries: list[str], info: ValidationInfo) -> list[str]:
-        xy = _coords(info)
-        if xy is None:
-            return entries
-        items = _items_before(info, "entry_points")
-        touched = {sid for pair in info.data.get("connections", []) for sid in pair}
-        seen: set[str] = set()
-        for e in entries:
-            if e not in xy:
-                raise ValueError(f"entry point {e!r} is not in spaces")
-            if e in seen:
-                raise ValueError(f"entry point {e!r} is listed twice")
-            if e in items:
-                raise ValueError(
-                    f"entry point {e!r} holds a {items[e]}; entry points hold no items"
-                )
-            if "connections" in info.data and e not in touched:
-                raise ValueError(f"entry point {e!r} has no connection; a route could not start")
-            seen.add(e)
-        return entries
+                    found.append((loc, f"a {kind} names space {sid!r}, which is not in spaces"))
+                elif sid in items:
+                    found.append((loc, f"space {sid!r} holds both a {items[sid]} and a {kind}; "
+                                       f"one item per space"))
+                else:
+                    items[sid] = kind
+        _check_entry_points(data, xy, items, found)
+        return found
 
 
-def _coords(info: ValidationInfo) -> dict[str, tuple[int, int]] | None:
-    """Space id -> (x, y) from the already validated spaces (None if they failed)."""
-    spaces = info.data.get("spaces")
-    if spaces is None:
-        return None
-    return {sp.id: (sp.x, sp.y) for sp in spaces}
+def _check_spaces(data: Mapping[str, Any], found: list[Found]) -> dict[str, tuple[int, int] | None]:
+    """Each space's id allowed and its own, its position its own: id -> (x, y) of every space
+    with an id (None where its position is not two integers)."""
+    xy: dict[str, tuple[int, int] | None] = {}
+    where: dict[tuple[int, int], str] = {}
+    for i, sp in entries(data, "spaces"):
+        sid, x, y = as_str(sp.get("id")), as_int(sp.get("x")), as_int(sp.get("y"))
+        if sid is not None:
+            if not _ID.match(sid):
+                found.append((("spaces", i, "id"), f"space id {sid!r} is not allowed: use "
+                                                   f"letters, digits and '_' only"))
+            elif sid.lower() in _RESERVED:
+                found.append((("spaces", i, "id"), f"space id {sid!r} is reserved for a move; "
+                                                   f"choose another id (not one of "
+                                                   f"{', '.join(sorted(_RESERVED))})"))
+            if sid in xy:
+                found.append((("spaces", i, "id"), f"space id {sid!r} is used twice; ids must "
+                                                   f"be unique"))
+                continue
+            xy[sid] = (x, y) if x is not None and y is not None else None
+        if x is not None and y is not None:
+            if (x, y) in where:
+                found.append((("spaces", i, "x"), f"spaces {where[(x, y)]!r} and "
+                                                  f"{sid or f'spaces[{i}]'!r} share the "
+                                                  f"position ({x}, {y}); every space needs its "
+                                                  f"own coordinates"))
+            else:
+                where[(x, y)] = sid or f"spaces[{i}]"
+    return xy
+
+
+def _check_connections(data: Mapping[str, Any], xy: Mapping[str, tuple[int, int] | None],
+                       found: list[Found]) -> None:
+    """Each connection between two known, different spaces, listed once, and no space with
+    two connections in the same direction (straight steps would be ambiguous)."""
+    seen_pairs: set[frozenset[str]] = set()
+    dirs_at: dict[tuple[str, tuple[int, int]], str] = {}
+    for k, conn in listed(data, "connections"):
+        if not (isinstance(conn, list | tuple) and len(conn) == 2
+                and all(isinstance(sid, str) for sid in conn)):
+            continue
+        a, b = conn
+        loc: Loc = ("connections", k)
+        unknown = [sid for sid in (a, b) if sid not in xy]
+        if unknown:
+            found.append((loc, f"connection [{a!r}, {b!r}] names space {unknown[0]!r}, which "
+                               f"is not in spaces"))
+            continue
+        if a == b:
+            found.append((loc, f"connection [{a!r}, {b!r}] joins a space to itself"))
+            continue
+        pair = frozenset((a, b))
+        if pair in seen_pairs:
+            found.append((loc, f"connection [{a!r}, {b!r}] is listed twice"))
+            continue
+        seen_pairs.add(pair)
+        pa, pb = xy[a], xy[b]
+        if pa is None or pb is None:
+            continue
+        d = direction(pa, pb)
+        for src, dst, dd in ((a, b, d), (b, a, (-d[0], -d[1]))):
+            other = dirs_at.get((src, dd))
+            if other is not None:
+                found.append((loc, f"space {src!r} has two connections in the same direction "
+                                   f"{dd} (to {other!r} and {dst!r}); straight steps would be "
+                                   f"ambiguous"))
+                break
+            dirs_at[(src, dd)] = dst
+
+
+def _check_entry_points(data: Mapping[str, Any], xy: Mapping[str, Any], items: Mapping[str, str],
+                        found: list[Found]) -> None:
+    """Each entry point a known space, listed once, holding no item, with a connection."""
+    touched = {sid for _, pair in listed(data, "connections")
+               if isinstance(pair, list | tuple) for sid in pair if isinstance(sid, str)}
+    seen: set[str] = set()
+    for k, e in listed(data, "entry_points"):
+        if not isinstance(e, str):
+            continue
+        loc: Loc = ("entry_points", k)
+        if e not in xy:
+            found.append((loc, f"entry point {e!r} is not in spaces"))
+        elif e in seen:
+            found.append((loc, f"entry point {e!r} is listed twice"))
+        elif e in items:
+            found.append((loc, f"entry point {e!r} holds a {items[e]}; entry points hold no "
+                               f"items"))
+        elif "connections" in data and e not in touched:
+            found.append((loc, f"entry point {e!r} has no connection; a route could not start"))
+        seen.add(e)
 
 
 _ITEM_FIELDS = (("treasures", "treasure"), ("coins", "coin"), ("whirlpools", "whirlpool"),
                 ("propellers", "propeller"))
-
-
-def _items_before(info: ValidationInfo, field: str) -> dict[str, str]:
-    """Space id -> item kind for the item lists validated before ``field``."""
-    items: dict[str, str] = {}
-    for key, kind in _ITEM_FIELDS:
-        if key == field:
-            break
-        for entry in info.data.get(key, []):
-            items[entry.space if isinstance(entry, TreasureModel) else entry] = kind
-    return items
-
-
-def _check_items(spaces: list[str], kind: str, info: ValidationInfo) -> None:
-    """Items lie on known spaces, at most one item per space."""
-    xy = _coords(info)
-    if xy is None:
-        return
-    items = _items_before(info, kind + "s" if kind != "treasure" else "treasures")
-    for sid in spaces:
-        if sid not in xy:
-            raise ValueError(f"a {kind} names space {sid!r}, which is not in spaces")
-        if sid in items:
-            raise ValueError(
-                f"space {sid!r} holds both a {items[sid]} and a {kind}; one item per space"
-            )
-        items[sid] = kind
 
 
 def direction(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:

@@ -10,13 +10,13 @@ so a user who owns a printed sheet can type in its real values and play it.
 
 from __future__ import annotations
 
-from itertools import pairwise
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from meeple.core.sheets import SheetModel, load_sheet
+from meeple.core.sheets import Found, Loc, SheetModel, as_int, as_str, entries, listed, load_sheet
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE, Move
 
 SHIPPED_DIR = Path(__file__).parent / "sheets"
@@ -33,6 +33,7 @@ Kind = Literal[
     "bamboo", "cloud", "sun", "pond", "river", "fish", "lantern", "shoot", "favour", "dragon",
     "trail", "burst",
 ]
+KINDS: tuple[str, ...] = get_args(Kind)
 DEFAULT_FACES: tuple[Symbol, ...] = ("circle", "circle", "square", "square", "triangle", "triangle")
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 
@@ -83,6 +84,10 @@ class Area(SheetModel):
     on_complete: list[Grant] = Field(default_factory=list)
     items: list[Item] = Field(min_length=1)
 
+    @classmethod
+    def sheet_checks(cls, data: Mapping[str, Any]) -> list[Found]:
+        return _area_order(data)
+
 
 class Ladybug(SheetModel):
     """Circled when every listed area is complete and every listed item coloured (T4)."""
@@ -128,7 +133,7 @@ class Row(SheetModel):
     areas: list[str] = Field(default_factory=list)
     kinds: list[Kind] = Field(default_factory=list)
     points: int = Field(default=0, ge=0, le=99)
-    places: list[int] = Field(default_factory=list)
+    places: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list)
     races: list[str] = Field(default_factory=list)
     left: Measure | None = None
     right: Measure | None = None
@@ -152,168 +157,228 @@ class Sheet(SheetModel):
     races: list[Race] = Field(default_factory=list)
     scoring: list[Row] = Field(min_length=1)
 
-    @model_validator(mode="after")
-    def _check(self) -> Sheet:
-        _validate(self)
-        return self
+    @classmethod
+    def sheet_checks(cls, data: Mapping[str, Any]) -> list[Found]:
+        return _sheet_problems(data)
 
 
-def _selector(sheet: Sheet, areas: list[str], kinds: list[str], where: str) -> None:
-    known = {a.id for a in sheet.areas}
-    for a in areas:
-        if a not in known:
-            raise ValueError(f"{where}: unknown area {a!r}; areas are {', '.join(sorted(known))}")
-    present = {a.kind for a in sheet.areas}
-    for k in kinds:
-        if k not in present:
-            raise ValueError(f"{where}: no area of kind {k!r} on this sheet; kinds present: "
-                             f"{', '.join(sorted(present))}")
-    if not areas and not kinds:
-        raise ValueError(f"{where}: name the areas it counts with 'areas' or 'kinds'")
+def _selector(data: Mapping[str, Any], known: set[str], present: set[str], loc: Loc,
+              where: str, found: list[Found]) -> None:
+    """The areas (by id) and kinds a score row or a measure counts: known, and at least one."""
+    areas, kinds = listed(data, "areas"), listed(data, "kinds")
+    for j, a in areas:
+        if isinstance(a, str) and a not in known:
+            found.append(((*loc, "areas", j), f"{where}: unknown area {a!r}; areas are "
+                                              f"{', '.join(sorted(known))}"))
+    for j, k in kinds:
+        if isinstance(k, str) and k not in present:
+            found.append(((*loc, "kinds", j), f"{where}: no area of kind {k!r} on this sheet; "
+                                              f"kinds present: {', '.join(sorted(present))}"))
+    if not areas and not kinds and isinstance(data.get("areas", []), list) and isinstance(
+            data.get("kinds", []), list):
+        found.append((loc, f"{where}: name the areas it counts with 'areas' or 'kinds'"))
 
 
-def _validate(sheet: Sheet) -> None:
-    ids = _unique_ids(sheet)
-    item_area = {it.id: a for a in sheet.areas for it in a.items}
+def _area_order(area: Mapping[str, Any]) -> list[Found]:
+    """Steps only in a sequence, given to every item or none, never going down; the dragon's
+    rules (adjacent_different, colour 'any') only in a sequence."""
+    aid = as_str(area.get("id"))
+    where = f"area {aid!r}" if aid is not None else "this area"
+    items = entries(area, "items")
+    order = area.get("order", "any")
+    found: list[Found] = []
+    stepped = [(ii, it) for ii, it in items if it.get("step") is not None]
+    if order == "any" and stepped:
+        found.append((("items", stepped[0][0], "step"),
+                      f"{where}: 'step' is only allowed in areas with order = 'sequence'"))
+    if order == "sequence":
+        if stepped and len(stepped) < len(items):
+            ii = next(ii for ii, it in items if it.get("step") is None)
+            found.append((("items", ii), f"{where}: give 'step' to every item of the area or "
+                                         f"to none"))
+        last: int | None = None
+        for k, (ii, it) in enumerate(items):
+            step = as_int(it.get("step")) if it.get("step") is not None else k
+            if step is None:
+                continue
+            if last is not None and step < last:
+                found.append((("items", ii, "step") if it.get("step") is not None else
+                              ("items", ii), f"{where}: list the items in step order (steps "
+                                             f"must not go down)"))
+                break
+            last = step
+    if area.get("adjacent_different") is True and order != "sequence":
+        found.append((("adjacent_different",), f"{where}: adjacent_different needs order = "
+                                                "'sequence'"))
+    anys = [ii for ii, it in items if it.get("colour") == "any"]
+    if anys and area.get("adjacent_different") is not True:
+        found.append((("items", anys[0], "colour"),
+                      f"{where}: items of colour 'any' are only allowed in an area with "
+                      f"adjacent_different = true (the dragon)"))
+    return found
+
+
+def _sheet_problems(data: Mapping[str, Any]) -> list[Found]:
+    """Every problem across the sheet's parts, each at its own entry: ids used once, items on
+    cells of their own, known references (requires, free colourings, ladybugs, races, score
+    rows) and no cycle of 'requires'."""
+    found: list[Found] = []
+    areas = entries(data, "areas")
+    ids = _unique_ids(areas, found)
+    known_areas = {i for i, what in ids.items() if what == "area"}
+    kinds = {k for _, a in areas if isinstance(k := a.get("kind"), str)}
+    grouped = {a.get("kind") for _, a in areas if a.get("group") is not None}
+    requires: dict[str, str | None] = {}
     cells: dict[tuple[int, int], str] = {}
-    kinds = {a.kind for a in sheet.areas}
-    for area in sheet.areas:
-        _check_area_order(area)
-        _check_area_items(area, cells, item_area)
-        _check_area_grants(sheet, area, kinds)
-    _check_requires_acyclic(item_area)
-    _check_ladybugs(sheet, ids)
-    race_ids = _check_races(sheet, ids)
-    _check_score_rows(sheet, race_ids)
+    for ai, area in areas:
+        where = f"area {as_str(area.get('id'))!r}"
+        grants: list[tuple[Loc, Mapping[str, Any]]] = [(("areas", ai, "on_complete", g), grant)
+                  for g, grant in entries(area, "on_complete")]
+        for ii, it in entries(area, "items"):
+            loc: Loc = ("areas", ai, "items", ii)
+            iid = as_str(it.get("id"))
+            col, row = as_int(it.get("col")), as_int(it.get("row"))
+            if col is not None and row is not None:
+                if (col, row) in cells:
+                    found.append(((*loc, "col"), f"item {iid!r} is drawn on the same cell (col "
+                                                 f"{col}, row {row}) as {cells[(col, row)]!r}"))
+                else:
+                    cells[(col, row)] = iid or f"areas[{ai}].items[{ii}]"
+            if iid is not None:
+                requires.setdefault(iid, as_str(it.get("requires")))
+            grants += [((*loc, "grants", g), grant) for g, grant in entries(it, "grants")]
+        for loc, grant in grants:
+            target = as_str(grant.get("target"))
+            if target is None or target not in KINDS:
+                continue
+            if target not in kinds:
+                found.append(((*loc, "target"), f"{where}: a free colouring targets kind "
+                                                f"{target!r}, but no area has that kind; kinds "
+                                                f"present: {', '.join(sorted(kinds))}"))
+            elif grant.get("spread") == "group" and target not in grouped:
+                found.append(((*loc, "spread"), f"{where}: spread = 'group' needs {target} "
+                                                f"areas with a group"))
+    for ai, area in areas:
+        for ii, it in entries(area, "items"):
+            iid, req = as_str(it.get("id")), as_str(it.get("requires"))
+            loc = ("areas", ai, "items", ii, "requires")
+            if req is None or iid is None:
+                continue
+            if req not in requires:
+                found.append((loc, f"item {iid!r} requires unknown item {req!r}"))
+            elif req == iid:
+                found.append((loc, f"item {iid!r} cannot require itself"))
+            elif _on_cycle(iid, requires):
+                found.append((loc, f"item {iid!r}: 'requires' forms a cycle"))
+    _check_ladybugs(data, ids, found)
+    races = _check_races(data, ids, found)
+    _check_score_rows(data, known_areas, kinds, races, found)
+    return found
 
 
-def _unique_ids(sheet: Sheet) -> dict[str, str]:
+def _unique_ids(areas: list[tuple[int, Mapping[str, Any]]], found: list[Found]) -> dict[str, str]:
     """Every area's and item's id, each used once: id -> "area" or "item"."""
     ids: dict[str, str] = {}
-    for area in sheet.areas:
-        if area.id in ids:
-            raise ValueError(f"id {area.id!r} is used twice; every area and item needs its own id")
-        ids[area.id] = "area"
-        for it in area.items:
-            if it.id in ids:
-                raise ValueError(
-                    f"id {it.id!r} is used twice; every area and item needs its own id")
-            ids[it.id] = "item"
+    for ai, area in areas:
+        aid = as_str(area.get("id"))
+        if aid is not None:
+            if aid in ids:
+                found.append((("areas", ai, "id"), f"id {aid!r} is used twice; every area and "
+                                                   f"item needs its own id"))
+            else:
+                ids[aid] = "area"
+        for ii, it in entries(area, "items"):
+            iid = as_str(it.get("id"))
+            if iid is None:
+                continue
+            if iid in ids:
+                found.append((("areas", ai, "items", ii, "id"),
+                              f"id {iid!r} is used twice; every area and item needs its own id"))
+            else:
+                ids[iid] = "item"
     return ids
 
 
-def _check_area_order(area: Area) -> None:
-    """Steps only in a sequence, given to every item or none, never going down; the dragon's
-    rules (adjacent_different, colour 'any') only in a sequence."""
-    where = f"area {area.id!r}"
-    if area.order == "any" and any(it.step is not None for it in area.items):
-        raise ValueError(f"{where}: 'step' is only allowed in areas with order = 'sequence'")
-    if area.order == "sequence":
-        given = [it.step is not None for it in area.items]
-        if any(given) and not all(given):
-            raise ValueError(f"{where}: give 'step' to every item of the area or to none")
-        steps = [it.step if it.step is not None else k for k, it in enumerate(area.items)]
-        if any(b < a for a, b in pairwise(steps)):
-            raise ValueError(f"{where}: list the items in step order (steps must not go down)")
-    if area.adjacent_different and area.order != "sequence":
-        raise ValueError(f"{where}: adjacent_different needs order = 'sequence'")
-    if any(it.colour == "any" for it in area.items) and not area.adjacent_different:
-        raise ValueError(f"{where}: items of colour 'any' are only allowed in an area with "
-                         "adjacent_different = true (the dragon)")
+def _on_cycle(start: str, requires: Mapping[str, str | None]) -> bool:
+    """Does following 'requires' from item ``start`` come back to it?"""
+    seen = {start}
+    cur = requires.get(start)
+    while cur is not None and cur in requires:
+        if cur == start:
+            return True
+        if cur in seen:
+            return False
+        seen.add(cur)
+        cur = requires[cur]
+    return False
 
 
-def _check_area_items(area: Area, cells: dict[tuple[int, int], str],
-                      item_area: dict[str, Area]) -> None:
-    """Each item on a cell of its own (``cells``: those taken so far), requiring a known item
-    other than itself."""
-    for it in area.items:
-        if (it.col, it.row) in cells:
-            raise ValueError(f"item {it.id!r} is drawn on the same cell (col {it.col}, row "
-                             f"{it.row}) as {cells[(it.col, it.row)]!r}")
-        cells[(it.col, it.row)] = it.id
-        if it.requires is not None:
-            if it.requires not in item_area:
-                raise ValueError(f"item {it.id!r} requires unknown item {it.requires!r}")
-            if it.requires == it.id:
-                raise ValueError(f"item {it.id!r} cannot require itself")
-
-
-def _check_area_grants(sheet: Sheet, area: Area, kinds: set[Kind]) -> None:
-    """The free colourings of the area and its items target a kind on the sheet (with groups,
-    for spread = 'group')."""
-    where = f"area {area.id!r}"
-    for g in [*area.on_complete, *(g for it in area.items for g in it.grants)]:
-        if g.target not in kinds:
-            raise ValueError(f"{where}: a free colouring targets kind {g.target!r}, but "
-                             f"no area has that kind; kinds present: {', '.join(sorted(kinds))}")
-        if g.spread == "group" and not any(
-            a.group for a in sheet.areas if a.kind == g.target
-        ):
-            raise ValueError(f"{where}: spread = 'group' needs {g.target} areas with a group")
-
-
-def _check_requires_acyclic(item_area: dict[str, Area]) -> None:
-    """'requires' must not form a cycle."""
-    for it_id in item_area:
-        seen = {it_id}
-        cur = next(it for it in item_area[it_id].items if it.id == it_id).requires
-        while cur is not None:
-            if cur in seen:
-                raise ValueError(f"item {it_id!r}: 'requires' forms a cycle")
-            seen.add(cur)
-            cur = next(it for it in item_area[cur].items if it.id == cur).requires
-
-
-def _check_ladybugs(sheet: Sheet, ids: dict[str, str]) -> None:
+def _check_ladybugs(data: Mapping[str, Any], ids: Mapping[str, str], found: list[Found]) -> None:
     """Each ladybug circled by known areas or items, and enough of them to end the game (T4)."""
-    for lb in sheet.ladybugs:
-        if not lb.areas and not lb.items:
-            raise ValueError(f"ladybug {lb.id!r}: name the areas or items that circle it")
-        for a in lb.areas:
-            if ids.get(a) != "area":
-                raise ValueError(f"ladybug {lb.id!r}: unknown area {a!r}")
-        for i in lb.items:
-            if ids.get(i) != "item":
-                raise ValueError(f"ladybug {lb.id!r}: unknown item {i!r}")
-    if len(sheet.ladybugs) < sheet.ladybugs_to_end:
-        raise ValueError(f"the sheet has {len(sheet.ladybugs)} ladybugs but ladybugs_to_end is "
-                         f"{sheet.ladybugs_to_end}; the game could never end by ladybugs")
+    for k, lb in entries(data, "ladybugs"):
+        name = f"ladybug {as_str(lb.get('id'))!r}"
+        areas, items = listed(lb, "areas"), listed(lb, "items")
+        if not areas and not items:
+            found.append((("ladybugs", k), f"{name}: name the areas or items that circle it"))
+        for j, a in areas:
+            if isinstance(a, str) and ids.get(a) != "area":
+                found.append((("ladybugs", k, "areas", j), f"{name}: unknown area {a!r}"))
+        for j, i in items:
+            if isinstance(i, str) and ids.get(i) != "item":
+                found.append((("ladybugs", k, "items", j), f"{name}: unknown item {i!r}"))
+    end = as_int(data.get("ladybugs_to_end", 3))
+    count = len(listed(data, "ladybugs"))
+    if end is not None and end >= 1 and count < end:
+        found.append((("ladybugs_to_end",), f"the sheet has {count} ladybugs but "
+                                            f"ladybugs_to_end is {end}; the game could never "
+                                            f"end by ladybugs"))
 
 
-def _check_races(sheet: Sheet, ids: dict[str, str]) -> set[str]:
+def _check_races(data: Mapping[str, Any], ids: Mapping[str, str], found: list[Found]
+                 ) -> set[str]:
     """Each race with an id of its own and known items; returns the race ids."""
-    race_ids = set()
-    for r in sheet.races:
-        if r.id in race_ids or r.id in ids:
-            raise ValueError(f"race id {r.id!r} is used twice")
-        race_ids.add(r.id)
-        for i in r.items:
-            if ids.get(i) != "item":
-                raise ValueError(f"race {r.id!r}: unknown item {i!r}")
+    race_ids: set[str] = set()
+    for k, race in entries(data, "races"):
+        rid = as_str(race.get("id"))
+        if rid is not None:
+            if rid in race_ids or rid in ids:
+                found.append((("races", k, "id"), f"race id {rid!r} is used twice"))
+            race_ids.add(rid)
+        for j, i in listed(race, "items"):
+            if isinstance(i, str) and ids.get(i) != "item":
+                found.append((("races", k, "items", j), f"race {rid!r}: unknown item {i!r}"))
     return race_ids
 
 
-def _check_score_rows(sheet: Sheet, race_ids: set[str]) -> None:
+def _check_score_rows(data: Mapping[str, Any], areas: set[str], kinds: set[str],
+                      races: set[str], found: list[Found]) -> None:
     """Each score row named once, counting known areas or kinds, with what its rule needs
     (places for a majority, both measures for a product) and known races."""
-    rows = set()
-    for row in sheet.scoring:
-        where = f"score row {row.row!r}"
-        if row.row in rows:
-            raise ValueError(f"{where} appears twice; row names must differ")
-        rows.add(row.row)
-        if row.rule in ("sum", "complete", "groups", "majority"):
-            _selector(sheet, row.areas, list(row.kinds), where)
-        if row.rule == "majority" and not row.places:
-            raise ValueError(f"{where}: rule 'majority' needs places, e.g. [6, 4, 2]")
-        if row.rule == "product":
-            if row.left is None or row.right is None:
-                raise ValueError(f"{where}: rule 'product' needs both left and right measures")
-            _selector(sheet, row.left.areas, list(row.left.kinds), where + " left")
-            _selector(sheet, row.right.areas, list(row.right.kinds), where + " right")
-        for r_id in row.races:
-            if r_id not in race_ids:
-                raise ValueError(f"{where}: unknown race {r_id!r}")
+    rows: set[str] = set()
+    for k, row in entries(data, "scoring"):
+        name = as_str(row.get("row"))
+        where = f"score row {name!r}"
+        loc: Loc = ("scoring", k)
+        if name is not None:
+            if name in rows:
+                found.append(((*loc, "row"), f"{where} appears twice; row names must differ"))
+            rows.add(name)
+        rule = row.get("rule")
+        if rule in ("sum", "complete", "groups", "majority"):
+            _selector(row, areas, kinds, loc, where, found)
+        if rule == "majority" and not row.get("places"):
+            found.append((loc, f"{where}: rule 'majority' needs places, e.g. [6, 4, 2]"))
+        if rule == "product":
+            for side in ("left", "right"):
+                measure = row.get(side)
+                if measure is None:
+                    found.append((loc, f"{where}: rule 'product' needs both left and right "
+                                       f"measures (no {side})"))
+                elif isinstance(measure, Mapping):
+                    _selector(measure, areas, kinds, (*loc, side), f"{where} {side}", found)
+        for j, r_id in listed(row, "races"):
+            if isinstance(r_id, str) and r_id not in races:
+                found.append(((*loc, "races", j), f"{where}: unknown race {r_id!r}"))
 
 
 def shipped_names() -> list[str]:
