@@ -2,24 +2,27 @@
 
 Plain ES modules, no build step and no Node: the files under ``static/`` are served as they are
 (``docs/web.md`` says why). ``create_web_app(store)`` is the server app with the pages mounted:
-``/`` the lobby, ``/t/{table}`` a table (play, watch or replay), ``/solo/{player}`` a player's
-Pergola solo achievement table, ``/static/...`` the assets.
+``/`` the lobby, ``/t/{table}`` a table (play, watch or replay; a table that does not exist is a
+404 page with the way back to the lobby), ``/solo/{player}`` a player's Pergola solo achievement
+table (``/solo/`` without a name: a page to pick a player), ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
 
 from __future__ import annotations
 
+import asyncio
+import html
 from importlib import resources
 from pathlib import Path
 from string import Template
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from meeple.server.app import create_app
-from meeple.store import Store
+from meeple.store import NotFound, Store
 
 STATIC = Path(str(resources.files("meeple.web") / "static"))
 
@@ -30,6 +33,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "lobby": ("lobby", ("upload.css", "lobby.css")),
     "table": ("table", ("table-ux.css", "drawings.css")),
     "solo": ("Pergola solo achievements", ("lobby.css",)),
+    "missing": ("no such table", ("lobby.css",)),
 }
 
 
@@ -56,12 +60,22 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
         return serve("lobby")
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    def table_page(table_id: str) -> HTMLResponse:
+    async def table_page(table_id: str) -> HTMLResponse:
+        try:
+            await asyncio.to_thread(store.table, table_id)
+        except NotFound as exc:  # a mistyped or old link: say so, and the way back
+            body = Template(pages["missing"]).safe_substitute(  # one pass: no $ re-read
+                table=html.escape(table_id[:40]), detail=html.escape(str(exc)))
+            return HTMLResponse(body, status_code=404, headers={"Cache-Control": "no-cache"})
         return serve("table")
+
+    @app.get("/solo", include_in_schema=False)
+    def solo_index() -> RedirectResponse:
+        return RedirectResponse("/solo/")
 
     @app.get("/solo/{player:path}", include_in_schema=False)
     def solo_page(player: str) -> HTMLResponse:
-        return serve("solo")
+        return serve("solo")  # no name (``/solo/``): the page asks for one
 
     return app
 

@@ -18,6 +18,7 @@ from meeple.server import uploads
 from meeple.server.checks import BadInput, checked_variant
 from meeple.server.deps import ServiceDep, StoreDep
 from meeple.server.protocol import CreateTable, Joined, JoinTable, Leave, TableOut
+from meeple.server.reports import solo_reports
 from meeple.store import BOT, Idempotency, SeatSpec, Store, Table, Taken
 
 log = logging.getLogger("meeple.server")
@@ -48,12 +49,25 @@ def table_out(t: Table) -> TableOut:
 
 @router.get("/api/games")
 def games() -> list[dict[str, Any]]:
-    """Every game with its players, options, variants and the bots a seat can have."""
+    """Every game with its players, options, variants and the bots a seat can have;
+    ``own_sheet``: whether it takes a sheet of a player's own (``/api/sheets/{game}``);
+    ``challenges``: a game with solo challenges names each (number, title, goal), else []."""
     return [{"name": g.name, "title": g.title, "min_players": g.min_players,
              "max_players": g.max_players, "default_players": g.default_players,
              "options": {k: list(v) for k, v in g.options.items()},
-             "variants": [dict(v) for v in g.variants], "summary": g.summary}
+             "variants": [dict(v) for v in g.variants], "summary": g.summary,
+             "own_sheet": g.name in uploads.UPLOAD_GAMES, "challenges": _challenges(g.name)}
             for g in meeple.games()]
+
+
+def _challenges(game: str) -> list[dict[str, Any]]:
+    """The solo challenges of ``game`` as its achievement table names them (the spaces of an
+    empty table), or [] for a game that keeps none."""
+    solo = solo_reports(game)
+    if solo is None:
+        return []
+    return [{k: space[k] for k in ("number", "title", "goal")}
+            for space in solo.table([]).get("spaces", [])]
 
 
 @router.get("/api/bots")

@@ -5,14 +5,15 @@ import { api, el, describeVariant, heldSeat, holdSeat, myName, setMyName,
   wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
 
-// the named difficulties first (each its game's preset, docs/bots.md), then the plain bots
+// the named difficulties first (each its game's preset, docs/bots.md), then the plain bots;
+// short labels, so that a seat's select fits a phone
 const BOT_CHOICES = [
   ["easy", "bot: easy"],
   ["medium", "bot: medium"],
-  ["hard", "bot: hard (thinks up to about a second)"],
-  ["random", "bot: random (plays any legal move)"],
+  ["hard", "bot: hard (up to ~1 s a turn)"],
+  ["random", "bot: random (any legal move)"],
   ["greedy", "bot: greedy (best turn now)"],
-  ["mcts:seconds=1", "bot: mcts (searches ~1 s a turn)"],
+  ["mcts:seconds=1", "bot: mcts (~1 s a turn)"],
 ];
 
 let games = [];
@@ -23,6 +24,35 @@ const sheetGames = new Map();   // game -> GET /api/sheets/{game} (null: takes n
 
 function currentGame() { return games.find((g) => g.name === $("game").value); }
 
+// a solo challenge by number (Pergola's, from GET /api/games), or undefined
+function challengeOf(game, number) {
+  return (game.challenges || []).find((c) => c.number === Number(number));
+}
+
+function optionLabel(game, key, v) {
+  if (v === null) return key === "challenge" ? "none (play against others)" : "default";
+  const ch = key === "challenge" ? challengeOf(game, v) : null;
+  return ch ? `${ch.number}. ${ch.title}` : String(v);
+}
+
+function showGoal() {
+  // the chosen challenge's goal, before the table exists (the table states it every turn)
+  const game = currentGame();
+  const box = $("challenge-goal");
+  const ch = challengeOf(game, chosenVariant().challenge);
+  box.classList.toggle("hidden", !ch);
+  if (!ch) { box.replaceChildren(); return; }
+  const free = ch.number === 10;
+  const name = $("my-name").value.trim() || myName();
+  box.replaceChildren(
+    el("strong", {}, free ? "Solo: the Free game" : `Solo challenge ${ch.number}: ${ch.title}`),
+    free ? "A standard game without any additional goal; its score goes to the Free game space."
+      : `Goal: ${ch.goal}. Met, your score goes to this challenge's space of your achievement ` +
+        "table; not met, to the Free game space. The table shows your progress every turn.",
+    " ", el("a", { href: name ? `/solo/${encodeURIComponent(name)}` : "/solo/", class: "small" },
+      name ? "your achievement table" : "achievement tables"));
+}
+
 function variantOptions(game) {
   // the options a game offers, each as a select; Pergola's solo challenges only for one player
   const box = $("variant-fields");
@@ -30,11 +60,10 @@ function variantOptions(game) {
   for (const [key, values] of Object.entries(game.options)) {
     const sel = el("select", { id: `opt-${key}`, "data-option": key });
     for (const v of values) {
-      const label = v === null ? (key === "challenge" ? "none (play against others)" : "default") : String(v);
-      sel.append(el("option", { value: v === null ? "" : String(v) }, label));
+      sel.append(el("option", { value: v === null ? "" : String(v) }, optionLabel(game, key, v)));
     }
     box.append(el("label", {}, `${key} `, sel), " ");
-    sel.addEventListener("change", refreshPlayers);
+    sel.addEventListener("change", () => { refreshPlayers(); showGoal(); });
   }
   // variant keys that are not options (Takenokolor's sheets): the values its variants use
   const extra = {};
@@ -54,6 +83,10 @@ function variantOptions(game) {
 async function refreshOwnSheet() {
   const game = currentGame();
   clearOwnSheet();
+  if (!game.own_sheet) {  // Pergola: /api/sheets would refuse it (422), so it is not asked
+    $("own-sheet").classList.add("hidden");
+    return;
+  }
   if (!sheetGames.has(game.name)) {
     sheetGames.set(game.name, await api("GET", `/api/sheets/${game.name}`).catch(() => null));
   }
@@ -251,6 +284,13 @@ async function create(ev) {
   }
 }
 
+function variantText(t) {
+  // "challenge 4: At least 5 points from a cascade bonus" for a solo table, else the options
+  const game = games.find((g) => g.name === t.game);
+  const ch = game && t.variant && challengeOf(game, t.variant.challenge);
+  return ch ? `challenge ${ch.number}: ${ch.title}` : describeVariant(t.variant);
+}
+
 function seatSummary(t) {
   return t.seats.map((s) => (s.kind === "bot" ? s.name : s.taken ? s.name : "open")).join(", ");
 }
@@ -276,10 +316,10 @@ async function refreshLists() {
         : null;
       body.append(el("tr", {},
         el("td", {}, el("strong", {}, t.title)),
-        el("td", { class: "small" }, describeVariant(t.variant),
+        el("td", { class: "small" }, variantText(t),
           t.own_sheet ? el("span", { class: "own-sheet-tag" }, ` own sheet: ${t.own_sheet}`) : null),
-        el("td", { class: "small" }, seatSummary(t)),
-        el("td", {}, action, solo ? " · " : null, solo)));
+        el("td", { class: "small seats" }, seatSummary(t)),
+        el("td", { class: "actions" }, action, solo ? " · " : null, solo)));
     }
   }
 }
@@ -290,13 +330,15 @@ async function start() {
   games = await api("GET", "/api/games");
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));
   $("game").addEventListener("change",
-    () => { variantOptions(currentGame()); refreshPlayers(); refreshOwnSheet(); });
+    () => { variantOptions(currentGame()); refreshPlayers(); showGoal(); refreshOwnSheet(); });
+  $("my-name").addEventListener("change", showGoal);
   $("sheet-file").addEventListener("change", uploadSheet);
   $("sheet-clear").addEventListener("click", clearOwnSheet);
   $("players").addEventListener("change", refreshSeats);
   $("create-form").addEventListener("submit", create);
   variantOptions(currentGame());
   refreshPlayers();
+  showGoal();
   await refreshOwnSheet();
   await refreshLists();
   setInterval(refreshLists, 5000);

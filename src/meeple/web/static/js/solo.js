@@ -1,12 +1,17 @@
 // A player's Pergola solo achievement table (P10): GET /api/solo/{player}, drawn as the
 // rulebook's ten spaces with the best score in each, the total, what is missing and the
-// 1000 club, then every finished solo game under that name.
-import { api, el, wireColourBlind } from "./common.js";
+// 1000 club, then every finished solo game under that name. Without a name (/solo/): a box for
+// one and the players with a finished solo game to pick from.
+import { api, el, myName, wireColourBlind } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const player = decodeURIComponent(location.pathname.replace(/^\/solo\//, ""));
 
-function space(n) { return n === 10 ? "Free game" : `challenge ${n}`; }
+let titles = new Map();  // challenge number -> title, from the table's spaces
+function space(n) {
+  if (n === 10) return "Free game";
+  return titles.has(n) ? `${n}. ${titles.get(n)}` : `challenge ${n}`;
+}
 
 function clubLine(t) {
   if (!t.games.length) return `${t.player} has not finished a Pergola solo game yet.`;
@@ -49,21 +54,53 @@ function drawGames(t) {
       el("div", { class: "small muted" }, `finished ${new Date(g.finished).toLocaleString()}`)),
     el("td", { class: g.met ? "okay" : "error" },
       g.challenge === 10 ? "free game" : g.met ? "met" : "not met"),
-    el("td", {}, `${g.score}`), el("td", {}, space(g.recorded_as)),
+    el("td", { "data-label": "score" }, `${g.score}`),
+    el("td", { "data-label": "recorded at" }, space(g.recorded_as)),
     el("td", { class: "small" }, g.table ? el("a", { href: `/t/${g.table}?replay` }, "replay") : el("span",
       { class: "muted" }, "unlisted table"))));
   $("solo-games").replaceChildren(el("thead", {}, head),
     el("tbody", {}, ...(rows.length ? rows : [el("tr", {}, el("td", { class: "muted" }, "none yet"))])));
 }
 
+async function pickPlayer() {
+  // /solo/ without a name: whose table? (the finished solo games' players, and a box)
+  $("solo-title").textContent = "Pergola solo achievements";
+  $("club").textContent = "Whose achievement table? Type a player's name (as they sat at " +
+    "the table), or pick one of the players below.";
+  for (const card of document.querySelectorAll(".solo-of-player")) card.classList.add("hidden");
+  const input = el("input", { id: "solo-name", maxlength: 60, placeholder: "a player's name",
+    "aria-label": "player's name", value: myName() });
+  const go = el("button", { id: "solo-go", class: "primary", type: "submit" }, "Show");
+  const form = el("form", { class: "solo-pick" }, input, go);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = input.value.trim();
+    if (name) location.href = `/solo/${encodeURIComponent(name)}`;
+    else input.focus();
+  });
+  const list = el("ul", { id: "solo-players", class: "solo-players" });
+  $("solo-pick").replaceChildren(form, el("h2", {}, "Players with a finished solo game"), list);
+  $("solo-pick").classList.remove("hidden");
+  let tables = [];
+  try { tables = await api("GET", "/api/tables?status=finished&game=pergola"); } catch { /* none */ }
+  const names = [...new Set(tables.filter((t) => t.players === 1).map((t) => t.seats[0].name))];
+  list.replaceChildren(...(names.length
+    ? names.map((n) => el("li", {}, el("a", { href: `/solo/${encodeURIComponent(n)}` }, n)))
+    : [el("li", { class: "muted" }, "none listed yet: finish a Pergola solo game (the lobby's " +
+      "challenge choice) and its table appears here")]));
+  document.body.dataset.loaded = "1";
+}
+
 async function start() {
   wireColourBlind($("cb-toggle"));
+  if (!player.trim()) { await pickPlayer(); return; }
   document.title = `meeple: ${player}'s Pergola solo achievements`;
   $("solo-title").textContent = `${player}: Pergola solo achievements`;
   try {
     const t = await api("GET", `/api/solo/${encodeURIComponent(player)}`);
     $("club").textContent = clubLine(t);
     $("club").classList.toggle("okay", t.member);
+    titles = new Map(t.spaces.map((s) => [s.number, s.title]));
     document.body.dataset.loaded = "1";
     drawTable(t);
     drawGames(t);
