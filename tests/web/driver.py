@@ -65,11 +65,15 @@ def create_from_lobby(page: Any, web: Server, game: str, options: dict[str, str]
 
 
 def click_a_button(page: Any, rng: Rng, counts: dict[str, int]) -> bool:
-    """A step: one of the choice buttons, at random."""
+    """A step: one of the choice buttons, at random (a long list folded away is opened first,
+    as a person would)."""
     buttons = page.locator("#choices button.choice")
     n = buttons.count()
     if n == 0:
         return False
+    fold = page.locator("#choices details.choice-fold:not([open]) > summary")
+    if fold.count():
+        fold.click()
     buttons.nth(rng.choice(list(range(n)))).click()
     counts["button"] = counts.get("button", 0) + 1
     return True

@@ -144,8 +144,23 @@ function renderChoices(view) {
   typed.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && typed.value.trim()) { choose(typed.value.trim()); typed.value = ""; }
   });
-  box.append(group, el("p", { class: "small" }, typed,
-    el("span", { class: "muted" }, "  keys: Enter confirms, Backspace undoes, 1-9 pick a choice")));
+  box.append(...foldChoices(group, el("p", { class: "small" }, typed,
+    el("span", { class: "muted" }, "  keys: Enter confirms, Backspace undoes, 1-9 pick a choice"))));
+}
+
+// issue 39 #4 (drawings): where the game's drawing takes every choice by a click (its module
+// exports `choicesOnDrawing`), a long list of choice buttons and the typing box are folded into
+// a box, closed until the player opens it (then open for the rest of the visit), so the sheet
+// stays in view. Returns what goes into #choices.
+const FOLD_OVER = 8;
+let choicesUnfolded = false;
+function foldChoices(group, typing) {
+  const n = group.children.length;
+  if (!(page.draw && page.draw.choicesOnDrawing) || n <= FOLD_OVER) return [group, typing];
+  const fold = el("details", { class: "choice-fold", open: choicesUnfolded },
+    el("summary", {}, `the ${n} choices as a list`), group, typing);
+  fold.addEventListener("toggle", () => { choicesUnfolded = fold.open; });
+  return [fold];
 }
 
 function renderBoard(view) {

@@ -153,30 +153,35 @@ function drawMap(layout, board, mark, ctx, main, targets) {
       ...ident(f.id, main), "data-colour": colour || "" }, title(words.join(" · ")));
     g.append(svg("polygon", { class: "gd-hex", points: poly(f.x, f.y), fill: colour ? FILL[colour] : PAPER,
       stroke: "#b9b4a6", "stroke-width": 0.8 }));
-    if (f.flower) g.append(flowerIcon(x, y + (colour ? 1 : 2), U * 0.36, f.flower, ctx.cb));
-    if (f.tree) g.append(treeIcon(x, y + 2, U * 0.4, null));
-    if (colour && ctx.cb) {
-      const iconic = f.flower || f.tree;
-      g.append(svg("text", { class: "gd-cb", x: iconic ? x - U * 0.58 : x, y: iconic ? y + 1 : y + 2,
-        "text-anchor": "middle", "dominant-baseline": "middle", "font-size": iconic ? 11 : 15,
+    // in colour-blind mode a coloured field's letter sits left of its flower or tree, the icon
+    // moved right to make room (issue 39 #11: the letters ran into the icons)
+    const iconic = f.flower || f.tree;
+    const lettered = Boolean(colour && ctx.cb);
+    const ix = lettered && iconic ? x + U * 0.2 : x;
+    if (f.flower) g.append(flowerIcon(ix, y + (colour ? 1 : 2), U * 0.36, f.flower, ctx.cb));
+    if (f.tree) g.append(treeIcon(ix, y + 2, U * 0.4, null));
+    if (lettered) {
+      g.append(svg("text", { class: "gd-cb", x: iconic ? x - U * 0.45 : x, y: iconic ? y + 1 : y + 1.5,
+        "text-anchor": "middle", "dominant-baseline": "middle", "font-size": iconic ? 11 : 13,
           "font-weight": 700,
         fill: "#fff", stroke: INK, "stroke-width": 0.6, "paint-order": "stroke" }, LETTER[colour]));
-    }
-    if (main) {
-      g.append(svg("text", { class: "gd-id", x, y: y - U * 0.56, "text-anchor": "middle",
-        "dominant-baseline": "middle",
-        "font-size": 8, fill: colour ? "#fff" : "#8a857a" }, f.id));
     }
     if (current.has(f.id)) {
       g.append(svg("polygon", { points: poly(f.x, f.y, 0.72), fill: "none", stroke: "#fff", "stroke-width": 2,
         "stroke-dasharray": "3 2" }));
     }
+    const lit = main && targets.has(f.id);
+    if (lit) {
+      g.append(svg("polygon", { class: "hit gd-lit-ring", points: poly(f.x, f.y, 0.8),
+        fill: hand ? LIGHT[hand.colour] : "#fff3c4",
+        "fill-opacity": 0.55, stroke: "#ffb300", "stroke-width": 3 }));
+    }
     if (main) {
-      if (targets.has(f.id)) {
-        g.append(svg("polygon", { class: "hit gd-lit-ring", points: poly(f.x, f.y, 0.8),
-          fill: hand ? LIGHT[hand.colour] : "#fff3c4",
-          "fill-opacity": 0.55, stroke: "#ffb300", "stroke-width": 3 }));
-      }
+      // the id over the lit ring, dark on its light tint (issue 39 #11: it hid under it)
+      g.append(svg("text", { class: "gd-id", x, y: y - U * 0.56, "text-anchor": "middle",
+        "dominant-baseline": "middle", "pointer-events": "none",
+        "font-size": 8, "font-weight": lit ? 700 : 400, fill: lit ? INK : colour ? "#fff" : "#8a857a" },
+        f.id));
       wire(g, f.id, ctx, targets);
     }
     fields.append(g);
@@ -244,13 +249,18 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
       false));
     if (icon === "tree") g.append(treeIcon(x + S / 2, yy + S / 2 - 1, S * 0.34, ticked ? null : colour,
       ticked));
+    // in colour-blind mode the colour's letter takes the box's top left corner and a plain
+    // box's value moves down right, clear of it (issue 39 #11: "O2" read as one label)
+    const lettered = Boolean(ctx.cb && colour);
     if (value !== null && value !== undefined && icon !== "tree") {
-      g.append(svg("text", { x: x + S / 2, y: yy + (icon ? S - 4 : S / 2 + 5), "text-anchor": "middle",
+      const vx = lettered && !icon ? x + S * 0.62 : x + S / 2;
+      const vy = yy + (icon ? S - 4 : lettered ? S - 6 : S / 2 + 5);
+      g.append(svg("text", { x: vx, y: vy, "text-anchor": "middle",
         "font-size": icon ? 9 : 13,
         "font-weight": 700, fill: ticked ? "#fff" : INK }, String(value)));
     }
-    if (ctx.cb && colour) {
-      g.append(svg("text", { class: "gd-cb", x: x + 4, y: yy + 10, "font-size": 9, "font-weight": 700,
+    if (lettered) {
+      g.append(svg("text", { class: "gd-cb", x: x + 3, y: yy + 10, "font-size": 9, "font-weight": 700,
         fill: ticked ? "#fff" : INK }, LETTER[colour]));
     }
     if (ticked) g.append(check(x + S - 3, yy + 3));
@@ -393,7 +403,9 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
 
 // ---------------------------------------------------------------- the middle
 function drawMiddle(layout, board, ctx, targets) {
-  // one small SVG per pencil, in a wrapping row: five across on a wide page, fewer on a phone
+  // one small SVG per pencil, in a wrapping row: five across on a wide page; on a phone five
+  // narrow cards in one row (issue 39 #4: two rows of large ones pushed the sheet down)
+  if (narrowPage()) return drawMiddleNarrow(board, ctx, targets);
   const names = ctx.view.seats.map((s) => s.name);
   const W = 128, H = 112;
   const row = el("div", { class: "gd-pencils", role: "group", "aria-label": "the pencils" });
@@ -442,6 +454,60 @@ function drawMiddle(layout, board, ctx, targets) {
   return row;
 }
 
+function narrowPage() {
+  return Boolean(window.matchMedia && window.matchMedia("(max-width: 600px)").matches);
+}
+
+// the pencils on a phone: five cards of 66 x 84 in one row, drawn at their size (the words
+// short: where the pencil is in a word or a name, then its fields)
+function drawMiddleNarrow(board, ctx, targets) {
+  const names = ctx.view.seats.map((s) => s.name);
+  const W = 66, H = 84;
+  const row = el("div", { class: "gd-pencils narrow", role: "group", "aria-label": "the pencils" });
+  board.pencils.forEach((p) => {
+    const faded = p.where === "used" || p.where === "unrolled";
+    const long = {
+      middle: board.phase === "rolling" ? "rolled" : "in the middle",
+      hand: `${names[p.holder] ?? "?"} colours`,
+      used: p.holder !== null ? `taken by ${names[p.holder]}` : "used",
+      unrolled: "not rolled yet",
+    }[p.where];
+    const where = {
+      middle: board.phase === "rolling" ? "rolled" : "middle", hand: names[p.holder] ?? "?",
+      used: p.holder !== null ? names[p.holder] : "used", unrolled: "not rolled",
+    }[p.where];
+    const g = svg("g", { class: `gd-pencil where-${p.where}`, id: p.id, "data-el": p.id,
+      "data-face": p.face ?? "" },
+      title(`${p.colour} pencil` + (p.face ? ` showing ${p.face}` : "") + `: ${long}`));
+    g.append(svg("rect", { class: "hit", x: 1.5, y: 1.5, width: W - 3, height: H - 3, rx: 6,
+      fill: p.where === "hand" ? LIGHT[p.colour] : "#fff",
+      stroke: p.where === "hand" ? FILL[p.colour] : "#ccc", "stroke-width": p.where === "hand" ? 3 : 1.2 }));
+    g.append(pencilShape(5, 7, W - 10, 20, p.colour, { opacity: faded ? 0.35 : 1 }));
+    g.append(svg("text", { x: 8, y: 22, "font-size": 12, "font-weight": 700, fill: "#fff", stroke: INK,
+      "stroke-width": 0.6, "paint-order": "stroke", opacity: faded ? 0.6 : 1 }, p.letter));
+    g.append(svg("circle", { cx: W / 2 + 2, cy: 17, r: 10.5, fill: "#fff", stroke: INK, "stroke-width": 1.2,
+      opacity: faded ? 0.6 : 1 }));
+    g.append(svg("text", { x: W / 2 + 2, y: 22, "text-anchor": "middle", "font-size": 14, "font-weight": 800,
+      fill: INK }, p.face === null ? "?" : String(p.face)));
+    g.append(svg("text", { x: W / 2, y: 43, "text-anchor": "middle", "font-size": 12,
+      "font-weight": p.where === "hand" ? 700 : 500, fill: INK }, p.colour));
+    const fit = (t) => (t.length > 9 ? { textLength: W - 8, lengthAdjust: "spacingAndGlyphs" } : {});
+    g.append(svg("text", { x: W / 2, y: 59, "text-anchor": "middle", "font-size": 11,
+      "font-weight": p.where === "middle" ? 600 : 400, fill: p.where === "middle" ? "#137333" : "#4a4f55",
+      ...fit(where) }, where));
+    const hand = p.where === "hand" ? board.hand : null;
+    const last = hand ? `${hand.face - hand.left}/${hand.face} done`
+      : p.face ? plural(p.face, "field") : "";
+    if (last) {
+      g.append(svg("text", { x: W / 2, y: 75, "text-anchor": "middle", "font-size": 11,
+        "font-weight": p.where === "hand" ? 700 : 400, fill: p.where === "hand" ? INK : "#4a4f55" }, last));
+    }
+    wire(g, p.id, ctx, targets);
+    row.append(svg("svg", { class: "gd-pencil-card", viewBox: `0 0 ${W} ${H}` }, g));
+  });
+  return row;
+}
+
 // ---------------------------------------------------------------- one seat's sheet
 function drawSheet(layout, board, mark, ctx, main, targets) {
   const total = (ctx.view.seats[mark.seat] || {}).total ?? 0;
@@ -450,6 +516,10 @@ function drawSheet(layout, board, mark, ctx, main, targets) {
     el("div", { class: "gd-pad-wrap" }, drawPad(layout, board, mark, ctx, main, targets, total)));
   return wrap;
 }
+
+// every choice is a click on the drawing (a field, a pencil, a pencil symbol): table.js folds a
+// long list of choice buttons away, closed, so the sheet stays in view (issue 39 #4)
+export const choicesOnDrawing = true;
 
 export function draw(container, ctx) {
   const layout = ctx.layout || {};
@@ -495,8 +565,7 @@ export function draw(container, ctx) {
           ` ${plural(s.fields_left, "field")} left` +
         (board.seat === s.seat ? " (to move)" : "")));
       // unfolded on a wide page, folded on a phone, then as the player left it
-      const narrow = window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
-      d.open = open.has(s.seat) ? open.get(s.seat) : !narrow;
+      d.open = open.has(s.seat) ? open.get(s.seat) : !narrowPage();
       d.addEventListener("toggle", () => open.set(s.seat, d.open));
       d.append(drawSheet(layout, board, s, dctx, false, new Map()));
       grid.append(d);

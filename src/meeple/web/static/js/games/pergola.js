@@ -721,7 +721,10 @@ function pergolaSection(gd, st, main) {
       const r = c.buttercup === "large" ? 20 : 13;
       g.append(svg("circle", { class: "pg-deco", cx, cy, r, fill: BUTTERCUP_FILL,
         stroke: c.full ? "#2e7d32" : "#a08400", "stroke-width": c.full ? 3 : 1.2 }));
-      if (st.ctx.cb) g.append(text(cx, cy - r + 9, c.buttercup === "large" ? "L" : "S", { size: 8.5,
+      // a large one has room for its letter inside, above the bees; a small one above it
+      // (issue 39 #11: the S ran into the bees' labels)
+      if (st.ctx.cb) g.append(text(cx, c.buttercup === "large" ? cy - r + 9 : cy - r - 3,
+        c.buttercup === "large" ? "L" : "S", { size: 8.5,
         anchor: "middle", weight: 700, cls: "pg-cb" }));
       for (let b = 0; b < c.capacity; b++) {
         const bx = cx + (c.capacity === 1 ? 0 : (b ? 7 : -7)), by = cy + 3;

@@ -57,8 +57,11 @@ function drawMiddle(ctx, lit) {
         ` ${x + W - 34},${y + 34} ${x + 16},${y + 34}`,
       fill: pl.rgb, opacity: faded ? 0.45 : 1 }));
     g.append(svg("text", { x: x + 30, y: y + 30, class: "rf-pletter", fill: "#fff" }, pl.letter));
-    g.append(svg("text", { x: x + W / 2, y: y + 60, "text-anchor": "middle", class: "rf-face" },
-      p.propeller ? "3 any (propeller)" : (p.face_label || "not rolled")));
+    // a long face ("3 any (propeller)") squeezed to the card's width, not cut at its sides
+    const faceText = p.propeller ? "3 any (propeller)" : (p.face_label || "not rolled");
+    g.append(svg("text", { x: x + W / 2, y: y + 60, "text-anchor": "middle", class: "rf-face",
+      ...(faceText.length > 12 ? { textLength: W - 20, lengthAdjust: "spacingAndGlyphs" } : {}) },
+      faceText));
     const whereText = p.where === "middle" ? "in the middle" : p.where === "unrolled" ? "not rolled yet"
       : p.where === "drawing"
         ? `${holderName(view, p.holder)} ${holderName(view, p.holder) === "you" ? "are" : "is"} drawing`
@@ -82,6 +85,19 @@ function drawMiddle(ctx, lit) {
     root.append(one);
   });
   return root;
+}
+
+// how far an item reaches from its space's centre, for the space id beside it
+const ITEM_HALF = { entry: 13, treasure: 15, coin: 12, whirlpool: 13, propeller: 13 };
+
+// where a route's colour-blind letter goes on its step from a to b: the middle of a straight
+// step; on a diagonal the middle moved off the line to the right (where the diagonals of a
+// square cross, beside the lower left space's id and the upper right one's end mark)
+function cbSpot([ax, ay], [bx, by]) {
+  const mx = (ax + bx) / 2, my = (ay + by) / 2;
+  if (ax === bx || ay === by) return [mx, my];
+  const rising = (bx - ax) * (by - ay) < 0;   // lower left to upper right
+  return [mx + 8, rising ? my + 8 : my - 8];
 }
 
 function cap(t) { return t ? t[0].toUpperCase() + t.slice(1) : ""; }
@@ -121,9 +137,9 @@ function drawLattice(ctx, sb, main, lit, prefix) {
     rg.append(svg("polyline", { points: pts, class: "rf-route", stroke: rgb, "data-colour": r.colour }));
     if (ctx.cb) {
       for (let i = 0; i + 1 < r.spaces.length; i++) {
-        const [ax, ay] = pos.get(r.spaces[i]), [bx, by] = pos.get(r.spaces[i + 1]);
-        rg.append(svg("text", { x: (ax + bx) / 2 + off + 5, y: (ay + by) / 2 + off - 4, class: "rf-cb",
-          fill: rgb }, r.pencil));
+        const [x, y] = cbSpot(pos.get(r.spaces[i]), pos.get(r.spaces[i + 1]));
+        rg.append(svg("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central",
+          class: "rf-cb", fill: rgb }, r.pencil));
       }
     }
   });
@@ -179,7 +195,9 @@ function drawLattice(ctx, sb, main, lit, prefix) {
     } else {
       g.append(svg("circle", { cx: x, cy: y, r: 6, class: "rf-dot" }));
     }
-    g.append(svg("text", { x: x + 10, y: y - 11, class: "rf-sid" }, s.id));
+    // the id above right of the item, clear of it (issue 39 #11: ids hid under treasures)
+    const half = ITEM_HALF[s.kind] || 6;
+    g.append(svg("text", { x: x + half + 2, y: y - half - 3, class: "rf-sid" }, s.id));
     const e = ends.get(s.id);
     if (e) {
       g.append(svg("circle", { cx: x - 15, cy: y + 15, r: 7, fill: rgbOf.get(e.colour),

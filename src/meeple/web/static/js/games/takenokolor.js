@@ -277,6 +277,7 @@ function drawSheet(ctx, seatBoard, opts) {
   const circled = new Set(seatBoard.ladybugs || []);
   const kept = new Map((seatBoard.races || []).map((r) => [r.race, r]));
   const claimed = new Set(ctx.board.claimed || []);
+  const raceAt = new Set(layout.races.map((r) => r.anchor));   // items with a first-player box
 
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "#fffdf6", stroke: "#c9c2ad", rx: 10 }));
 
@@ -357,7 +358,7 @@ function drawSheet(ctx, seatBoard, opts) {
       }, String(it.points)));
     }
     if (it.kind === "bamboo") {
-      g.append(svg("text", { x: x + 8, y: y + 17, "text-anchor": "middle", "font-size": 10,
+      g.append(svg("text", { x: x + 4, y: y + 17, "text-anchor": "middle", "font-size": 10,
         fill: c && TEXT_ON[c.ink] === "#fff" ? "#fff" : "#333" }, it.id));
     }
     if (it.label && it.label !== "head") {
@@ -372,10 +373,15 @@ function drawSheet(ctx, seatBoard, opts) {
         fill: "#0b57d0", class: "tk-grant" }, "+"));
     }
     if (ctx.cb) {
+      // in the bottom corners; above a word written along the bottom (issue 39 #11: the
+      // letters ran into the ids and words)
       const letter = printed === "any" ? "*" : printed;
-      g.append(svg("text", { x: x + U / 2 - 8, y: y + U / 2 - 6, "text-anchor": "end", "font-size": 12,
+      const ly = (it.label && it.label !== "head") || state === "locked" ? y + U / 2 - 18 : y + U / 2 - 6;
+      g.append(svg("text", { x: x + U / 2 - 8, y: ly, "text-anchor": "end", "font-size": 12,
         "font-weight": 700, fill: "#1d1d1f", class: "cb-letter" }, letter));
-      if (c && c.ink !== printed) g.append(svg("text", { x: x - U / 2 + 8, y: y + U / 2 - 6, "font-size": 12,
+      // the marker used: bottom left, above a first-player box drawn there
+      const iy = raceAt.has(it.id) ? y + 14 : ly;
+      if (c && c.ink !== printed) g.append(svg("text", { x: x - U / 2 + 8, y: iy, "font-size": 12,
         "font-weight": 700, fill: "#1d1d1f", class: "cb-letter" }, c.ink));
     }
     if (state === "passed" || state === "locked") {
@@ -527,16 +533,23 @@ export function draw(container, ctx) {
     for (const s of others) {
       const total = (view.scores[s.seat] || {}).total;
       const tomove = board.to_move === s.seat ? " (to move)" : "";
-      grid.append(el("details", { class: "other-sheet other", open: true },
+      // each as large as the player's own (issue 39 #11: they were thumbnails), open until
+      // the player folds it away, then as the player left it
+      const d = el("details", { class: "other-sheet other", "data-seat": s.seat,
+        open: othersOpen.get(s.seat) !== false },
         el("summary", {},
           `${s.name}: ${total ?? 0} points, ${s.ladybugs.length}` +
             ` ladybug${s.ladybugs.length === 1 ? "" : "s"}${tomove}`),
-        drawSheet(ctx, s, { main: false, prefix: `s${s.seat}-` })));
+        drawSheet(ctx, s, { main: false, prefix: `s${s.seat}-` }));
+      d.addEventListener("toggle", () => othersOpen.set(s.seat, d.open));
+      grid.append(d);
     }
     wrap.append(grid);
   }
   container.append(wrap);
 }
+
+const othersOpen = new Map();   // seat -> whether its sheet's box is open (kept across redraws)
 
 function legend(ctx) {
   const items = [
