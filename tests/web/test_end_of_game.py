@@ -2,7 +2,7 @@
 score pad row by row (labels as the pad reads, values equal to the engine's, read back from the
 record by ``meeple.replay``) and the winners, both live and in the replay's last position; the
 Pergola solo verdict with the printed neighbours' scores; a player's solo achievement page that
-agrees with ``solo.thousand_club``; announcement toasts that stay off the choices.
+agrees with ``solo.thousand_club``; announcements in a line of their own, off the choices.
 ``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/end-*.png and solo-achievements.png."""
 
 from __future__ import annotations
@@ -201,8 +201,9 @@ def test_the_pergola_solo_end_and_the_achievement_page(page: Any, web: Server) -
     assert page.locator("#solo-table [data-best='']").count() == 10
 
 
-def test_toasts_stay_off_the_choices_and_two_at_most_on_a_phone(browser: Any,
-                                                                  web: Server) -> None:
+def test_announcements_stay_in_their_own_line_on_a_phone(browser: Any, web: Server) -> None:
+    """Announcements have a line of their own in the page's flow (issue 39 #3; more in
+    test_table_ux.py): the latest replace the last, and no choice is drawn under them."""
     ctx = browser.new_context(viewport={"width": 375, "height": 700})
     page = ctx.new_page()
     errors: list[str] = []
@@ -211,29 +212,22 @@ def test_toasts_stay_off_the_choices_and_two_at_most_on_a_phone(browser: Any,
         create_from_lobby(page, web, "gardens", {"level": "1"}, 2)
         assert phase(page) == "my-turn"
         page.wait_for_selector("#choices button.choice")
-        # the choices at the bottom of the screen, where the toasts would be drawn
-        page.evaluate("document.querySelector('#choices').scrollIntoView({block: 'end'})")
         result = page.evaluate("""async () => {
-          const { toast } = await import('/static/js/toasts.js');
-          for (let i = 1; i <= 4; i++) toast(`announcement ${i}`);
-          await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-          const box = document.querySelector('#announce');
-          const style = getComputedStyle(box);
-          const shown = [...box.children].filter(d => getComputedStyle(d).display !== 'none'
-            && getComputedStyle(box).visibility !== 'hidden');
+          const { announce } = await import('/static/js/toasts.js');
+          announce(['announcement 1', 'announcement 2']);
+          announce(['announcement 3', 'announcement 4']);
+          const box = document.querySelector('#news');
           const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom
             && b.top < a.bottom;
           const avoid = [...document.querySelectorAll(
-            '#choices button, #turnbar button:not(.hidden), #board .lit')]
+            '#status, #choices button, #turnbar button:not(.hidden), #board .lit, #pad td')]
             .map(n => n.getBoundingClientRect()).filter(r => r.width && r.height);
-          const covered = shown.some(d => avoid.some(r => hit(d.getBoundingClientRect(), r)));
-          return {children: [...box.children].map(d => d.textContent), position: style.position,
-                  events: style.pointerEvents, left: box.getBoundingClientRect().left,
-                  covered, avoided: avoid.length};
+          const covered = avoid.some(r => hit(box.getBoundingClientRect(), r));
+          return {items: [...box.querySelectorAll('.news-item')].map(d => d.textContent),
+                  position: getComputedStyle(box).position, covered, avoided: avoid.length};
         }""")
-        assert result["children"] == ["announcement 3", "announcement 4"]  # older ones drop
-        assert result["position"] == "fixed" and result["events"] == "none"
-        assert result["left"] < 40  # the left side
+        assert result["items"] == ["announcement 3", "announcement 4"]  # the latest only
+        assert result["position"] == "static"
         assert result["avoided"] > 0 and not result["covered"]
     finally:
         ctx.close()

@@ -6,8 +6,8 @@ From a client, one of :data:`ClientFrame` (parsed with :data:`CLIENT_FRAMES`): :
 type does not know are ignored; a frame that does not validate is answered with an ``error``
 frame saying why (:func:`frame_problem`). From the server, one of :data:`ServerFrame`:
 :class:`Welcome`, :class:`ViewFrame`, :class:`Ack`, :class:`PreviewFrame`,
-:class:`RefusedFrame`, :class:`ErrorFrame`, :class:`Pong`. ``meeple schema --protocol``
-prints the JSON Schema of both (:func:`protocol_schema`).
+:class:`RefusedFrame`, :class:`ErrorFrame`, :class:`PresenceFrame`, :class:`Pong`.
+``meeple schema --protocol`` prints the JSON Schema of both (:func:`protocol_schema`).
 """
 
 from __future__ import annotations
@@ -199,6 +199,10 @@ class Hello(_ClientFrame):
         default=None, description="true: after the first view, each new version comes as an "
         "update frame (what changed since the version this connection was sent last, as JSON "
         "Patch); else every version is a whole view frame")
+    presence: StrictBool | None = Field(
+        default=None, description="true: this connection is told which seats have a "
+        "connection open (presence frames: one after the first view, then one at every "
+        "change)")
 
 
 class Move(_WithSteps):
@@ -354,6 +358,19 @@ class ErrorFrame(_ServerFrame):
     retry: Literal[True] | None = None
 
 
+class PresenceFrame(_ServerFrame):
+    """Who is at the table: for each seat whether a connection acts for it now (a client
+    said hello with its secret and is still connected), and how many connections watch.
+    Sent only to a connection that said ``presence: true`` in its hello: once after its
+    first view, then whenever it changes. What this server process sees: a client connected
+    to another process of the same database is not counted."""
+
+    type: Literal["presence"] = "presence"
+    seats: list[bool] = Field(description="for each seat: whether a connection acts for it "
+                              "now (false for a bot seat: a bot has no connection)")
+    spectators: int = Field(description="connections watching without a seat")
+
+
 class Pong(_ServerFrame):
     """The answer to a ping."""
 
@@ -362,7 +379,7 @@ class Pong(_ServerFrame):
 
 #: Every frame the server sends, told apart by ``type``.
 ServerFrame = Annotated[Welcome | ViewFrame | UpdateFrame | Ack | PreviewFrame | RefusedFrame | ErrorFrame
-                        | Pong, Field(discriminator="type")]
+                        | PresenceFrame | Pong, Field(discriminator="type")]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 
 

@@ -145,6 +145,8 @@ class Client:
     #: the version and the view (as JSON data) it was sent last: what its next update is from
     sent_version: int = -1
     sent_view: dict[str, Any] | None = None
+    #: whether it is told who is at the table (presence frames)
+    presence: bool = False
 
 
 @dataclass(eq=False)
@@ -191,6 +193,8 @@ class Runtime:
     #: the bots that decide on the server itself (:data:`INLINE_BOTS`), by (seat, spec)
     bots: dict[tuple[int, str], Any] = field(default_factory=dict)
     shown_version: int = -1
+    #: the presence frame sent last (:meth:`Service.tell_presence`), as JSON text
+    presence_sent: str | None = None
 
     def seat_kind(self, seat: int) -> tuple[str, str | None, bool]:
         s = self.table.seats[seat]
@@ -482,6 +486,32 @@ class Service:
                 await client.send(self.frame_for(rt, client))
             except Exception:  # a client that went away is dropped
                 rt.clients.discard(client)
+
+    @staticmethod
+    def presence_frame(rt: Runtime) -> str:
+        """The ``presence`` frame of the table now: for each seat whether one of this
+        process's connections acts for it, and how many watch without a seat."""
+        seats = [False] * rt.table.players
+        spectators = 0
+        for c in rt.clients:
+            if c.viewer is None:
+                spectators += 1
+            elif 0 <= c.viewer < len(seats):
+                seats[c.viewer] = True
+        return _json({"type": "presence", "seats": seats, "spectators": spectators})
+
+    async def tell_presence(self, rt: Runtime, new: Client | None = None) -> None:
+        """Send the presence frame to every client that asked for it, if it changed since
+        it was sent last; ``new`` (a client that just said hello) gets it in any case."""
+        frame = self.presence_frame(rt)
+        changed = frame != rt.presence_sent
+        rt.presence_sent = frame
+        for client in list(rt.clients):
+            if client.presence and (changed or client is new):
+                try:
+                    await client.send(frame)
+                except Exception:  # a client that went away is dropped (and told of later)
+                    rt.clients.discard(client)
 
     # ------------------------------------------------------------------ moves
     async def play(self, table_id: str, seat: int, text: str | Sequence[str], version: int,

@@ -76,6 +76,8 @@ async def play(ws: WebSocket, table_id: str, svc: ServiceDep) -> None:
     finally:
         if conn.client is not None:
             rt.clients.discard(conn.client)
+            with contextlib.suppress(Exception):  # the others learn that this one left
+                await svc.tell_presence(rt)
         await conn.finish()
         left = svc.connections.pop(table_id, 1) - 1
         if left > 0:
@@ -210,7 +212,7 @@ class Connection:
         if self.client is not None:
             rt.clients.discard(self.client)
         client = Client(viewer=seat, send=self.send, text=frame.text is True,
-                        updates=frame.updates is True)
+                        updates=frame.updates is True, presence=frame.presence is True)
         await self.svc.refresh(rt)
         # welcome, the whole view, and only then a client of the table: nothing in between
         # waits (a send only queues), so no broadcast can come before the welcome or slip
@@ -218,6 +220,8 @@ class Connection:
         await self.send(Welcome(table=rt.table.id, seat=seat).dump())
         await self.send(self.svc.frame_for(rt, client))
         rt.clients.add(client)
+        # after its view: who is at the table (to it, and to the others if that changed)
+        await self.svc.tell_presence(rt, client)
         return client
 
     async def move(self, client: Client, frame: Move | Undo) -> None:

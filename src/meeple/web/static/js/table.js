@@ -11,7 +11,7 @@ import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind,
 import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
 import { label, renderEnd, rowLabels } from "./endgame.js";
-import { placeToasts, toast } from "./toasts.js";
+import { announce } from "./toasts.js";
 import { hintButton } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
 
@@ -37,6 +37,9 @@ const page = {
   lastLogNumber: null,
   conn: null,
   replay: { at: 0, total: 0 },
+  presence: null,    // the last presence frame: which seats have a connection open
+  restoring: true,   // until the first view: steps kept from before a reload are looked at
+  restored: null,    // the steps being brought back (their preview is on its way)
 };
 
 // ---------------------------------------------------------------- drawing
@@ -62,14 +65,52 @@ function render() {
   renderPad(view);
   renderLog(view);
   renderEndPanel();
-  placeToasts();
 }
 
 function renderEndPanel() {
   // the committed position only (a preview that ends the game is not over until confirmed)
+  const view = page.preview ? null : page.view;
   renderEnd($("end-panel"), {
-    view: page.preview ? null : page.view, layout: page.layout, me: page.me ? page.me.seat : -1,
+    view, layout: page.layout, me: page.me ? page.me.seat : -1,
   });
+  if (view && view.over) $("end-panel").append(endLinks());
+}
+
+// where to go once the game is over, shown as soon as it ends (live or in the replay): the
+// replay (unless this is it), the lobby, and a new game: with the same game, variant, clock
+// and seats (the bots again, the other people's seats open) for a player of a shipped sheet
+function endLinks() {
+  const t = page.table;
+  const out = el("nav", { class: "end-links", id: "end-links", "aria-label": "after the game" });
+  if (page.mode !== "replay") {
+    out.append(el("a", { href: `/t/${tableId}?replay`, id: "end-replay" }, "Replay this game"));
+  }
+  out.append(el("a", { href: "/", id: "end-lobby" }, "Back to the lobby"));
+  if (page.me && !t.own_sheet) {
+    const said = el("span", { class: "error small", id: "end-again-error" });
+    const again = el("button", { class: "primary", id: "end-again", type: "button" }, "Play again");
+    again.title = "a new table of this game and variant, with the same bots; you take a seat, " +
+      "the other people's seats are open for them";
+    again.onclick = async () => {
+      again.disabled = true;
+      try {
+        const name = myName() || (t.seats[page.me.seat] || {}).name || "player";
+        const seats = t.seats.map((s) => (s.kind === "bot"
+          ? { kind: "bot", bot: s.bot, name: s.name } : { kind: "human", ...(s.bot ? { bot: s.bot } : {}) }));
+        const out2 = await api("POST", "/api/tables", { game: t.game, variant: t.variant, seats,
+          clock: t.clock, public: t.public, join_as: name });
+        holdSeat(out2.table.id, out2.seat, out2.secret, name);
+        location.href = `/t/${out2.table.id}`;
+      } catch (err) {
+        said.textContent = `No new table: ${err.message}`;
+        again.disabled = false;
+      }
+    };
+    out.append(again, said);
+  } else {
+    out.append(el("a", { href: "/#new-table", id: "end-new" }, "Start a new game"));
+  }
+  return out;
 }
 
 function renderSeats(view) {
@@ -84,9 +125,50 @@ function renderSeats(view) {
     if (info.kind === "bot") tags.push("bot");
     if (info.absent) tags.push("a bot plays for them");
     if (page.me && page.me.seat === i) tags.push("you");
-    box.append(el("span", { class: cls.join(" ") }, `${s.name}: ${s.total}`,
-      tags.length ? el("span", { class: "muted small" }, ` (${tags.join(", ")})`) : null));
+    const away = isAway(i);
+    if (away) cls.push("away");
+    box.append(el("span", { class: cls.join(" "), "data-seat": i, "data-away": String(away) },
+      `${s.name}: ${s.total}`,
+      tags.length ? el("span", { class: "muted small" }, ` (${tags.join(", ")})`) : null,
+      away ? el("span", { class: "presence", title: "their page is not connected to the table" },
+        " · away") : null));
   });
+}
+
+// whether a person's seat (not this page's, not a bot, not open) has no connection now, as the
+// server's presence frames say (none yet: nobody is taken for away)
+function isAway(i) {
+  const info = (page.table && page.table.seats[i]) || {};
+  if (!page.presence || page.mode === "replay" || info.kind !== "human" || !info.taken) return false;
+  if (page.me && page.me.seat === i) return false;
+  return page.presence.seats[i] === false;
+}
+
+function onPresence(frame) {
+  const before = page.presence;
+  page.presence = frame;
+  const names = shownView() ? shownView().seats.map((s) => s.name) : [];
+  if (before) {
+    const news = [];
+    frame.seats.forEach((here, i) => {
+      const info = (page.table && page.table.seats[i]) || {};
+      if (info.kind !== "human" || (page.me && page.me.seat === i) || before.seats[i] === here) return;
+      const who = names[i] || info.name || `seat ${i + 1}`;
+      news.push(here ? `${who} is back at the table.`
+        : `${who} left the table (their page is closed or offline).`);
+    });
+    if (news.length) announce(news);
+  }
+  if (page.view) renderSeats(shownView());
+  // a seat taken since the page read the table (someone joined): read it again
+  const seats = (page.table && page.table.seats) || [];
+  if (frame.seats.some((here, i) => here && seats[i] && !seats[i].taken)) {
+    api("GET", `/api/tables/${tableId}`).then((t) => {
+      page.table = t;
+      showInvite();
+      if (page.view) renderSeats(shownView());
+    }).catch(() => {});
+  }
 }
 
 function renderStatus(view) {
@@ -214,17 +296,95 @@ function renderLog(view) {
       ...line.said.map((s) => el("span", { class: "said" }, s))));
   });
   if (changed) list.scrollTop = list.scrollHeight;
-  // announcements for what is new since the last committed view (not for previews)
-  if (view === page.view) {
+  // announcements for what is new since the last committed view (not for previews, and none
+  // while a replay is scrubbed: its positions are not news)
+  if (view === page.view && page.mode !== "replay") {
     const last = view.log.length ? view.log[view.log.length - 1].number : 0;
     if (page.lastLogNumber !== null) {
-      for (const line of view.log) if (line.number > page.lastLogNumber) line.said.forEach(announce);
+      const said = view.log.filter((line) => line.number > page.lastLogNumber).flatMap((line) => line.said);
+      if (said.length) announce(said);
     }
     page.lastLogNumber = last;
   }
 }
 
-function announce(text) { toast(text); }
+// ---------------------------------------------------------------- steps not confirmed yet
+// The steps of a turn being built are kept in localStorage (per table: the seat, the version
+// they were built on and the moves), so a reload or a page opened again later brings them
+// back if the table is still where they were made; if it has moved on, or the table moves
+// on under them (another tab or window of the same seat confirmed, or the stand-in bot played
+// when the clock ran out), the page says which steps were dropped and why. Never silently.
+// Each page keeps its own (a key per page), so a turn confirmed in one tab leaves the steps
+// another tab (since closed) kept, and that one is told of them when it opens again.
+const TAB = Math.random().toString(36).slice(2, 10);
+const DRAFTS = `meeple.draft.${tableId}.`;
+const draftKey = () => DRAFTS + TAB;
+
+// the steps every page kept at this table, newest first, each with its key
+function savedDrafts() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(DRAFTS)) continue;
+    try { out.push({ ...JSON.parse(localStorage.getItem(key)), key }); } catch { /* not ours */ }
+  }
+  return out.sort((a, b) => (b.at || 0) - (a.at || 0));
+}
+
+function keepDraft() {
+  const chosen = page.buffer.some((_, i) => page.forced[i] === false);
+  if (page.me && chosen) {
+    localStorage.setItem(draftKey(), JSON.stringify({ seat: page.me.seat, version: page.version,
+      moves: page.buffer, forced: page.forced, at: Date.now() }));
+  } else forgetDraft();
+}
+
+function forgetDraft() { localStorage.removeItem(draftKey()); }
+
+function note(text, kept = false) {
+  const box = $("draft-note");
+  $("draft-text").textContent = text;
+  box.classList.toggle("hidden", !text);
+  box.classList.toggle("kept", kept);
+}
+
+// the steps chosen in the turn being built (not the forced ones)
+function chosenSteps() { return page.buffer.filter((_, i) => page.forced[i] === false); }
+
+function dropped(steps, why) {
+  note(`Your step${steps.length > 1 ? "s" : ""} not confirmed (${steps.join(", ")}) ` +
+    `${steps.length > 1 ? "were" : "was"} dropped: ${why}`);
+}
+
+// on the first view after the page opened: bring back steps kept from before, or say they are
+// gone; returns whether a preview of them was sent
+function restoreDraft(frame) {
+  page.restoring = false;
+  const all = page.me ? savedDrafts().filter((x) => x.seat === page.me.seat) : [];
+  for (const x of all) localStorage.removeItem(x.key);  // looked at once: brought back or told
+  const d = all[0];
+  if (!d || !Array.isArray(d.moves) || !d.moves.length) return false;
+  if (d.version === frame.version && myTurn(page.view)) {
+    page.restored = d.moves;
+    sendPreview(d.moves);
+    return true;
+  }
+  const steps = d.moves.filter((_, i) => !(d.forced || [])[i]);
+  dropped(steps, "the table moved on since you made them (your turn was played in another tab or " +
+    "window, or by the stand-in bot when your time ran out). Here is the position now.");
+  return false;
+}
+
+// the table moved on (from log line `before`) while this page was building a turn of `steps`
+function droppedByMove(steps, before, frame) {
+  const mine = page.me ? frame.view.seats[page.me.seat].name : null;
+  const byMe = frame.view.log.some((l) => l.number > before && l.who === mine);
+  dropped(steps, byMe
+    ? "your seat's turn was played elsewhere (in another tab or window of yours, or by the stand-in " +
+      "bot when your time ran out)."
+    : "the table moved on before you confirmed them.");
+  forgetDraft();
+}
 
 // ---------------------------------------------------------------- playing
 function refuse(reason) { $("refusal").textContent = reason || ""; }
@@ -266,6 +426,7 @@ function resetTurn() {
   page.buffer = [];
   page.preview = null;
   page.complete = false;
+  forgetDraft();
   refuse("");
   render();
   playOpening();
@@ -275,22 +436,34 @@ function confirmTurn() {
   if (!page.complete || page.pending) return;
   page.pending = true;
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  page.confirming = true;  // the view after it comes before its ack: not a drop
   page.conn.request({ type: "move", moves: page.buffer, version: page.version, id });
+  note("");
   showPending();
 }
 
 function onFrame(frame) {
   if (["preview", "ack", "refused", "error"].includes(frame.type)) page.conn.settle();
-  if (frame.type === "view") {
+  if (frame.type === "presence") {
+    onPresence(frame);
+  } else if (frame.type === "view") {
     if (frame.version < page.version) return;
     const moved = frame.version !== page.version;
+    const log = page.view ? page.view.log : [];
+    const lastLine = log.length ? log[log.length - 1].number : 0;
+    const hadSteps = chosenSteps();
     page.version = frame.version;
     page.view = frame.view;
     page.opening = frame.forced || [];
-    // a turn being built belongs to the position it was built on
-    if (moved || !myTurn(page.view)) { page.buffer = []; page.preview = null; page.complete = false; }
+    // a turn being built belongs to the position it was built on: if the table moved on
+    // under it, the player is told which steps were dropped
+    if (moved || !myTurn(page.view)) {
+      if (hadSteps.length && !page.confirming) droppedByMove(hadSteps, lastLine, frame);
+      page.buffer = []; page.preview = null; page.complete = false;
+    }
+    const restoring = page.restoring && restoreDraft(frame);
     render();
-    playOpening();
+    if (!restoring) playOpening();
   } else if (frame.type === "preview") {
     page.pending = false;
     if (page.sentAt !== page.version) { render(); playOpening(); return; }  // for an old position
@@ -298,10 +471,18 @@ function onFrame(frame) {
     page.forced = frame.forced;
     page.preview = frame.moves.length ? frame.view : null;
     page.complete = frame.complete;
+    if (page.restored) {
+      note(`Your steps not confirmed were kept from before: ${chosenSteps().join(", ")}. ` +
+        "Confirm them, or undo.", true);
+      page.restored = null;
+    }
+    keepDraft();
     render();
     if (page.complete && localStorage.getItem("meeple.autoconfirm") === "1") confirmTurn();
   } else if (frame.type === "ack") {
     page.pending = false;
+    page.confirming = false;
+    forgetDraft();
     // the view after the move comes first; if it is past the move already (a bot that played
     // at once after it), the turn being built belongs to that newer position: keep it
     if (frame.version >= page.version) { page.buffer = []; page.preview = null; page.complete = false; }
@@ -309,11 +490,20 @@ function onFrame(frame) {
     playOpening();
   } else if (frame.type === "refused") {
     page.pending = false;
+    page.confirming = false;
+    if (page.restored) {  // the steps kept from before no longer fit the position
+      dropped(page.restored, `they no longer fit the position (${frame.reason}).`);
+      page.restored = null;
+      render();
+      playOpening();
+      return;
+    }
     refuse(frame.reason);
     if (!frame.preview) { page.buffer = []; page.preview = null; page.complete = false; }
     render();
   } else if (frame.type === "error") {
     page.pending = false;
+    page.confirming = false;
     refuse(frame.reason);
     render();
   }
@@ -338,6 +528,7 @@ function showHintTools(mine) {
 }
 
 function wireKeys() {
+  $("draft-ok").addEventListener("click", () => note(""));
   $("undo").addEventListener("click", undo);
   $("reset").addEventListener("click", resetTurn);
   $("confirm").addEventListener("click", confirmTurn);
@@ -455,7 +646,7 @@ function connect() {
   page.mode = page.me ? "play" : "watch";
   page.conn = new Connection(`/ws/tables/${tableId}`, {
     hello: () => {
-      const h = { type: "hello" };
+      const h = { type: "hello", presence: true };
       if (page.me) Object.assign(h, { seat: page.me.seat, secret: page.me.secret });
       if (!page.draw) h.text = true;
       return h;
@@ -463,6 +654,7 @@ function connect() {
     onFrame,
     onGiveUp: () => {
       page.pending = false;
+      page.confirming = false;
       refuse("The server did not answer; please click again.");
       render();
     },

@@ -1,58 +1,24 @@
-// Announcements ("garden completed", "treasure recovered", ...) as toasts: fixed at the bottom
-// left, never catching a click (pointer-events: none in the stylesheet) and never drawn over the
-// choices or the turn buttons: if they would be, the toasts move to the top, and if that covers
-// them too they wait out of sight (every announcement is also in the game log). At most three
-// at a time, two on a phone-width screen; older ones drop.
+// Announcements ("garden completed", "treasure recovered", "Bob left the table", ...) in a
+// place of their own: the news line under the status line, in the page's flow, so it covers
+// nothing (no choice, no pencil, no sheet, no score). It shows the latest announcements (those
+// of the last change) until newer ones replace them; every game announcement is also in the
+// game log. The line keeps its height when empty, so the choices below never move when
+// announcements come or go. A replay being scrubbed announces nothing (table.js).
 import { el } from "./common.js";
 
-const SHOWN_FOR = 6000;
-const AVOID = "#choices button, #choices input, #turnbar button:not(.hidden), #board .lit";
+function box() { return document.getElementById("news"); }
 
-function box() { return document.getElementById("announce"); }
-
-/** The most toasts shown at once for this screen width. */
-export function maxToasts() { return window.matchMedia("(max-width: 600px)").matches ? 2 : 3; }
-
-export function toast(text) {
+/** Show `texts` (one or more announcements) as the latest news, replacing the last. */
+export function announce(texts) {
   const b = box();
-  if (!b) return;
-  const note = el("div", { class: "toast" }, text);
-  b.append(note);
-  setTimeout(() => { note.remove(); placeToasts(); }, SHOWN_FOR);
-  while (b.children.length > maxToasts()) b.firstChild.remove();
-  placeToasts();
+  const list = (Array.isArray(texts) ? texts : [texts]).filter(Boolean);
+  if (!b || !list.length) return;
+  b.replaceChildren(el("span", { class: "news-label" }, "Latest: "),
+    ...list.map((t) => el("span", { class: "news-item" }, t)));
 }
 
-function overlaps(a, r) {
-  return a.left < r.right && r.left < a.right && a.top < r.bottom && r.top < a.bottom;
-}
-
-function covers(rect) {
-  for (const node of document.querySelectorAll(AVOID)) {
-    const r = node.getBoundingClientRect();
-    if (r.width && r.height && overlaps(rect, r)) return true;
-  }
-  return false;
-}
-
-/** Put the toasts where they cover no choice: bottom left, else top left, else out of sight. */
-export function placeToasts() {
+/** Empty the news line (it keeps its place). */
+export function clearNews() {
   const b = box();
-  if (!b) return;
-  b.classList.remove("at-top", "tucked");
-  if (!b.children.length) return;
-  if (!covers(b.getBoundingClientRect())) return;
-  b.classList.add("at-top");
-  if (!covers(b.getBoundingClientRect())) return;
-  b.classList.remove("at-top");
-  b.classList.add("tucked");
+  if (b) b.replaceChildren();
 }
-
-let queued = false;
-function later() {
-  if (queued) return;
-  queued = true;
-  requestAnimationFrame(() => { queued = false; placeToasts(); });
-}
-window.addEventListener("scroll", later, { passive: true });
-window.addEventListener("resize", later);
