@@ -62,6 +62,9 @@ def test_a_turn_opening_with_a_forced_decision_shows_it_made_with_nothing_to_und
         now = phase(page)
         if now == "over":
             break
+        if now == "complete":  # every decision of this turn was forced: confirm it
+            play_turn(page, rng)
+            continue
         if now != "my-turn":
             page.wait_for_timeout(50)
             continue
