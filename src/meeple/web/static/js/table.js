@@ -60,6 +60,7 @@ function render() {
   document.body.dataset.version = String(page.version);
   renderSeats(view);
   renderStatus(view);
+  renderGoal(view);
   renderChoices(view);
   renderBoard(view);
   renderPad(view);
@@ -199,6 +200,24 @@ function renderStatus(view) {
     text = "";
   }
   $("status").textContent = text;
+}
+
+/** A solo challenge (Pergola, P10): its name, goal and progress under the status line from the
+ *  first turn on, and where the score is recorded once the game is over (issue 39 #6). */
+function renderGoal(view) {
+  const box = $("goal");
+  const ch = view.board && view.board.challenge;
+  box.classList.toggle("hidden", !ch);
+  if (!ch) return;
+  const name = `Challenge ${ch.number}: ${ch.title}`;
+  const title = $("title");
+  if (!title.textContent.includes(ch.title)) title.textContent = `${page.table.title} · ${name}`;
+  let text = `${name}. Goal: ${ch.goal}. So far: ${ch.progress} (${ch.met ? "met" : "not met yet"}).`;
+  if (view.over) {
+    text = `${name}. ${ch.met ? `Met: recorded at challenge ${ch.number}.`
+      : "Not met: recorded in the Free game space."}`;
+  }
+  box.textContent = text;
 }
 
 function renderChoices(view) {
