@@ -380,7 +380,8 @@ function drawSheet(ctx, seatBoard, opts) {
       g.append(svg("text", { x: x + U / 2 - 8, y: ly, "text-anchor": "end", "font-size": 12,
         "font-weight": 700, fill: "#1d1d1f", class: "cb-letter" }, letter));
       // the marker used: bottom left, above a first-player box drawn there
-      const iy = raceAt.has(it.id) ? y + 14 : ly;
+      // (the dragon's head writes "head" along its bottom left: the letter goes above it)
+      const iy = raceAt.has(it.id) ? y + 14 : it.label === "head" ? y + 6 : ly;
       if (c && c.ink !== printed) g.append(svg("text", { x: x - U / 2 + 8, y: iy, "font-size": 12,
         "font-weight": 700, fill: "#1d1d1f", class: "cb-letter" }, c.ink));
     }
