@@ -13,7 +13,8 @@ from meeple.core.delta import apply_patch
 
 class Player:
     def __init__(self, ws_base: str, table: str, seat: int | None = None,
-                 secret: str | None = None, updates: bool = False) -> None:
+                 secret: str | None = None, updates: bool = False, clock: bool = False
+                 ) -> None:
         # no keepalive pings: on a loaded machine a slow pong must not close the connection
         self._connection = connect(f"{ws_base}/ws/tables/{table}", open_timeout=60,
                                    max_size=None, ping_interval=None, close_timeout=30)
@@ -25,6 +26,8 @@ class Player:
         hello: dict[str, Any] = {"type": "hello"}
         if updates:  # new versions as update frames (deltas), applied to self.view
             hello["updates"] = True
+        if clock:  # clock frames (a table with a turn clock)
+            hello["clock"] = True
         if seat is not None:
             hello.update(seat=seat, secret=secret)
         self.send(hello)

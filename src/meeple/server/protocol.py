@@ -6,7 +6,8 @@ From a client, one of :data:`ClientFrame` (parsed with :data:`CLIENT_FRAMES`): :
 type does not know are ignored; a frame that does not validate is answered with an ``error``
 frame saying why (:func:`frame_problem`). From the server, one of :data:`ServerFrame`:
 :class:`Welcome`, :class:`ViewFrame`, :class:`Ack`, :class:`PreviewFrame`,
-:class:`RefusedFrame`, :class:`ErrorFrame`, :class:`PresenceFrame`, :class:`Pong`.
+:class:`RefusedFrame`, :class:`ErrorFrame`, :class:`PresenceFrame`, :class:`ClockFrame`,
+:class:`Pong`.
 ``meeple schema --protocol`` prints the JSON Schema of both (:func:`protocol_schema`).
 """
 
@@ -203,6 +204,10 @@ class Hello(_ClientFrame):
         default=None, description="true: this connection is told which seats have a "
         "connection open (presence frames: one after the first view, then one at every "
         "change)")
+    clock: StrictBool | None = Field(
+        default=None, description="true: on a table with a turn clock, this connection is "
+        "told whose clock runs, how long it has left and which seats a stand-in bot plays "
+        "for (clock frames: one after the first view, then one at every change)")
 
 
 class Move(_WithSteps):
@@ -371,6 +376,37 @@ class PresenceFrame(_ServerFrame):
     spectators: int = Field(description="connections watching without a seat")
 
 
+class RanOut(BaseModel):
+    """What a stand-in bot played for a seat whose turn clock ran out while its person was
+    connected."""
+
+    seat: int
+    moves: list[str] = Field(description="its decisions since the seat was last the "
+                             "person's, oldest first (the last 16 at most)")
+    version: int = Field(description="the table version after the last of them")
+
+
+class ClockFrame(_ServerFrame):
+    """The turn clock of a table that has one (``clock`` in the table), sent only to a
+    connection that said ``clock: true`` in its hello: once after its first view, then after
+    every new version, every decision previewed by the seat to move (which restarts its
+    clock) and every change of who a stand-in plays for. A client counts ``left`` down from
+    the moment the frame arrives."""
+
+    type: Literal["clock"] = "clock"
+    version: int = Field(description="the table version it is about")
+    limit: int = Field(description="the clock: seconds for each decision")
+    seat: int | None = Field(description="the seat whose clock runs (a person to move), or "
+                             "null: nobody's (a bot or a stand-in playing at its own pace is "
+                             "to move, a roll, or the game is over)")
+    left: float | None = Field(description="seconds left on that clock, or null")
+    stood_in: list[bool] = Field(description="for each seat: whether a stand-in bot plays for "
+                                 "it (its person's time ran out)")
+    ran_out: list[RanOut] | None = Field(
+        default=None, description="for each stood-in seat whose person is connected: what its "
+        "stand-in played since (absent when none)")
+
+
 class Pong(_ServerFrame):
     """The answer to a ping."""
 
@@ -379,7 +415,7 @@ class Pong(_ServerFrame):
 
 #: Every frame the server sends, told apart by ``type``.
 ServerFrame = Annotated[Welcome | ViewFrame | UpdateFrame | Ack | PreviewFrame | RefusedFrame | ErrorFrame
-                        | PresenceFrame | Pong, Field(discriminator="type")]
+                        | PresenceFrame | ClockFrame | Pong, Field(discriminator="type")]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 
 

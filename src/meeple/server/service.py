@@ -147,6 +147,8 @@ class Client:
     sent_view: dict[str, Any] | None = None
     #: whether it is told who is at the table (presence frames)
     presence: bool = False
+    #: whether it is told whose turn clock runs and how long it has left (clock frames)
+    clock: bool = False
 
 
 @dataclass(eq=False)
@@ -195,20 +197,57 @@ class Runtime:
     shown_version: int = -1
     #: the presence frame sent last (:meth:`Service.tell_presence`), as JSON text
     presence_sent: str | None = None
+    #: the decisions a stand-in bot played for each seat whose clock ran out while its
+    #: person was connected, and the version after the last: for the clock frames, until the
+    #: person takes the seat back
+    ran_out: dict[int, tuple[list[str], int]] = field(default_factory=dict)
 
     def seat_kind(self, seat: int) -> tuple[str, str | None, bool]:
         s = self.table.seats[seat]
         return s.kind, s.bot, s.absent
 
     def bot_for(self, seat: int) -> str | None:
-        """The bot that plays ``seat`` now: its own for a bot seat, the stand-in for an absent
-        human seat, none for a present person."""
+        """The bot that plays ``seat`` at its own pace now: its own for a bot seat, the
+        stand-in for an absent person's seat that no connection acts for, none for a present
+        person. The stand-in of an absent seat whose person is connected (their page is
+        open) plays one decision each time the turn clock runs out instead (see
+        :meth:`Service._clock_loop`), so the person can take the seat back at their next
+        click (issue 39 #1)."""
         kind, bot, absent = self.seat_kind(seat)
         if kind == BOT:
             return bot or "random"
-        if absent:
+        if absent and not self.connected(seat):
             return bot or STAND_IN
         return None
+
+    def stand_in(self, seat: int) -> str:
+        """The bot that stands in for a person's ``seat`` (the seat's own ``bot`` if it names
+        one, else :data:`STAND_IN`)."""
+        return self.table.seats[seat].bot or STAND_IN
+
+    def connected(self, seat: int) -> bool:
+        """Whether a connection of this server process acts for ``seat`` now."""
+        return any(c.viewer == seat for c in self.clients)
+
+    def clock_left(self) -> float | None:
+        """Seconds left on the turn clock of the person to move (None: no clock runs, as for
+        a bot's seat, a seat played by its stand-in at its own pace, chance or the end)."""
+        clock, seat = self.table.clock, self.state.to_move
+        if (clock is None or self.table.status != RUNNING or seat is None or seat == CHANCE
+                or self.table.seats[seat].kind != HUMAN or self.bot_for(seat) is not None):
+            return None
+        return max(0.0, clock - (time.monotonic() - self.since))
+
+
+def not_your_turn(rt: Runtime) -> str:
+    """Why a seat that is not to move cannot play or preview, naming who is (by name: the
+    page shows it as it is, so no 0-based seat number)."""
+    to_move = rt.state.to_move
+    if to_move is None:
+        return "the game is over: there is nothing more to play"
+    if to_move == CHANCE:
+        return "it is not your turn: the dice are being rolled"
+    return f"it is not your turn: {rt.state.seats[to_move]} is to move"
 
 
 def opening_forced(rt: Runtime, view: View) -> list[str]:
@@ -271,7 +310,7 @@ def play_steps(trial: State[Any], seat: int, texts: Sequence[str], version: int,
     lines: list[LogLine] = []
     for step in texts:
         if trial.to_move != seat:
-            raise Refused(f"{_after(moves)}it is no longer seat {seat}'s turn; nothing was "
+            raise Refused(f"{_after(moves)}it is no longer your turn there; nothing was "
                           "played", version)
         before = trial.clone()
         try:
@@ -486,6 +525,42 @@ class Service:
                 await client.send(self.frame_for(rt, client))
             except Exception:  # a client that went away is dropped
                 rt.clients.discard(client)
+        await self.tell_clock(rt)
+
+    @staticmethod
+    def clock_frame(rt: Runtime) -> str | None:
+        """The ``clock`` frame of a table with a turn clock now (None without one): whose
+        clock runs and the seconds it has left, which seats a stand-in bot plays for, and the
+        decisions it played for a connected person whose time ran out."""
+        limit = rt.table.clock
+        if limit is None:
+            return None
+        left = rt.clock_left()
+        seats = rt.table.seats
+        data: dict[str, Any] = {
+            "type": "clock", "version": rt.version, "limit": limit,
+            "seat": rt.state.to_move if left is not None else None,
+            "left": None if left is None else round(left, 1),
+            "stood_in": [s.kind == HUMAN and s.absent for s in seats]}
+        played = [{"seat": seat, "moves": moves, "version": version}
+                  for seat, (moves, version) in sorted(rt.ran_out.items())
+                  if seat < len(seats) and seats[seat].absent]
+        if played:
+            data["ran_out"] = played
+        return _json(data)
+
+    async def tell_clock(self, rt: Runtime, new: Client | None = None) -> None:
+        """Send the clock frame (on a table with a turn clock) to every client that asked for
+        clock frames, or only to ``new``."""
+        if rt.table.clock is None:
+            return
+        frame = self.clock_frame(rt)
+        for client in [new] if new is not None else list(rt.clients):
+            if client.clock and frame is not None:
+                try:
+                    await client.send(frame)
+                except Exception:  # a client that went away is dropped
+                    rt.clients.discard(client)
 
     @staticmethod
     def presence_frame(rt: Runtime) -> str:
@@ -581,18 +656,24 @@ class Service:
         from the committed position."""
         rt = await self.runtime(table_id)
         if rt.state.to_move != seat:
-            raise Refused(f"it is not seat {seat}'s turn", rt.version)
+            raise Refused(not_your_turn(rt), rt.version)
         turn = (draft if draft is not None else Draft()).turn_for(rt, seat)
         try:
             turn.sync(texts)
         except StepRefused as exc:
             done = _after(turn.texts[:exc.index])
             if exc.ended:
-                raise Refused(f"{done}it is no longer seat {seat}'s turn; nothing was played",
+                raise Refused(f"{done}it is no longer your turn there; nothing was played",
                               rt.version) from None
             raise Refused(done + exc.reason, rt.version) from None
         steps = turn.steps
         lines = rt.lines + [s.note for s in steps]
+        # a decision previewed restarts the turn clock (it counts the time since the
+        # person's last decision); it does not take the seat back from a stand-in bot, as a
+        # client previews by itself too (the forced opening, steps kept over a reload): the
+        # browser sends ``back`` at the person's click (issue 39 #1)
+        rt.since = time.monotonic()
+        await self.tell_clock(rt)
         return PreviewAnswer(seat_view(turn.position, seat, lines, text=text), turn.texts,
                              turn.complete, [s.forced for s in steps])
 
@@ -639,10 +720,9 @@ class Service:
                           f"({', '.join(map(str, rt.table.open_seats))})", rt.version)
         to_move = rt.state.to_move
         if to_move != seat:
-            who = "chance" if to_move == CHANCE else rt.state.seats[to_move or 0]
-            raise Refused(f"it is not seat {seat}'s turn: {who} is to move", rt.version)
+            raise Refused(not_your_turn(rt), rt.version)
         if not by_bot and rt.table.seats[seat].kind == BOT:
-            raise Refused(f"seat {seat} is a bot seat", rt.version)
+            raise Refused(f"seat {seat} ({rt.state.seats[seat]}) is a bot seat", rt.version)
 
     @staticmethod
     def _draw_chance(trial: State[Any], entries: list[Entry], lines: list[LogLine],
@@ -696,6 +776,10 @@ class Service:
         rt = await self.runtime(table_id)
         await asyncio.to_thread(self.store.set_absent, table_id, seat, absent)
         await self.refresh(rt)
+        if not absent:  # the person's own again: a whole clock for their decision
+            rt.ran_out.pop(seat, None)
+            if rt.state.to_move == seat:
+                rt.since = time.monotonic()
         await self.broadcast(rt)
         self.schedule_bots(rt)
 
@@ -728,16 +812,52 @@ class Service:
             if spec is None:
                 return
             version = rt.version
-            if spec in INLINE_BOTS:
-                text: str | None = self._decide_here(rt, seat, spec)
-            else:
-                text = await self._decide(self._decision(rt, seat, spec))
-            if text is None:  # missed its deadline or failed: a random legal move instead
-                text = str(make_bot("random", seed=_bot_seed(rt)).choose(
-                    rt.state.view(seat), rt.state.legal_moves()))
+            text = await self._bot_decision(rt, seat, spec)
             await self._bot_move(rt, seat, text, version)
             if rt.bot_task is not asyncio.current_task():
                 return
+
+    async def _bot_decision(self, rt: Runtime, seat: int, spec: str) -> str:
+        """What the bot ``spec`` plays for ``seat`` at the table's position now (a random
+        legal move if it missed its deadline or failed)."""
+        if spec in INLINE_BOTS:
+            text: str | None = self._decide_here(rt, seat, spec)
+        else:
+            text = await self._decide(self._decision(rt, seat, spec))
+        if text is None:  # missed its deadline or failed: a random legal move instead
+            text = str(make_bot("random", seed=_bot_seed(rt)).choose(
+                rt.state.view(seat), rt.state.legal_moves()))
+        return text
+
+    async def _time_ran_out(self, rt: Runtime, seat: int) -> None:
+        """The turn clock of the person at ``seat`` ran out: the seat goes to its stand-in
+        bot (Board Game Arena's zombie mode). While a connection of the seat is open (their
+        page is there) the stand-in plays one decision now and one more each time the clock
+        runs out again, and the person takes the seat back at their next click (a preview,
+        a move or ``back``); with no connection open it plays on at a bot's pace, so nobody
+        waits for a person who has gone (issue 39 #1)."""
+        log.info("table %s: seat %s ran out of time; a stand-in bot plays for it",
+                 rt.table.id, seat)
+        try:
+            if not rt.table.seats[seat].absent:
+                await self.set_absent(rt.table.id, seat, True)
+        except MeepleError as exc:  # the store unavailable: the next tick tries again
+            log.warning("table %s: no stand-in for seat %s yet: %s", rt.table.id, seat, exc)
+            return
+        if rt.state.to_move != seat or rt.table.status != RUNNING:
+            return
+        if rt.bot_for(seat) is not None:  # nobody there: it plays on at a bot's pace
+            await self._bot_turns(rt)
+            return
+        version = rt.version
+        text = await self._bot_decision(rt, seat, rt.stand_in(seat))
+        if rt.state.to_move != seat or rt.version != version:
+            return  # the person (or another process) moved meanwhile
+        before = list(rt.ran_out.get(seat, ([], 0))[0])
+        await self._bot_move(rt, seat, text, version)
+        if rt.version != version and rt.table.seats[seat].absent:
+            rt.ran_out[seat] = ([*before, text][-16:], rt.version)
+            await self.tell_clock(rt)
 
     @staticmethod
     def _decision(rt: Runtime, seat: int, spec: str) -> Decision:
@@ -858,17 +978,9 @@ class Service:
             if ticks % 15 == 0:
                 self.evict_idle()
             for rt in list(self.runtimes.values()):
-                clock = rt.table.clock
+                left = rt.clock_left()
                 seat = rt.state.to_move
-                if (clock is None or rt.table.status != RUNNING or seat is None
-                        or seat == CHANCE):
+                if (left is None or left > 0 or seat is None or seat == CHANCE
+                        or (rt.bot_task is not None and not rt.bot_task.done())):
                     continue
-                kind, _, absent = rt.seat_kind(seat)
-                if kind == HUMAN and not absent and time.monotonic() - rt.since > clock:
-                    log.info("table %s: seat %s ran out of time; a bot plays for it",
-                             rt.table.id, seat)
-                    try:
-                        await self.set_absent(rt.table.id, seat, True)
-                    except MeepleError as exc:  # the store unavailable: the next tick tries again
-                        log.warning("table %s: no stand-in for seat %s yet: %s", rt.table.id,
-                                    seat, exc)
+                rt.bot_task = asyncio.ensure_future(self._time_ran_out(rt, seat))

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Mapping
 from typing import Any, TypeVar
 
@@ -78,6 +79,10 @@ async def play(ws: WebSocket, table_id: str, svc: ServiceDep) -> None:
             rt.clients.discard(conn.client)
             with contextlib.suppress(Exception):  # the others learn that this one left
                 await svc.tell_presence(rt)
+                # a seat its stand-in plays for, now with nobody there: it plays on at a
+                # bot's pace (Runtime.bot_for)
+                svc.schedule_bots(rt)
+                await svc.tell_clock(rt)
         await conn.finish()
         left = svc.connections.pop(table_id, 1) - 1
         if left > 0:
@@ -212,7 +217,8 @@ class Connection:
         if self.client is not None:
             rt.clients.discard(self.client)
         client = Client(viewer=seat, send=self.send, text=frame.text is True,
-                        updates=frame.updates is True, presence=frame.presence is True)
+                        updates=frame.updates is True, presence=frame.presence is True,
+                        clock=frame.clock is True)
         await self.svc.refresh(rt)
         # welcome, the whole view, and only then a client of the table: nothing in between
         # waits (a send only queues), so no broadcast can come before the welcome or slip
@@ -222,6 +228,12 @@ class Connection:
         rt.clients.add(client)
         # after its view: who is at the table (to it, and to the others if that changed)
         await self.svc.tell_presence(rt, client)
+        if seat is not None and rt.table.seats[seat].absent and rt.state.to_move == seat:
+            # back at a seat its stand-in played for: a whole clock for the next decision
+            rt.since = time.monotonic()
+            await self.svc.tell_clock(rt)
+        else:
+            await self.svc.tell_clock(rt, client)
         return client
 
     async def move(self, client: Client, frame: Move | Undo) -> None:
