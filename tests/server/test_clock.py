@@ -50,6 +50,15 @@ def test_a_connected_person_out_of_time_loses_one_decision_at_a_time(server: Ser
                 if not seen or out["version"] != seen[-1][1]:
                     seen.append((time.monotonic(), out["version"]))
                     assert len(out["moves"]) == len(seen)  # one more decision each time
+        # the stand-in's decisions end her turns: the bot seat plays on after them
+        while not any(e["kind"] == "move" and e["seat"] == 1 and e["number"] > seen[0][1]
+                      for e in server.api("GET", f"/api/tables/{table}/log").json()):
+            assert time.monotonic() < deadline, "the bot seat did not play after the stand-in"
+            frame = ann.recv(120)
+            if frame["type"] == "clock" and frame.get("ran_out"):
+                out = frame["ran_out"][0]
+                if out["version"] != seen[-1][1]:
+                    seen.append((time.monotonic(), out["version"]))
         # one decision each time the clock runs out: never two within a clock (the clock
         # starts again at each new position, so each gap is a whole clock at least)
         gaps = [b[0] - a[0] for a, b in itertools.pairwise(seen)]

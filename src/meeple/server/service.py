@@ -839,6 +839,14 @@ class Service:
         log.info("table %s: seat %s ran out of time; a stand-in bot plays for it",
                  rt.table.id, seat)
         try:
+            await self._stand_in_for(rt, seat)
+        finally:  # this task held the table's bots back: now the bots to move may play
+            if rt.bot_task is asyncio.current_task():
+                rt.bot_task = None
+            self.schedule_bots(rt)
+
+    async def _stand_in_for(self, rt: Runtime, seat: int) -> None:
+        try:
             if not rt.table.seats[seat].absent:
                 await self.set_absent(rt.table.id, seat, True)
         except MeepleError as exc:  # the store unavailable: the next tick tries again

@@ -14,6 +14,7 @@ import { label, renderEnd, rowLabels } from "./endgame.js";
 import { announce } from "./toasts.js";
 import { hintButton } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
+import { playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -38,6 +39,7 @@ const page = {
   conn: null,
   replay: { at: 0, total: 0 },
   presence: null,    // the last presence frame: which seats have a connection open
+  clock: null,       // the last clock frame (clock.js), on a table with a turn clock
   restoring: true,   // until the first view: steps kept from before a reload are looked at
   restored: null,    // the steps being brought back (their preview is on its way)
 };
@@ -61,6 +63,7 @@ function render() {
   renderSeats(view);
   renderStatus(view);
   renderGoal(view);
+  renderStandIn();
   renderChoices(view);
   renderBoard(view);
   renderPad(view);
@@ -123,14 +126,19 @@ function renderSeats(view) {
     if (view.to_move === i && !view.over) cls.push("to-move");
     if (page.me && page.me.seat === i) cls.push("me");
     const tags = [];
+    const live = page.mode !== "replay" && !view.over;
+    const stood = live && info.kind === "human" && stoodIn(page.clock, page.table, i);
+    const mine = page.me && page.me.seat === i;
     if (info.kind === "bot") tags.push("bot");
-    if (info.absent) tags.push("a bot plays for them");
-    if (page.me && page.me.seat === i) tags.push("you");
+    if (mine) tags.push("you");
+    if (stood) tags.push(`time ran out: a stand-in bot plays for ${mine ? "you" : "them"}`);
     const away = isAway(i);
     if (away) cls.push("away");
+    if (stood) cls.push("stood-in");
     box.append(el("span", { class: cls.join(" "), "data-seat": i, "data-away": String(away) },
       `${s.name}: ${s.total}`,
       tags.length ? el("span", { class: "muted small" }, ` (${tags.join(", ")})`) : null,
+      live && info.kind === "human" ? seatClock(page.clock, i) : null,
       away ? el("span", { class: "presence", title: "their page is not connected to the table" },
         " · away") : null));
   });
@@ -170,6 +178,52 @@ function onPresence(frame) {
       if (page.view) renderSeats(shownView());
     }).catch(() => {});
   }
+}
+
+// ---------------------------------------------------------------- the turn clock
+// (clock.js, issue 39 #1) a clock frame: every seat's clock, who a stand-in plays for, and
+// news of what a stand-in played (for this page's seat, and for the others)
+function onClock(frame) {
+  const before = page.clock;
+  page.clock = received(frame);
+  if (page.mode === "replay") return;
+  const names = shownView() ? shownView().seats.map((s) => s.name) : [];
+  const news = [];
+  for (const r of frame.ran_out || []) {
+    const was = playedFor(before, r.seat);
+    if (was.length === r.moves.length && was.every((m, k) => m === r.moves[k])) continue;
+    const move = r.moves[r.moves.length - 1];
+    news.push(page.me && page.me.seat === r.seat
+      ? `Your time ran out: a stand-in bot played ${move} for you.`
+      : `${names[r.seat] || `seat ${r.seat + 1}`}'s time ran out: a stand-in bot played ${move}.`);
+  }
+  if (news.length) announce(news);
+  if (page.view) {
+    renderSeats(shownView());
+    renderStandIn();
+  }
+}
+
+function iAmStoodIn() {
+  return page.mode === "play" && page.me && page.view && !page.view.over
+    && stoodIn(page.clock, page.table, page.me.seat);
+}
+
+// while a stand-in plays for this page's seat: say so, with a way back (any click does)
+function renderStandIn() {
+  const box = $("stand-in");
+  const on = Boolean(iAmStoodIn());
+  box.classList.toggle("hidden", !on);
+  if (on) $("stand-in-text").textContent = standInNote(page.clock, page.me.seat);
+}
+
+// the person's click while a stand-in plays for their seat takes the seat back first
+function takeSeatBack() {
+  if (!iAmStoodIn()) return;
+  page.conn.send({ type: "back" });
+  if (page.clock) page.clock.stood_in = page.clock.stood_in.map((x, i) => x && i !== page.me.seat);
+  renderStandIn();
+  renderSeats(shownView());
 }
 
 function renderStatus(view) {
@@ -409,6 +463,7 @@ function droppedByMove(steps, before, frame) {
 function refuse(reason) { $("refusal").textContent = reason || ""; }
 
 function choose(move) {
+  takeSeatBack();
   if (!myTurn(page.view) || page.pending || page.complete) return;
   refuse("");
   sendPreview([...page.buffer, move]);
@@ -431,6 +486,7 @@ function showPending() {
 }
 
 function undo() {
+  takeSeatBack();
   if (!page.buffer.length || page.pending) return;
   refuse("");
   // the forced moves after a step come back with it: drop them and the last step the player chose
@@ -452,6 +508,7 @@ function resetTurn() {
 }
 
 function confirmTurn() {
+  takeSeatBack();
   if (!page.complete || page.pending) return;
   page.pending = true;
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -465,6 +522,8 @@ function onFrame(frame) {
   if (["preview", "ack", "refused", "error"].includes(frame.type)) page.conn.settle();
   if (frame.type === "presence") {
     onPresence(frame);
+  } else if (frame.type === "clock") {
+    onClock(frame);
   } else if (frame.type === "view") {
     if (frame.version < page.version) return;
     const moved = frame.version !== page.version;
@@ -517,13 +576,14 @@ function onFrame(frame) {
       playOpening();
       return;
     }
-    refuse(frame.reason);
+    // once the game is over a late click's refusal is no news: the end panel says it all
+    refuse(page.view && page.view.over ? "" : frame.reason);
     if (!frame.preview) { page.buffer = []; page.preview = null; page.complete = false; }
     render();
   } else if (frame.type === "error") {
     page.pending = false;
     page.confirming = false;
-    refuse(frame.reason);
+    refuse(page.view && page.view.over ? "" : frame.reason);
     render();
   }
 }
@@ -548,6 +608,7 @@ function showHintTools(mine) {
 
 function wireKeys() {
   $("draft-ok").addEventListener("click", () => note(""));
+  $("stand-in-back").addEventListener("click", takeSeatBack);
   $("undo").addEventListener("click", undo);
   $("reset").addEventListener("click", resetTurn);
   $("confirm").addEventListener("click", confirmTurn);
@@ -663,9 +724,10 @@ function showInvite() {
 
 function connect() {
   page.mode = page.me ? "play" : "watch";
+  setInterval(() => tick(page.clock), 250);
   page.conn = new Connection(`/ws/tables/${tableId}`, {
     hello: () => {
-      const h = { type: "hello", presence: true };
+      const h = { type: "hello", presence: true, clock: true };
       if (page.me) Object.assign(h, { seat: page.me.seat, secret: page.me.secret });
       if (!page.draw) h.text = true;
       return h;
