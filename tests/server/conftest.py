@@ -48,8 +48,13 @@ class Server:
         self.env: dict[str, str] = {}
 
     def start(self) -> None:
-        env = {**os.environ, "MEEPLE_DATABASE_URL": self.db_url, "MEEPLE_BOT_WORKERS": "1",
-               **self.env}
+        env = {**os.environ, "MEEPLE_DATABASE_URL": self.db_url, "MEEPLE_BOT_WORKERS": "1"}
+        # the same tables on every run (issue 36: a test that reads a random table may pass or
+        # fail by the table it got); MEEPLE_TEST_TABLE_SEEDS=N tries other tables, empty: random
+        seeds = os.environ.get("MEEPLE_TEST_TABLE_SEEDS", "36")
+        if seeds:
+            env["MEEPLE_TABLE_SEEDS"] = seeds
+        env.update(self.env)
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "meeple", "serve", "--host", "127.0.0.1",

@@ -9,7 +9,7 @@ from pathlib import Path
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
-from meeple.store import Store
+from meeple.store import BOT, SeatSpec, Store, sqlite_url
 from meeple.store.store import SCHEMA_HEAD
 
 
@@ -24,3 +24,29 @@ def test_the_schema_head_constant_is_alembics_head(tmp_path: Path) -> None:
     store.migrate()  # at the head already: nothing to do, nothing broken
     assert store.schema_version() == SCHEMA_HEAD
     store.close()
+
+
+def test_table_seeds_give_the_same_tables_on_every_run_and_random_ones_unset(
+        tmp_path: Path) -> None:
+    """``meeple serve --table-seeds N`` (MEEPLE_TABLE_SEEDS; the tests' servers set it, issue
+    36): new tables' seeds follow from N in the order they are made; unset they are random."""
+    def seeds(store: Store, n: int) -> list[int]:
+        store.migrate()
+        spec = [SeatSpec(kind=BOT, bot="random")] * 2
+        made = [store.create_table("gardens", {"level": 1}, 2, spec) for _ in range(n)]
+        return [store.table(t.table_id).seed for t in made]
+
+    a = seeds(Store(sqlite_url(tmp_path / "a.db"), table_seeds=36), 4)
+    b = seeds(Store(sqlite_url(tmp_path / "b.db"), table_seeds=36), 4)
+    c = seeds(Store(sqlite_url(tmp_path / "c.db"), table_seeds=37), 4)
+    assert a == b and len(set(a)) == 4 and not set(a) & set(c)
+    assert all(0 <= s < 1 << 63 for s in a + c)
+    d = seeds(Store(sqlite_url(tmp_path / "d.db")), 2)
+    e = seeds(Store(sqlite_url(tmp_path / "e.db")), 2)
+    assert d != e and not set(d) & set(a)
+    # a seed given (a solo challenge's, a test's) is kept as it is
+    store = Store(sqlite_url(tmp_path / "f.db"), table_seeds=36)
+    store.migrate()
+    given = store.create_table("gardens", {"level": 1}, 2, [SeatSpec(kind=BOT, bot="random")] * 2,
+                               seed=5)
+    assert store.table(given.table_id).seed == 5

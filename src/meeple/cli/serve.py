@@ -25,6 +25,10 @@ def serve_cmd(
         envvar="MEEPLE_DATABASE_URL")] = None,
     bot_workers: Annotated[int | None, typer.Option(
         help="processes for bot decisions (default: the core count)")] = None,
+    table_seeds: Annotated[int | None, typer.Option(
+        envvar="MEEPLE_TABLE_SEEDS",
+        help="for tests and demos only: new tables' seeds follow from this number, the same "
+             "on every run (anyone who knows it can work out the draws)")] = None,
 ) -> None:
     """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL."""
     import uvicorn
@@ -38,7 +42,7 @@ def serve_cmd(
         raise fail(f"--db {db} is a directory; give the path of an SQLite file, e.g. {db}/meeple.db")
     url = sqlite_url(db) if db is not None else (database_url or default_url())
     try:
-        store = Store(url)
+        store = Store(url, table_seeds=table_seeds)
         store.migrate()
     except Exception as exc:  # a database that cannot be reached or written
         raise fail(f"cannot open the database {display_url(url)}: {exc}") from None

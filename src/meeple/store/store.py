@@ -13,6 +13,7 @@ import contextlib
 import functools
 import hashlib
 import hmac
+import itertools
 import os
 import secrets
 import threading
@@ -229,8 +230,14 @@ class Store:
     """The database behind the server. ``Store(url)`` connects; :meth:`migrate` creates or
     upgrades the schema (Alembic migrations shipped in the package)."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, table_seeds: int | None = None) -> None:
         self.url = url or default_url()
+        #: ``table_seeds``: new tables' seeds follow from it, in the order they are created
+        #: (for tests and demos that must be the same on every run; anyone who knows it can
+        #: work out every table's draws, so a server for people never sets it). Unset: each
+        #: seed is 63 random bits.
+        self.table_seeds = table_seeds
+        self._tables_made = itertools.count()
         self.engine: Engine = _engine(self.url)
         event.listen(self.engine, "handle_error", _unavailable)  # StoreUnavailable, see there
         self._session = sessionmaker(self.engine, expire_on_commit=False)
@@ -284,6 +291,14 @@ class Store:
             yield s
 
     # ------------------------------------------------------------------ tables
+    def _new_seed(self) -> int:
+        """The seed of a new table: 63 random bits, or the next of :attr:`table_seeds`'s."""
+        if self.table_seeds is None:
+            return secrets.randbits(63)
+        k = next(self._tables_made)
+        digest = hashlib.sha256(f"{self.table_seeds}:{k}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 1
+
     def create_table(self, game: str, variant: dict[str, Any], players: int,
                      seats: Sequence[SeatSpec], *, sheet: dict[str, Any] | None = None,
                      public: bool = True, clock: int | None = None,
@@ -299,7 +314,7 @@ class Store:
         table_id = secrets.token_hex(8)
         row = TableRow(
             id=table_id, game=game, variant=dict(variant), sheet=sheet, players=players,
-            seed=secrets.randbits(63) if seed is None else seed, status=WAITING, version=0,
+            seed=self._new_seed() if seed is None else seed, status=WAITING, version=0,
             public=public, clock=clock, created=now(), updated=now(),
         )
         for i, spec in enumerate(seats):
