@@ -126,6 +126,7 @@ def test_the_hint_is_a_legal_whole_turn_valued_by_the_evaluation(
         assert turn.rise == pytest.approx(turn.value - h.now)
         assert turn.scored == node.scores()[seat].total - h.score
         assert isinstance(turn.words(), str) and turn.words()
+        assert len(turn.steps) == len(turn.moves) and all(turn.steps)
     assert len(keys) == len(turns)  # the alternatives are other turns
     values = [t.value for t in h.alternatives]
     assert values == sorted(values, reverse=True)
@@ -214,3 +215,22 @@ def test_the_hint_levels_are_the_bots_named_difficulties() -> None:
     for level in ("easy", "medium", "hard"):
         bot, spec = make_hint_bot(level)
         assert spec == level and isinstance(bot, DifficultyBot)
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), GAMES, ids=[g for g, _, _ in GAMES])
+def test_each_step_of_a_hint_is_named_as_the_seats_choice_names_it(
+        game: str, variant: dict[str, Any], players: int) -> None:
+    from meeple.core.present import presentation
+
+    state = position(game, variant, players, 9, 2)
+    seat = state.to_move
+    assert seat is not None
+    h = hint(state, seat, "easy", seed=1, alternatives=1)
+    for turn in (h.best, *h.alternatives):
+        node = state.view(seat)
+        for move, words in zip(turn.moves, turn.steps, strict=True):
+            choices = presentation(game).view_board(node.view(seat), seat)["choices"]
+            label = next((c.get("label") for c in choices if c["move"] == move), None)
+            assert words == (label or move), (move, words, label)
+            node.play(move)
+        assert h.as_dict()["best"]["steps"] == list(h.best.steps)

@@ -25,7 +25,7 @@ from meeple.bots.difficulty import DIFFICULTIES
 from meeple.bots.evaluation import evaluate
 from meeple.bots.greedy import best_turns
 from meeple.core.errors import IllegalMove, MeepleError
-from meeple.core.present import announcements
+from meeple.core.present import announcements, presentation
 from meeple.core.state import CHANCE, State
 
 #: The levels a hint is asked at: the bots' named difficulties (:mod:`meeple.bots.difficulty`,
@@ -45,7 +45,9 @@ class TurnValue:
     evaluation of the position now (what the turn adds by the evaluation); ``scored``: the
     points the turn puts on the seat's score pad (its total after less its total now);
     ``said``: what the turn does, in words (the game's announcements); ``rows``: the score
-    pad rows it changes, with the change.
+    pad rows it changes, with the change; ``steps``: each move in words, as the seat's choices
+    name it (the label of its choice in the game's view of the position before it; the
+    notation where the view names none).
     """
 
     moves: tuple[str, ...]
@@ -55,6 +57,7 @@ class TurnValue:
     scored: int
     said: tuple[str, ...] = ()
     rows: tuple[tuple[str, int], ...] = ()
+    steps: tuple[str, ...] = ()
 
     def words(self) -> str:
         """A line for players: what the turn does and what it changes on the score pad."""
@@ -102,6 +105,7 @@ class Hint:
             out["moves"] = list(turn.moves)
             out["said"] = list(turn.said)
             out["rows"] = {row: delta for row, delta in turn.rows}
+            out["steps"] = list(turn.steps)
             out["words"] = turn.words()
         data["alternatives"] = list(data["alternatives"])
         return data
@@ -141,21 +145,39 @@ def _key(state: State[Any]) -> Hashable:
     return state.key()
 
 
+def step_words(before: State[Any], seat: int, moves: Sequence[Any]) -> tuple[str, ...]:
+    """Each of ``moves`` (a turn of ``seat`` from ``before``) in words: the label the game's
+    view gives its choice at the position before it (``board.choices``, as the table page
+    shows the choice), or its notation where the view names none."""
+    shown = presentation(before.game_name)
+    node = before.clone()
+    out = []
+    for move in moves:
+        board = shown.view_board(node.view(seat), seat)
+        labels = {str(c.get("move")): c.get("label") for c in board.get("choices") or ()
+                  if isinstance(c, dict)}
+        out.append(str(labels.get(str(move)) or move))
+        node.play(move, check=False)
+    return tuple(out)
+
+
 def _value(before: State[Any], after: State[Any], seat: int, moves: Sequence[Any],
            score: int, now: float, words: bool) -> TurnValue:
     value = float(evaluate(after, seat))
     total = after.scores()[seat].total
     said: tuple[str, ...] = ()
     rows: tuple[tuple[str, int], ...] = ()
+    steps: tuple[str, ...] = ()
     if words:
         said = tuple(announcements(before, after))
+        steps = step_words(before, seat, moves)
         old = before.scores()[seat].breakdown
         new = after.scores()[seat].breakdown
         rows = tuple((row, new.get(row, 0) - old.get(row, 0))
                      for row in dict.fromkeys([*old, *new])
                      if new.get(row, 0) != old.get(row, 0))
     return TurnValue(tuple(str(m) for m in moves), value, value - score, value - now,
-                     total - score, said, rows)
+                     total - score, said, rows, steps)
 
 
 def bot_turn(bot: Bot, view: State[Any], seat: int) -> tuple[list[Any], State[Any]]:

@@ -12,7 +12,7 @@ import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
 import { label, renderEnd, rowLabels } from "./endgame.js";
 import { announce } from "./toasts.js";
-import { hintButton } from "./hint.js";
+import { hintButton, lightHint } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
 import { playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
 
@@ -42,6 +42,7 @@ const page = {
   clock: null,       // the last clock frame (clock.js), on a table with a turn clock
   restoring: true,   // until the first view: steps kept from before a reload are looked at
   restored: null,    // the steps being brought back (their preview is on its way)
+  hint: null,        // the hint shown (hint.js): {version, moves, steps}, lit until the table moves on
 };
 
 // ---------------------------------------------------------------- drawing
@@ -332,6 +333,14 @@ function renderBoard(view) {
     box.append(el("h2", {}, "Sheets"), el("pre", { class: "sheet" },
       view.text || "(no drawing for this game yet)"));
   }
+  lightUp();
+}
+
+// the hint's next step lit on the drawing and among the choices (hint.js), after each drawing
+function lightUp() {
+  const on = page.hint && page.hint.version === page.version && myTurn(page.view);
+  lightHint(on ? page.hint : null, { buffer: page.buffer, complete: page.complete, view: shownView() },
+    { board: $("board"), choices: $("choices"), panel: $("hint-box") });
 }
 
 function renderPad(view) {
@@ -596,14 +605,33 @@ function playOpening() {
   }
 }
 
-// the Hint button (hint.js): on this seat's turn, before any step of it is chosen; a hint
-// shown for an earlier position is dropped once the table has moved on
+// the Hint button (hint.js): on this seat's turn; a hint shown for an earlier position is
+// dropped once the table has moved on. The hint shown is lit on the drawing (lightUp) and
+// "Play this" makes it the turn being built (playHint)
 function showHintTools(mine) {
   const box = $("hint-box");
-  if (!box.firstChild) box.append(hintButton(page.table.id, () => page.me, box));
+  if (!box.firstChild) {
+    box.append(hintButton(page.table.id, () => page.me, box, {
+      shown: (frame) => {
+        page.hint = frame && { version: frame.version, moves: frame.hint.best.moves,
+          steps: frame.hint.best.steps || [] };
+        lightUp();
+      },
+      play: playHint,
+    }));
+  }
   box.classList.toggle("hidden", !mine);
   const panel = box.querySelector(".hint-panel[data-version]");
   if (panel && Number(panel.dataset.version) !== page.version) panel.remove();
+  if (page.hint && page.hint.version !== page.version) page.hint = null;
+}
+
+// "Play this" in the hint panel: the hinted turn becomes the turn being built, through the
+// preview as clicks are (the drawing shows it made); it is confirmed, or undone, as any turn
+function playHint(moves) {
+  if (!myTurn(page.view) || page.pending || !page.hint || page.hint.version !== page.version) return;
+  refuse("");
+  sendPreview(moves);
 }
 
 function wireKeys() {
