@@ -205,9 +205,14 @@ def test_colour_blind_letters_keep_clear_of_other_labels(page: Any, web: Server,
     page.check("#cb-toggle")
     page.wait_for_selector(f"#board svg :is({CB_LABELS})")
     letters = page.evaluate(BOXES, ["#board svg", CB_LABELS])
-    # the other words of the drawing: ids, points, names (two route letters of Reefs can
-    # still meet where two routes pass close by, in rare positions: not checked here)
+    # the other words of the drawing: ids, points, names; and the other letters (two routes
+    # of Reefs that pass close by put their letters apart)
     texts = page.evaluate(BOXES, ["#board svg", f"text:not(:is({CB_LABELS}))"])
+    for ls in letters:
+        routes = [x for x in ls if "rf-cb" in x["cls"]]
+        for i, a in enumerate(routes):
+            for b in routes[i + 1:]:
+                assert not meets(a, b, 0), f"two route letters meet: {a}, {b}"
     assert sum(len(s) for s in letters) > 0
     close = []
     for ls, ts in zip(letters, texts, strict=True):
@@ -215,7 +220,7 @@ def test_colour_blind_letters_keep_clear_of_other_labels(page: Any, web: Server,
             for b in ts:
                 same = abs(a["l"] - b["l"]) < .01 and abs(a["t"] - b["t"]) < .01 and a["text"] == b["text"]
                 if not same and meets(a, b, 1):
-                    close.append((a["text"], b["text"], b["g"] or a["g"]))
+                    close.append((a["text"], a["cls"], b["text"], b["cls"], b["g"] or a["g"]))
     assert not close, f"{len(close)} colour-blind letters run into other labels: {close[:12]}"
     if game in ("gardens", "reefs"):
         shoot(page, f"{game}-colourblind-labels")

@@ -90,14 +90,32 @@ function drawMiddle(ctx, lit) {
 // how far an item reaches from its space's centre, for the space id beside it
 const ITEM_HALF = { entry: 13, treasure: 15, coin: 12, whirlpool: 13, propeller: 13 };
 
-// where a route's colour-blind letter goes on its step from a to b: the middle of a straight
-// step; on a diagonal the middle moved off the line to the right (where the diagonals of a
-// square cross, beside the lower left space's id and the upper right one's end mark)
-function cbSpot([ax, ay], [bx, by]) {
-  const mx = (ax + bx) / 2, my = (ay + by) / 2;
-  if (ax === bx || ay === by) return [mx, my];
+// where a route letter can go on the segment from a to b, at t of the way: beside a diagonal
+// (below right of a rising one, above right of a falling one: clear of the crossing one), on
+// a straight segment; `alt` 1 and 2: the other side of a diagonal, either side of a straight one
+function cbSpot([ax, ay], [bx, by], t = 0.5, alt = 0) {
+  const mx = ax + (bx - ax) * t, my = ay + (by - ay) * t;
+  if (ax === bx || ay === by) {
+    if (alt === 0) return [mx, my];
+    const d = alt === 1 ? 9 : -9;
+    return ax === bx ? [mx + d, my] : [mx, my + d];
+  }
   const rising = (bx - ax) * (by - ay) < 0;   // lower left to upper right
-  return [mx + 8, rising ? my + 8 : my - 8];
+  const d = alt === 0 ? 8 : -8;
+  return [mx + d, rising ? my + d : my - d];
+}
+
+// where a route letter goes on its segment: the middle, or (where another route's letter or
+// an end mark is there already, as where two routes pass close by) nearer either end, or on
+// the other side of the line
+const CB_CLEAR = 16;  // SVG units between two letters' centres (or an end mark's), at least
+function cbPlace(a, b, placed) {
+  const spots = [0, 1, 2].flatMap((alt) => [0.5, 0.37, 0.63, 0.28, 0.72]
+    .map((t) => cbSpot(a, b, t, alt)));
+  const free = spots.find(([x, y]) => placed.every(([px, py]) => Math.hypot(x - px, y - py) >= CB_CLEAR));
+  const spot = free || spots[0];
+  placed.push(spot);
+  return spot;
 }
 
 function cap(t) { return t ? t[0].toUpperCase() + t.slice(1) : ""; }
@@ -129,6 +147,10 @@ function drawLattice(ctx, sb, main, lit, prefix) {
   // routes: one coloured line per colour, shifted a little per colour so crossings stay visible
   const rg = svg("g", { class: "rf-routes" });
   const rgbOf = new Map(layout.pencils.map((p) => [p.colour, p.rgb]));
+  // the colour-blind letters' places so far, and the routes' end marks (drawn with the spaces,
+  // below left of their space), which a letter keeps clear of too
+  const placed = (sb.routes || []).filter((r) => r.end && pos.has(r.end))
+    .map((r) => [pos.get(r.end)[0] - 15, pos.get(r.end)[1] + 15]);
   (sb.routes || []).forEach((r, ci) => {
     if (!r.spaces || r.spaces.length === 0) return;
     const off = (ci - 2) * 2.5;
@@ -137,7 +159,7 @@ function drawLattice(ctx, sb, main, lit, prefix) {
     rg.append(svg("polyline", { points: pts, class: "rf-route", stroke: rgb, "data-colour": r.colour }));
     if (ctx.cb) {
       for (let i = 0; i + 1 < r.spaces.length; i++) {
-        const [x, y] = cbSpot(pos.get(r.spaces[i]), pos.get(r.spaces[i + 1]));
+        const [x, y] = cbPlace(pos.get(r.spaces[i]), pos.get(r.spaces[i + 1]), placed);
         rg.append(svg("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central",
           class: "rf-cb", fill: rgb }, r.pencil));
       }
