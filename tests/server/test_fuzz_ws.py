@@ -182,10 +182,15 @@ class Socket:
             pongs = 1 + (b"ping" in (payload if isinstance(payload, bytes) else
                                     payload.encode("utf-8", "surrogatepass")))
             got = 0
+            answered = False  # the frame got an answer of its own (not a pong) before any pong
             deadline = time.monotonic() + ANSWER_TIMEOUT
             while got < pongs:
                 # a frame that looked like a ping may have been answered with a pong of its own:
-                # the second pong comes at once if so, and is not waited for long otherwise
+                # the second pong comes at once if so, and is not waited for long otherwise.
+                # The server answers in order, so a frame answered by an error (or anything
+                # but a pong) before the first pong gets no pong of its own: no wait then
+                if got == 1 and answered:
+                    break
                 wait = deadline - time.monotonic() if got == 0 else 1.0
                 try:
                     raw = self.ws.recv(timeout=max(0.1, wait))
@@ -199,6 +204,8 @@ class Socket:
                     if got == 2:  # two pongs: the first answered the frame itself
                         out.answers.append(frame)
                     continue
+                if got == 0 and frame.get("type") not in ("view", "update", "presence", "clock"):
+                    answered = True
                 out.answers.append(frame)
         except ConnectionClosed as exc:
             close = exc.rcvd
