@@ -92,7 +92,29 @@ class Server:
         return httpx.request(method, self.base + path, timeout=120, **kw)  # type: ignore[arg-type]
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+#: The stores a server test runs on. A module whose subject is the store (durability, crashes,
+#: fan-out between processes, stored sheets and scores, the store's own edge values) runs on
+#: both, the default. A module or test whose subject is the protocol, the rules, the parsers or
+#: the page, where the store only keeps what it is given, says ``pytestmark = SQLITE_ONLY``
+#: (issue 36: the suite's time; each store-touching feature keeps at least one test on both).
+STORES = ["sqlite", "postgresql"]
+SQLITE_ONLY = pytest.mark.sqlite_only
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``SQLITE_ONLY``: a test so marked is not run with its server on PostgreSQL (it is
+    deselected there; a test of the module that starts no server is left as it is)."""
+    kept, dropped = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        on_pg = params.get("db_url") == "postgresql"
+        (dropped if on_pg and item.get_closest_marker("sqlite_only") else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+@pytest.fixture(scope="module", params=STORES)
 def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
            ) -> Iterator[str]:
     if request.param == "sqlite":

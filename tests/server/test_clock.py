@@ -11,18 +11,16 @@ import itertools
 import time
 from typing import Any
 
-import pytest
-
 from meeple.server.protocol import SERVER_FRAMES, ClockFrame
 from tests.server.client import Player
-from tests.server.conftest import Server
+from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_play import create, join
 
 CLOCK = 5  # the shortest clock a table may have
 
 #: The clock and its stand-in are the service's, the same on either store (the store's part,
 #: the seat's ``absent``, is tried on PostgreSQL by test_views and test_faults): SQLite only.
-pytestmark = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+pytestmark = SQLITE_ONLY
 
 
 def clocks(p: Player) -> list[dict[str, Any]]:

@@ -11,8 +11,11 @@ from typing import Any
 
 from meeple.core.rng import Rng
 from tests.server.client import Player
-from tests.server.conftest import Server
+from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_play import create, join
+
+#: Forced steps are the turn's and the service's, the same on either store: SQLite only.
+pytestmark = SQLITE_ONLY
 
 
 def latest_view_frame(p: Player) -> dict[str, Any]:

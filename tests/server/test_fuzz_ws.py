@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.conftest import Server
+from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.fuzzing import (
     SEED,
     LogReader,
@@ -445,6 +445,7 @@ def _encode(frame: Any, version: int) -> tuple[str | bytes, bool | None]:
         return data, True  # raw invalid UTF-8 inside: a text frame as it is
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("role", ["none", "spectator", "seat", "other"])
 def test_explicit_hostile_frames(role: str, judge: Judge) -> None:
     """Each hostile frame of the list, in each role: answered, connection kept, log kept."""
@@ -540,6 +541,7 @@ def frames(draw: st.DrawFn, version: int, legal: list[str], secrets: dict[int, s
         return data, True
 
 
+@SQLITE_ONLY
 def test_hypothesis_frames_of_every_type_in_every_role(judge: Judge) -> None:
     """Hypothesis: a role, then a frame of any type with hostile fields (fixed seed, bounded)."""
     game = judge.game

@@ -8,8 +8,11 @@ from typing import Any
 
 import meeple
 from meeple.bots.greedy import best_turns
-from tests.server.conftest import Server, free_port
+from tests.server.conftest import SQLITE_ONLY, Server, free_port
 from tests.server.test_play import create, join
+
+#: Hints are the bot pool's and the service's, the same on either store: SQLite only.
+pytestmark = SQLITE_ONLY
 
 
 def _hint(server: Server, table: str, seat: int | None, secret: str | None,

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 from tests.server.client import Player
-from tests.server.conftest import Server
+from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_play import create, join
+
+#: The protocol's frames and refusals are the service's, the same on either store: SQLite only.
+pytestmark = SQLITE_ONLY
 
 
 def two_humans(server: Server) -> tuple[str, Player, Player]:

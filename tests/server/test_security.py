@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.server.client import Player
-from tests.server.conftest import Server, free_port
+from tests.server.conftest import SQLITE_ONLY, Server, free_port
 from tests.server.test_play import create
 
 TWO_PEOPLE = [{"kind": "human"}, {"kind": "human"}]
@@ -36,6 +36,7 @@ def _refused(r: httpx.Response, status: int = 422) -> str:
 
 
 # ---------------------------------------------------------------- no path a client names
+@SQLITE_ONLY
 @pytest.mark.parametrize("game", ["gardens", "takenokolor", "reefs"])
 def test_a_variant_naming_a_file_is_refused_and_the_file_is_never_read(
         server: Server, game: str, tmp_path: Path) -> None:
@@ -53,6 +54,7 @@ def test_a_variant_naming_a_file_is_refused_and_the_file_is_never_read(
     assert _tables(server) == before
 
 
+@SQLITE_ONLY
 def test_a_shipped_sheet_by_name_still_makes_a_table(server: Server) -> None:
     t = create(server, "takenokolor", {"sheet": "3-pandas"}, [{"kind": "bot", "bot": "random"}] * 2)
     assert t["variant"] == {"sheet": "3-pandas"}
@@ -89,6 +91,7 @@ def test_hostile_bodies_get_a_clear_4xx_and_create_nothing(server: Server, what:
     assert _tables(server) == before
 
 
+@SQLITE_ONLY
 def test_a_body_over_the_limit_is_413(server: Server) -> None:
     r = server.api("POST", "/api/tables", content=b'{"a": "' + b"x" * (600 * 1024) + b'"}',
                    headers={"content-type": "application/json"})
@@ -127,6 +130,7 @@ def test_hostile_joins_are_refused_and_take_no_seat(server: Server, body: dict[s
 
 
 # ---------------------------------------------------------------- budgets a client may ask
+@SQLITE_ONLY
 @pytest.mark.parametrize("spec", ["mcts:seconds=1e9", "mcts:iterations=100000000",
                                   "mcts:cpu=inf", "mcts:seconds=nan", "mcts:top=100000",
                                   "greedy:epsilon=2", "mcts:" + "x" * 300])
@@ -139,6 +143,7 @@ def test_unbounded_bot_specs_are_refused_at_tables(server: Server, spec: str) ->
     assert _tables(server) == before
 
 
+@SQLITE_ONLY
 def test_unbounded_hint_levels_are_refused_before_any_worker_thinks(server: Server) -> None:
     made = create(server, "gardens", {"level": 1}, [{"kind": "human"}, {"kind": "bot",
                                                     "bot": "random"}], join_as="Ann")
@@ -313,6 +318,7 @@ HOSTILE_FRAMES: list[str | bytes] = [
 ]
 
 
+@SQLITE_ONLY
 def test_hostile_frames_are_answered_and_the_connection_stays_usable(server: Server) -> None:
     made = create(server, "gardens", {"level": 1}, [{"kind": "human"}, {"kind": "bot",
                                                     "bot": "random"}], join_as="Ann")

@@ -10,8 +10,12 @@ import time
 from meeple.core.rng import Rng
 from meeple.store import Store
 from tests.server.client import Player
-from tests.server.conftest import Server
+from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_play import create, join
+
+#: What a view holds is the same on either store; the seat's ``absent`` is tried on PostgreSQL
+#: by test_faults (the clock running out while the database is down): SQLite only.
+pytestmark = SQLITE_ONLY
 
 
 def test_pergola_views_never_hold_a_leaf_or_a_seed_before_it_is_drawn(server: Server) -> None:

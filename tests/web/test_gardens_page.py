@@ -34,12 +34,14 @@ def step_on_drawing(page: Any, rng: Rng, made: dict[str, int]) -> bool:
     """One click of a turn on the lit SVG elements (the buttons only when no choice has a
     target), checking that the lit elements are exactly the legal moves."""
     lit = page.locator("#board .lit[data-move]")
-    n = lit.count()
+    # one round trip for the lit elements and the buttons (not one per element)
+    moves, legal = page.evaluate(
+        "() => [[...document.querySelectorAll('#board .lit[data-move]')]"
+        ".map(e => e.dataset.move), [...document.querySelectorAll('#choices button.choice')]"
+        ".map(b => b.dataset.move)]")
+    n = len(moves)
     if n:
         # every Gardens choice has a target: the lit elements are exactly the legal moves
-        moves = [lit.nth(i).get_attribute("data-move") for i in range(n)]
-        legal = page.evaluate("[...document.querySelectorAll('#choices button.choice')]"
-                              ".map(b => b.dataset.move)")
         assert sorted(moves) == sorted(legal), (moves, legal)
         lit.nth(rng.choice(list(range(n)))).click()
         made["svg"] = made.get("svg", 0) + 1
