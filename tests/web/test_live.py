@@ -7,7 +7,14 @@ from typing import Any
 
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
-from tests.web.driver import click_through, create_from_lobby, fast_forward, phase, play_turn, version
+from tests.web.driver import (
+    WHOLE_GAMES,
+    click_through,
+    create_from_lobby,
+    phase,
+    play_turn,
+    version,
+)
 
 
 def committed_log(page: Any) -> list[str]:
@@ -60,9 +67,10 @@ def test_two_browsers_and_a_spectator_see_each_others_moves_live(browser: Any,
 
 def test_a_reload_and_a_server_restart_mid_game_resume_the_game(page: Any, web: Server) -> None:
     """A turn by clicks, a reload, a kill -9 restart: the page reconnects by itself, shows the
-    same game and plays the next turn by clicks; then the game goes on from a late position
-    (``driver.fast_forward``) and is finished by clicks. ``MEEPLE_WHOLE_GAMES=1`` plays the
-    whole rest of the game by clicks."""
+    same game and plays the next turn by clicks, which the restarted server takes. (Finishing
+    the game after that proved nothing more: each game's page test finishes games by clicks,
+    and tests/server/test_crash.py finishes games across kill -9 restarts; issue 36.)
+    ``MEEPLE_WHOLE_GAMES=1`` still plays the whole rest of the game by clicks."""
     table = create_from_lobby(page, web, "reefs", {"level": "2"}, 2)
     rng = Rng(9)
     play_turn(page, rng)
@@ -80,10 +88,9 @@ def test_a_reload_and_a_server_restart_mid_game_resume_the_game(page: Any, web: 
     play_turn(page, rng)
     log = web.api("GET", f"/api/tables/{table}/log", params={"after": before}).json()
     assert any(e["seat"] == 0 and e["kind"] == "move" for e in log)
-    fast_forward(page, web, table, rng)
-    clicks = click_through(page, rng)
-    assert clicks > 0 and phase(page) == "over"
-    assert web.api("GET", f"/api/tables/{table}").json()["status"] == "finished"
+    if WHOLE_GAMES:
+        assert click_through(page, rng) > 0 and phase(page) == "over"
+        assert web.api("GET", f"/api/tables/{table}").json()["status"] == "finished"
 
 
 def test_colour_blind_mode_and_a_phone_width_page(browser: Any, web: Server) -> None:

@@ -8,11 +8,13 @@ what they share, so that neither imports the other for it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import meeple
 from meeple.core.state import State
-from meeple.store import Table
+
+if TYPE_CHECKING:  # a bot worker imports this module: it needs no store (SQLAlchemy)
+    from meeple.store import Table
 
 
 @dataclass(frozen=True)
