@@ -29,8 +29,9 @@ def step_on_drawing(page: Any, rng: Rng, seen: dict[str, int]) -> bool:
     target); a flutter or a drip is two clicks, its source then one of its targets."""
     lit = page.locator("#board svg .lit")
     buttons = page.locator("#choices button.choice")
-    targetless = [i for i in range(buttons.count())
-                  if (buttons.nth(i).get_attribute("data-move") or "").startswith(TARGETLESS)]
+    # one round trip for the buttons' moves (not one per button)
+    texts = buttons.evaluate_all("bs => bs.map(b => b.dataset.move || '')")
+    targetless = [i for i, text in enumerate(texts) if text.startswith(TARGETLESS)]
     options = [("svg", i) for i in range(lit.count())] + [("button", i) for i in targetless]
     if not options:
         if buttons.count() == 0:

@@ -42,7 +42,8 @@ def step_on_drawing(page: Any, rng: Rng, made: dict[str, int]) -> bool:
     if not legal:
         return False
     lit = page.locator("#board .lit[data-move]")
-    moves = [lit.nth(i).get_attribute("data-move") for i in range(lit.count())]
+    # one round trip for every lit element's move (not one per element)
+    moves = lit.evaluate_all("els => els.map(e => e.dataset.move)")
     assert sorted(moves) == sorted(m for m in legal if m not in BUTTON_ONLY), (moves, legal)
     if moves:
         lit.nth(rng.choice(list(range(len(moves))))).click()
