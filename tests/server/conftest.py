@@ -6,8 +6,10 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,11 @@ import httpx
 import pytest
 
 PG_ENV = "MEEPLE_TEST_POSTGRES"
+
+#: One TLS context for every test client. The servers here speak plain HTTP, but an
+#: ``httpx.Client`` builds a context when it is made unless given one, and building one loads
+#: the CA bundle: about 40 ms, which a fresh client per request (``httpx.get``) paid each time.
+TLS = ssl.create_default_context()
 
 
 def _die_with_parent() -> None:
@@ -46,8 +53,14 @@ class Server:
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
         self.env: dict[str, str] = {}
+        # one keep-alive client per thread (the race tests call api() from threads), all
+        # closed when the server stops, so no request reuses a connection to a dead process
+        self._local = threading.local()
+        self._clients: list[httpx.Client] = []
+        self._lock = threading.Lock()
 
     def start(self) -> None:
+        self._drop_clients()  # (a process that died by itself leaves them to a dead port)
         env = {**os.environ, "MEEPLE_DATABASE_URL": self.db_url, "MEEPLE_BOT_WORKERS": "1"}
         # the same tables on every run (issue 36: a test that reads a random table may pass or
         # fail by the table it got); MEEPLE_TEST_TABLE_SEEDS=N tries other tables, empty: random
@@ -61,18 +74,27 @@ class Server:
                  "--port", str(self.port)], env=env, stdout=out, stderr=subprocess.STDOUT,
                 preexec_fn=_die_with_parent)
         deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
+        with httpx.Client(verify=TLS, timeout=1) as probe:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+                try:
+                    if probe.get(self.base + "/api/games").status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.05)
         raise RuntimeError("server did not start in 180 s")
 
+    def _drop_clients(self) -> None:
+        with self._lock:
+            for client in self._clients:
+                client.close()
+            self._clients.clear()
+            self._local = threading.local()
+
     def stop(self, kill: bool = False) -> None:
+        self._drop_clients()
         if self.proc is None:
             return
         if self.proc.poll() is None:
@@ -88,8 +110,21 @@ class Server:
         self.stop(kill=kill)
         self.start()
 
+    def http(self) -> httpx.Client:
+        """This thread's keep-alive client for the server (made on first use)."""
+        client: httpx.Client | None = getattr(self._local, "client", None)
+        if client is None:
+            # idle connections are dropped after 2 s, before uvicorn's 5 s keep-alive ends
+            # them from its side (a request sent as the server closes would fail)
+            client = httpx.Client(base_url=self.base, timeout=120, verify=TLS,
+                                  limits=httpx.Limits(keepalive_expiry=2))
+            with self._lock:
+                self._clients.append(client)
+            self._local.client = client
+        return client
+
     def api(self, method: str, path: str, **kw: object) -> httpx.Response:
-        return httpx.request(method, self.base + path, timeout=120, **kw)  # type: ignore[arg-type]
+        return self.http().request(method, path, **kw)  # type: ignore[arg-type]
 
 
 #: The stores a server test runs on. A module whose subject is the store (durability, crashes,

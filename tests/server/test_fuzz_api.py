@@ -42,7 +42,7 @@ import sqlalchemy.pool
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from tests.server.conftest import SQLITE_ONLY, Server
+from tests.server.conftest import SQLITE_ONLY, TLS, Server
 from tests.server.fuzzing import (
     SEED,
     LogReader,
@@ -208,7 +208,7 @@ class Prober:
 
     def __init__(self, server: Server, log_reader: LogReader) -> None:
         self.server, self.log = server, log_reader
-        self.http = httpx.Client(base_url=server.base, timeout=120)
+        self.http = httpx.Client(base_url=server.base, timeout=120, verify=TLS)
         self.db = sqlalchemy.create_engine(server.db_url, poolclass=sqlalchemy.pool.NullPool)
         self.findings = Findings()
         self.watched: dict[str, tuple[Req, dict[str, Any] | None]] = {}
@@ -276,7 +276,7 @@ class Prober:
 
     def _reconnect(self) -> None:
         self.http.close()
-        self.http = httpx.Client(base_url=self.server.base, timeout=120)
+        self.http = httpx.Client(base_url=self.server.base, timeout=120, verify=TLS)
 
     def _tracebacks(self, wait: bool) -> list[str]:
         """The server's new tracebacks; after a 5xx or a drop, waiting (up to 2 s) for the one

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.conftest import SQLITE_ONLY, Server
+from tests.server.conftest import SQLITE_ONLY, TLS, Server
 from tests.server.fuzzing import (
     SEED,
     LogReader,
@@ -67,14 +67,14 @@ class Game:
     http: httpx.Client = field(init=False)
 
     def __post_init__(self) -> None:
-        self.http = httpx.Client(base_url=self.server.base, timeout=120)
+        self.http = httpx.Client(base_url=self.server.base, timeout=120, verify=TLS)
 
     def state(self) -> dict[str, Any]:
         try:
             return snapshot(self.server, self.table, self.http)
         except httpx.HTTPError:  # a connection the server closed after an error of its own
             self.http.close()
-            self.http = httpx.Client(base_url=self.server.base, timeout=120)
+            self.http = httpx.Client(base_url=self.server.base, timeout=120, verify=TLS)
             return snapshot(self.server, self.table, self.http)
 
     def seat_view(self, seat: int) -> dict[str, Any]:

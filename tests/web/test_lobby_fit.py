@@ -8,7 +8,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.server.conftest import Server
@@ -130,7 +129,7 @@ def test_the_new_solo_table_states_its_goal_from_the_first_turn(page: Any, web: 
 
 # ---------------------------------------------------------------- #9 wrong addresses
 def test_a_wrong_table_address_is_a_404_with_the_way_back(browser: Any, web: Server) -> None:
-    r = httpx.get(web.base + "/t/no-such-table", timeout=30)
+    r = web.api("GET", "/t/no-such-table")
     assert r.status_code == 404
     assert "text/html" in r.headers["content-type"]
     ctx = browser.new_context(viewport=PHONE)
