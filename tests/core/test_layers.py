@@ -51,6 +51,23 @@ def test_each_layer_finds_the_record_its_game_package_builds(game: str) -> None:
     assert solo_reports(game) is getattr(package, "SOLO", None)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_presentation_is_the_package_shapes_functions_by_name(game: str) -> None:
+    """``Presentation.from_modules`` takes each field from the module and name the shape gives
+    it (``draw`` and ``draw_score`` have one type: only this tells them apart)."""
+    def module(name: str) -> types.ModuleType:
+        return importlib.import_module(f"meeple.games.{game}.{name}")
+
+    pres = importlib.import_module(f"meeple.games.{game}").PRESENTATION
+    render, view = module("render"), module("view")
+    assert pres == Presentation(
+        draw=render.draw, draw_score=render.draw_score,
+        notation_help=module("moves").NOTATION_HELP, announce=module("words").announce,
+        view_board=view.view_board, view_layout=view.view_layout,
+        layout_model=pres.layout_model, board_model=pres.board_model)
+    assert pres.layout_model.__module__ == pres.board_model.__module__ == view.__name__
+
+
 def test_only_pergola_keeps_a_solo_table() -> None:
     assert solo_games() == ["pergola"]
     solo = solo_reports("pergola")

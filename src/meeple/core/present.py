@@ -1,18 +1,19 @@
 """The presentation layer's registry: how a game is put into words, views and drawing.
 
 Each game package builds a :class:`Presentation` over its own State class and exposes it as
-``PRESENTATION`` beside its ``GAME`` (the rules' facts, :mod:`meeple.core.registry`); this module
-finds it through the package the rules registry loaded. Everything that shows a game to a
-person reads it from here: the per-seat view (:mod:`meeple.core.view`), the terminal
-(:func:`draw_view`, :func:`draw_view_score`, from the view), the log in words (:func:`announcements`), the
-schema (``meeple schema``). The rules never import any of it.
+``PRESENTATION`` beside its ``GAME`` (the rules' facts, :mod:`meeple.core.registry`), from the
+modules of the package's shape (:meth:`Presentation.from_modules`); this module finds it through
+the package the rules registry loaded. Everything that shows a game to a person reads it from
+here: the per-seat view (:mod:`meeple.core.view`), the terminal (:func:`draw_view`,
+:func:`draw_view_score`, from the view), the log in words (:func:`announcements`), the schema
+(``meeple schema``). The rules never import any of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -21,6 +22,7 @@ from meeple.core.state import State
 from meeple.core.viewmodel import View
 
 S = TypeVar("S", bound=State[Any])
+S_contra = TypeVar("S_contra", bound=State[Any], contravariant=True)
 
 #: ``draw(layout, view, seat, colourblind)``: the terminal drawing of a per-seat view, as Rich
 #: markup. ``layout`` is what the game's ``view_layout`` gives for the table (JSON data, as
@@ -36,8 +38,9 @@ ViewDrawing = Callable[[Mapping[str, Any], View, int | None, bool], str]
 class Presentation(Generic[S]):
     """A game's words, views and terminal drawing, typed over its State class ``S``.
 
-    Build it annotated, ``PRESENTATION: Presentation[GardensState] = Presentation(...)``, so
-    mypy checks each function against the game's own state.
+    Build it annotated, ``PRESENTATION: Presentation[GardensState] = Presentation(...)`` (or
+    ``= Presentation.from_modules(...)``), so mypy checks each function against the game's own
+    state.
     """
 
     #: The whole screen for a seat as Rich markup (``meeple play``, ``meeple join``), drawn
@@ -65,6 +68,58 @@ class Presentation(Generic[S]):
     #: How moves are written in this game, with examples (``help`` at the terminal prompt);
     #: empty: the terminal shows examples from the legal moves.
     notation_help: str = ""
+
+    @classmethod
+    def from_modules(cls, moves: MovesModule, words: WordsModule[S], view: ViewModule[S],
+                     render: RenderModule, *, layout_model: type[BaseModel],
+                     board_model: type[BaseModel]) -> Presentation[S]:
+        """The presentation of a game package whose modules have the names the package shape
+        gives them (docs/adding-a-game.md): ``moves.NOTATION_HELP``, ``words.announce``,
+        ``view.view_board`` and ``view.view_layout``, ``render.draw`` and ``render.draw_score``,
+        with the view's two models (their names are the game's own). mypy checks each module
+        against the game's State class as it checks the fields: a ``words`` whose ``announce``
+        takes another state is not a ``WordsModule[GardensState]``."""
+        return cls(draw=render.draw, draw_score=render.draw_score,
+                   notation_help=moves.NOTATION_HELP, announce=words.announce,
+                   view_board=view.view_board, view_layout=view.view_layout,
+                   layout_model=layout_model, board_model=board_model)
+
+
+# The modules of a game package that :meth:`Presentation.from_modules` reads (a module object
+# satisfies a protocol by its top-level names; mypy checks them).
+
+
+class MovesModule(Protocol):
+    """A game's ``moves.py``: how its moves are written."""
+
+    NOTATION_HELP: str
+
+
+class WordsModule(Protocol[S_contra]):
+    """A game's ``words.py``: the game in words."""
+
+    @property
+    def announce(self) -> Callable[[S_contra, S_contra], list[str]]: ...
+
+
+class ViewModule(Protocol[S_contra]):
+    """A game's ``view.py``: the per-seat view as JSON-able data."""
+
+    @property
+    def view_board(self) -> Callable[[S_contra, int | None], dict[str, Any]]: ...
+
+    @property
+    def view_layout(self) -> Callable[[S_contra], dict[str, Any]]: ...
+
+
+class RenderModule(Protocol):
+    """A game's ``render.py``: its terminal drawing, the whole screen and the score pad."""
+
+    @property
+    def draw(self) -> ViewDrawing: ...
+
+    @property
+    def draw_score(self) -> ViewDrawing: ...
 
 
 #: Presentations found so far, by game name (tests may replace one for a game).

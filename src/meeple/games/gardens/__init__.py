@@ -3,15 +3,12 @@
 from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
+from meeple.games.gardens import moves, render, view, words
 from meeple.games.gardens.evaluation import gardens_evaluation
 from meeple.games.gardens.learning import gardens_actions, gardens_layout, gardens_observe
-from meeple.games.gardens.moves import NOTATION_HELP
 from meeple.games.gardens.presets import BOT_PRESETS
 from meeple.games.gardens.ranker import gardens_turn_ranker
-from meeple.games.gardens.render import draw, draw_score
 from meeple.games.gardens.rules import GardensState, new_gardens
-from meeple.games.gardens.view import GardensBoard, GardensLayout, view_board, view_layout
-from meeple.games.gardens.words import announce
 
 GAME = GameInfo(
     name="gardens",
@@ -28,16 +25,8 @@ GAME = GameInfo(
     default_players=2,
 )
 
-PRESENTATION: Presentation[GardensState] = Presentation(
-    draw=draw,
-    draw_score=draw_score,
-    notation_help=NOTATION_HELP,
-    announce=announce,
-    view_board=view_board,
-    view_layout=view_layout,
-    layout_model=GardensLayout,
-    board_model=GardensBoard,
-)
+PRESENTATION: Presentation[GardensState] = Presentation.from_modules(
+    moves, words, view, render, layout_model=view.GardensLayout, board_model=view.GardensBoard)
 
 BOTS: BotKnowledge[GardensState] = BotKnowledge(
     evaluation=gardens_evaluation,

@@ -1,5 +1,5 @@
 """Pick a Pen: Gardens, for the bots: the evaluation (score so far plus gardens under way),
-registered as ``GAME.evaluation``. The turn ranker built on it is in :mod:`.ranker`."""
+registered as ``BOTS.evaluation``. The turn ranker built on it is in :mod:`.ranker`."""
 
 from __future__ import annotations
 

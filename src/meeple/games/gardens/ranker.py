@@ -1,6 +1,6 @@
 """Pick a Pen: Gardens' turn ranker, for the bots: it estimates every whole turn without building
 a state per step, then evaluates the most promising ones exactly with
-:func:`~meeple.games.gardens.evaluation.gardens_evaluation`. Registered as ``GAME.turn_ranker``."""
+:func:`~meeple.games.gardens.evaluation.gardens_evaluation`. Registered as ``BOTS.turn_ranker``."""
 
 from __future__ import annotations
 

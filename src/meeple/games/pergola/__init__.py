@@ -3,12 +3,11 @@
 from meeple.core.layers import BotKnowledge, Learning, SoloReports
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
+from meeple.games.pergola import moves, render, view, words
 from meeple.games.pergola.evaluation import pergola_evaluation
 from meeple.games.pergola.learning import pergola_actions, pergola_layout, pergola_observe
-from meeple.games.pergola.moves import NOTATION_HELP
 from meeple.games.pergola.presets import BOT_PRESETS
 from meeple.games.pergola.ranker import TurnRanker
-from meeple.games.pergola.render import draw, draw_score
 from meeple.games.pergola.rules import PergolaState, new_pergola, variant_players
 from meeple.games.pergola.solo import (
     CHALLENGES,
@@ -16,8 +15,6 @@ from meeple.games.pergola.solo import (
     challenge_report,
     thousand_club,
 )
-from meeple.games.pergola.view import PergolaBoard, PergolaLayout, view_board, view_layout
-from meeple.games.pergola.words import announce
 
 GAME = GameInfo(
     name="pergola",
@@ -34,16 +31,8 @@ GAME = GameInfo(
     variant_players=variant_players,
 )
 
-PRESENTATION: Presentation[PergolaState] = Presentation(
-    draw=draw,
-    draw_score=draw_score,
-    notation_help=NOTATION_HELP,
-    announce=announce,
-    view_board=view_board,
-    view_layout=view_layout,
-    layout_model=PergolaLayout,
-    board_model=PergolaBoard,
-)
+PRESENTATION: Presentation[PergolaState] = Presentation.from_modules(
+    moves, words, view, render, layout_model=view.PergolaLayout, board_model=view.PergolaBoard)
 
 BOTS: BotKnowledge[PergolaState] = BotKnowledge(
     evaluation=pergola_evaluation,

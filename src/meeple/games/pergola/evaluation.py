@@ -1,6 +1,6 @@
 """Pergola: the score so far plus credit for progress toward points not scored yet.
 
-``pergola_evaluation(state, seat)`` is the game's evaluation for the bots (``GAME.evaluation``). It reads the
+``pergola_evaluation(state, seat)`` is the game's evaluation for the bots (``BOTS.evaluation``). It reads the
 seat's garden (public information: Pergola's view hides nothing already decided) and adds, to
 the score-pad total, discounted credit for:
 

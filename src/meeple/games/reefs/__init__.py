@@ -3,15 +3,13 @@
 from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
+from meeple.games.reefs import moves, render, view, words
 from meeple.games.reefs.evaluation import reefs_evaluation
 from meeple.games.reefs.learning import reefs_actions, reefs_layout, reefs_observe
-from meeple.games.reefs.moves import NOTATION_HELP, ReefsMove
+from meeple.games.reefs.moves import ReefsMove
 from meeple.games.reefs.presets import BOT_PRESETS
 from meeple.games.reefs.ranker import TurnRanker
-from meeple.games.reefs.render import draw, draw_score
 from meeple.games.reefs.rules import ReefsState, make_game
-from meeple.games.reefs.view import ReefsBoard, ReefsLayout, view_board, view_layout
-from meeple.games.reefs.words import announce
 
 __all__ = ["BOTS", "GAME", "LEARNING", "PRESENTATION", "ReefsMove", "ReefsState", "make_game"]
 
@@ -29,16 +27,8 @@ GAME = GameInfo(
     default_players=2,
 )
 
-PRESENTATION: Presentation[ReefsState] = Presentation(
-    draw=draw,
-    draw_score=draw_score,
-    notation_help=NOTATION_HELP,
-    announce=announce,
-    view_board=view_board,
-    view_layout=view_layout,
-    layout_model=ReefsLayout,
-    board_model=ReefsBoard,
-)
+PRESENTATION: Presentation[ReefsState] = Presentation.from_modules(
+    moves, words, view, render, layout_model=view.ReefsLayout, board_model=view.ReefsBoard)
 
 BOTS: BotKnowledge[ReefsState] = BotKnowledge(
     evaluation=reefs_evaluation,

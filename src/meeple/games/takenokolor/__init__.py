@@ -10,18 +10,15 @@ from __future__ import annotations
 from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
+from meeple.games.takenokolor import moves, render, view, words
 from meeple.games.takenokolor.evaluation import takenokolor_evaluation
 from meeple.games.takenokolor.learning import (
     takenokolor_actions,
     takenokolor_layout,
     takenokolor_observe,
 )
-from meeple.games.takenokolor.moves import NOTATION_HELP
 from meeple.games.takenokolor.presets import BOT_PRESETS
-from meeple.games.takenokolor.render import draw, draw_score
 from meeple.games.takenokolor.rules import TakenokolorState, factory
-from meeple.games.takenokolor.view import TakenokolorBoard, TakenokolorLayout, view_board, view_layout
-from meeple.games.takenokolor.words import announce
 
 GAME = GameInfo(
     name="takenokolor",
@@ -43,16 +40,8 @@ GAME = GameInfo(
     default_players=3,
 )
 
-PRESENTATION: Presentation[TakenokolorState] = Presentation(
-    draw=draw,
-    draw_score=draw_score,
-    notation_help=NOTATION_HELP,
-    announce=announce,
-    view_board=view_board,
-    view_layout=view_layout,
-    layout_model=TakenokolorLayout,
-    board_model=TakenokolorBoard,
-)
+PRESENTATION: Presentation[TakenokolorState] = Presentation.from_modules(
+    moves, words, view, render, layout_model=view.TakenokolorLayout, board_model=view.TakenokolorBoard)
 
 BOTS: BotKnowledge[TakenokolorState] = BotKnowledge(
     evaluation=takenokolor_evaluation,

@@ -412,12 +412,7 @@ function drawMiddle(layout, board, ctx, targets) {
   board.pencils.forEach((p) => {
     const x = 12, w = W - 24;
     const faded = p.where === "used" || p.where === "unrolled";
-    const where = {
-      middle: board.phase === "rolling" ? "rolled" : "in the middle",
-      hand: `${names[p.holder] ?? "?"} colours`,
-      used: p.holder !== null ? `taken by ${names[p.holder]}` : "used",
-      unrolled: "not rolled yet",
-    }[p.where];
+    const where = pencilPlace(p, board, names);
     const g = svg("g", { class: `gd-pencil where-${p.where}`, id: p.id, "data-el": p.id,
       "data-face": p.face ?? "" },
       title(`${p.colour} pencil` + (p.face ? ` showing ${p.face}` : "") + `: ${where}`));
@@ -454,6 +449,16 @@ function drawMiddle(layout, board, ctx, targets) {
   return row;
 }
 
+// where pencil `p` is, in words: the card's line on a wide page, its title on both
+function pencilPlace(p, board, names) {
+  return {
+    middle: board.phase === "rolling" ? "rolled" : "in the middle",
+    hand: `${names[p.holder] ?? "?"} colours`,
+    used: p.holder !== null ? `taken by ${names[p.holder]}` : "used",
+    unrolled: "not rolled yet",
+  }[p.where];
+}
+
 function narrowPage() {
   return Boolean(window.matchMedia && window.matchMedia("(max-width: 600px)").matches);
 }
@@ -466,12 +471,7 @@ function drawMiddleNarrow(board, ctx, targets) {
   const row = el("div", { class: "gd-pencils narrow", role: "group", "aria-label": "the pencils" });
   board.pencils.forEach((p) => {
     const faded = p.where === "used" || p.where === "unrolled";
-    const long = {
-      middle: board.phase === "rolling" ? "rolled" : "in the middle",
-      hand: `${names[p.holder] ?? "?"} colours`,
-      used: p.holder !== null ? `taken by ${names[p.holder]}` : "used",
-      unrolled: "not rolled yet",
-    }[p.where];
+    const long = pencilPlace(p, board, names);
     const where = {
       middle: board.phase === "rolling" ? "rolled" : "middle", hand: names[p.holder] ?? "?",
       used: p.holder !== null ? names[p.holder] : "used", unrolled: "not rolled",
