@@ -33,7 +33,9 @@ def seats(server: Server, table: str) -> list[dict[str, Any]]:
 
 
 def test_a_connected_person_out_of_time_loses_one_decision_at_a_time(server: Server) -> None:
-    joined = create(server, "reefs", {"level": 1},
+    # Takenokolor: a turn of two decisions (a marker, an item), so the stand-in ends it in
+    # two clocks (a Reefs turn took it five or more)
+    joined = create(server, "takenokolor", {"sheet": "2-pandas"},
                     [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
                     join_as="Ann", clock=CLOCK)
     table = joined["table"]["id"]
