@@ -440,19 +440,32 @@ class Service:
 
     async def refresh(self, rt: Runtime) -> bool:
         """Catch up with the stored log (another process may have moved the table on).
-        Returns whether anything changed."""
-        table = await asyncio.to_thread(self.store.table, rt.table.id)
-        changed = table != rt.table
-        if table.version != rt.version:
+        Returns whether anything changed.
+
+        It may run beside a move of this process (a client's hello and ``set_absent`` call it
+        outside the table's lock): a commit that lands while it reads makes the runtime newer
+        than what it read, and then what it read is dropped (versions only grow). Without that,
+        a refresh that read the store before a bot's commit could put the runtime back to the
+        position before that move, and a client could be left there: a spectator would never
+        see the end of a game that had ended (tests/server/test_refresh_race.py)."""
+        for _ in range(8):
+            table = await asyncio.to_thread(self.store.table, rt.table.id)
+            if table.version < rt.version:
+                continue  # read before a commit of ours that has landed since: read again
+            if table.version == rt.version:
+                changed = table != rt.table
+                rt.table = table
+                rt.state.seats = [s.name for s in table.seats]
+                return changed
             fresh = await asyncio.to_thread(self._load, rt.table.id)
+            if fresh.version <= rt.version:
+                continue  # the runtime caught up meanwhile: read the table's row again
             rt.table, rt.state, rt.lines, rt.version = fresh.table, fresh.state, fresh.lines, \
                 fresh.version
             rt.befores = fresh.befores
             rt.since = time.monotonic()
             return True
-        rt.table = table
-        rt.state.seats = [s.name for s in table.seats]
-        return changed
+        return False  # (commits kept landing while it read: the runtime is the newest)
 
     async def remote_change(self, table_id: str, version: int) -> None:
         """Another server process changed a table (fan-out): catch up and tell our clients."""

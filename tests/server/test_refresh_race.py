@@ -1,0 +1,69 @@
+"""A refresh (catching a table's runtime up with the store) that runs beside a move of the same
+process never takes the runtime back to an older position. A client's hello refreshes outside
+the table's lock; when its read of the store was older than a commit that landed while it ran,
+the runtime went back to the position before that move, and every client was told that older
+position (a spectator of a quick bot game never saw its end; seen once under load in
+tests/web/test_table_ux.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meeple.server.service import Runtime, Service
+from tests.aio import run
+from tests.server.test_turn_preview import a_turn, running_table
+
+
+def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store, tid = running_table(tmp_path, "gardens", {"level": 1})
+    svc = Service(store, None, bots=False)
+    other = Service(store, None, bots=False)  # another server process on the same store
+    loaded, go = threading.Event(), threading.Event()
+    real_load = svc._load
+    calls = 0
+
+    def slow_first_load(table_id: str) -> Runtime:
+        """The first load reads the store, then waits (as a busy thread would) before it
+        hands back what it read."""
+        nonlocal calls
+        calls += 1
+        fresh = real_load(table_id)
+        if calls == 1:
+            loaded.set()
+            assert go.wait(30)
+        return fresh
+
+    async def scenario() -> tuple[int, Any, int, Any]:
+        await svc.start_table(tid)
+        rt = await svc.runtime(tid)
+        seat = rt.state.to_move
+        turn = a_turn(rt.state, 3)
+        assert len(turn) >= 2  # a Gardens turn: a pencil, then fields
+        # the other process plays the first decision: this runtime is one version behind
+        await other.start_table(tid)
+        at = rt.version
+        await other.play(tid, seat, turn[0], at, "o1")
+        monkeypatch.setattr(svc, "_load", slow_first_load)
+        slow = asyncio.create_task(svc.refresh(rt))  # (a client's hello, say)
+        await asyncio.to_thread(loaded.wait, 30)  # it has read the store at version at + 1
+        # meanwhile this process plays the next decision (catching up first, under the lock)
+        new = await svc.play(tid, seat, turn[1], at + 1, "s1")
+        assert rt.version == new == at + 2
+        go.set()
+        await slow
+        fresh = real_load(tid)
+        return rt.version, rt.state.key(), fresh.version, fresh.state.key()
+
+    try:
+        version, key, stored, stored_key = run(scenario())
+    finally:
+        go.set()
+        store.close()
+    assert version == stored, "the runtime went back to an older position"
+    assert key == stored_key
