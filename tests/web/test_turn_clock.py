@@ -19,7 +19,7 @@ from tests.server.test_play import create
 from tests.web.driver import click_a_button, fast_forward, phase, settle
 from tests.web.test_table_ux import shoot
 
-CLOCK = 6  # seconds a decision: short, for the test (the lobby offers 30 s and more)
+CLOCK = 5  # seconds a decision: the shortest a table may have (the lobby offers 30 s and more)
 
 
 def open_as(page: Any, web: Server, game: str, variant: dict[str, Any]) -> str:
