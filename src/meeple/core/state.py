@@ -42,6 +42,25 @@ class SeatPart(Protocol):
 P = TypeVar("P", bound=SeatPart)
 
 
+class KeptKey:
+    """The base of a :class:`SeatPart`: :meth:`key` is made once by :meth:`make_key` and kept
+    until the part is next changed (:func:`part_for_update` forgets it; ``copy()`` starts
+    without one)."""
+
+    __slots__ = ("_key",)
+    _key: Hashable | None
+
+    def key(self) -> Hashable:
+        k = self._key
+        if k is None:
+            k = self._key = self.make_key()
+        return k
+
+    def make_key(self) -> Hashable:
+        """Everything in the part that tells two positions apart."""
+        raise NotImplementedError
+
+
 def part_for_update(parts: list[P], own: int, seat: int) -> int:
     """Make ``parts[seat]`` safe to change: copy it first unless bit ``seat`` of ``own`` says
     no other state shares it, and forget its kept key. Returns the new ``own`` mask. States

@@ -9,9 +9,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 VIEW_SCHEMA = "meeple-view/1"
+
+
+class TurnWords(BaseModel):
+    """The words a game's board gives about the turn: the base of Gardens', Reefs' and
+    Takenokolor's board models (their fields come first in the board). The same three
+    sentences in every game, so a client shows them the same way: the status line, the words
+    after "Your turn: ", and the result under the winners."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    sentence: str = Field(description="who is doing what, in words: a whole sentence naming the "
+                                      "seat (once over: the result)")
+    doing: str = Field(description="what the seat to move has to do, without its name, to follow "
+                                   "'Your turn: ' or 'Ann is to move: '; empty while chance acts "
+                                   "(a roll) and once over")
+    result_text: str = Field(description="once over: when and why the game ended, as a sentence "
+                                         "shown after the winners; else empty")
 
 
 class ScorePad(BaseModel):

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from meeple.core.bits import bit_list, components
 from meeple.core.hexgrid import HEX_DIRECTIONS, hex_to_pixel, outside_positions
 from meeple.core.text import possessive, subject
+from meeple.core.viewmodel import TurnWords
 from meeple.games.gardens import moves as mv
 from meeple.games.gardens.rules import COLOURING, OVER, ROLLING, TAKING, GardensState
 from meeple.games.gardens.sheet import ALL_PENCILS, COLOURS, LETTERS, CompiledSheet
@@ -496,19 +497,13 @@ class Choice(_Model):
     label: str = Field(description="words for a button")
 
 
-class GardensBoard(_Model):
+class GardensBoard(TurnWords):
     """What changes during a Gardens game, as one viewer may see it."""
 
     schema_: str = Field(default=BOARD_SCHEMA, alias="schema")
     phase: Literal["rolling", "taking", "colouring", "over"]
     seat: int | None = Field(description="whose turn it is (who rolls, takes or colours); null "
                                          "once the game is over")
-    sentence: str = Field(description="what is happening, in words")
-    doing: str = Field(description="what the seat to move has to do, without the seat's name, "
-                                   "to follow 'Your turn: ' or 'Ann is to move: '; empty while "
-                                   "rolling or once over")
-    result_text: str = Field(description="once over: why the game ended, as a sentence "
-                                         "(shown after the winners); else empty")
     pencils: list[PencilMark] = Field(description="the five pencils, in roll order")
     hand: Hand | None = Field(description="the pencil being coloured with, or null")
     seats: list[SeatBoard]

@@ -34,27 +34,8 @@ import functools
 from operator import mul
 
 from meeple.core.layers import Block
+from meeple.games.pergola import moves as mv
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.moves import (
-    ACTION_LANTERN,
-    BONUS_MOVES,
-    BUTTERFLY,
-    FLY,
-    HONEY_MOVES,
-    INSECTS,
-    LADYBUG,
-    LANTERN_ACTION_MOVES,
-    LANTERN_MOVES,
-    LANTERNS,
-    LAVENDER_MOVES,
-    OWN_ACTION_MOVES,
-    SKIP,
-    STOP,
-    TAKE_MOVES,
-    Spot,
-    flutter_move,
-    place_move,
-)
 from meeple.games.pergola.rules import CUP_CAP, FLOWER_CAP, MAX_POTS, TASK_NAMES, Garden, PergolaState
 from meeple.games.pergola.sheet import (
     HOLLYHOCKS,
@@ -78,30 +59,30 @@ SCORE_ROWS = (*sc.ROWS, "total")
 
 
 # ---------------------------------------------------------------------- actions
-def insect_spots(c: Compiled, insect: int) -> tuple[Spot, ...]:
+def insect_spots(c: Compiled, insect: int) -> tuple[mv.Spot, ...]:
     """Every spot an insect of the kind can ever sit on with this data: flying, then its
     plant's spots (hollyhock levels, magnolia levels, pergola spaces then lavender flowers)."""
-    if insect == BUTTERFLY:
-        return (FLY, *(("h", lv) for lv in range(c.max_holly - 1)))
-    if insect == LADYBUG:
-        return (FLY, *(("m", lv) for lv in range(c.max_mag)))
+    if insect == mv.BUTTERFLY:
+        return (mv.FLY, *(("h", lv) for lv in range(c.max_holly - 1)))
+    if insect == mv.LADYBUG:
+        return (mv.FLY, *(("m", lv) for lv in range(c.max_mag)))
     flowers = c.supply[SUP["lavender-flower"]]
-    return (FLY, *(("cup", i) for i in range(len(c.spaces))),
+    return (mv.FLY, *(("cup", i) for i in range(len(c.spaces))),
             *(("flower", j) for j in range(flowers)))
 
 
 @functools.lru_cache(maxsize=16)
 def _actions(c: Compiled) -> tuple[str, ...]:
-    moves = [*c.pick_moves, *c.magnolia_moves, *c.buttercup_moves, *LAVENDER_MOVES.values()]
-    moves += [place_move(k, spot) for k in range(len(INSECTS)) for spot in insect_spots(c, k)]
-    moves += [*OWN_ACTION_MOVES, *LANTERN_ACTION_MOVES]
-    moves += [m for m in LANTERN_MOVES if m.lantern != ACTION_LANTERN]
-    for k in range(len(INSECTS)):
+    moves = [*c.pick_moves, *c.magnolia_moves, *c.buttercup_moves, *mv.LAVENDER_MOVES.values()]
+    moves += [mv.place_move(k, spot) for k in range(len(mv.INSECTS)) for spot in insect_spots(c, k)]
+    moves += [*mv.OWN_ACTION_MOVES, *mv.LANTERN_ACTION_MOVES]
+    moves += [m for m in mv.LANTERN_MOVES if m.lantern != mv.ACTION_LANTERN]
+    for k in range(len(mv.INSECTS)):
         spots = insect_spots(c, k)
-        moves += [flutter_move(k, a, b) for a in spots for b in spots if a != b]
-    moves += [STOP, *c.leaf_moves, *TAKE_MOVES]
+        moves += [mv.flutter_move(k, a, b) for a in spots for b in spots if a != b]
+    moves += [mv.STOP, *c.leaf_moves, *mv.TAKE_MOVES]
     moves += [m for row in c.drip_moves for m in row]
-    moves += [*BONUS_MOVES, *c.jump_moves, *HONEY_MOVES, SKIP]
+    moves += [*mv.BONUS_MOVES, *c.jump_moves, *mv.HONEY_MOVES, mv.SKIP]
     return tuple(m.text for m in moves)
 
 
@@ -159,10 +140,10 @@ class _Tables:
         sup = c.supply
         n_tools, n_leaves = len(c.tool_ids), len(c.leaf_ids)
         n_mag = c.max_mag - 1
-        insects = max(sup[SUP[x]] for x in INSECTS)
-        lantern_total = sum(sup[SUP[f"lantern-{x}"]] for x in LANTERNS)
+        insects = max(sup[SUP[x]] for x in mv.INSECTS)
+        lantern_total = sum(sup[SUP[f"lantern-{x}"]] for x in mv.LANTERNS)
         pieces = max(sup[SUP["lavender-leaf"]], sup[SUP["dragonfly-small"]],
-                     len(c.dragon_lilies), *(sup[SUP[f"lantern-{x}"]] for x in LANTERNS),
+                     len(c.dragon_lilies), *(sup[SUP[f"lantern-{x}"]] for x in mv.LANTERNS),
                      lantern_total)
         blocks: list[Block] = []
         for r in range(players):
@@ -248,7 +229,7 @@ def _score_bound(c: Compiled) -> int:
     sup = c.supply
     n = {x: sup[SUP[x]] for x in SUPPLY_ITEMS}
     insects = (n["butterfly"], n["ladybug"], n["bee"])
-    lanterns = sum(n[f"lantern-{x}"] for x in LANTERNS)
+    lanterns = sum(n[f"lantern-{x}"] for x in mv.LANTERNS)
     dragonflies = n["dragonfly-small"] + len(c.dragon_lilies)
     rows = (
         sc.score_hollyhocks([n[h] for h in HOLLYHOCKS]),

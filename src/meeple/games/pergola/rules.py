@@ -22,7 +22,7 @@ from typing import Any
 
 from meeple.core.errors import BadVariant, IllegalMove
 from meeple.core.rng import Rng
-from meeple.core.state import CHANCE, Score, State, part_for_update
+from meeple.core.state import CHANCE, KeptKey, Score, State, part_for_update
 from meeple.games.pergola import scoring as sc
 from meeple.games.pergola.moves import (
     ACTION_LANTERN,
@@ -81,11 +81,11 @@ LANTERN_OF = {f"lantern-{x}": i for i, x in enumerate(LANTERNS)}
 INSECT_OF = {x: i for i, x in enumerate(INSECTS)}
 
 
-class Garden:
+class Garden(KeptKey):
     """One player's boards: garden, pergola, cascade and tool pot (the data scoring reads)."""
 
     __slots__ = (
-        "_key", "bees_fly", "bfly", "bfly_fly", "bonuses", "cup_bees", "cups", "df_large",
+        "bees_fly", "bfly", "bfly_fly", "bonuses", "cup_bees", "cups", "df_large",
         "df_medium", "df_reqs", "df_small", "drops", "flowers", "frog", "holly", "lady",
         "lady_fly", "lanterns", "lanterns_used", "lav_leaves", "leaves", "mag", "mag_buds",
         "pots", "tools",
@@ -147,19 +147,15 @@ class Garden:
         g._key = None
         return g
 
-    def key(self) -> Hashable:
+    def make_key(self) -> Hashable:
         """Everything in the garden. Kept once made: a garden is changed only through
         :meth:`PergolaState.garden_for_update`, which forgets it."""
-        k = self._key
-        if k is None:
-            k = self._key = (
-                tuple(self.holly), tuple(self.bfly), self.bfly_fly, tuple(self.mag),
+        return (tuple(self.holly), tuple(self.bfly), self.bfly_fly, tuple(self.mag),
                 tuple(self.mag_buds), tuple(self.lady), self.lady_fly, tuple(self.cups),
                 tuple(self.cup_bees), self.lav_leaves, tuple(self.flowers), self.df_small,
                 self.bees_fly, self.df_medium, self.df_large, self.df_reqs,
                 tuple(self.lanterns), self.lanterns_used, tuple(self.leaves), tuple(self.pots),
                 tuple(self.drops), tuple(self.bonuses), self.frog, tuple(self.tools))
-        return k
 
     # ------------------------------------------------------------ insects on their spots
     def add_insect(self, k: int, spot: Spot) -> None:
@@ -963,28 +959,35 @@ class PergolaState(State[PergolaMove]):
                     g.df_medium += 1
         return [*new, (LANT_JUMP, 0)]
 
+    @staticmethod
+    def _lantern_again_options(g: Garden, lantern: int) -> list[PergolaMove]:
+        """Rulebook, Lanterns: a drip or jump lantern, if the seat has one unused, repeats the
+        action just done; the seat uses it or skips."""
+        return [LANTERN_MOVES[lantern], SKIP] if g.lanterns[lantern] else []
+
+    def _lantern_again(self, g: Garden, lantern: int, move: PergolaMove, again: Task) -> list[Task]:
+        """Rulebook, Lanterns: the lantern is turned over and the action follows once more."""
+        if move.lantern != lantern:
+            return []
+        self._use_lantern(g, lantern)
+        return [again]
+
     def drip_lantern_options(self, g: Garden, arg: int) -> list[PergolaMove]:
         """Rulebook, Lanterns: after a water drip, a drip lantern drips again (same or other
         drop)."""
-        return [LANTERN_MOVES[DRIP_LANTERN], SKIP] if g.lanterns[DRIP_LANTERN] else []
+        return self._lantern_again_options(g, DRIP_LANTERN)
 
     def drip_lantern(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
         """Rulebook, Lanterns: the lantern is turned over and another water drip follows."""
-        if move.lantern != DRIP_LANTERN:
-            return []
-        self._use_lantern(g, DRIP_LANTERN)
-        return [(DRIP, 0)]
+        return self._lantern_again(g, DRIP_LANTERN, move, (DRIP, 0))
 
     def jump_lantern_options(self, g: Garden, arg: int) -> list[PergolaMove]:
         """Rulebook, Lanterns: after a frog jump, a jump lantern jumps again."""
-        return [LANTERN_MOVES[JUMP_LANTERN], SKIP] if g.lanterns[JUMP_LANTERN] else []
+        return self._lantern_again_options(g, JUMP_LANTERN)
 
     def jump_lantern(self, g: Garden, arg: int, move: PergolaMove) -> list[Task]:
         """Rulebook, Lanterns: the lantern is turned over and another frog jump follows."""
-        if move.lantern != JUMP_LANTERN:
-            return []
-        self._use_lantern(g, JUMP_LANTERN)
-        return [(FROG, 0)]
+        return self._lantern_again(g, JUMP_LANTERN, move, (FROG, 0))
 
     # ---------------------------------------------------------- honey (P5, P7)
     def fill_honey_pot_options(self, g: Garden, arg: int) -> list[PergolaMove]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from meeple.core.errors import BadVariant, IllegalMove
-from meeple.core.state import CHANCE, Score, State, part_for_update
+from meeple.core.state import CHANCE, KeptKey, Score, State, part_for_update
 from meeple.core.text import subject
 from meeple.games.reefs import scoring
 from meeple.games.reefs.moves import (
@@ -47,11 +47,11 @@ P_ROLL: Final = 0
 P_TAKE: Final = 1
 P_DRAW: Final = 2
 
-class SeatSheet:
+class SeatSheet(KeptKey):
     """One player's own score sheet: what is coloured on it."""
 
     __slots__ = (
-        "_key", "boxes", "coins", "coins_taken", "end", "entries_used", "entry", "owner", "props",
+        "boxes", "coins", "coins_taken", "end", "entries_used", "entry", "owner", "props",
         "props_taken", "props_used", "stuck", "treasure", "used", "whirls",
     )
 
@@ -93,17 +93,14 @@ class SeatSheet:
         c._key = None
         return c
 
-    def key(self) -> Hashable:
+    def make_key(self) -> Hashable:
         """What is coloured on the sheet. Kept once made: a sheet is changed only through
         :meth:`ReefsState.sheet_for_update`, which forgets it."""
-        k = self._key
-        if k is None:
-            k = self._key = (
-                bytes(self.owner), tuple(self.entry), tuple(self.end), self.entries_used,
-                tuple(self.treasure), tuple(self.boxes), self.coins_taken, self.coins,
-                self.whirls, self.props_taken, self.props, self.props_used,
-            )
-        return k
+        return (
+            bytes(self.owner), tuple(self.entry), tuple(self.end), self.entries_used,
+            tuple(self.treasure), tuple(self.boxes), self.coins_taken, self.coins,
+            self.whirls, self.props_taken, self.props, self.props_used,
+        )
 
 
 class ReefsState(State[ReefsMove]):

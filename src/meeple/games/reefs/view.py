@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from meeple.core.memo import made_once_per
 from meeple.core.state import CHANCE, Score
 from meeple.core.text import subject
+from meeple.core.viewmodel import TurnWords
 from meeple.games.reefs import moves as mv
 from meeple.games.reefs.rules import P_DRAW, P_ROLL, ReefsState
 from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, Board, direction
@@ -427,7 +428,7 @@ class Choice(_Frozen):
     label: str = Field(description="words for a button or a tooltip")
 
 
-class ReefsBoard(_Frozen):
+class ReefsBoard(TurnWords):
     """What changes at a Reefs table, as one viewer sees it (every sheet is public)."""
 
     schema_: str = Field(BOARD_SCHEMA, alias="schema", description="this format's version")
@@ -437,12 +438,6 @@ class ReefsBoard(_Frozen):
                     "pencil; 'draw': it draws the pencil taken; 'over'")
     roller: int = Field(description="the seat that rolls and takes first this round")
     to_move: int | None = Field(description="the seat to move, null while rolling or once over")
-    sentence: str = Field(description="who is doing what, in words: a whole sentence")
-    doing: str = Field(description="what the seat to move has to do, without its name, to "
-                                   "follow 'Your turn: ' or 'Ann is to move: '; empty while "
-                                   "rolling and once over")
-    result_text: str = Field(description="once over: why the game ended, as a sentence; else "
-                                         "empty")
     pencils: list[PencilState] = Field(description="the five pencils, O R B G P")
     drawing: Drawing | None
     seats: list[SeatBoard]

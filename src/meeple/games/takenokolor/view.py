@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from meeple.core.bits import bit_list
 from meeple.core.state import CHANCE
 from meeple.core.text import subject, verb
+from meeple.core.viewmodel import TurnWords
 from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
 from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
 from meeple.games.takenokolor.words import (
@@ -298,7 +299,7 @@ class Choice(_Model):
                              "could then colour (to light them before the marker is taken)")
 
 
-class TakenokolorBoard(_Model):
+class TakenokolorBoard(TurnWords):
     """What changes during a Takenokolor game, as one viewer may see it (everything is public)."""
 
     schema_: str = Field(BOARD_SCHEMA, alias="schema", description="this format's version")
@@ -307,11 +308,6 @@ class TakenokolorBoard(_Model):
     holder: int = Field(description="the seat holding the panda: the roller, first to choose")
     phase: Literal["roll", "take", "colour", "free", "over"]
     to_move: int | None = Field(description="the seat deciding; None while rolling and once over")
-    sentence: str = Field(description="who is doing what, in words: a whole sentence naming "
-                                       "the seat (once over: the result)")
-    doing: str = Field(description="what the seat to move is doing, without its name ('take "
-                                   "a marker ...'); empty while rolling and once over")
-    result_text: str = Field(description="once over: when and why the game ended; else empty")
     next_marker: Literal["B", "Y", "P", "G"] | None = Field(
         description="while rolling: the marker rolled next")
     markers: list[MarkerState] = Field(description="the four markers in rolling order")
