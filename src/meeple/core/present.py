@@ -11,9 +11,9 @@ here: the per-seat view (:mod:`meeple.core.view`), the terminal (:func:`draw_vie
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -32,6 +32,10 @@ S_contra = TypeVar("S_contra", bound=State[Any], contravariant=True)
 #: It reads nothing but its arguments, so a client that has a view and the layout (``meeple
 #: join``) draws the same screen as ``meeple play``.
 ViewDrawing = Callable[[Mapping[str, Any], View, int | None, bool], str]
+
+#: ``view_boards(state, viewers)``: the boards of several viewers of one position, by viewer
+#: (:attr:`Presentation.view_boards`).
+ViewBoards = Callable[[S, Sequence[int | None]], dict[int | None, dict[str, Any]]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,6 +62,13 @@ class Presentation(Generic[S]):
     #: seat to move keyed by the layout element each one targets; ``viewer`` is a seat or
     #: None for a spectator. Built from ``state.view(seat)``.
     view_board: Callable[[S, int | None], dict[str, Any]]
+    #: ``view_boards(state, viewers)``: the boards of several viewers of one position at once
+    #: (:func:`meeple.core.view.view_data`), by viewer, each equal to what ``view_board``
+    #: gives that viewer, with what they all see made once. ``state`` is the whole state: the
+    #: hook keeps what a seat may not see out of the others' boards as ``view_board`` does
+    #: (from ``state.view(seat)``). The boards may share their parts: read them, never change
+    #: them. None: ``view_board`` per viewer (:meth:`boards`).
+    view_boards: ViewBoards[S] | None = None
     #: ``view_layout(state)``: what never changes during a game, as JSON-able data: the
     #: sheet's or board's geometry, element ids, labels and scoring tables, so a client can
     #: draw any sheet (a user's own too). Sent once per table (``GET .../layout``).
@@ -69,19 +80,29 @@ class Presentation(Generic[S]):
     #: empty: the terminal shows examples from the legal moves.
     notation_help: str = ""
 
+    def boards(self, state: S, viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The boards of ``viewers`` (seats, None: a spectator) of the whole state ``state``, by
+        viewer: the game's ``view_boards``, else ``view_board`` of each viewer's own view
+        (``state.view(seat)``; seat 0's for a spectator)."""
+        if self.view_boards is not None:
+            return self.view_boards(state, viewers)
+        return {v: self.view_board(state.view(0 if v is None else v), v) for v in viewers}
+
     @classmethod
     def from_modules(cls, moves: MovesModule, words: WordsModule[S], view: ViewModule[S],
                      render: RenderModule, *, layout_model: type[BaseModel],
                      board_model: type[BaseModel]) -> Presentation[S]:
         """The presentation of a game package whose modules have the names the package shape
         gives them (docs/adding-a-game.md): ``moves.NOTATION_HELP``, ``words.announce``,
-        ``view.view_board`` and ``view.view_layout``, ``render.draw`` and ``render.draw_score``,
-        with the view's two models (their names are the game's own). mypy checks each module
-        against the game's State class as it checks the fields: a ``words`` whose ``announce``
-        takes another state is not a ``WordsModule[GardensState]``."""
+        ``view.view_board`` and ``view.view_layout`` (and ``view.view_boards`` if the module
+        has it), ``render.draw`` and ``render.draw_score``, with the view's two models (their
+        names are the game's own). mypy checks each module against the game's State class as
+        it checks the fields: a ``words`` whose ``announce`` takes another state is not a
+        ``WordsModule[GardensState]``."""
+        boards = view.view_boards if isinstance(view, SharedViewModule) else None
         return cls(draw=render.draw, draw_score=render.draw_score,
                    notation_help=moves.NOTATION_HELP, announce=words.announce,
-                   view_board=view.view_board, view_layout=view.view_layout,
+                   view_board=view.view_board, view_boards=boards, view_layout=view.view_layout,
                    layout_model=layout_model, board_model=board_model)
 
 
@@ -110,6 +131,14 @@ class ViewModule(Protocol[S_contra]):
 
     @property
     def view_layout(self) -> Callable[[S_contra], dict[str, Any]]: ...
+
+
+@runtime_checkable
+class SharedViewModule(ViewModule[S_contra], Protocol[S_contra]):
+    """A game's ``view.py`` that also makes the boards of several viewers at once."""
+
+    @property
+    def view_boards(self) -> ViewBoards[S_contra]: ...
 
 
 class RenderModule(Protocol):

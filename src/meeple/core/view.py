@@ -6,12 +6,18 @@ in common). It carries the legal moves of the seat to move (only to that seat), 
 rows of every seat, the log of what happened in words, and ``board``: the game's own public
 position data, from the hook its package registers (``Presentation.view_board``), documented in
 ``docs/server.md``. The schema is versioned (``schema``); ``meeple schema GAME`` prints it.
+
+``view_data(state, viewers, log)`` makes the views of several viewers of one position at once
+as JSON data (what a server sends and diffs), making what they all see once
+(``Presentation.view_boards``); ``seat_view`` is the model of one viewer's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+from pydantic_core import to_jsonable_python
 
 from meeple.core.markup import strip_markup
 from meeple.core.present import draw_view, draw_view_score, presentation
@@ -56,32 +62,79 @@ def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None =
               log_tail: int = LOG_TAIL, text: bool = False) -> View:
     """The view of ``viewer`` (None: a spectator) of ``state``: ``log`` is the game's log in
     words if the caller keeps it (else it is made from the moves, without announcements);
-    ``text`` adds the terminal drawing as plain text."""
-    info = game_info(state.game_name)
-    shown = presentation(state.game_name)
-    seen = state.view(viewer if viewer is not None else 0)
-    to_move = state.to_move
-    scores = state.scores()
-    legal: list[str] = []
-    if viewer is not None and to_move == viewer:
-        legal = [str(m) for m in state.legal_moves()]
-    board = shown.view_board(seen, viewer)
-    lines = log if log is not None else log_lines(state)
-    view = View(
-        schema=VIEW_SCHEMA, game=state.game_name, title=info.title, variant=state.variant(),
-        players=state.players, viewer=viewer,
-        seats=[SeatSummary(index=i, name=state.seats[i], total=scores[i].total)
-               for i in range(state.players)],
-        to_move=None if to_move in (None, CHANCE) else to_move,
-        chance_pending=to_move == CHANCE, over=state.is_over, winners=state.winners(),
-        turn=state.turn, moves_played=len(state.history), legal_moves=legal,
-        can_undo=viewer is not None and state.can_undo() and to_move == viewer,
-        scores=[ScorePad(total=s.total, rows=dict(s.breakdown)) for s in scores],
-        log=lines[-log_tail:], board=board, text="",
-    )
+    ``text`` adds the terminal drawing as plain text. The model of :func:`view_data`'s data."""
+    view = View.model_validate(_views(state, [viewer], _tail(state, log, log_tail))[viewer])
     if text:
         view.text = _plain(state, view)
     return view
+
+
+def view_data(state: State[Any], viewers: Sequence[int | None],
+              log: list[LogLine] | None = None, log_tail: int = LOG_TAIL,
+              text: bool = False) -> dict[int | None, dict[str, Any]]:
+    """The views of several ``viewers`` (seats, None: a spectator) of ``state`` at once, by
+    viewer, as JSON data: each equal to ``seat_view(state, viewer, log, log_tail,
+    text).model_dump(mode="json", by_alias=True)``, keys in the same order. What every viewer
+    sees (the seats, the scores, the log, the board's public parts: the game's
+    ``Presentation.view_boards``) is made once and shared between the views: read them,
+    never change them."""
+    tail = _tail(state, log, log_tail)
+    lines = [{"number": line.number, "seat": line.seat, "who": line.who, "move": line.move,
+              "said": list(line.said)} for line in tail]
+    out = _views(state, viewers, lines)
+    if text:
+        for data in out.values():
+            data["text"] = _plain(state, View.model_validate({**data, "log": tail}))
+    return out
+
+
+def _tail(state: State[Any], log: list[LogLine] | None, log_tail: int) -> list[LogLine]:
+    """The last ``log_tail`` lines of ``log``, or of the log made from the moves."""
+    return (log if log is not None else log_lines(state))[-log_tail:]
+
+
+def _views(state: State[Any], viewers: Sequence[int | None],
+           log: list[Any]) -> dict[int | None, dict[str, Any]]:
+    """The views of ``viewers`` as :func:`view_data` makes them, without the terminal text,
+    with ``log`` as given (log lines, or their JSON data)."""
+    boards = presentation(state.game_name).boards(state, viewers)
+    common = _common(state)
+    to_move = common["to_move"]
+    mover = to_move in viewers and to_move is not None
+    legal = [str(m) for m in state.legal_moves()] if mover else []
+    undo = mover and state.can_undo()
+    out: dict[int | None, dict[str, Any]] = {}
+    for v in viewers:
+        mine = v is not None and v == to_move
+        out[v] = {
+            "schema": VIEW_SCHEMA, "game": common["game"], "title": common["title"],
+            "variant": common["variant"], "players": common["players"], "viewer": v,
+            "seats": common["seats"], "to_move": to_move,
+            "chance_pending": common["chance_pending"], "over": common["over"],
+            "winners": common["winners"], "turn": common["turn"],
+            "moves_played": common["moves_played"], "legal_moves": legal if mine else [],
+            "can_undo": mine and undo, "scores": common["scores"], "log": log,
+            "board": boards[v], "text": "",
+        }
+    return out
+
+
+def _common(state: State[Any]) -> dict[str, Any]:
+    """What every viewer's view of ``state`` holds alike but the log, as JSON data (see
+    :func:`view_data`; ``to_move`` is None while chance is pending)."""
+    scores = state.scores()
+    to_move = state.to_move
+    return {
+        "game": state.game_name, "title": game_info(state.game_name).title,
+        "variant": to_jsonable_python(state.variant()), "players": state.players,
+        "seats": [{"index": i, "name": state.seats[i], "total": scores[i].total}
+                  for i in range(state.players)],
+        "to_move": None if to_move in (None, CHANCE) else to_move,
+        "chance_pending": to_move == CHANCE, "over": state.is_over,
+        "winners": list(state.winners()), "turn": state.turn,
+        "moves_played": len(state.history),
+        "scores": [{"total": s.total, "rows": dict(s.breakdown)} for s in scores],
+    }
 
 
 def _plain(state: State[Any], view: View) -> str:
