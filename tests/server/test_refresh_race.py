@@ -25,15 +25,15 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
     svc = Service(store, None, bots=False)
     other = Service(store, None, bots=False)  # another server process on the same store
     loaded, go = threading.Event(), threading.Event()
-    real_load = svc._load
+    real_catch_up = svc.authority._caught_up
     calls = 0
 
-    def slow_first_load(table_id: str) -> Runtime:
-        """The first load reads the store, then waits (as a busy thread would) before it
+    def slow_first_load(behind: Runtime) -> Runtime:
+        """The first catch-up reads the store, then waits (as a busy thread would) before it
         hands back what it read."""
         nonlocal calls
         calls += 1
-        fresh = real_load(table_id)
+        fresh = real_catch_up(behind)
         if calls == 1:
             loaded.set()
             assert go.wait(30)
@@ -49,7 +49,7 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
         await other.start_table(tid)
         at = rt.version
         await other.play(tid, seat, turn[0], at, "o1")
-        monkeypatch.setattr(svc, "_load", slow_first_load)
+        monkeypatch.setattr(svc.authority, "_caught_up", slow_first_load)
         slow = asyncio.create_task(svc.refresh(rt))  # (a client's hello, say)
         await asyncio.to_thread(loaded.wait, 30)  # it has read the store at version at + 1
         # meanwhile this process plays the next decision (catching up first, under the lock)
@@ -57,7 +57,7 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
         assert rt.version == new == at + 2
         go.set()
         await slow
-        fresh = real_load(tid)
+        fresh = svc.authority.load(tid)
         return rt.version, rt.state.key(), fresh.version, fresh.state.key()
 
     try:

@@ -41,7 +41,7 @@ def test_idle_tables_nobody_watches_are_forgotten_and_rebuilt_on_demand(tmp_path
         for bogus in ("nope", "0" * 16, "x" * 5000):
             with pytest.raises(NotFound):
                 await svc.runtime(bogus)
-        assert svc._loading == {}  # no lock per id a client named
+        assert svc.authority._loading == {}  # no lock per id a client named
 
     run(scenario())
     store.close()

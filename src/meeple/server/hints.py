@@ -105,11 +105,11 @@ async def in_pool(svc: Service, fn: Any, arg: Any, deadline: float, too_long: st
             return out
         except TimeoutError:
             if pool is not None:
-                svc._renew_pool(pool)  # the overrunning worker is stopped
+                svc.bots.renew_pool(pool)  # the overrunning worker is stopped
             raise HintFailed(too_long.format(deadline=deadline)) from None
         except BrokenProcessPool:
             if pool is not None:
-                svc._pool_broken(pool)  # a worker died: the pool is made anew
+                svc.bots.pool_broken(pool)  # a worker died: the pool is made anew
             continue  # (or a bot's overrun renewed it meanwhile): ask again
         except MeepleError:
             raise

@@ -248,7 +248,7 @@ class Connection:
                 new = await self.svc.undo(self.table_id, client.viewer, version, move_id)
             else:
                 new = await self.svc.play(self.table_id, client.viewer, frame.steps, version,
-                                          move_id)
+                                          move_id, draft=client.draft)
         except AlreadyPlayed as exc:
             # the same id again (the connection dropped before the ack): played once, acked again
             await self.send(Ack(id=move_id, version=exc.version, resent=True).dump())
