@@ -187,6 +187,16 @@ class State(ABC, Generic[M]):
         """Every move so far with who made it: ``(seat or CHANCE, move)``, oldest first."""
         return [(mover, move) for (mover, _), move in zip(self._movers, self._history, strict=True)]
 
+    def log_since(self, first: int) -> list[tuple[int, M]]:
+        """The moves after the first ``first`` with who made them (``log()[first:]``, without
+        building the rest: what changed between a position and a later one)."""
+        return [(mover, move) for (mover, _), move in
+                zip(self._movers[first:], self._history[first:], strict=True)]
+
+    def moves_played(self) -> int:
+        """How many moves were played so far, chance included (``len(history)``, no copy)."""
+        return len(self._history)
+
     def illegal_reason(self, move: M) -> str | None:
         """Why ``move`` is illegal now, or ``None``. Games may override with sharper reasons."""
         if move in self.legal_moves():

@@ -30,7 +30,7 @@ def announce(before: ReefsState, after: ReefsState) -> list[str]:
     out: list[str] = []
     # moves in between: propellers used and pencils forfeited (R13, R6)
     pc = before.pc
-    for mover, move in after.log()[len(before.log()):]:
+    for mover, move in after.log_since(before.moves_played()):
         if mover == CHANCE:
             continue
         name = after.seats[mover]

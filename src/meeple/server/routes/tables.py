@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Header, HTTPException, Query
+from fastapi import APIRouter, Header, HTTPException, Query, Response
 
 from meeple.bots.hint import DEFAULT_LEVEL, level_spec
 from meeple.bots.limits import MAX_SPEC_LENGTH, client_spec
@@ -22,14 +22,14 @@ from meeple.store import FINISHED, RUNNING
 router = APIRouter()
 
 
-@router.get("/api/tables/{table_id}/view")
+@router.get("/api/tables/{table_id}/view", response_model=dict[str, Any])
 async def get_view(table_id: str, svc: ServiceDep, store: StoreDep,
                    seat: int | None = Query(None, ge=0, le=MAX_PARAM),
                    text: bool = False,
                    at: int | None = Query(None, ge=0, le=MAX_PARAM,
                                           description="the position after this many "
                                           "moves (a replay; spectator's view)"),
-                   x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
+                   x_seat_secret: str | None = Header(None)) -> Any:
     """The table's view as ``seat`` (with its secret in the X-Seat-Secret header) or, with
     no seat, as a spectator; ``at=K`` gives the position after the first K moves as a
     spectator sees it (the replay viewer)."""
@@ -44,7 +44,10 @@ async def get_view(table_id: str, svc: ServiceDep, store: StoreDep,
                 "view": view.model_dump(mode="json", by_alias=True)}
     if seat is not None and not store.check_secret(table_id, seat, x_seat_secret):
         raise HTTPException(403, "a seat's view needs that seat's secret (X-Seat-Secret)")
-    return svc.view_frame(rt, seat, text)
+    # the frame's JSON text as the WebSocket clients get it, made once per version: sent as
+    # it is (parsed and written again by FastAPI it would cost more than making it)
+    return Response(svc.broadcaster.view_frame_json(rt, seat, text),
+                    media_type="application/json")
 
 
 @router.get("/api/tables/{table_id}/hint")
