@@ -196,6 +196,8 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
         problems.append("scoring.py defines no function or class")
     if pres is not None:
         defined_in("PRESENTATION.view_board", pres.view_board, "view")
+        if pres.view_boards is not None:
+            defined_in("PRESENTATION.view_boards", pres.view_boards, "view")
         defined_in("PRESENTATION.view_layout", pres.view_layout, "view")
         defined_in("PRESENTATION.board_model", pres.board_model, "view")
         defined_in("PRESENTATION.layout_model", pres.layout_model, "view")

@@ -10,6 +10,9 @@ with their stars, colourful boxes, flower and tree boxes, pencil symbols, bonus 
 how, boxes ticked, stars reached, symbols crossed), the bonus goals and who took them, the
 pencils with their numbers and who took which, the pencil in hand, whose turn it is in a
 sentence, and the choices of the seat to move, each aimed at a layout element.
+:func:`view_boards` makes the boards of several viewers of a position at once: the board once
+(every sheet is public), then the choices for the seat to move. The boards are made as JSON
+data directly, without building (and validating) their models, which remain the schema.
 
 Element ids: a field's id is its id on the sheet (``D4``, a capital letter and digits); every
 other element's id is lower case with a dash (``pencil-O``, ``box-O-2``, ``symbol-3``,
@@ -19,6 +22,7 @@ other element's id is lower case with a dash (``pencil-O``, ``box-O-2``, ``symbo
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -529,7 +533,7 @@ def _takers(state: GardensState) -> dict[int, int]:
     return out
 
 
-def _pencils(state: GardensState) -> list[PencilMark]:
+def _pencils(state: GardensState) -> list[dict[str, Any]]:
     rolling = state.phase == ROLLING
     takers = {} if rolling else _takers(state)
     out = []
@@ -547,12 +551,13 @@ def _pencils(state: GardensState) -> list[PencilMark]:
             where = "hand"
         else:
             where = "used"
-        out.append(PencilMark(id=f"pencil-{LETTERS[c]}", colour=COLOURS[c], letter=LETTERS[c],
-                              face=face, where=where, holder=holder))
+        out.append({"id": f"pencil-{LETTERS[c]}", "colour": COLOURS[c], "letter": LETTERS[c],
+                    "face": face, "where": where, "holder": holder})
     return out
 
 
-def _seat_board(state: GardensState, seat: int, holders: dict[str, int | None]) -> SeatBoard:
+def _seat_board(state: GardensState, seat: int,
+                holders: dict[str, int | None]) -> dict[str, Any]:
     sheet = state.sheet
     pad = state.pad
     base = seat * 5
@@ -571,30 +576,32 @@ def _seat_board(state: GardensState, seat: int, holders: dict[str, int | None]) 
             present = [c for c in range(5) if cm[c] & mask]
             by = (COLOURS[present[0]] if len(present) == 1
                   else "colourful" if len(present) == 5 else "mixed")
-        gardens.append(GardenMark(id=sheet.garden_names[g], left=left, completed=not left, by=by))
+        gardens.append({"id": sheet.garden_names[g], "left": left, "completed": not left,
+                        "by": by})
     boxes = state.boxes[base: base + 5]
-    rows = [RowMark(row=k + 1, ticked=[LETTERS[c] for c in range(5) if boxes[c] > k],
-                    star=min(boxes) > k) for k in range(len(pad.single_colour_boxes))]
+    rows = [{"row": k + 1, "ticked": [LETTERS[c] for c in range(5) if boxes[c] > k],
+             "star": min(boxes) > k} for k in range(len(pad.single_colour_boxes))]
     fb = state.flower_boxes[seat]
     tb = state.tree_boxes[seat]
     nb = sheet.neighbours
     largest = max((comp.bit_count() for c in range(5) for comp in components(cm[c], nb)),
                   default=0)
-    return SeatBoard(
-        seat=seat, name=state.seats[seat], coloured=coloured, coloured_count=len(coloured),
-        fields_left=sheet.n - len(coloured), gardens=gardens,
-        boxes={COLOURS[c]: boxes[c] for c in range(5)}, rows=rows,
-        single_colour_gardens={COLOURS[c]: state.sc_gardens[base + c] for c in range(5)},
-        colourful=state.colourful[seat],
-        colourful_star=bool(pad.colourful_star)
+    return {
+        "seat": seat, "name": state.seats[seat], "coloured": coloured,
+        "coloured_count": len(coloured), "fields_left": sheet.n - len(coloured),
+        "gardens": gardens, "boxes": {COLOURS[c]: boxes[c] for c in range(5)}, "rows": rows,
+        "single_colour_gardens": {COLOURS[c]: state.sc_gardens[base + c] for c in range(5)},
+        "colourful": state.colourful[seat],
+        "colourful_star": bool(pad.colourful_star)
         and state.colourful[seat] == len(pad.colourful_boxes),
-        flowers=[COLOURS[c] for c in range(5) if fb >> c & 1],
-        flower_star=sheet.has_flowers and fb == ALL_PENCILS,
-        flower_fields=(mine & sheet.flower_mask).bit_count(),
-        trees=[COLOURS[c] for c in range(5) if tb >> c & 1],
-        tree_star=sheet.has_trees and tb == ALL_PENCILS,
-        pencils_crossed=state.crossed[seat], outer_coloured=(mine & sheet.outer_mask).bit_count(),
-        largest_area=largest, goals=[g for g, h in holders.items() if h == seat])
+        "flowers": [COLOURS[c] for c in range(5) if fb >> c & 1],
+        "flower_star": sheet.has_flowers and fb == ALL_PENCILS,
+        "flower_fields": (mine & sheet.flower_mask).bit_count(),
+        "trees": [COLOURS[c] for c in range(5) if tb >> c & 1],
+        "tree_star": sheet.has_trees and tb == ALL_PENCILS,
+        "pencils_crossed": state.crossed[seat],
+        "outer_coloured": (mine & sheet.outer_mask).bit_count(),
+        "largest_area": largest, "goals": [g for g, h in holders.items() if h == seat]}
 
 
 def _goal_holders(state: GardensState) -> tuple[dict[str, int | None], set[str]]:
@@ -621,33 +628,40 @@ def _goal_holders(state: GardensState) -> tuple[dict[str, int | None], set[str]]
     return holders, decided
 
 
-def _choices(state: GardensState) -> list[Choice]:
+def _choice(move: str, target: str, kind: str, label: str) -> dict[str, Any]:
+    """A :class:`Choice` as JSON data."""
+    return {"move": move, "target": target, "kind": kind, "label": label}
+
+
+def _choices(state: GardensState) -> list[dict[str, Any]]:
     out = []
     name = COLOURS[state.hand] if state.hand >= 0 else ""
     for m in state.legal_moves():
         text = str(m)
         if m.kind == mv.TAKE:
             c = m.colour
-            out.append(Choice(move=text, target=f"pencil-{LETTERS[c]}", kind="pencil",
-                              label=f"take the {COLOURS[c]} pencil ({fields(state.faces[c])})"))
+            out.append(_choice(text, f"pencil-{LETTERS[c]}", "pencil",
+                               f"take the {COLOURS[c]} pencil ({fields(state.faces[c])})"))
         elif m.kind == mv.FIELD:
-            out.append(Choice(move=text, target=text, kind="field",
-                              label=f"colour {text} {name}"))
+            out.append(_choice(text, text, "field", f"colour {text} {name}"))
         else:
             k = state.crossed[state.seat]
             pen = state.pad.pencil_penalties
             end = ", ends the game" if k == len(pen) - 1 else ""
-            out.append(Choice(move=text, target=f"symbol-{k + 1}", kind="waste",
-                              label=f"waste the {name} pencil: cross pencil symbol {k + 1} "
-                                    f"({pen[k]}{end})"))
+            out.append(_choice(text, f"symbol-{k + 1}", "waste",
+                               f"waste the {name} pencil: cross pencil symbol {k + 1} "
+                               f"({pen[k]}{end})"))
     return out
 
 
-def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
+def _public(state: GardensState) -> dict[str, Any]:
+    """The board of ``state`` (a ``state.view(...)``) as every viewer sees it, as the JSON
+    data of :class:`GardensBoard` (its models are not built: made here, the data is valid):
+    ``choices`` empty."""
     phase = state.phase
     who = state.seats[state.seat]
     holders, decided = _goal_holders(state)
-    hand = None
+    hand: dict[str, Any] | None = None
     end = None
     doing = result = ""
     if phase == OVER:
@@ -667,11 +681,12 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
         c = state.hand
         done = state.group.bit_count()
         left = state.need - done
-        hand = Hand(seat=state.seat, pencil=f"pencil-{LETTERS[c]}", colour=COLOURS[c],
-                    letter=LETTERS[c], face=state.need,
-                    coloured=[state.sheet.ids[i] for i in bit_list(state.group)],
-                    left=left, can_waste=done == 0,
-                    colourable=[state.sheet.ids[i] for i in bit_list(state.g4_colourable_fields())])
+        hand = {"seat": state.seat, "pencil": f"pencil-{LETTERS[c]}", "colour": COLOURS[c],
+                "letter": LETTERS[c], "face": state.need,
+                "coloured": [state.sheet.ids[i] for i in bit_list(state.group)],
+                "left": left, "can_waste": done == 0,
+                "colourable": [state.sheet.ids[i]
+                               for i in bit_list(state.g4_colourable_fields())]}
         sentence = (f"{subject(who, 'colours')} with the {COLOURS[c]} pencil: {done} of "
                     f"{fields(state.need)} done, {left} to go"
                     + (" (or waste it)." if done == 0 else "."))
@@ -680,23 +695,41 @@ def _board_model(state: GardensState, viewer: int | None) -> GardensBoard:
                  f"colour {left} more {'field' if left == 1 else 'fields'} with the "
                  f"{COLOURS[c]} pencil, each touching this pencil's fields")
     sentence = sentence[0].upper() + sentence[1:]
-    choices: list[Choice] = []
-    if viewer is not None and viewer == state.seat and phase in (TAKING, COLOURING):
-        choices = _choices(state)
-    goals = [GoalMark(id=g, holder=h, holder_name=state.seats[h] if h is not None else None,
-                      decided=g in decided) for g, h in holders.items()]
-    return GardensBoard(
-        schema=BOARD_SCHEMA, phase=word, seat=None if phase == OVER else state.seat,
-        sentence=sentence, doing=doing, result_text=result, pencils=_pencils(state), hand=hand,
-        seats=[_seat_board(state, s, holders) for s in range(state.players)], goals=goals,
-        end=end, ended_by=state.seat if phase == OVER else None, choices=choices)
+    goals = [{"id": g, "holder": h, "holder_name": state.seats[h] if h is not None else None,
+              "decided": g in decided} for g, h in holders.items()]
+    return {
+        "sentence": sentence, "doing": doing, "result_text": result, "schema": BOARD_SCHEMA,
+        "phase": word, "seat": None if phase == OVER else state.seat,
+        "pencils": _pencils(state), "hand": hand,
+        "seats": [_seat_board(state, s, holders) for s in range(state.players)],
+        "goals": goals, "end": end, "ended_by": state.seat if phase == OVER else None,
+        "choices": []}
+
+
+def _board(public: dict[str, Any], state: GardensState, viewer: int | None) -> dict[str, Any]:
+    """The board ``public`` (:func:`_public` of ``state``) as ``viewer`` sees it: with the
+    choices of the seat to move when it is the viewer (taking or colouring)."""
+    if viewer is None or viewer != state.seat or state.phase not in (TAKING, COLOURING):
+        return public
+    return {**public, "choices": _choices(state)}
 
 
 def view_board(state: GardensState, viewer: int | None) -> dict[str, Any]:
     """What changes (``PRESENTATION.view_board``): ``state`` is ``state.view(viewer)`` (seat 0's
     view for a spectator, ``viewer`` None); choices only when ``viewer`` is to move."""
-    return _board_model(state, viewer).model_dump(mode="json", by_alias=True)
+    return _board(_public(state), state, viewer)
+
+
+def view_boards(state: GardensState,
+                viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
+    :func:`view_board` gives it: every sheet is public (``state.view(seat)`` is the whole
+    position for every seat), so the board is made once, and the choices for the seat to
+    move. The boards share their parts."""
+    seen = state.view(0)
+    public = _public(seen)
+    return {v: _board(public, seen, v) for v in viewers}
 
 
 __all__ = ["BOARD_SCHEMA", "LAYOUT_SCHEMA", "GardensBoard", "GardensLayout", "view_board",
-           "view_layout"]
+           "view_boards", "view_layout"]

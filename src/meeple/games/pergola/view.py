@@ -15,7 +15,10 @@ holder's size by tool type (never its order), the leaf piles' top leaves and siz
 leaves below), the dragonfly stacks, the supply, every seat's garden, the solo discards, whose
 turn it is and what they are doing in words (and what the seat to move decides), the tool in
 play, the challenge's progress in solo, and the choices of the seat to move, each keyed by the
-layout element it targets.
+layout element it targets. ``view_boards(state, viewers)`` makes the boards of several viewers
+of a position at once: the board once (every seat's view is the same), then each viewer's
+name and the choices for the seat to move. The boards are made as JSON data directly, without
+building (and validating) their models, which remain the schema.
 
 Element ids: every element id has a prefix and a colon, and ends in the word the move notation
 uses: ``space:3`` (the target of ``action drip`` when drip is space 3), ``tool:S05`` (the
@@ -34,6 +37,7 @@ the terminal renderer.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -722,60 +726,69 @@ class PergolaBoard(_Frozen):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
-def _leaf(c: Compiled, i: int) -> LeafFace:
+def _leaf(c: Compiled, i: int) -> dict[str, Any]:
+    """Leaf ``i`` face up, as the JSON data of a :class:`LeafFace`."""
     col = c.leaf_colour[i]
-    return LeafFace(leaf=c.leaf_ids[i], colour=col, rgb=_rgb(col),
-                    insect=c.leaf_insect[i],
-                    flutter=c.leaf_flutter[i])
+    return {"leaf": c.leaf_ids[i], "colour": col, "rgb": _rgb(col), "insect": c.leaf_insect[i],
+            "flutter": c.leaf_flutter[i]}
 
 
-def _garden(s: PergolaState, seat: int) -> GardenBoard:
-    c = s.c
+def _plants(s: PergolaState, seat: int) -> dict[str, Any]:
+    """The plants of ``seat``'s garden as the first fields of its :class:`GardenBoard`, as
+    JSON data: hollyhocks, magnolias, lavender and the pergola's buttercups."""
     g = s.gardens[seat]
-    cols = [HollyhockColumn(id=f"hollyhock:{col}", colour=col, height=g.holly[i])
+    cols = [{"id": f"hollyhock:{col}", "colour": col, "height": g.holly[i]}
             for i, col in enumerate(HOLLYHOCK_COLOURS)]
-    levels = [HollyhockLevel(id=f"hollyhock:{lv + 1}", level=lv + 1,
-                             flowers=g.hollyhock_slots(lv),
-                             colours=[col for i, col in enumerate(HOLLYHOCK_COLOURS)
-                                      if g.holly[i] > lv],
-                             butterflies=g.bfly[lv])
+    levels = [{"id": f"hollyhock:{lv + 1}", "level": lv + 1, "flowers": g.hollyhock_slots(lv),
+               "colours": [col for i, col in enumerate(HOLLYHOCK_COLOURS) if g.holly[i] > lv],
+               "butterflies": g.bfly[lv]}
               for lv in range(max(g.holly))]
     top = max((lv + 1 for lv, n in enumerate(g.mag) if n), default=0)
-    mag = [MagnoliaLevel(id=f"magnolia:{lv + 1}", level=lv + 1, magnolias=g.mag[lv],
-                         free_buds=g.mag_buds[lv], ladybugs=g.lady[lv]) for lv in range(top)]
-    flowers = [Flower(id=f"flower:{j + 1}", bees=b, full=b >= R.FLOWER_CAP)
+    mag = [{"id": f"magnolia:{lv + 1}", "level": lv + 1, "magnolias": g.mag[lv],
+            "free_buds": g.mag_buds[lv], "ladybugs": g.lady[lv]} for lv in range(top)]
+    flowers = [{"id": f"flower:{j + 1}", "bees": b, "full": b >= R.FLOWER_CAP}
                for j, b in enumerate(g.flowers)]
     sizes: dict[int, Size] = {SMALL: "small", LARGE: "large"}
     cups = []
     for i, x in enumerate(g.cups):
         cap = R.CUP_CAP.get(x, 0)
-        cups.append(CupSpace(id=f"cup:{i + 1}", buttercup=sizes.get(x), bees=g.cup_bees[i],
-                             capacity=cap, full=bool(cap) and g.cup_bees[i] >= cap))
+        cups.append({"id": f"cup:{i + 1}", "buttercup": sizes.get(x), "bees": g.cup_bees[i],
+                     "capacity": cap, "full": bool(cap) and g.cup_bees[i] >= cap})
+    return {
+        "seat": seat, "name": s.seats[seat], "hollyhock_columns": cols,
+        "hollyhock_levels": levels, "magnolia_levels": mag,
+        "lavender": {"leaves": g.lav_leaves, "pairs": g.lav_leaves // 2, "flowers": flowers,
+                     "small_dragonflies": g.df_small},
+        "pergola": cups}
+
+
+def _garden(s: PergolaState, seat: int) -> dict[str, Any]:
+    """``seat``'s garden as the JSON data of a :class:`GardenBoard`."""
+    c = s.c
+    g = s.gardens[seat]
     n = len(g.pots)
     nxt = (c.thresholds[n] if n < min(R.MAX_POTS, len(c.thresholds)) else None)
     lanterns = sum(g.lanterns) + g.lanterns_used
-    return GardenBoard(
-        seat=seat, name=s.seats[seat], hollyhock_columns=cols, hollyhock_levels=levels,
-        magnolia_levels=mag,
-        lavender=Lavender(leaves=g.lav_leaves, pairs=g.lav_leaves // 2, flowers=flowers,
-                          small_dragonflies=g.df_small),
-        pergola=cups, flying=Flying(butterfly=g.bfly_fly, ladybug=g.lady_fly, bee=g.bees_fly),
-        lanterns=Lanterns(unused={k: g.lanterns[i] for i, k in enumerate(LANTERNS)},
-                          used=g.lanterns_used),
-        honey=Honey(pots=[f"pot:{p}" for p in g.pots], bees_on_buttercups=g.bees_on_buttercups(),
-                    next_threshold=nxt,
-                    values={p: sc.pot_value(p, g.butterflies(), len(g.leaves), g.ladybugs(),
-                                            lanterns) for p in sc.POTS}),
-        birdhouse=[_leaf(c, i) for i in g.leaves],
-        drops=[_stone_el(c, d) for d in g.drops],
-        bonus_spots=[f"bonus:{b}" for b in g.bonuses],
-        frog=None if g.frog < 0 else f"lily:{c.lily_ids[g.frog]}",
-        dragonflies=Dragonflies(small=g.df_small, medium=g.df_medium, large=g.df_large,
-                                requirements_taken=[r for k, r in enumerate(REQUIREMENTS)  # type: ignore[misc]
-                                                    if g.df_reqs >> k & 1]),
-        tools=[f"tool:{c.tool_ids[t]}" for t in g.tools],
-        counts=Counts(butterflies=g.butterflies(), ladybugs=g.ladybugs(), bees=g.bees(),
-                      dragonflies=g.dragonflies(), leaves=len(g.leaves), lanterns=lanterns))
+    return {
+        **_plants(s, seat),
+        "flying": {"butterfly": g.bfly_fly, "ladybug": g.lady_fly, "bee": g.bees_fly},
+        "lanterns": {"unused": {k: g.lanterns[i] for i, k in enumerate(LANTERNS)},
+                     "used": g.lanterns_used},
+        "honey": {"pots": [f"pot:{p}" for p in g.pots],
+                  "bees_on_buttercups": g.bees_on_buttercups(), "next_threshold": nxt,
+                  "values": {p: sc.pot_value(p, g.butterflies(), len(g.leaves), g.ladybugs(),
+                                             lanterns) for p in sc.POTS}},
+        "birdhouse": [_leaf(c, i) for i in g.leaves],
+        "drops": [_stone_el(c, d) for d in g.drops],
+        "bonus_spots": [f"bonus:{b}" for b in g.bonuses],
+        "frog": None if g.frog < 0 else f"lily:{c.lily_ids[g.frog]}",
+        "dragonflies": {"small": g.df_small, "medium": g.df_medium, "large": g.df_large,
+                        "requirements_taken": [r for k, r in enumerate(REQUIREMENTS)
+                                               if g.df_reqs >> k & 1]},
+        "tools": [f"tool:{c.tool_ids[t]}" for t in g.tools],
+        "counts": {"butterflies": g.butterflies(), "ladybugs": g.ladybugs(), "bees": g.bees(),
+                   "dragonflies": g.dragonflies(), "leaves": len(g.leaves),
+                   "lanterns": lanterns}}
 
 
 def spot_element(spot: Spot, insect: int) -> str:
@@ -796,8 +809,15 @@ def _spot_words(spot: Spot) -> str:
             "cup": f"buttercup space {i + 1}", "flower": f"lavender flower {i + 1}"}[where]
 
 
-def choice(s: PergolaState, m: PergolaMove) -> Choice:
-    """The choice a legal move of the seat to move is: its target element and words."""
+def _choice(*, move: str, target: str | None, kind: ChoiceKind, label: str,
+            source: str | None = None) -> dict[str, Any]:
+    """A :class:`Choice` as JSON data."""
+    return {"move": move, "target": target, "source": source, "kind": kind, "label": label}
+
+
+def choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    """The choice a legal move of the seat to move is: its target element and words, as the
+    JSON data of a :class:`Choice`."""
     c = s.c
     f = m.form
     text = m.text
@@ -805,64 +825,64 @@ def choice(s: PergolaState, m: PergolaMove) -> Choice:
         t = s.board[m.space]
         tool = c.tool_ids[t]
         parts = ", ".join(COMPONENT_LABELS[x] for x in c.tools[t])
-        return Choice(move=text, target=f"tool:{tool}", kind="tool",
-                      label=f"pick tool {tool}: {parts}; then {ACTION_WORDS[c.board[m.space]]}")
+        return _choice(move=text, target=f"tool:{tool}", kind="tool",
+                       label=f"pick tool {tool}: {parts}; then {ACTION_WORDS[c.board[m.space]]}")
     if f == MAGNOLIA:
-        return Choice(move=text, target=f"magnolia:{m.level + 1}", kind="magnolia",
-                      label=f"magnolia on level {m.level + 1}")
+        return _choice(move=text, target=f"magnolia:{m.level + 1}", kind="magnolia",
+                       label=f"magnolia on level {m.level + 1}")
     if f == BUTTERCUP:
-        return Choice(move=text, target=f"cup:{m.space + 1}", kind="buttercup",
-                      label=f"buttercup on space {m.space + 1}")
+        return _choice(move=text, target=f"cup:{m.space + 1}", kind="buttercup",
+                       label=f"buttercup on space {m.space + 1}")
     if f == LAVENDER:
         item = "lavender-flower" if m.name == "flower" else "dragonfly-small"
-        return Choice(move=text, target=f"supply:{item}", kind="lavender",
-                      label=f"a {COMPONENT_LABELS[item]} between the leaves")
+        return _choice(move=text, target=f"supply:{item}", kind="lavender",
+                       label=f"a {COMPONENT_LABELS[item]} between the leaves")
     if f == PLACE:
-        return Choice(move=text, target=spot_element(m.spot, m.insect), kind="insect",
-                      label=f"{INSECTS[m.insect]} {_spot_words(m.spot)}")
+        return _choice(move=text, target=spot_element(m.spot, m.insect), kind="insect",
+                       label=f"{INSECTS[m.insect]} {_spot_words(m.spot)}")
     if f in (ACTION, LANTERN) and m.action >= 0:
         space = c.board.index(ACTIONS[m.action])
         word = ACTION_WORDS[ACTIONS[m.action]]
         if f == ACTION:
-            return Choice(move=text, target=f"space:{space + 1}", kind="action", label=word)
-        return Choice(move=text, target=f"space:{space + 1}", kind="lantern",
-                      label=f"action lantern: {word} instead")
+            return _choice(move=text, target=f"space:{space + 1}", kind="action", label=word)
+        return _choice(move=text, target=f"space:{space + 1}", kind="lantern",
+                       label=f"action lantern: {word} instead")
     if f == LANTERN:
         k = LANTERNS[m.lantern]
-        return Choice(move=text, target=f"lantern:{k}", kind="lantern",
-                      label=f"use {'an' if k[0] in 'aeiou' else 'a'} {k} lantern "
-                            f"({LANTERN_TEXTS[k]})")
+        return _choice(move=text, target=f"lantern:{k}", kind="lantern",
+                       label=f"use {'an' if k[0] in 'aeiou' else 'a'} {k} lantern "
+                             f"({LANTERN_TEXTS[k]})")
     if f == MOVE:
-        return Choice(move=text, target=spot_element(m.spot, m.insect),
-                      source=spot_element(m.source, m.insect), kind="flutter",
-                      label=f"move a {INSECTS[m.insect]} from {_spot_words(m.source)} to "
-                            f"{_spot_words(m.spot)}")
+        return _choice(move=text, target=spot_element(m.spot, m.insect),
+                       source=spot_element(m.source, m.insect), kind="flutter",
+                       label=f"move a {INSECTS[m.insect]} from {_spot_words(m.source)} to "
+                             f"{_spot_words(m.spot)}")
     if f == STOP_FORM:
-        return Choice(move=text, target=None, kind="stop", label="stop the flutter")
+        return _choice(move=text, target=None, kind="stop", label="stop the flutter")
     if f == SKIP_FORM:
-        return Choice(move=text, target=None, kind="skip", label="skip")
+        return _choice(move=text, target=None, kind="skip", label="skip")
     if f == LEAF:
         top = s.tops[m.pile]
-        return Choice(move=text, target=f"pile:{m.pile + 1}", kind="leaf",
-                      label=f"take leaf {c.leaf_ids[top]} from pile {m.pile + 1}")
+        return _choice(move=text, target=f"pile:{m.pile + 1}", kind="leaf",
+                       label=f"take leaf {c.leaf_ids[top]} from pile {m.pile + 1}")
     if f == TAKE:
-        return Choice(move=text, target=f"supply:{INSECTS[m.insect]}", kind="take",
-                      label=f"take a {INSECTS[m.insect]}")
+        return _choice(move=text, target=f"supply:{INSECTS[m.insect]}", kind="take",
+                       label=f"take a {INSECTS[m.insect]}")
     if f == DRIP:
         to = _stone_el(c, m.to)
         where = "the bottom" if m.to == BOTTOM else f"stone {c.stone_ids[m.to]}"
-        return Choice(move=text, target=to, source=f"stone:{c.stone_ids[m.stone]}",
-                      kind="drip", label=f"drop from stone {c.stone_ids[m.stone]} to {where}")
+        return _choice(move=text, target=to, source=f"stone:{c.stone_ids[m.stone]}",
+                       kind="drip", label=f"drop from stone {c.stone_ids[m.stone]} to {where}")
     if f == BONUS:
-        return Choice(move=text, target=f"bonus:{m.name}", kind="bonus",
-                      label=f"{m.name} bonus ({BONUS_TEXTS[m.name]})")
+        return _choice(move=text, target=f"bonus:{m.name}", kind="bonus",
+                       label=f"{m.name} bonus ({BONUS_TEXTS[m.name]})")
     if f == JUMP:
         lily = c.lily_ids[m.lily]
-        return Choice(move=text, target=f"lily:{lily}", kind="jump",
-                      label=f"jump to lily {lily} ({_lily_gives(s, m.lily)})")
+        return _choice(move=text, target=f"lily:{lily}", kind="jump",
+                       label=f"jump to lily {lily} ({_lily_gives(s, m.lily)})")
     if f == HONEY:
-        return Choice(move=text, target=f"pot:{m.name}", kind="honey",
-                      label=f"fill the {m.name} pot ({POT_TEXTS[m.name]})")
+        return _choice(move=text, target=f"pot:{m.name}", kind="honey",
+                       label=f"fill the {m.name} pot ({POT_TEXTS[m.name]})")
     raise ValueError(f"no choice for the move {text!r} (form {f!r})")
 
 
@@ -942,55 +962,82 @@ def _doing(s: PergolaState) -> tuple[Phase, str, int | None]:
     return PHASES[kind], f"{subject(name, 'has', 'have')} to {words}", seat
 
 
-def board_model(s: PergolaState, viewer: int | None) -> PergolaBoard:
-    """The board of the view state ``s`` for ``viewer`` (see :func:`view_board`)."""
+def _challenge(s: PergolaState) -> dict[str, Any] | None:
+    """A solo game's challenge and how far the garden is along it, as the JSON data of a
+    :class:`ChallengeProgress`; None in a game of several seats."""
+    if not s.solo:
+        return None
+    number = s.challenge or FREE_GAME
+    ch = CHALLENGES[number - 1]
+    met = challenge_met(s, number)
+    return {"number": number, "title": ch.title, "goal": ch.goal, "met": met,
+            "progress": challenge_progress(s), "przemek": ch.przemek, "golab": ch.golab,
+            "recorded_as": (number if met else FREE_GAME) if s.is_over else None}
+
+
+def _public(s: PergolaState) -> dict[str, Any]:
+    """The board of the view state ``s`` as a spectator sees it, as the JSON data of
+    :class:`PergolaBoard` (its models are not built: made here, the data is valid):
+    ``viewer`` None, ``choices`` empty."""
     c = s.c
     phase, doing, seat = _doing(s)
     moving = s.to_move is not None and s.to_move != CHANCE
-    moves = s.legal_moves() if moving else []
-    choices: list[Choice] = []
-    if viewer is not None and s.to_move == viewer and moving:
-        choices = [choice(s, m) for m in moves]
     types = c.bundle.tools.types[str(s.players)]
-    challenge = None
-    if s.solo:
-        number = s.challenge or FREE_GAME
-        ch = CHALLENGES[number - 1]
-        met = challenge_met(s, number)
-        challenge = ChallengeProgress(
-            number=number, title=ch.title, goal=ch.goal, met=met,
-            progress=challenge_progress(s), przemek=ch.przemek, golab=ch.golab,
-            recorded_as=(number if met else FREE_GAME) if s.is_over else None)
-    rnd = min(s.turn // s.players + 1, c.turns)
-    return PergolaBoard(
-        schema=BOARD_SCHEMA, viewer=viewer,
-        to_move=None if s.to_move in (None, CHANCE) else s.to_move,
-        seat_turn=seat, round=rnd, phase=phase, doing=doing,
-        tasks=[] if s.chance else [_task_words(s, t) for t in s.tasks],
-        decision=decision_text([str(m) for m in moves]) if moving else None,
-        current_tool=None if s.current_tool < 0 else f"tool:{c.tool_ids[s.current_tool]}",
-        action_board=[BoardSpace(space=f"space:{i + 1}",
-                                 tool=None if t < 0 else f"tool:{c.tool_ids[t]}")
-                      for i, t in enumerate(s.board)],
-        holder=[HolderSection(type=ty, left=len(h)) for ty, h in zip(types, s.holder,
-                                                                      strict=True)],
-        piles=[Pile(pile=f"pile:{p + 1}", top=None if s.tops[p] < 0 else _leaf(c, s.tops[p]),
-                    size=s.pile_left[p]) for p in range(c.piles)],
-        stacks=[Stack(lily=f"lily:{c.lily_ids[lily]}",
-                      dragonflies=["large" if d == 5 else "medium" for d in s.stacks[k]])
-                for k, lily in enumerate(c.dragon_lilies)],
-        supply={item: s.supply[i] for i, item in enumerate(SUPPLY_ITEMS)},
-        gardens=[_garden(s, i) for i in range(s.players)],
-        discards=[f"tool:{c.tool_ids[t]}" for t in s.discards],
-        challenge=challenge, choices=choices)
+    return {
+        "schema": BOARD_SCHEMA, "viewer": None,
+        "to_move": None if s.to_move in (None, CHANCE) else s.to_move,
+        "seat_turn": seat, "round": min(s.turn // s.players + 1, c.turns), "phase": phase,
+        "doing": doing, "tasks": [] if s.chance else [_task_words(s, t) for t in s.tasks],
+        "decision": decision_text([str(m) for m in s.legal_moves()]) if moving else None,
+        "current_tool": None if s.current_tool < 0 else f"tool:{c.tool_ids[s.current_tool]}",
+        "action_board": [{"space": f"space:{i + 1}",
+                          "tool": None if t < 0 else f"tool:{c.tool_ids[t]}"}
+                         for i, t in enumerate(s.board)],
+        "holder": [{"type": ty, "left": len(h)} for ty, h in zip(types, s.holder, strict=True)],
+        "piles": [{"pile": f"pile:{p + 1}", "top": None if s.tops[p] < 0 else _leaf(c, s.tops[p]),
+                   "size": s.pile_left[p]} for p in range(c.piles)],
+        "stacks": [{"lily": f"lily:{c.lily_ids[lily]}",
+                    "dragonflies": ["large" if d == 5 else "medium" for d in s.stacks[k]]}
+                   for k, lily in enumerate(c.dragon_lilies)],
+        "supply": {item: s.supply[i] for i, item in enumerate(SUPPLY_ITEMS)},
+        "gardens": [_garden(s, i) for i in range(s.players)],
+        "discards": [f"tool:{c.tool_ids[t]}" for t in s.discards],
+        "challenge": _challenge(s), "choices": []}
+
+
+def _board(public: dict[str, Any], s: PergolaState, viewer: int | None) -> dict[str, Any]:
+    """The board ``public`` (:func:`_public` of ``s``) for ``viewer``: named, with the
+    choices of the seat to move when it is the viewer."""
+    if viewer is None:
+        return public
+    if viewer != public["to_move"]:
+        return {**public, "viewer": viewer}
+    return {**public, "viewer": viewer, "choices": [choice(s, m) for m in s.legal_moves()]}
+
+
+def board_model(s: PergolaState, viewer: int | None) -> PergolaBoard:
+    """The board of the view state ``s`` for ``viewer`` as its model (see :func:`view_board`)."""
+    return PergolaBoard.model_validate(view_board(s, viewer))
 
 
 def view_board(view_state: PergolaState, viewer: int | None) -> dict[str, Any]:
     """What changes during the game, for ``viewer`` (a seat, or None for a spectator), as
     JSON-able data (:class:`PergolaBoard`); built from ``view_state`` (``state.view(seat)``)
     alone."""
-    return board_model(view_state, viewer).model_dump(mode="json", by_alias=True)
+    return _board(_public(view_state), view_state, viewer)
+
+
+def view_boards(state: PergolaState,
+                viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
+    :func:`view_board` gives it. Nothing hidden is ever in the state (P4: the tools in the
+    holder and the leaves under the tops are drawn by chance moves when revealed), so
+    ``state.view(seat)`` is the same for every seat: the board is made once from one view,
+    and the choices for the seat to move. The boards share their parts."""
+    seen = state.view(0)
+    public = _public(seen)
+    return {v: _board(public, seen, v) for v in viewers}
 
 
 __all__ = ["BOARD_SCHEMA", "LAYOUT_SCHEMA", "PergolaBoard", "PergolaLayout", "board_model",
-           "layout_model", "view_board", "view_layout"]
+           "layout_model", "view_board", "view_boards", "view_layout"]

@@ -13,6 +13,9 @@ ordered spaces and connections it was drawn along, recovered treasures, collecte
 coloured whirlpools, propellers collected and used, boxes coloured per row, stars held), whose
 turn it is in words, and the choices of the seat to move, each keyed by the layout element it
 targets. It reads only ``view_state`` (Reefs has no hidden information: every sheet is public).
+``view_boards(state, viewers)`` makes the boards of several viewers of a position at once: the
+board once, then the choices for the seat to move. The boards are made as JSON data directly,
+without building (and validating) their models, which remain the schema.
 
 Element ids: a space is its own id (as in move notation: ``c3``, ``in1``); every other element
 has a prefix with a ``:`` (which a space id never contains): ``pencil:O``, ``conn:a1-b1``,
@@ -23,7 +26,7 @@ renderer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -551,8 +554,10 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
-    """The board model of ``state`` (a ``state.view(...)``) for ``viewer`` (None: spectator)."""
+def _public(state: ReefsState) -> dict[str, Any]:
+    """The board of ``state`` (a ``state.view(...)``) as every viewer sees it, as the JSON
+    data of :class:`ReefsBoard` (its models are not built: made here, the data is valid):
+    ``choices`` empty."""
     b = state.board
     cache = _cache(b)
     walk = _Walk(state)
@@ -567,22 +572,28 @@ def build_board(state: ReefsState, viewer: int | None) -> ReefsBoard:
     seats = [_seat_board(state, s, cache, walk, scores[s], [k for k, h in holders.items() if h == s])
              for s in range(len(state.sheets))]
     sentence, doing, result = _words(state, phase, walk)
-    return ReefsBoard(
-        schema=BOARD_SCHEMA, round=state.rounds, phase=phase,
-        roller=state.roller, to_move=seat_to_move, sentence=sentence, doing=doing,
-        result_text=result,
-        pencils=_pencil_states(state, cache, walk, phase),
-        drawing=_drawing(state, walk) if phase == "draw" else None, seats=seats,
-        stars=[StarHolder(id=k, holder=h if h >= 0 else None) for k, h in holders.items()],
-        ended_by=ender if ender >= 0 else None,
-        end_reason=end_reason(state, cite=False) if over else None,
-        choices=_choices(state) if seat_to_move is not None and viewer == seat_to_move
-        else [],
-    )
+    return {
+        "sentence": sentence, "doing": doing, "result_text": result, "schema": BOARD_SCHEMA,
+        "round": state.rounds, "phase": phase, "roller": state.roller, "to_move": seat_to_move,
+        "pencils": _pencil_states(state, cache, walk, phase),
+        "drawing": _drawing(state, walk) if phase == "draw" else None, "seats": seats,
+        "stars": [{"id": k, "holder": h if h >= 0 else None} for k, h in holders.items()],
+        "ended_by": ender if ender >= 0 else None,
+        "end_reason": end_reason(state, cite=False) if over else None,
+        "choices": [],
+    }
+
+
+def _board(public: dict[str, Any], state: ReefsState, viewer: int | None) -> dict[str, Any]:
+    """The board ``public`` (:func:`_public` of ``state``) as ``viewer`` sees it: with the
+    choices of the seat to move when it is the viewer."""
+    if viewer is None or viewer != public["to_move"]:
+        return public
+    return {**public, "choices": _choices(state)}
 
 
 def _pencil_states(state: ReefsState, cache: _BoardCache, walk: _Walk,
-                   phase: Phase) -> list[PencilState]:
+                   phase: Phase) -> list[dict[str, Any]]:
     """Where each pencil is (unrolled, in the middle, being drawn, taken) and its face."""
     over = state.over
     pencils = []
@@ -599,16 +610,16 @@ def _pencil_states(state: ReefsState, cache: _BoardCache, walk: _Walk,
             where, holder, face = "unrolled", -1, -1
         else:
             where, face = "taken", walk.faces[c]
-        pencils.append(PencilState(
-            id=cache.pencil_ids[c], letter=LETTERS[c], colour=_COLOUR[c], where=where,
-            face=mv.FACES[face][0] if face >= 0 else None,
-            face_label=_face_label(face) if face >= 0 else None,
-            holder=holder if holder >= 0 else None,
-            propeller=where in ("drawing", "taken") and walk.prop[c]))
+        pencils.append({
+            "id": cache.pencil_ids[c], "letter": LETTERS[c], "colour": _COLOUR[c],
+            "where": where, "face": mv.FACES[face][0] if face >= 0 else None,
+            "face_label": _face_label(face) if face >= 0 else None,
+            "holder": holder if holder >= 0 else None,
+            "propeller": where in ("drawing", "taken") and walk.prop[c]})
     return pencils
 
 
-def _drawing(state: ReefsState, walk: _Walk) -> Drawing:
+def _drawing(state: ReefsState, walk: _Walk) -> dict[str, Any]:
     """The pencil being drawn: its mode, the steps drawn and left, where its route ends."""
     b = state.board
     c = state.pc
@@ -626,14 +637,15 @@ def _drawing(state: ReefsState, walk: _Walk) -> Drawing:
             total = mv.FACES[walk.faces[c]][2] if walk.faces[c] >= 0 else steps_left
         drawn = max(0, total - steps_left)
     d = b.directions[state.pdir] if state.pdir >= 0 else None
-    return Drawing(
-        seat=state.seat, pencil=LETTERS[c], colour=_COLOUR[c],
-        mode=_MODE_WORDS[state.pmode], source=source,
-        steps_left=steps_left, steps_drawn=drawn,
-        direction=list(d) if d is not None else None, route_started=started,
-        at=b.ids[sh.end[c]] if started else None,
-        can_stop=state.pmode == mv.PLUS and state.prem >= mv.PLUS_MIN, can_forfeit=not state.pdrawn,
-        next_spaces=[b.ids[m.a] for m in state.legal_moves() if m.kind in (mv.STEP, mv.ENTER)])
+    return {
+        "seat": state.seat, "pencil": LETTERS[c], "colour": _COLOUR[c],
+        "mode": _MODE_WORDS[state.pmode], "source": source,
+        "steps_left": steps_left, "steps_drawn": drawn,
+        "direction": list(d) if d is not None else None, "route_started": started,
+        "at": b.ids[sh.end[c]] if started else None,
+        "can_stop": state.pmode == mv.PLUS and state.prem >= mv.PLUS_MIN,
+        "can_forfeit": not state.pdrawn,
+        "next_spaces": [b.ids[m.a] for m in state.legal_moves() if m.kind in (mv.STEP, mv.ENTER)]}
 
 
 def _star_holders(state: ReefsState, ender: int) -> dict[str, int]:
@@ -648,41 +660,40 @@ def _star_holders(state: ReefsState, ender: int) -> dict[str, int]:
 
 
 def _seat_board(state: ReefsState, s: int, cache: _BoardCache, walk: _Walk, score: Score,
-                stars: list[str]) -> SeatBoard:
+                stars: list[str]) -> dict[str, Any]:
     """Seat ``s``'s sheet: its routes, treasures, coins, whirlpools, propellers and rows."""
     b = state.board
     ids = b.ids
     sh = state.sheets[s]
-    routes = []
+    routes: list[dict[str, Any]] = []
     for c in range(5):
         e = sh.entry[c]
         if e < 0:
-            routes.append(Route(pencil=LETTERS[c], colour=_COLOUR[c], entry=None,
-                                spaces=[], connections=[], end=None))
+            routes.append({"pencil": LETTERS[c], "colour": _COLOUR[c], "entry": None,
+                           "spaces": [], "connections": [], "end": None})
             continue
         sp, cs = walk.spaces[s][c], walk.conns[s][c]
         if not sp or sp[0] != e or sp[-1] != sh.end[c] or not _marks_agree(sh.owner, c, cs):
             sp, cs = _route_from_marks(b, sh.owner, c, e)
-        routes.append(Route(
-            pencil=LETTERS[c], colour=_COLOUR[c], entry=ids[e],
-            spaces=[ids[i] for i in sp], connections=[cache.conn_ids[i] for i in cs],
-            end=ids[sh.end[c]]))
+        routes.append({
+            "pencil": LETTERS[c], "colour": _COLOUR[c], "entry": ids[e],
+            "spaces": [ids[i] for i in sp], "connections": [cache.conn_ids[i] for i in cs],
+            "end": ids[sh.end[c]]})
     rows = []
     for c in range(5):
         n = sh.boxes[c]
-        rows.append(RowState(id=f"row:{COLOURS[c]}", colour=_COLOUR[c],
-                             boxes=n, grey_reached=n >= b.row_grey[c],
-                             full=n >= b.row_len[c], score=score.breakdown[COLOURS[c]]))
-    return SeatBoard(
-        seat=s, name=state.seats[s], total=score.total, routes=routes,
-        treasures=[RecoveredTreasure(space=ids[_treasure_space(b, t)],
-                                     colour=_COLOUR[got])
-                   for t, got in enumerate(sh.treasure) if got >= 0],
-        coins=_mask_ids(b, sh.coins_taken), coin_boxes=sh.coins,
-        coin_score=score.breakdown["coins"],
-        whirlpools=_mask_ids(b, sh.whirls), propellers=_mask_ids(b, sh.props_taken),
-        propellers_collected=sh.props, propellers_used=sh.props_used, rows=rows,
-        stars=stars, stuck=sh.stuck)
+        rows.append({"id": f"row:{COLOURS[c]}", "colour": _COLOUR[c], "boxes": n,
+                     "grey_reached": n >= b.row_grey[c], "full": n >= b.row_len[c],
+                     "score": score.breakdown[COLOURS[c]]})
+    return {
+        "seat": s, "name": state.seats[s], "total": score.total, "routes": routes,
+        "treasures": [{"space": ids[_treasure_space(b, t)], "colour": _COLOUR[got]}
+                      for t, got in enumerate(sh.treasure) if got >= 0],
+        "coins": _mask_ids(b, sh.coins_taken), "coin_boxes": sh.coins,
+        "coin_score": score.breakdown["coins"],
+        "whirlpools": _mask_ids(b, sh.whirls), "propellers": _mask_ids(b, sh.props_taken),
+        "propellers_collected": sh.props, "propellers_used": sh.props_used, "rows": rows,
+        "stars": stars, "stuck": sh.stuck}
 
 
 def _marks_agree(owner: bytes | bytearray, c: int, conns: list[int]) -> bool:
@@ -732,7 +743,12 @@ def _words(state: ReefsState, phase: str, walk: _Walk) -> tuple[str, str, str]:
             f"draw {colour}{extra}: {what}, {where}", "")
 
 
-def _choices(state: ReefsState) -> list[Choice]:
+def _choice(move: str, target: str | None, kind: str, label: str) -> dict[str, Any]:
+    """A :class:`Choice` as JSON data."""
+    return {"move": move, "target": target, "kind": kind, "label": label}
+
+
+def _choices(state: ReefsState) -> list[dict[str, Any]]:
     """Every legal move of the seat to move, once each, keyed by the element to click."""
     b = state.board
     out = []
@@ -743,27 +759,37 @@ def _choices(state: ReefsState) -> list[Choice]:
             c = m.a
             face = _face_label(state.middle[c])
             if m.b == 1:
-                out.append(Choice(move=text, target=f"pencil:{LETTERS[c]}", kind="propeller",
-                                  label=f"take {COLOURS[c]} and use a propeller: 3 any steps "
-                                        f"instead of {face}"))
+                out.append(_choice(text, f"pencil:{LETTERS[c]}", "propeller",
+                                   f"take {COLOURS[c]} and use a propeller: 3 any steps "
+                                   f"instead of {face}"))
             else:
-                out.append(Choice(move=text, target=f"pencil:{LETTERS[c]}", kind="pencil",
-                                  label=f"take {COLOURS[c]} ({face})"))
+                out.append(_choice(text, f"pencil:{LETTERS[c]}", "pencil",
+                                   f"take {COLOURS[c]} ({face})"))
         elif kind == mv.ENTER:
-            out.append(Choice(move=text, target=b.ids[m.a], kind="entry",
-                              label=f"start {COLOURS[state.pc]} at {b.ids[m.a]}"))
+            out.append(_choice(text, b.ids[m.a], "entry",
+                               f"start {COLOURS[state.pc]} at {b.ids[m.a]}"))
         elif kind == mv.STEP:
-            out.append(Choice(move=text, target=b.ids[m.a], kind="step",
-                              label=f"{COLOURS[state.pc]} to {b.ids[m.a]}"))
+            out.append(_choice(text, b.ids[m.a], "step", f"{COLOURS[state.pc]} to {b.ids[m.a]}"))
         elif kind == mv.STOP:
-            out.append(Choice(move=text, target=None, kind="stop",
-                              label=f"stop {COLOURS[state.pc]} here ({state.prem} steps)"))
+            out.append(_choice(text, None, "stop",
+                               f"stop {COLOURS[state.pc]} here ({state.prem} steps)"))
         elif kind == mv.FORFEIT:
-            out.append(Choice(move=text, target=None, kind="forfeit",
-                              label=f"forfeit {COLOURS[state.pc]}: draw nothing with it"))
+            out.append(_choice(text, None, "forfeit",
+                               f"forfeit {COLOURS[state.pc]}: draw nothing with it"))
     return out
 
 
 def view_board(state: ReefsState, viewer: int | None) -> dict[str, Any]:
     """What changes at this table, as ``viewer`` sees it (:class:`ReefsBoard`), JSON-able."""
-    return build_board(state, viewer).model_dump(mode="json", by_alias=True)
+    return _board(_public(state), state, viewer)
+
+
+def view_boards(state: ReefsState,
+                viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
+    :func:`view_board` gives it: every sheet is public (``state.view(seat)`` is the whole
+    position for every seat), so the board is made once, and the choices for the seat to
+    move. The boards share their parts."""
+    seen = state.view(0)
+    public = _public(seen)
+    return {v: _board(public, seen, v) for v in viewers}

@@ -8,7 +8,10 @@ coloured items (with the ink used), the items open now, passed or locked, the la
 and the races reached; the rolled markers and who took which; the panda holder; whose turn it
 is and what they are doing, with the items they may colour now; and, for the seat to move
 only, every legal move as a choice pointing at the layout element it concerns. Documented in
-``docs/views/takenokolor.md``.
+``docs/views/takenokolor.md``. ``view_boards(state, viewers)`` makes the boards of several
+viewers of a position at once: the board once (every sheet is public), then the choices for the
+seat to move. The boards are made as JSON data directly, without building (and validating)
+their models, which remain the schema.
 
 Element ids are those of the move notation: an item's id (``colour b3.2``, ``free c1``) and a
 marker's letter (``take P``). Nothing here imports the terminal renderer.
@@ -16,6 +19,7 @@ marker's letter (``take P``). Nothing here imports the terminal renderer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -501,39 +505,36 @@ def _item_words(cs: Compiled, i: int) -> str:
             + (f", {pts} point{'s' if pts != 1 else ''}" if pts else ""))
 
 
-def _choices(st: TakenokolorState) -> list[Choice]:
+def _choices(st: TakenokolorState) -> list[dict[str, Any]]:
+    """Every legal move of the seat to move as a :class:`Choice`, as JSON data."""
     cs = st.cs
-    out: list[Choice] = []
+    out: list[dict[str, Any]] = []
     for m in st.legal_moves():
         if m.kind == TAKE:
             k = m.a
             s = st.rolled[k]
             targets = st._targets(st.seat, k, s)
-            out.append(Choice(move=m.text, target=COLOURS[k], kind="take",
-                              label=f"Take the {_marker_words(k, s)} marker",
-                              items=[cs.item_ids[i] for i in targets]))
+            out.append({"move": m.text, "target": COLOURS[k], "kind": "take",
+                        "label": f"Take the {_marker_words(k, s)} marker",
+                        "items": [cs.item_ids[i] for i in targets]})
         elif m.kind == COLOUR:
             iid = cs.item_ids[m.a]
-            out.append(Choice(move=m.text, target=iid, kind="colour",
-                              label=f"Colour {iid} ({_item_words(cs, m.a)})"))
+            out.append({"move": m.text, "target": iid, "kind": "colour",
+                        "label": f"Colour {iid} ({_item_words(cs, m.a)})", "items": []})
         elif m.kind == FREE:
             iid = cs.item_ids[m.a]
-            out.append(Choice(move=m.text, target=iid, kind="free",
-                              label=f"Colour {iid} free ({_item_words(cs, m.a)})"))
+            out.append({"move": m.text, "target": iid, "kind": "free",
+                        "label": f"Colour {iid} free ({_item_words(cs, m.a)})", "items": []})
     return out
 
 
 PHASES: tuple[Literal["roll", "take", "colour", "free"], ...] = ("roll", "take", "colour", "free")
 
 
-def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
-    """The board model of ``st`` (a seat's view state) for ``viewer`` (None: a spectator)."""
-    cs = st.cs
-    ids = cs.item_ids
-    ph = st.phase
-    players = st.players
-    # from the log: the items each seat coloured free, and who took which marker this round
-    free_items = [0] * players
+def _from_log(st: TakenokolorState) -> tuple[list[int], list[int | None]]:
+    """From the log: the items each seat coloured free (a mask per seat), and who took each
+    marker this round."""
+    free_items = [0] * st.players
     takers: list[int | None] = [None, None, None, None]
     this_round = True
     for mover, move in reversed(st.log()):
@@ -543,73 +544,108 @@ def build_board(st: TakenokolorState, viewer: int | None) -> TakenokolorBoard:
             continue
         if move.kind == FREE:
             free_items[mover] |= 1 << move.a
-        elif move.kind == TAKE and this_round and ph != ROLL:
+        elif move.kind == TAKE and this_round and st.phase != ROLL:
             takers[move.a] = mover
-    seats = []
-    for p in range(players):
-        col = st.coloured[p]
-        code = st.colcode[p]
-        coloured = []
-        for i in bit_list(col):
-            if cs.adjacent >> i & 1:
-                ink = COLOURS[(code >> (2 * i)) & 3]
-            elif free_items[p] >> i & 1:
-                ink = "B"
-            else:
-                ink = COLOURS[cs.item_colour[i]]
-            coloured.append(Coloured(item=ids[i], ink=ink,  # type: ignore[arg-type]
-                                     free=bool(free_items[p] >> i & 1)))
-        rest = ~col & ((1 << cs.n) - 1)
-        passed = [ids[i] for i in bit_list(rest & ~st.avail[p] & ~st.blocked[p])
-                  if _passed(cs, col, i)]
-        races = []
-        for ri, race in enumerate(cs.sheet.races):
-            if st.first[p] >> ri & 1:
-                races.append(RaceKept(race=race.id, kept="first", points=race.first))
-            elif st.later[p] >> ri & 1:
-                races.append(RaceKept(race=race.id, kept="later", points=race.later))
-        seats.append(SeatBoard(
-            seat=p, name=st.seats[p], coloured=coloured,
-            open=[ids[i] for i in bit_list(st.avail[p] & ~col)],
-            passed=passed, locked=[ids[i] for i in bit_list(st.blocked[p] & ~col)],
-            complete=[cs.area_ids[ai] for ai in range(len(cs.area_ids)) if cs.complete(col, ai)],
-            ladybugs=[cs.sheet.ladybugs[li].id for li in bit_list(st.ladybugs[p])],
-            races=races,
-            pad={row.row: row_detail(st, row, p) for row in cs.sheet.scoring}))
+    return free_items, takers
+
+
+def _seat_board(st: TakenokolorState, p: int, free_items: int) -> dict[str, Any]:
+    """Seat ``p``'s sheet as a :class:`SeatBoard`, as JSON data; ``free_items``: the items it
+    coloured free."""
+    cs = st.cs
+    ids = cs.item_ids
+    col = st.coloured[p]
+    code = st.colcode[p]
+    coloured = []
+    for i in bit_list(col):
+        if cs.adjacent >> i & 1:
+            ink = COLOURS[(code >> (2 * i)) & 3]
+        elif free_items >> i & 1:
+            ink = "B"
+        else:
+            ink = COLOURS[cs.item_colour[i]]
+        coloured.append({"item": ids[i], "ink": ink, "free": bool(free_items >> i & 1)})
+    rest = ~col & ((1 << cs.n) - 1)
+    passed = [ids[i] for i in bit_list(rest & ~st.avail[p] & ~st.blocked[p])
+              if _passed(cs, col, i)]
+    races = []
+    for ri, race in enumerate(cs.sheet.races):
+        if st.first[p] >> ri & 1:
+            races.append({"race": race.id, "kept": "first", "points": race.first})
+        elif st.later[p] >> ri & 1:
+            races.append({"race": race.id, "kept": "later", "points": race.later})
+    return {
+        "seat": p, "name": st.seats[p], "coloured": coloured,
+        "open": [ids[i] for i in bit_list(st.avail[p] & ~col)],
+        "passed": passed, "locked": [ids[i] for i in bit_list(st.blocked[p] & ~col)],
+        "complete": [cs.area_ids[ai] for ai in range(len(cs.area_ids)) if cs.complete(col, ai)],
+        "ladybugs": [cs.sheet.ladybugs[li].id for li in bit_list(st.ladybugs[p])],
+        "races": races,
+        "pad": {row.row: row_detail(st, row, p) for row in cs.sheet.scoring}}
+
+
+def _markers(st: TakenokolorState, takers: list[int | None]) -> list[dict[str, Any]]:
+    """The four markers this round as :class:`MarkerState`, as JSON data."""
     markers = []
     for k in range(4):
         s = st.rolled[k]
         rolled = s >= 0  # this round's roll (once over: the last round's)
-        in_hand = ph == COLOUR and k == st.taken
+        in_hand = st.phase == COLOUR and k == st.taken
         taken = rolled and (not st.left >> k & 1 or in_hand)
-        markers.append(MarkerState(
-            id=COLOURS[k],  # type: ignore[arg-type]
-            symbol=SYMBOLS[s] if rolled else None,  # type: ignore[arg-type]
-            taken=taken, by=takers[k] if taken else None, in_hand=in_hand))
+        markers.append({"id": COLOURS[k], "symbol": SYMBOLS[s] if rolled else None,
+                        "taken": taken, "by": takers[k] if taken else None, "in_hand": in_hand})
+    return markers
+
+
+def _public(st: TakenokolorState) -> dict[str, Any]:
+    """The board of ``st`` (a seat's view state) as every viewer sees it, as the JSON data of
+    :class:`TakenokolorBoard` (its models are not built: made here, the data is valid):
+    ``choices`` empty."""
+    cs = st.cs
+    ph = st.phase
+    free_items, takers = _from_log(st)
     free = None
     if ph == FREE:
         g_idx, remaining, _allowed, _fixed = st.pending[0]
         g = cs.grants[g_idx]
-        free = FreeColouring(text=grant_text(g), label=g.label, target=g.target, spread=g.spread,
-                             remaining=remaining, queued=len(st.pending) - 1)
+        free = {"text": grant_text(g), "label": g.label, "target": g.target,
+                "spread": g.spread, "remaining": remaining, "queued": len(st.pending) - 1}
     to_move = st.to_move
-    seat_to_move = None if to_move in (None, CHANCE) else to_move
-    choices = _choices(st) if viewer is not None and viewer == seat_to_move else []
-    colourable = [ids[m.a] for m in st.legal_moves()] if ph in (COLOUR, FREE) else []
-    return TakenokolorBoard(
-        schema=BOARD_SCHEMA,
-        round=st.rounds if ph == OVER else st.rounds + 1, rounds_played=st.rounds,
-        holder=st.holder, phase="over" if ph == OVER else PHASES[ph], to_move=seat_to_move,
-        sentence=_sentence(st), doing=_doing(st),
-        result_text=_result(st) if ph == OVER else "",
-        next_marker=COLOURS[st.n_rolled] if ph == ROLL else None,  # type: ignore[arg-type]
-        markers=markers, free=free, seats=seats,
-        claimed=[r.id for ri, r in enumerate(cs.sheet.races) if st.claimed >> ri & 1],
-        end_reason=end_reason(st, cite=False) if ph == OVER else None, choices=choices,
-        colourable=colourable)
+    return {
+        "sentence": _sentence(st), "doing": _doing(st),
+        "result_text": _result(st) if ph == OVER else "", "schema": BOARD_SCHEMA,
+        "round": st.rounds if ph == OVER else st.rounds + 1, "rounds_played": st.rounds,
+        "holder": st.holder, "phase": "over" if ph == OVER else PHASES[ph],
+        "to_move": None if to_move in (None, CHANCE) else to_move,
+        "next_marker": COLOURS[st.n_rolled] if ph == ROLL else None,
+        "markers": _markers(st, takers), "free": free,
+        "seats": [_seat_board(st, p, free_items[p]) for p in range(st.players)],
+        "claimed": [r.id for ri, r in enumerate(cs.sheet.races) if st.claimed >> ri & 1],
+        "end_reason": end_reason(st, cite=False) if ph == OVER else None, "choices": [],
+        "colourable": [cs.item_ids[m.a] for m in st.legal_moves()] if ph in (COLOUR, FREE)
+        else []}
+
+
+def _board(public: dict[str, Any], st: TakenokolorState, viewer: int | None) -> dict[str, Any]:
+    """The board ``public`` (:func:`_public` of ``st``) as ``viewer`` sees it: with the
+    choices of the seat to move when it is the viewer."""
+    if viewer is None or viewer != public["to_move"]:
+        return public
+    return {**public, "choices": _choices(st)}
 
 
 def view_board(view_state: TakenokolorState, viewer: int | None) -> dict[str, Any]:
     """What changes, for ``viewer`` (``PRESENTATION.view_board``): ``view_state`` is
     ``state.view(viewer)`` (``state.view(0)`` for a spectator)."""
-    return build_board(view_state, viewer).model_dump(mode="json", by_alias=True)
+    return _board(_public(view_state), view_state, viewer)
+
+
+def view_boards(state: TakenokolorState,
+                viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
+    :func:`view_board` gives it: every sheet is public (``state.view(seat)`` is the whole
+    position for every seat), so the board is made once, and the choices for the seat to
+    move. The boards share their parts."""
+    seen = state.view(0)
+    public = _public(seen)
+    return {v: _board(public, seen, v) for v in viewers}
