@@ -23,6 +23,8 @@ from meeple.core.delta import diff
 from meeple.core.state import State
 from meeple.core.turn import Turn
 from meeple.core.view import View, seat_view
+from meeple.server.authority import PreviewAnswer
+from meeple.server.protocol import with_view
 from meeple.server.runtime import Client, Runtime, json_text
 from meeple.store import HUMAN
 
@@ -106,7 +108,16 @@ class Broadcaster:
     def frame_for(self, rt: Runtime, client: Client) -> str:
         """What ``client`` is sent for the position now: an ``update`` from the view it was
         sent last if it takes updates and has a view, else the whole ``view`` frame. Either
-        is made once for all the clients that need the same one."""
+        is made once for all the clients that need the same one; a client whose own move is
+        committed and not yet acknowledged (``merged_ack``) gets the ack in the same frame."""
+        frame = self._frame_for(rt, client)
+        if client.ack_due is None:
+            return frame
+        ack = json_text({"id": client.ack_due[0]})
+        client.ack_due = None
+        return f'{{"ack":{ack},{frame[1:]}'
+
+    def _frame_for(self, rt: Runtime, client: Client) -> str:
         shown = self.shown(rt, client.viewer, client.text)
         base, before = client.sent_version, client.sent_view
         client.sent_version, client.sent_view = rt.version, shown.data
@@ -120,6 +131,25 @@ class Broadcaster:
                  f'"patch":{json_text(diff(before, shown.data))}}}')
         shown.updates[base] = (before, frame)
         return frame
+
+    def preview_frame(self, rt: Runtime, client: Client, answer: PreviewAnswer,
+                      opening: bool = False) -> str:
+        """The ``preview`` frame answering ``client``'s preview: the view after the steps
+        whole, or, for a client that takes preview updates and holds the view of the version
+        the preview was built on, what it changes in that view (``base``, ``patch``).
+        ``opening``: the server previewed the forced opening of the turn unasked."""
+        head: dict[str, Any] = {"type": "preview", "moves": answer.moves,
+                                "complete": answer.complete, "forced": answer.forced}
+        if opening:
+            head["opening"] = True
+            head["version"] = rt.version
+        held = client.sent_view
+        if client.preview_updates and held is not None and client.sent_version == rt.version:
+            data = answer.view.model_dump(mode="json", by_alias=True)
+            head["base"] = rt.version
+            head["patch"] = diff(held, data)
+            return json_text(head)
+        return with_view(head, answer.view)
 
     async def broadcast(self, rt: Runtime) -> None:
         """Send every connected client the position now: its own view, or what changed in it

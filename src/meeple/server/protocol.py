@@ -208,6 +208,20 @@ class Hello(_ClientFrame):
         default=None, description="true: on a table with a turn clock, this connection is "
         "told whose clock runs, how long it has left and which seats a stand-in bot plays "
         "for (clock frames: one after the first view, then one at every change)")
+    merged_ack: StrictBool | None = Field(
+        default=None, description="true: a move of this connection that is accepted is "
+        "acknowledged inside the view or update frame of the new version (its field ack, "
+        "{\"id\": the move's id}) instead of an ack frame of its own: one frame per accepted "
+        "move (an undo, and a resend already played, still get an ack frame)")
+    preview_updates: StrictBool | None = Field(
+        default=None, description="true (with updates): a preview's answer carries what its "
+        "view changes in the view of the version this connection holds (base, patch) "
+        "instead of the whole view")
+    opening: StrictBool | None = Field(
+        default=None, description="true: when this seat's turn opens with decisions that have "
+        "a single legal move each, the server previews them for this connection unasked and "
+        "sends that preview frame (opening: true) right after the view: the client does not "
+        "send them back")
 
 
 class Move(_WithSteps):
@@ -276,11 +290,19 @@ class Welcome(_ServerFrame):
     seat: int | None
 
 
+class MoveAck(BaseModel):
+    """A move acknowledged inside a view or update frame (hello ``merged_ack``): stored."""
+
+    id: str | None = Field(description="the move's id (null if it had none)")
+
+
 class ViewFrame(_ServerFrame):
     """The position as this client may see it, after every change (also after hello).
     ``view``'s ``board`` is the game's own part: ``meeple schema GAME`` gives its schema."""
 
     type: Literal["view"] = "view"
+    ack: MoveAck | None = Field(default=None, description="only to a connection that said "
+                                "merged_ack: its own move, acknowledged by this frame")
     version: int
     forced: list[str] | None = Field(
         default=None, description="only to the seat to move, when its turn opens with decisions "
@@ -305,6 +327,8 @@ class UpdateFrame(_ServerFrame):
     view; a client that does not hold version ``base`` says hello again for a whole view."""
 
     type: Literal["update"] = "update"
+    ack: MoveAck | None = Field(default=None, description="only to a connection that said "
+                                "merged_ack: its own move, acknowledged by this frame")
     version: int
     base: int = Field(description="the version the patch applies to")
     forced: list[str] | None = Field(
@@ -326,7 +350,8 @@ class Ack(_ServerFrame):
 
 class PreviewFrame(_ServerFrame):
     """The answer to a preview: the decisions with every forced one after them played, whether
-    the turn is then complete, and the seat's view of that position."""
+    the turn is then complete, and the seat's view of that position (whole, or as a patch of
+    the view of version ``base`` for a connection that said ``preview_updates``)."""
 
     type: Literal["preview"] = "preview"
     moves: list[str]
@@ -335,7 +360,18 @@ class PreviewFrame(_ServerFrame):
                                "only legal move then), so the server played it or would have; "
                                "an undo in a client takes a chosen move back with the forced "
                                "ones after it")
-    view: View
+    opening: Literal[True] | None = Field(
+        default=None, description="true: not an answer, the server previewed the forced "
+        "decisions that open this seat's turn by itself (hello opening)")
+    version: int | None = Field(default=None, description="with opening: the table version "
+                                "the preview was built on")
+    base: int | None = Field(default=None, description="with patch: the version whose view "
+                             "(the last whole view or update this connection was sent) the "
+                             "patch applies to")
+    patch: list[PatchOp] | None = Field(default=None, description="instead of view: what the "
+                                        "preview's view changes in the view of version base")
+    view: View | None = Field(default=None, description="the seat's view after the moves "
+                              "(absent when patch is given)")
 
 
 class RefusedFrame(_ServerFrame):

@@ -92,6 +92,18 @@ class Client:
     presence: bool = False
     #: whether it is told whose turn clock runs and how long it has left (clock frames)
     clock: bool = False
+    #: whether its own accepted move is acknowledged inside the view or update frame of the
+    #: new version (``ack``) instead of an ``ack`` frame of its own (hello ``merged_ack``)
+    merged_ack: bool = False
+    #: whether a preview's answer comes as a patch of the view it holds (hello
+    #: ``preview_updates``, with ``updates``)
+    preview_updates: bool = False
+    #: whether the forced decisions that open its seat's turn are previewed for it by the
+    #: server, unasked (hello ``opening``)
+    opening: bool = False
+    #: the id of its move that is committed and not yet acknowledged (a one-item list: the id
+    #: may be None), for the next view or update frame it is sent (``merged_ack``)
+    ack_due: list[str | None] | None = None
 
 
 @dataclass(eq=False)

@@ -174,23 +174,48 @@ class Service:
     async def _told(self, rt: Runtime) -> None:
         """After a change: every client told, then the bots now to move set going."""
         await self.broadcaster.broadcast(rt)
+        for client in list(rt.clients):
+            await self.open_turn(rt, client)
         self.bots.schedule(rt)
+
+    async def open_turn(self, rt: Runtime, client: Client) -> None:
+        """For a client that asked (hello ``opening``) whose seat is to move, and whose turn
+        opens with forced decisions: those decisions previewed on its turn in progress, and
+        the preview frame sent unasked (``opening``), right after its view. The client then
+        starts its turn from there without sending them back."""
+        seat = rt.state.to_move
+        if not client.opening or client.viewer is None or client.viewer != seat:
+            return
+        forced = self.broadcaster.shown(rt, seat, client.text).forced
+        if not forced:
+            return
+        try:
+            answer = self.authority.preview(rt, seat, forced, client.text, client.draft)
+            await client.send(self.broadcaster.preview_frame(rt, client, answer, opening=True))
+        except Refused:  # (the forced steps are legal at the position they were made for)
+            log.exception("table %s: the forced opening could not be previewed", rt.table.id)
+        except Exception:  # a client that went away is dropped
+            rt.clients.discard(client)
 
     # ------------------------------------------------------------------ changes
     async def play(self, table_id: str, seat: int, text: str | Sequence[str], version: int,
                    client_id: str | None, *, by_bot: bool = False, quiet: bool = False,
-                   draft: Draft | None = None) -> int:
+                   draft: Draft | None = None, mover: Client | None = None) -> int:
         """Play ``text`` (a move, or several decisions of this seat in a row: a whole turn
         confirmed at once) for ``seat`` against table version ``version``. All or nothing:
         returns the new version once committed; raises :class:`Refused` otherwise.
         ``draft``: the connection's turn in progress (its previews), whose positions are
-        committed as they are when it holds these steps."""
+        committed as they are when it holds these steps. ``mover``: the connection that sent
+        it, if it takes its ack in the next view or update frame (``merged_ack``): once
+        committed, the ack is due to it (:meth:`Broadcaster.frame_for`)."""
         texts = [text] if isinstance(text, str) else list(text)
         if not texts:
             raise Refused("no move was given", version)
         rt = await self.runtime(table_id)
         key = None if client_id is None else request_key(seat, version, client_id, MOVE, texts)
         await self.authority.play(rt, seat, texts, version, key, by_bot=by_bot, draft=draft)
+        if mover is not None and mover.merged_ack:
+            mover.ack_due = [client_id]  # committed: the next frame it is sent says so
         if quiet:  # an inline bot's move inside a person's (see BotScheduler.play_inline)
             return rt.version
         if not by_bot and rt.table.seats[seat].absent:

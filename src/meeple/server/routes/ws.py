@@ -39,7 +39,6 @@ from meeple.server.protocol import (
     Undo,
     Welcome,
     frame_problem,
-    with_view,
 )
 from meeple.server.service import AlreadyPlayed, Client, Refused, Runtime, Service
 from meeple.store import NotFound, StoreUnavailable
@@ -218,7 +217,9 @@ class Connection:
             rt.clients.discard(self.client)
         client = Client(viewer=seat, send=self.send, text=frame.text is True,
                         updates=frame.updates is True, presence=frame.presence is True,
-                        clock=frame.clock is True)
+                        clock=frame.clock is True, merged_ack=frame.merged_ack is True,
+                        preview_updates=frame.preview_updates is True,
+                        opening=frame.opening is True)
         await self.svc.refresh(rt)
         # welcome, the whole view, and only then a client of the table: nothing in between
         # waits (a send only queues), so no broadcast can come before the welcome or slip
@@ -226,6 +227,7 @@ class Connection:
         await self.send(Welcome(table=rt.table.id, seat=seat).dump())
         await self.send(self.svc.frame_for(rt, client))
         rt.clients.add(client)
+        await self.svc.open_turn(rt, client)
         # after its view: who is at the table (to it, and to the others if that changed)
         await self.svc.tell_presence(rt, client)
         if seat is not None and rt.table.seats[seat].absent and rt.state.to_move == seat:
@@ -247,8 +249,7 @@ class Connection:
             if isinstance(frame, Undo):
                 new = await self.svc.undo(self.table_id, client.viewer, version, move_id)
             else:
-                new = await self.svc.play(self.table_id, client.viewer, frame.steps, version,
-                                          move_id, draft=client.draft)
+                new = await self._played(client, frame.steps, version, move_id)
         except AlreadyPlayed as exc:
             # the same id again (the connection dropped before the ack): played once, acked again
             await self.send(Ack(id=move_id, version=exc.version, resent=True).dump())
@@ -261,7 +262,20 @@ class Connection:
             await self.send(RefusedFrame(id=move_id, version=version, reason=str(exc),
                                          retry=True).dump())
             return
+        if client.merged_ack and client.ack_due is None and isinstance(frame, Move):
+            return  # acknowledged in the view or update frame of the new version
+        client.ack_due = None
         await self.send(Ack(id=move_id, version=new).dump())
+
+    async def _played(self, client: Client, steps: list[str], version: int,
+                      move_id: str | None) -> int:
+        """The client's move played; a refused or failed one leaves no ack due to it."""
+        try:
+            return await self.svc.play(self.table_id, client.viewer or 0, steps, version,
+                                       move_id, draft=client.draft, mover=client)
+        except BaseException:
+            client.ack_due = None  # answered by the caller (or the connection is gone)
+            raise
 
     async def preview(self, client: Client, frame: Preview) -> None:
         """The position after the frame's decisions of this seat's turn, playing nothing."""
@@ -275,9 +289,7 @@ class Connection:
             await self.send(RefusedFrame(preview=True, reason=exc.reason,
                                          version=exc.version).dump())
             return
-        await self.send(with_view({"type": "preview", "moves": answer.moves,
-                                   "complete": answer.complete, "forced": answer.forced},
-                                  answer.view))
+        await self.send(self.svc.broadcaster.preview_frame(self.rt, client, answer))
 
     async def back(self, client: Client) -> None:
         """The client's seat taken back from its stand-in bot."""

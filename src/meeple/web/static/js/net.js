@@ -14,6 +14,11 @@
 // changed (an "update" frame, JSON Patch against the version this connection holds). The
 // connection applies it and hands the page a whole "view" frame as before; an update that does
 // not fit the view held (it cannot happen on one ordered connection) reconnects for a whole one.
+// It also asks for preview answers as patches of the view held (preview_updates: applied here,
+// so the page gets whole views), for its own accepted move acknowledged inside the view frame
+// of the new version (merged_ack: the frame's "ack"; one frame, one redraw), and for the
+// forced decisions that open its turn previewed by the server unasked (opening: a preview
+// frame with "opening": true right after the view).
 
 const MAX_SENDS = 3;
 
@@ -40,7 +45,8 @@ export class Connection {
     ws.onopen = () => {
       this.delay = 500;
       this.held = null;  // {version, view}: the last whole view, that updates apply to
-      ws.send(JSON.stringify({ ...this.hello(), updates: true }));
+      ws.send(JSON.stringify({ ...this.hello(), updates: true, preview_updates: true,
+        merged_ack: true, opening: true }));
       this.onState("connected");
       for (const f of this.queue.splice(0)) ws.send(JSON.stringify(f));
       if (this.awaiting) this.sendAwaited();
@@ -49,8 +55,8 @@ export class Connection {
       if (this.ws !== ws) return;  // a connection already given up
       let frame;
       try { frame = JSON.parse(ev.data); } catch { return; }
-      if (frame.type === "update") {
-        frame = this.updated(frame);
+      if (frame.type === "update" || (frame.type === "preview" && frame.patch)) {
+        frame = frame.type === "update" ? this.updated(frame) : this.previewed(frame);
         if (!frame) { ws.close(); this.lost(ws); return; }
       } else if (frame.type === "view") {
         this.held = { version: frame.version, view: frame.view };
@@ -68,6 +74,17 @@ export class Connection {
     this.held = { version: frame.version, view };
     const whole = { type: "view", version: frame.version, view };
     if (frame.forced) whole.forced = frame.forced;
+    if (frame.ack) whole.ack = frame.ack;
+    return whole;
+  }
+
+  // the whole preview frame a patched preview makes of the view held (its base), or null
+  previewed(frame) {
+    if (!this.held || this.held.version !== frame.base) return null;
+    let view;
+    try { view = applyPatch(this.held.view, frame.patch); } catch { return null; }
+    const whole = { ...frame, view };
+    delete whole.patch;
     return whole;
   }
 

@@ -528,7 +528,10 @@ function confirmTurn() {
 }
 
 function onFrame(frame) {
-  if (["preview", "ack", "refused", "error"].includes(frame.type)) page.conn.settle();
+  // a reply settles the request on its way; the server's own preview of a forced opening
+  // (opening) answers nothing, and a view frame that carries this page's ack (ack) does
+  if (["ack", "refused", "error"].includes(frame.type) || frame.ack
+      || (frame.type === "preview" && !frame.opening)) page.conn.settle();
   if (frame.type === "presence") {
     onPresence(frame);
   } else if (frame.type === "clock") {
@@ -542,15 +545,30 @@ function onFrame(frame) {
     page.version = frame.version;
     page.view = frame.view;
     page.opening = frame.forced || [];
+    if (frame.ack) {  // this page's own turn, stored: the frame of the new version says so
+      page.pending = false;
+      page.confirming = false;
+      forgetDraft();
+    }
     // a turn being built belongs to the position it was built on: if the table moved on
     // under it, the player is told which steps were dropped
     if (moved || !myTurn(page.view)) {
-      if (hadSteps.length && !page.confirming) droppedByMove(hadSteps, lastLine, frame);
+      if (hadSteps.length && !page.confirming && !frame.ack) droppedByMove(hadSteps, lastLine, frame);
       page.buffer = []; page.preview = null; page.complete = false;
     }
     const restoring = page.restoring && restoreDraft(frame);
     render();
-    if (!restoring) playOpening();
+    // the server previews a forced opening itself (its preview frame follows this one)
+    if (!restoring && !page.opening.length) playOpening();
+  } else if (frame.type === "preview" && frame.opening) {
+    // the forced decisions that open this seat's turn, made by the server: shown as the
+    // start of the turn being built, unless the page has started it another way meanwhile
+    if (frame.version !== page.version || page.pending || page.buffer.length) return;
+    page.buffer = frame.moves;
+    page.forced = frame.forced;
+    page.preview = frame.moves.length ? frame.view : null;
+    page.complete = frame.complete;
+    render();
   } else if (frame.type === "preview") {
     page.pending = false;
     if (page.sentAt !== page.version) { render(); playOpening(); return; }  // for an old position
