@@ -14,7 +14,7 @@ as JSON data (what a server sends and diffs), making what they all see once
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic_core import to_jsonable_python
@@ -83,8 +83,9 @@ def view_data(state: State[Any], viewers: Sequence[int | None],
               "said": list(line.said)} for line in tail]
     out = _views(state, viewers, lines)
     if text:
+        layout = presentation(state.game_name).view_layout(state)
         for data in out.values():
-            data["text"] = _plain(state, View.model_validate({**data, "log": tail}))
+            data["text"] = _plain(state, View.model_validate({**data, "log": tail}), layout)
     return out
 
 
@@ -137,10 +138,13 @@ def _common(state: State[Any]) -> dict[str, Any]:
     }
 
 
-def _plain(state: State[Any], view: View) -> str:
-    """The terminal drawing of ``view`` as plain text (the view's ``text``)."""
+def _plain(state: State[Any], view: View, layout: Mapping[str, Any] | None = None) -> str:
+    """The terminal drawing of ``view`` as plain text (the view's ``text``), on ``layout``
+    (the game's ``view_layout`` of ``state``, made here if not given)."""
     shown = presentation(state.game_name)
-    return strip_markup(shown.draw(shown.view_layout(state), view, view.viewer, True))
+    if layout is None:
+        layout = shown.view_layout(state)
+    return strip_markup(shown.draw(layout, view, view.viewer, True))
 
 
 def terminal_text(state: State[Any], viewer: int | None, seat: int | None,
