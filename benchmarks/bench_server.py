@@ -45,8 +45,10 @@ async def drive(ws_base: str, table: str, seat: int, secret: str, stop_at: float
     made = 0
     async with connect(f"{ws_base}/ws/tables/{table}", max_size=None, open_timeout=120,
                        ping_interval=None) as ws:
+        # as the page asks: updates, and its own accepted move acknowledged inside the update
+        # frame of the new version (one frame per accepted move); --whole: an old client
         await ws.send(json.dumps({"type": "hello", "seat": seat, "secret": secret,
-                                  "updates": updates}))
+                                  "updates": updates, "merged_ack": updates}))
         view: dict[str, object] = {}
         version = -1
         sent_at: float | None = None
@@ -60,6 +62,11 @@ async def drive(ws_base: str, table: str, seat: int, secret: str, stop_at: float
             if frame["type"] in ("view", "update"):
                 RECEIVED["view bytes"] += len(raw)
                 RECEIVED["views"] += 1
+            if "ack" in frame:  # the move acknowledged in the frame of the new version
+                assert sent_at is not None
+                rtts.append(time.perf_counter() - sent_at)
+                sent_at = None
+                made += 1
             if frame["type"] == "update":
                 assert frame["base"] == version, (frame["base"], version)
                 version, view = frame["version"], apply_patch(view, frame["patch"], in_place=True)

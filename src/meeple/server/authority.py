@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
 from meeple.core.turn import StepRefused, Turn
-from meeple.core.view import LogLine, View, seat_view
+from meeple.core.view import LogLine, View, view_data
 from meeple.server.committer import Committer
 from meeple.server.positions import new_state
 from meeple.server.runtime import Draft, Runtime, log_note, not_your_turn
@@ -71,14 +71,20 @@ class AlreadyPlayed(MeepleError):
 
 
 class PreviewAnswer(NamedTuple):
-    """What a preview gives: the seat's view after the moves, the moves (the ones sent, with
-    every forced decision after them added), whether the turn is then complete, and for each
-    move whether it was forced (the only legal move: the server played it, or would have)."""
+    """What a preview gives: the seat's view after the moves (as JSON data, ``data``), the
+    moves (the ones sent, with every forced decision after them added), whether the turn is
+    then complete, and for each move whether it was forced (the only legal move: the server
+    played it, or would have)."""
 
-    view: View
+    data: dict[str, Any]
     moves: list[str]
     complete: bool
     forced: list[bool]
+
+    @property
+    def view(self) -> View:
+        """The view as its model (made from the data when asked for)."""
+        return View.model_validate(self.data)
 
 
 class Trial(NamedTuple):
@@ -434,6 +440,6 @@ class Authority:
         # client previews by itself too (the forced opening, steps kept over a reload): the
         # browser sends ``back`` at the person's click (issue 39 #1)
         rt.since = time.monotonic()
-        return PreviewAnswer(seat_view(turn.position, seat, lines, text=text), turn.texts,
-                             turn.complete, [s.forced for s in steps])
+        data = view_data(turn.position, [seat], lines, text=text)[seat]
+        return PreviewAnswer(data, turn.texts, turn.complete, [s.forced for s in steps])
 

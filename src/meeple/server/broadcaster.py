@@ -22,9 +22,8 @@ from typing import Any, cast
 from meeple.core.delta import diff
 from meeple.core.state import State
 from meeple.core.turn import Turn
-from meeple.core.view import View, seat_view
+from meeple.core.view import View, seat_view, view_data
 from meeple.server.authority import PreviewAnswer
-from meeple.server.protocol import with_view
 from meeple.server.runtime import Client, Runtime, json_text
 from meeple.store import HUMAN
 
@@ -40,7 +39,6 @@ class Shown:
     seats: list[str]
     lines: int
     version: int
-    view: View
     data: dict[str, Any]
     forced: list[str]
     updates: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
@@ -50,15 +48,16 @@ class Shown:
         """The whole ``view`` frame as JSON text (made only when a client needs one)."""
         extra = f',"forced":{json_text(self.forced)}' if self.forced else ""
         return (f'{{"type":"view","version":{self.version}{extra},'
-                f'"view":{self.view.model_dump_json(by_alias=True)}}}')
+                f'"view":{json_text(self.data)}}}')
 
 
-def opening_forced(rt: Runtime, view: View) -> list[str]:
+def opening_forced(rt: Runtime, view: dict[str, Any]) -> list[str]:
     """The decisions that open the turn of the seat to move in ``rt`` when each has only one
     legal move (the server's :meth:`Turn.play_forced <meeple.core.turn.Turn.play_forced>`),
-    for that seat's own ``view`` only; empty for anyone else or when the first decision is a
-    choice. The page sends them as its first preview, so the player sees them made."""
-    if view.viewer is None or view.viewer != view.to_move or len(view.legal_moves) != 1:
+    for that seat's own ``view`` (as JSON data) only; empty for anyone else or when the first
+    decision is a choice. The page is sent them as the first preview of its turn."""
+    viewer = view["viewer"]
+    if viewer is None or viewer != view["to_move"] or len(view["legal_moves"]) != 1:
         return []
     if rt.opening is None or rt.opening[0] != rt.version:
         turn = Turn(rt.state)
@@ -76,24 +75,35 @@ class Broadcaster:
 
     def shown(self, rt: Runtime, viewer: int | None, text: bool = False) -> Shown:
         """The view of ``viewer`` of the position now, made once for every client of that
-        kind (and made again only when the position, its names or its log changed)."""
+        kind (and made again only when the position, its names or its log changed). The
+        views of every kind of viewer connected that are not made yet are made with it, at
+        once (:func:`meeple.core.view.view_data`: what they all see is made once)."""
         state = rt.state
         if rt.shown_version != rt.version:
             rt.shown.clear()
             rt.shown_version = rt.version
         key = (viewer, text)
         got = rt.shown.get(key)
-        if (got is not None and got.state is state and got.seats is state.seats
-                and got.lines == len(rt.lines)):
+        if got is not None and self._current(rt, got):
             return got
-        view = self.view(rt, viewer, text)
-        # the board is JSON data already (the game's view_board): dumping it again through
-        # an untyped field would cost more than making it
-        data = view.model_dump(mode="json", by_alias=True, exclude={"board"})
-        data["board"] = view.board
-        got = rt.shown[key] = Shown(state, state.seats, len(rt.lines), rt.version, view, data,
-                                    opening_forced(rt, view))
-        return got
+        wanted = {viewer} | {c.viewer for c in rt.clients if c.text == text}
+        viewers = [v for v in wanted if v == viewer or not self._made(rt, (v, text))]
+        made = view_data(state, viewers, rt.lines, text=text)
+        for v, data in made.items():
+            rt.shown[(v, text)] = Shown(state, state.seats, len(rt.lines), rt.version, data,
+                                        opening_forced(rt, data))
+        return rt.shown[key]
+
+    @staticmethod
+    def _current(rt: Runtime, shown: Shown) -> bool:
+        """Whether ``shown`` was made for the position now (its names and its log too)."""
+        state = rt.state
+        return (shown.state is state and shown.seats is state.seats
+                and shown.lines == len(rt.lines))
+
+    def _made(self, rt: Runtime, key: tuple[int | None, bool]) -> bool:
+        got = rt.shown.get(key)
+        return got is not None and self._current(rt, got)
 
     def view_frame(self, rt: Runtime, viewer: int | None, text: bool = False
                    ) -> dict[str, Any]:
@@ -145,11 +155,11 @@ class Broadcaster:
             head["version"] = rt.version
         held = client.sent_view
         if client.preview_updates and held is not None and client.sent_version == rt.version:
-            data = answer.view.model_dump(mode="json", by_alias=True)
             head["base"] = rt.version
-            head["patch"] = diff(held, data)
-            return json_text(head)
-        return with_view(head, answer.view)
+            head["patch"] = diff(held, answer.data)
+        else:
+            head["view"] = answer.data
+        return json_text(head)
 
     async def broadcast(self, rt: Runtime) -> None:
         """Send every connected client the position now: its own view, or what changed in it
