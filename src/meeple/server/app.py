@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
@@ -41,6 +42,22 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     return app
 
 
+#: The cyclic garbage collector's thresholds while serving (Python's default: 700, 10, 10).
+GC_THRESHOLDS = (20_000, 50, 100)
+
+
+def tune_gc() -> None:
+    """Set the garbage collector for a server: what was made at start-up (the modules, the
+    games' tables) is frozen out of its reach, and it runs after 20,000 new objects instead
+    of 700. A move makes thousands of short-lived objects (views as JSON data, positions),
+    nearly none of them in a cycle, so at the default the collector ran several times a
+    move over every young object; measured at 100 tables of two clients (bench_server.py),
+    0.58 -> 0.46 server CPU-ms a log entry. Memory held in cycles waits a little longer."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: float | None
               ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The app's life: its :class:`Service` (on ``app.state.service``) with its bot workers,
@@ -57,6 +74,7 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
             fanout = PgListener(store.url, service, asyncio.get_running_loop())
             fanout.start()
         await service.start()
+        tune_gc()
         try:
             yield
         finally:

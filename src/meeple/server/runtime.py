@@ -18,11 +18,12 @@ written by its owner only, so each owner is testable with a runtime and without 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from pydantic_core import to_json
 
 from meeple.core.present import announcements
 from meeple.core.state import CHANCE, State
@@ -194,5 +195,7 @@ def not_your_turn(rt: Runtime) -> str:
 
 
 def json_text(data: Any) -> str:
-    """JSON text as it goes on the wire (compact, UTF-8)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """JSON text as it goes on the wire (compact, UTF-8): written by pydantic's serializer,
+    the same text as ``json.dumps(data, ensure_ascii=False, separators=(",", ":"))`` for
+    JSON data, about three times as fast (benchmarks/bench_views.py)."""
+    return to_json(data).decode()
