@@ -56,7 +56,7 @@ def bench_mcts(game: str, variant: dict[str, Any], players: int, iterations: int
     searches = 0
     for i, pos in enumerate(positions(game, variant, players, count)):
         bot = MctsBot(seed=i, iterations=iterations)
-        view = pos.view(pos.to_move)
+        view = pos.seen_by(pos.to_move)
         t0 = time.perf_counter()
         bot.search(view, pos.to_move)
         spent += time.perf_counter() - t0
@@ -72,7 +72,7 @@ def bench_greedy(game: str, variant: dict[str, Any], players: int, count: int) -
     for i, pos in enumerate(positions(game, variant, players, count)):
         bot = make_bot("greedy", seed=i)
         t0 = time.perf_counter()
-        bot.choose(pos.view(pos.to_move), pos.legal_moves())
+        bot.choose(pos.seen_by(pos.to_move), pos.legal_moves())
         spent += time.perf_counter() - t0
         n += 1
     return n / spent

@@ -62,7 +62,7 @@ def play(game: str, variant: dict[str, Any], seats: int, spec: str, seed: int,
         if seat == CHANCE:
             state.sample_chance()
             continue
-        view = state.view(seat)
+        view = state.seen_by(seat)
         legal = state.legal_moves()
         c0, w0 = time.thread_time(), time.perf_counter()
         before_info = _info(bots[seat])

@@ -61,7 +61,7 @@ def greedy_turn(state: State[Any], seed: int) -> list[str]:
     seat, turn, out = s.to_move, s.turn, []
     while s.to_move == seat and s.turn == turn:
         assert seat is not None
-        move = bot.choose(s.view(seat), s.legal_moves())
+        move = bot.choose(s.seen_by(seat), s.legal_moves())
         s.play(move)
         out.append(str(move))
     return out

@@ -77,7 +77,7 @@ def greedy_positions(game: str, options: dict[str, Any], players: int,
             state.sample_chance(rng)
             continue
         assert seat is not None
-        view = state.view(seat)
+        view = state.seen_by(seat)
         if (state.turn, seat) != last:
             last = (state.turn, seat)
             out.append(view.clone())

@@ -31,7 +31,7 @@ def greedy_selfplay_positions(game: str, players: int, seeds: int, every: int, p
             assert seat is not None
             if decisions % every == 0 and len(state.legal_moves()) >= min_choices:
                 out.append(state.clone())
-            state.play(bots[seat].choose(state.view(seat), state.legal_moves()))
+            state.play(bots[seat].choose(state.seen_by(seat), state.legal_moves()))
             decisions += 1
     return out
 
@@ -46,7 +46,7 @@ def time_searches(found: list[State[Any]], iterations: int,
         assert seat is not None and seat >= 0
         bot = ResearchMcts(seed=1, iterations=iterations, **options)
         start = time.perf_counter()
-        moves.append(bot.choose(p.view(seat), p.legal_moves()))
+        moves.append(bot.choose(p.seen_by(seat), p.legal_moves()))
         total += time.perf_counter() - start
         done += bot.last_iterations
     return total, done, moves

@@ -54,7 +54,7 @@ def spread(game: str, players: int, variant: dict[str, Any], spec: str, iteratio
         joiner = ";" if ":" in spec else ":"
         bot = research_bot(f"{spec}{joiner}iterations={iterations};seconds=0", seed=1)
         assert isinstance(bot, MctsBot)
-        bot.search(state.view(seat), seat)
+        bot.search(state.seen_by(seat), seat)
         root = bot.last_root
         edges = [e for e in (root.edges if root else []) if e.n]
         if len(edges) < 2:

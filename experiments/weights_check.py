@@ -67,7 +67,7 @@ def play(task: tuple[str, int, dict[str, Any], int, int]) -> tuple[float, float]
         if seat == CHANCE:
             state.sample_chance()
             continue
-        state.play(bots[seat].choose(state.view(seat), state.legal_moves()))
+        state.play(bots[seat].choose(state.seen_by(seat), state.legal_moves()))
     totals = [s.total for s in state.scores()]
     record = {"scores": [{"total": t} for t in totals], "winners": list(state.winners())}
     others = [o for o in range(players) if o != me]

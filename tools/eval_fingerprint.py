@@ -100,8 +100,8 @@ def _stream(info: Any, variant: dict[str, Any], players: int, seed: int, positio
             if bots.turn_ranker is not None:
                 row.append(repr(bots.turn_ranker(s, seat, 4)))
             if pres.view_board is not None:
-                row.append(_digest(pres.view_board(s.view(seat), seat)))
-                row.append(_digest(pres.view_board(s.view(0), None)))
+                row.append(_digest(pres.view_board(s.seen_by(seat), seat)))
+                row.append(_digest(pres.view_board(s.seen_by(0), None)))
             other = (seat + 1) % players
             row.append(_drawing(terminal_text(s, seat, seat, False)))
             row.append(_drawing(terminal_text(s, None, None, True)))
@@ -113,7 +113,7 @@ def _stream(info: Any, variant: dict[str, Any], players: int, seed: int, positio
     if s.to_move is None:
         out.append(("end", [repr(bots.evaluation(s, q)) for q in range(players)]))
         if pres.view_board is not None:
-            out.append(("end-view", _digest(pres.view_board(s.view(0), 0))))
+            out.append(("end-view", _digest(pres.view_board(s.seen_by(0), 0))))
         out.append(("end-render", _drawing(terminal_text(s, 0, 0, False))))
         out.append(("end-render-all", _drawing(terminal_text(s, None, None, True))))
         out.append(("end-score", _drawing(terminal_score(s, None, None, True) or "")))

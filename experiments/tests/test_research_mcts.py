@@ -23,7 +23,7 @@ def _decision(game: str, players: int, seed: int, **variant: Any) -> State[Any]:
 
 def _root(bot: MctsBot, state: State[Any]) -> list[Any]:
     seat = state.to_move
-    bot.choose(state.view(seat), state.legal_moves())
+    bot.choose(state.seen_by(seat), state.legal_moves())
     assert bot.last_root is not None
     return [(e.moves, e.n, e.w) for e in bot.last_root.edges]
 

@@ -79,7 +79,7 @@ def play_case(game: str, options: dict[str, Any], bots: tuple[str, ...], seed: i
         if state.to_move == CHANCE:
             state.sample_chance()
             continue
-        state.play(warmup.choose(state.view(state.to_move), state.legal_moves()))
+        state.play(warmup.choose(state.seen_by(state.to_move), state.legal_moves()))
         skip -= 1
     players = [make_bot(spec, seed=1000 * seed + s) for s, spec in enumerate(bots)]
     out: list[str] = []
@@ -90,7 +90,7 @@ def play_case(game: str, options: dict[str, Any], bots: tuple[str, ...], seed: i
         if seat == CHANCE:
             state.sample_chance()
             continue
-        move = players[seat].choose(state.view(seat), state.legal_moves())
+        move = players[seat].choose(state.seen_by(seat), state.legal_moves())
         out.append(str(move))
         state.play(move)
     return out

@@ -29,7 +29,7 @@ def _root_edges(state: State[Any], spec: str) -> list[Any]:
     for the seat to move, to compare two searches' trees."""
     seat = state.to_move
     bot = make_bot(spec, seed=3)
-    bot.choose(state.view(seat), state.legal_moves())
+    bot.choose(state.seen_by(seat), state.legal_moves())
     assert isinstance(bot, MctsBot) and bot.last_root is not None
     return [(e.moves, e.n, round(e.w[seat], 9)) for e in bot.last_root.edges]
 
@@ -67,7 +67,7 @@ def _play_turn(bot: Any, state: State[Any]) -> list[Any]:
     seat, turn = state.to_move, state.turn
     made = []
     while state.to_move == seat and state.turn == turn:
-        move = bot.choose(state.view(seat), state.legal_moves())
+        move = bot.choose(state.seen_by(seat), state.legal_moves())
         made.append(move)
         state.play(move)
     return made
@@ -117,10 +117,10 @@ def test_greedy_plays_a_whole_turn_of_best_evaluation() -> None:
 def test_greedy_drops_its_plan_when_the_view_is_not_the_expected_one() -> None:
     state = _to_decision(meeple.new_game("gardens", players=2, seed=4))
     bot = GreedyBot(seed=0)
-    first = bot.choose(state.view(state.to_move), state.legal_moves())
+    first = bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert bot.plan.moves  # the rest of the turn is planned
     other = _to_decision(meeple.new_game("gardens", players=2, seed=99))
-    move = bot.choose(other.view(other.to_move), other.legal_moves())
+    move = bot.choose(other.seen_by(other.to_move), other.legal_moves())
     assert move in other.legal_moves()
     assert first in state.legal_moves()
 
@@ -145,7 +145,7 @@ def test_greedy_and_mcts_are_deterministic_for_a_seed() -> None:
 
 def test_mcts_determinises_the_view_every_iteration(monkeypatch: pytest.MonkeyPatch) -> None:
     state = _to_decision(meeple.new_game("gardens", players=2, seed=5, level=3))
-    view = state.view(state.to_move)
+    view = state.seen_by(state.to_move)
     calls: list[int] = []
     original = type(view).sample_hidden
 
@@ -210,10 +210,10 @@ def test_eval_option_picks_the_score_total_or_the_game_evaluation() -> None:
 def test_mcts_per_game_default_bias_and_explicit_override() -> None:
     state = _to_decision(meeple.new_game("gardens", players=2, seed=2))
     bot = MctsBot(seed=1, iterations=2)
-    bot.choose(state.view(state.to_move), state.legal_moves())
+    bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert bot.cfg.bias == 1.0
     explicit = MctsBot(seed=1, iterations=2, bias=0.25)
-    explicit.choose(state.view(state.to_move), state.legal_moves())
+    explicit.choose(state.seen_by(state.to_move), state.legal_moves())
     assert explicit.cfg.bias == 0.25
 
 
@@ -232,7 +232,7 @@ def test_mcts_greedy_rollouts_play_each_seat_s_best_turn(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(mcts_module, "candidate_turns", spy)
     bot = MctsBot(seed=3, iterations=6, rollout="greedy", horizon=2)  # 6 < expand: no child
-    move = bot.choose(state.view(state.to_move), state.legal_moves())
+    move = bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert move in state.legal_moves()
     rollout_calls = [c for c in calls if c[1] == 1]
     # 6 iterations x 2 rollout turns (the opponent's, then the seat's own), none cut short here
@@ -245,17 +245,17 @@ def test_mcts_rollout_option_is_checked_and_defaults_per_game() -> None:
         make_bot("mcts:rollout=smart")
     state = _to_decision(meeple.new_game("gardens", players=3, seed=2))
     bot = MctsBot(seed=1, iterations=2)
-    bot.choose(state.view(state.to_move), state.legal_moves())
+    bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert (bot.cfg.rollout, bot.cfg.horizon) == ("random", 0)
     explicit = MctsBot(seed=1, iterations=2, rollout="greedy", horizon=1)
-    explicit.choose(state.view(state.to_move), state.legal_moves())
+    explicit.choose(state.seen_by(state.to_move), state.legal_moves())
     assert (explicit.cfg.rollout, explicit.cfg.horizon) == ("greedy", 1)
 
 
 def test_mcts_time_cap_covers_the_whole_decision() -> None:
     state = _to_decision(meeple.new_game("gardens", players=2, seed=9, level=3))
     bot = MctsBot(seed=1, iterations=10**9, seconds=0.2)
-    bot.choose(state.view(state.to_move), state.legal_moves())
+    bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert 1 <= bot.last_iterations < 10**9
 
 
@@ -284,7 +284,7 @@ def test_mcts_root_lists_single_decisions_when_its_listing_runs_out_of_time(
     monkeypatch.setattr(mcts_module, "ROOT_LISTING_SHARE", -1.0)  # the listing is late at once
     state = _to_decision(meeple.new_game("pergola", players=2, seed=3))
     bot = MctsBot(seed=1, iterations=20, seconds=60)
-    move = bot.choose(state.view(state.to_move), state.legal_moves())
+    move = bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert move in state.legal_moves()
     root = bot.last_root
     assert root is not None and root.edges
@@ -292,7 +292,7 @@ def test_mcts_root_lists_single_decisions_when_its_listing_runs_out_of_time(
     assert {edge.moves[0] for edge in root.edges} <= set(state.legal_moves())
     # without the cap the same root holds whole turns
     whole = MctsBot(seed=1, iterations=20)
-    whole.choose(state.view(state.to_move), state.legal_moves())
+    whole.choose(state.seen_by(state.to_move), state.legal_moves())
     assert whole.last_root is not None and max(len(e.moves) for e in whole.last_root.edges) > 1
 
 
@@ -314,7 +314,7 @@ def test_mcts_drops_an_iteration_whose_listing_runs_out_of_time(monkeypatch: pyt
 
     monkeypatch.setattr(mcts_module, "candidate_turns", late_after_root)
     bot = _deep(MctsBot(seed=2, iterations=500, top=3))
-    move = bot.choose(state.view(state.to_move), state.legal_moves())
+    move = bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert move in state.legal_moves()
     root = bot.last_root
     assert root is not None
@@ -336,11 +336,11 @@ def test_mcts_others_greedy_keeps_only_the_searching_seat_in_the_tree() -> None:
         return [node.mover for node in _nodes(bot.last_root) if node.edges]
 
     policy = _deep(MctsBot(seed=1, iterations=120, others="greedy"))
-    assert policy.choose(state.view(seat), state.legal_moves()) in state.legal_moves()
+    assert policy.choose(state.seen_by(seat), state.legal_moves()) in state.legal_moves()
     seen = movers(policy)
     assert len(seen) > 1 and set(seen) == {seat}
     tree = _deep(MctsBot(seed=1, iterations=120, others="tree"))
-    tree.choose(state.view(seat), state.legal_moves())
+    tree.choose(state.seen_by(seat), state.legal_moves())
     assert set(movers(tree)) - {seat}
 
 
@@ -415,7 +415,7 @@ def test_pergola_mcts_defaults_by_seat_count() -> None:
     state = _to_decision(meeple.new_game("pergola", players=2, seed=4))
     seat = state.to_move
     bot = _deep(make_bot("mcts:iterations=30", seed=3))
-    bot.choose(state.view(seat), state.legal_moves())
+    bot.choose(state.seen_by(seat), state.legal_moves())
     root = bot.last_root
     assert root is not None and any(e.child is not None and e.child.edges for e in root.edges)
     for node in _nodes(root):
@@ -452,7 +452,7 @@ def test_takenokolor_mcts_models_greedy_opponents_at_three_and_four_seats() -> N
     seen: list[set[int | None]] = []
     for spec in ("mcts:iterations=60", "mcts:iterations=60;others=tree"):
         bot = _deep(make_bot(spec, seed=3))
-        bot.choose(state.view(seat), state.legal_moves())
+        bot.choose(state.seen_by(seat), state.legal_moves())
         assert isinstance(bot, MctsBot) and bot.last_root is not None
         seen.append({node.mover for node in _nodes(bot.last_root)})
     assert seen[0] <= {None, seat}
@@ -593,7 +593,7 @@ def test_mcts_greedy_memo_changes_no_decision() -> None:
         for memo in (True, False):
             bot = MctsBot(seed=3, iterations=30, others="greedy")
             bot.memo_greedy = memo
-            move = bot.choose(state.view(seat), state.legal_moves())
+            move = bot.choose(state.seen_by(seat), state.legal_moves())
             root = bot.last_root
             assert root is not None
             runs.append((move, [(e.moves, e.n, e.w) for e in root.edges], bot.greedy_memo_hits))
@@ -637,7 +637,7 @@ def test_mcts_root_lists_every_whole_turn_beyond_the_node_limit(monkeypatch: pyt
 
     monkeypatch.setattr(mcts_module, "candidate_turns", spy)
     bot = MctsBot(seed=1, iterations=3, top=4)
-    view = state.view(seat)
+    view = state.seen_by(seat)
     bot.choose(view, state.legal_moves())
     root_limit, root_candidates = calls[0]
     assert root_limit == 5000
@@ -670,14 +670,14 @@ def test_mcts_common_random_numbers_key_luck_by_root_turn_visit(monkeypatch: pyt
     monkeypatch.setattr(mcts_module, "common_random_numbers", spy)
     state = _to_decision(meeple.new_game("gardens", players=2, seed=5, level=1))
     bot = MctsBot(seed=2, iterations=30, top=3, horizon=1, crn=1)
-    bot.choose(state.view(state.to_move), state.legal_moves())
+    bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert len(calls) == 30 and len({base for base, _ in calls}) == 1
     per_visit = Counter(v for _, v in calls)
     counts = [per_visit[k] for k in range(max(per_visit) + 1)]
     assert counts[0] <= 3 and all(a >= b > 0 for a, b in itertools.pairwise(counts))
     assert original(7, 3).next_u64() == original(7, 3).next_u64() != original(7, 4).next_u64()
     calls.clear()
-    MctsBot(seed=2, iterations=30, top=3, horizon=1).choose(state.view(state.to_move),
+    MctsBot(seed=2, iterations=30, top=3, horizon=1).choose(state.seen_by(state.to_move),
                                                                    state.legal_moves())
     assert calls == []
 
@@ -731,7 +731,7 @@ def test_mcts_judges_solo_leaves_against_their_own_depth(monkeypatch: pytest.Mon
     for _ in range(6):  # a few turns in, so the evaluation has something to grow on
         _play_turn(make_bot("greedy", seed=1), state)
         _to_decision(state)
-    view = state.view(0)
+    view = state.seen_by(0)
     two = _to_decision(meeple.new_game("gardens", players=2, seed=1))
     assert bot._reference(two, [3.0, -3.0], 2) == [3.0, -3.0]
     means = {}
@@ -796,7 +796,7 @@ def test_mcts_beam_option_lists_inner_candidates_by_beam_search() -> None:
     for _ in range(4):
         _play_turn(make_bot("greedy", seed=1), state)
         _to_decision(state)
-    view = state.view(state.to_move)
+    view = state.seen_by(state.to_move)
     picks = []
     for _ in range(2):
         bot = _deep(make_bot("mcts:iterations=40;beam=4", seed=9))
@@ -859,7 +859,7 @@ def test_mcts_other_seats_reply_with_their_best_turn_from_three_seats(
         me = state.to_move
         calls.clear()
         bot = _deep(make_bot("mcts:iterations=200;top=6", seed=4))
-        bot.choose(state.view(me), state.legal_moves())
+        bot.choose(state.seen_by(me), state.legal_moves())
         root = bot.last_root
         assert root is not None and root.mover == me and len(root.edges) == 6
         assert {top for mover, top in calls if mover == me} == {6}

@@ -67,7 +67,7 @@ def test_a_difficulty_plays_its_game_s_preset_for_the_view_it_is_given(
     assert isinstance(bot, DifficultyBot)
     for players, kind in ((2, GreedyBot), (3, "random")):
         state = _to_decision(meeple.new_game("gardens", players=players, seed=2))
-        move = bot.choose(state.view(state.to_move), state.legal_moves())
+        move = bot.choose(state.seen_by(state.to_move), state.legal_moves())
         assert move in state.legal_moves()
         assert bot.last is not None
         assert isinstance(bot.last, GreedyBot) if kind is GreedyBot else bot.last.name == "random"
@@ -82,7 +82,7 @@ def test_easy_and_medium_play_a_whole_turn_in_every_game(name: str, game: str) -
     for _ in range(50):  # bounded: a turn is a few decisions
         if state.to_move != seat or state.turn != turn:
             break
-        move = bot.choose(state.view(seat), state.legal_moves())
+        move = bot.choose(state.seen_by(seat), state.legal_moves())
         state.play(move)
     assert state.to_move != seat or state.turn != turn
 
@@ -90,7 +90,7 @@ def test_easy_and_medium_play_a_whole_turn_in_every_game(name: str, game: str) -
 def test_hard_searches_with_a_bounded_budget_and_says_what_stopped_it() -> None:
     state = _to_decision(meeple.new_game("gardens", players=2, seed=5, level=2))
     bot = make_bot("hard", seed=2)
-    move = bot.choose(state.view(state.to_move), state.legal_moves())
+    move = bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert move in state.legal_moves()
     assert isinstance(bot, DifficultyBot)
     info = bot.last_info
@@ -101,7 +101,7 @@ def test_hard_searches_with_a_bounded_budget_and_says_what_stopped_it() -> None:
 
 def test_mcts_cpu_budget_and_wall_clock_cap_are_reported() -> None:
     state = _to_decision(meeple.new_game("gardens", players=2, seed=9, level=3))
-    view, legal = state.view(state.to_move), state.legal_moves()
+    view, legal = state.seen_by(state.to_move), state.legal_moves()
     cpu = MctsBot(seed=1, iterations=0, cpu=0.05)
     cpu.choose(view, legal)
     assert cpu.last_info["stopped"] == "cpu" and not cpu.last_info["capped"]

@@ -27,7 +27,7 @@ def _play(st: Any, specs: list[str], seed: int) -> Any:
             st.sample_chance()
             continue
         seat = st.to_move
-        st.play(bots[seat].choose(st.view(seat), st.legal_moves()), check=False)
+        st.play(bots[seat].choose(st.seen_by(seat), st.legal_moves()), check=False)
     return st
 
 

@@ -38,10 +38,10 @@ def test_equals_the_score_at_the_end_of_a_game(level: int) -> None:
             s.sample_chance()
             continue
         seat = s.to_move
-        s.play(bots[seat].choose(s.view(seat), s.legal_moves()))
+        s.play(bots[seat].choose(s.seen_by(seat), s.legal_moves()))
     for seat in range(2):
         assert EVAL(s, seat) == score_total(s, seat)
-        assert EVAL(s.view(seat), seat) == score_total(s, seat)
+        assert EVAL(s.seen_by(seat), seat) == score_total(s, seat)
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])
@@ -50,7 +50,7 @@ def test_credit_for_what_is_still_to_come_is_deterministic_and_from_the_view(lev
     for seat in range(3):
         value = EVAL(s, seat)
         assert value > score_total(s, seat) == 0  # nothing scored yet, much in reach
-        assert EVAL(s.view(seat), seat) == value == EVAL(s, seat)
+        assert EVAL(s.seen_by(seat), seat) == value == EVAL(s, seat)
 
 
 def test_own_score_matches_the_score_pad_during_a_game() -> None:
@@ -63,7 +63,7 @@ def test_own_score_matches_the_score_pad_during_a_game() -> None:
             s.sample_chance()
             continue
         seat = s.to_move
-        s.play(bots[seat].choose(s.view(seat), s.legal_moves()))
+        s.play(bots[seat].choose(s.seen_by(seat), s.legal_moves()))
         for k in range(2):
             assert er.own_score(s, k) == score_total(s, k)
 

@@ -215,7 +215,7 @@ def test_the_evaluation_scores_with_the_game_s_own_score_pad(sheet: str) -> None
             if state.to_move == CHANCE:
                 state.sample_chance()
                 continue
-            state.play(bot.choose(state.view(state.to_move), state.legal_moves()))
+            state.play(bot.choose(state.seen_by(state.to_move), state.legal_moves()))
             pads = scoring.pad(state.cs, state.coloured, state.ladybugs, state.first, state.later)
             for p in range(players):
                 total = model.pad.total(state.coloured, state.ladybugs[p], state.first[p],

@@ -37,7 +37,7 @@ def position(game: str, variant: dict[str, Any], players: int, seed: int,
         if state.is_over or done >= turns:
             break
         before = state.turn
-        state.play(bot.choose(state.view(state.to_move), state.legal_moves()))
+        state.play(bot.choose(state.seen_by(state.to_move), state.legal_moves()))
         done += state.turn != before
     while state.to_move == CHANCE:
         state.sample_chance()
@@ -68,7 +68,7 @@ def test_pergola_hints_do_not_depend_on_the_draws_still_hidden() -> None:
         b = same_public_moves_other_seed(a, seed + 100)
         seat = a.to_move
         assert seat is not None and b.to_move == seat
-        assert a.view(seat).key() == b.view(seat).key()
+        assert a.seen_by(seat).key() == b.seen_by(seat).key()
         # what is still hidden differs: the draws after this turn come out otherwise
         ahead_a, ahead_b = a.clone(), b.clone()
         for s in (ahead_a, ahead_b):
@@ -95,7 +95,7 @@ def test_a_hint_reads_the_view_not_the_state_it_is_given() -> None:
     key = state.key()
     history = list(state.history)
     from_state = hint(state, seat, QUICK_MCTS, seed=2)
-    from_view = hint(state.view(seat), seat, QUICK_MCTS, seed=2)
+    from_view = hint(state.seen_by(seat), seat, QUICK_MCTS, seed=2)
     assert without_time(from_state) == without_time(from_view)
     assert state.key() == key and state.history == history  # the position is left as it was
 
@@ -111,7 +111,7 @@ def test_the_hint_is_a_legal_whole_turn_valued_by_the_evaluation(
     assert h.game == game and h.seat == seat and h.bot == level
     assert h.move == h.best.moves[0]
     assert h.score == state.scores()[seat].total
-    assert h.now == pytest.approx(evaluate(state.view(seat), seat))
+    assert h.now == pytest.approx(evaluate(state.seen_by(seat), seat))
     turns = [h.best, *h.alternatives]
     keys = set()
     for turn in turns:
@@ -148,12 +148,12 @@ def test_greedys_hint_is_greedys_turn_and_its_value_the_best(seed: int, turns: i
     assert seat is not None
     h = hint(state, seat, "greedy", seed=seed, alternatives=5)
     bot = GreedyBot(seed=seed)
-    view = state.view(seat)
+    view = state.seen_by(seat)
     view.seed = seed
     node = view.clone()
     played = []
     while node.to_move == seat and node.turn == state.turn:
-        move = bot.choose(node.view(seat), node.legal_moves())
+        move = bot.choose(node.seen_by(seat), node.legal_moves())
         played.append(str(move))
         node.play(move)
     assert tuple(played) == h.best.moves
@@ -227,9 +227,9 @@ def test_each_step_of_a_hint_is_named_as_the_seats_choice_names_it(
     assert seat is not None
     h = hint(state, seat, "easy", seed=1, alternatives=1)
     for turn in (h.best, *h.alternatives):
-        node = state.view(seat)
+        node = state.seen_by(seat)
         for move, words in zip(turn.moves, turn.steps, strict=True):
-            choices = presentation(game).view_board(node.view(seat), seat)["choices"]
+            choices = presentation(game).view_board(node.seen_by(seat), seat)["choices"]
             label = next((c.get("label") for c in choices if c["move"] == move), None)
             assert words == (label or move), (move, words, label)
             node.play(move)

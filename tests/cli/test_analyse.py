@@ -81,7 +81,7 @@ def test_a_random_seat_loses_points_a_greedy_seat_does_not() -> None:
     d = max(a.of_seat(1), key=lambda d: d.loss)
     before = meeple.replay(rec, upto=d.number - 1)
     after = meeple.replay(rec, upto=d.number - 1 + len(d.played))
-    assert d.played_value == pytest.approx(evaluate(after.view(1), 1))
+    assert d.played_value == pytest.approx(evaluate(after.seen_by(1), 1))
     assert before.to_move == 1 and not d.matched
 
 

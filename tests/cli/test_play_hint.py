@@ -29,7 +29,7 @@ def test_hint_prints_the_turn_its_value_and_two_others_and_the_turn_can_be_playe
     out = tmp_path / "g.json"
     state = start(4)
     assert state.to_move == 0
-    expected = hint(state.view(0), 0, "easy", seed=len(state.history), alternatives=2)
+    expected = hint(state.seen_by(0), 0, "easy", seed=len(state.history), alternatives=2)
     line = " ".join(expected.best.moves)
     result = runner.invoke(app, ["play", "gardens", "--seats", "me,greedy", "--seed", "4",
                                  "--record", str(out)],

@@ -130,9 +130,9 @@ def test_record_is_json_and_replays_partially() -> None:
 
 def test_view_checks_the_seat() -> None:
     s = meeple.new_game("gardens", players=2)
-    assert s.view(1).key() == s.key()
+    assert s.seen_by(1).key() == s.key()
     with pytest.raises(ValueError, match=r"seats are 0\.\.1"):
-        s.view(2)
+        s.seen_by(2)
 
 
 @settings(max_examples=40, deadline=None)

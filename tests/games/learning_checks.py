@@ -81,17 +81,17 @@ def check_playouts(game: str, variant: dict[str, Any], players: int, seeds: rang
                 assert text in index, f"legal move {text!r} is not in the action list"
                 assert str(state.parse_move(text)) == text
             for s in range(players):
-                check_values(layout, rec.observe(state.view(s), s))
+                check_values(layout, rec.observe(state.seen_by(s), s))
             if step % hidden_every == 0:
                 for s in range(players):
-                    mine = list(rec.observe(state.view(s), s))
+                    mine = list(rec.observe(state.seen_by(s), s))
                     for k in range(2):
                         other = state.sample_hidden(s, Rng(seed * 31 + step * 7 + k))
                         assert list(rec.observe(other, s)) == mine, "the observation reads hidden parts"
-                        assert list(rec.observe(other.view(s), s)) == mine
+                        assert list(rec.observe(other.seen_by(s), s)) == mine
             state.play(rng.choice(legal), check=False)
             seen += 1
             step += 1
         for s in range(players):
-            check_values(layout, rec.observe(state.view(s), s))
+            check_values(layout, rec.observe(state.seen_by(s), s))
     return seen

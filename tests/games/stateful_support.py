@@ -62,7 +62,7 @@ def fingerprint(state: meeple.State[Any]) -> Fingerprint:
         scores=_json([s.as_dict() for s in state.scores()]),
         winners=tuple(state.winners()),
         log=tuple((mover, str(m)) for mover, m in state.log()),
-        view_keys=tuple(state.view(seat).key() for seat in seats),
+        view_keys=tuple(state.seen_by(seat).key() for seat in seats),
         # the log in words is left out (log=[]): the log is compared above, and making it
         # anew for each viewer would cost more than all the rest
         client_views=tuple(
@@ -120,7 +120,7 @@ def check_invariants(state: meeple.State[Any]) -> None:
 
     for bad in (-1, players):
         try:
-            state.view(bad)
+            state.seen_by(bad)
         except ValueError:
             pass
         else:

@@ -333,8 +333,8 @@ class GameMachine(RuleBasedStateMachine):
         s = self.s
         if view:
             seat = data.draw(st.integers(0, self.players - 1), label="seat")
-            copy = s.view(seat)
-            assert copy.key() == s.view(seat).key(), "two views of one seat differ"
+            copy = s.seen_by(seat)
+            assert copy.key() == s.seen_by(seat).key(), "two views of one seat differ"
         else:
             copy = s.clone()
             got = fingerprint(copy)

@@ -46,7 +46,7 @@ def greedy_game(game: str, options: dict[str, Any], players: int, seed: int) -> 
             state.sample_chance(rng)
             continue
         assert seat is not None
-        view = state.view(seat)
+        view = state.seen_by(seat)
         state.play(bots[seat].choose(view, view.legal_moves()), check=False)
     assert state.is_over, "the greedy game did not end in 20,000 moves"
     return [str(m) for m in state.history]

@@ -91,7 +91,7 @@ def test_a_kept_bot_plays_its_turn_as_one_bot_object_would() -> None:
         d = Decision("gardens", 2, {}, None, 9, moves, 0, spec, 1000 + made, "kept")
         if reference is None:
             reference = make_bot(spec, seed=d.bot_seed)
-        view = state.view(0)
+        view = state.seen_by(0)
         view.seed = d.bot_seed
         expected = str(reference.choose(view, view.legal_moves()))
         assert decide(d) == expected, made

@@ -73,7 +73,7 @@ def test_a_hint_is_for_the_seat_to_move_with_its_secret_only(server: Server) -> 
     rec = server.api("GET", f"/api/tables/{table}/record").json()
     assert rec["seed"] == 0  # the game runs: its seed is withheld
     state = meeple.replay(rec)
-    best = best_turns(state.view(mover), mover)[0][0]
+    best = best_turns(state.seen_by(mover), mover)[0][0]
     assert abs(h["best"]["value"] - best) < 1e-9
 
     wrong = _hint(server, table, mover, "not-the-secret", "easy")

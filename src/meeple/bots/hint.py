@@ -3,7 +3,7 @@
 ``hint(view, seat, "medium")`` asks a bot (a difficulty name or any bot spec) for the rest of
 ``seat``'s turn from ``view`` and values it, and the best other turns, by the game's evaluation
 of the position after the turn (the number ``greedy`` maximises: the score so far plus credit
-for what is under way). Everything is computed from ``view.view(seat)`` with the position's
+for what is under way). Everything is computed from ``view.seen_by(seat)`` with the position's
 seed replaced by the hint's own, so a hint can never depend on what the seat may not see:
 hidden cards or tiles, or the order of future draws.
 
@@ -153,7 +153,7 @@ def step_words(before: State[Any], seat: int, moves: Sequence[Any]) -> tuple[str
     node = before.clone()
     out = []
     for move in moves:
-        board = shown.view_board(node.view(seat), seat)
+        board = shown.view_board(node.seen_by(seat), seat)
         labels = {str(c.get("move")): c.get("label") for c in board.get("choices") or ()
                   if isinstance(c, dict)}
         out.append(str(labels.get(str(move)) or move))
@@ -191,7 +191,7 @@ def bot_turn(bot: Bot, view: State[Any], seat: int) -> tuple[list[Any], State[An
         if len(moves) >= MAX_TURN_STEPS:
             raise MeepleError(f"{bot!r} did not finish the turn in {MAX_TURN_STEPS} decisions")
         legal = node.legal_moves()
-        move = bot.choose(node.view(seat), legal)
+        move = bot.choose(node.seen_by(seat), legal)
         try:
             node.play(move)
         except IllegalMove as exc:
@@ -204,7 +204,7 @@ def hint(view: State[Any], seat: int, level: str = DEFAULT_LEVEL, *, seed: int =
          alternatives: int = 3, words: bool = True) -> Hint:
     """The turn ``level`` (a difficulty or a bot spec) suggests for ``seat`` from ``view``.
 
-    ``view`` may be the seat's view or the full state: only ``view.view(seat)`` is read, with
+    ``view`` may be the seat's view or the full state: only ``view.seen_by(seat)`` is read, with
     its seed replaced by ``seed`` (the bot's seed too), so the hint is the same whatever the
     seat cannot see. ``alternatives``: how many other turns to list (0: none, and no ranking of
     every turn is done); ``words``: describe each turn in words (announcements, score rows).
@@ -221,7 +221,7 @@ def hint(view: State[Any], seat: int, level: str = DEFAULT_LEVEL, *, seed: int =
                "a roll or draw is pending" if to_move == CHANCE else f"seat {to_move} is to move")
         raise MeepleError(f"no hint for seat {seat}: it is not to move ({who})")
     bot, spec = make_hint_bot(level, seed)
-    own = view.view(seat)
+    own = view.seen_by(seat)
     own.seed = seed
     score = own.scores()[seat].total
     now = float(evaluate(own, seat))

@@ -298,7 +298,7 @@ class Session:
             move = after.sample_chance()
             self._commit(after, [f"[dim]chance: {escape(str(move))}[/]"])
         elif who in self.bots:
-            move = self.bots[who].choose(state.view(who), state.legal_moves())
+            move = self.bots[who].choose(state.seen_by(who), state.legal_moves())
             after = state.clone()
             after.play(move)
             self._commit(after, [f"{escape(state.seats[who])}: [bold]{escape(str(move))}[/]"])
@@ -427,7 +427,7 @@ class Session:
         in words, with its value and two alternatives."""
         asked = level or DEFAULT_LEVEL
         try:
-            h = hint(self.state.view(who), who, asked, seed=len(self.state.history),
+            h = hint(self.state.seen_by(who), who, asked, seed=len(self.state.history),
                      alternatives=2)
         except MeepleError as exc:
             console.print(f"[red]no hint:[/] {escape(str(exc))}")

@@ -107,7 +107,7 @@ class Learning(Generic[S]):
     """What ``meeple.rl`` needs of a game, kept beside the rules (docs/rl.md).
 
     All three take a state of the variant (sheet, seat count) they describe; ``observe`` gets
-    ``state.view(seat)`` and reads nothing that view hides. The rules stay free of numpy: the
+    ``state.seen_by(seat)`` and reads nothing that view hides. The rules stay free of numpy: the
     game hands over plain ints and ``meeple.rl`` builds the arrays."""
 
     #: ``actions(state)``: the canonical text of every seat decision this variant (its sheet,

@@ -60,13 +60,13 @@ class Presentation(Generic[S]):
     #: ``view_board(view_state, viewer)``: the game's public position as JSON-able data for
     #: clients (``meeple.core.view``): what changes during a game, and the choices of the
     #: seat to move keyed by the layout element each one targets; ``viewer`` is a seat or
-    #: None for a spectator. Built from ``state.view(seat)``.
+    #: None for a spectator. Built from ``state.seen_by(seat)``.
     view_board: Callable[[S, int | None], dict[str, Any]]
     #: ``view_boards(state, viewers)``: the boards of several viewers of one position at once
     #: (:func:`meeple.core.view.view_data`), by viewer, each equal to what ``view_board``
     #: gives that viewer, with what they all see made once. ``state`` is the whole state: the
     #: hook keeps what a seat may not see out of the others' boards as ``view_board`` does
-    #: (from ``state.view(seat)``). The boards may share their parts: read them, never change
+    #: (from ``state.seen_by(seat)``). The boards may share their parts: read them, never change
     #: them. None: ``view_board`` per viewer (:meth:`boards`).
     view_boards: ViewBoards[S] | None = None
     #: ``view_layout(state)``: what never changes during a game, as JSON-able data: the
@@ -83,10 +83,10 @@ class Presentation(Generic[S]):
     def boards(self, state: S, viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
         """The boards of ``viewers`` (seats, None: a spectator) of the whole state ``state``, by
         viewer: the game's ``view_boards``, else ``view_board`` of each viewer's own view
-        (``state.view(seat)``; seat 0's for a spectator)."""
+        (``state.seen_by(seat)``; seat 0's for a spectator)."""
         if self.view_boards is not None:
             return self.view_boards(state, viewers)
-        return {v: self.view_board(state.view(0 if v is None else v), v) for v in viewers}
+        return {v: self.view_board(state.seen_by(0 if v is None else v), v) for v in viewers}
 
     @classmethod
     def from_modules(cls, moves: MovesModule, words: WordsModule[S], view: ViewModule[S],

@@ -317,15 +317,18 @@ class State(ABC, Generic[M]):
         best = max(totals)
         return [i for i, t in enumerate(totals) if t == best]
 
-    def view(self: S, seat: int) -> S:
-        """What ``seat`` may see. Perfect-information games return a copy of the state."""
+    def seen_by(self: S, seat: int) -> S:
+        """The position as ``seat`` may see it: a state with nothing in it that the seat may
+        not know (what a bot of that seat decides from). Perfect-information games return a
+        copy of the state. (Named apart from the *view*, the per-seat data a client is sent,
+        :func:`meeple.core.view.seat_view`, which is built from it.)"""
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat} does not exist; seats are 0..{self.players - 1}")
         return self.clone()
 
     def sample_hidden(self: S, seat: int, rng: Rng) -> S:
-        """A full state consistent with ``view(seat)``; games with hidden parts override."""
-        return self.view(seat)
+        """A full state consistent with ``seen_by(seat)``; games with hidden parts override."""
+        return self.seen_by(seat)
 
     def whole_turns(self) -> list[tuple[tuple[M, ...], State[M]]]:
         """Every distinct whole turn from here: (moves, resulting state), duplicates merged.

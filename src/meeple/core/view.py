@@ -1,6 +1,6 @@
 """The per-seat view: the one thing a client (browser, terminal, bot over the wire) ever sees.
 
-``seat_view(state, viewer, log)`` builds it from the engine's own ``state.view(seat)``: what
+``seat_view(state, viewer, log)`` builds it from the engine's own ``state.seen_by(seat)``: what
 that seat may see and nothing else (a spectator, ``viewer=None``, sees what every seat may see
 in common). It carries the legal moves of the seat to move (only to that seat), the score pad
 rows of every seat, the log of what happened in words, and ``board``: the game's own public

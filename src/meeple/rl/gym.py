@@ -117,7 +117,7 @@ class MeepleGymEnv(MatchEnv, gymnasium.Env[Any, Any]):
             else:
                 assert opp.bot is not None
                 state = match.state
-                move = opp.bot.choose(state.view(mover), state.legal_moves())
+                move = opp.bot.choose(state.seen_by(mover), state.legal_moves())
                 action = self.encoding.move_to_action(move)
             got += match.play(action)[self.seat]
         return got

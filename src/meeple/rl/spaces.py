@@ -141,8 +141,8 @@ class Encoding:
         return out
 
     def observe(self, state: State[Any], seat: int) -> np.ndarray:
-        """What ``seat`` observes: built from ``state.view(seat)`` only."""
-        return self.encode(self.record.observe(state.view(seat), seat))
+        """What ``seat`` observes: built from ``state.seen_by(seat)`` only."""
+        return self.encode(self.record.observe(state.seen_by(seat), seat))
 
     def mask(self, state: State[Any]) -> np.ndarray:
         """1 for each legal decision of the seat to move (all 0 when chance or nobody is)."""

@@ -82,7 +82,7 @@ class PreviewAnswer(NamedTuple):
     forced: list[bool]
 
     @property
-    def view(self) -> View:
+    def seen_by(self) -> View:
         """The view as its model (made from the data when asked for)."""
         return View.model_validate(self.data)
 

@@ -90,7 +90,7 @@ def decide(d: Decision) -> str:
     state = position(d)
     if state.to_move != d.seat:
         raise ValueError(f"seat {d.seat} is not to move")
-    view = state.view(d.seat)
+    view = state.seen_by(d.seat)
     view.seed = d.bot_seed
     key = (d.table, d.seat, d.spec)
     bot = _BOTS.pop(key, None) if d.table else None

@@ -22,7 +22,7 @@ from typing import Any, cast
 from meeple.core.delta import diff
 from meeple.core.state import State
 from meeple.core.turn import Turn
-from meeple.core.view import View, seat_view, view_data
+from meeple.core.view import view_data
 from meeple.server.authority import PreviewAnswer
 from meeple.server.runtime import Client, Runtime, json_text
 from meeple.store import HUMAN
@@ -69,10 +69,6 @@ class Broadcaster:
     """Tells every client of a table what it may see of the position now."""
 
     # ------------------------------------------------------------------ views
-    @staticmethod
-    def view(rt: Runtime, viewer: int | None, text: bool = False) -> View:
-        return seat_view(rt.state, viewer, rt.lines, text=text)
-
     def shown(self, rt: Runtime, viewer: int | None, text: bool = False) -> Shown:
         """The view of ``viewer`` of the position now, made once for every client of that
         kind (and made again only when the position, its names or its log changed). The

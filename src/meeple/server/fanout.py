@@ -15,7 +15,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING
 
-from meeple.store.store import NOTIFY_CHANNEL
+from meeple.store.store import NOTIFY_CHANNEL, parse_notice
 
 if TYPE_CHECKING:
     from meeple.server.service import Service
@@ -40,6 +40,8 @@ class PgListener:
         self.dsn = psycopg_dsn(url)
         self.service = service
         self.loop = loop
+        #: the mark of this process's own notices (its store's), which it skips
+        self.origin = service.store.origin
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="meeple-listen", daemon=True)
 
@@ -59,9 +61,11 @@ class PgListener:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     while not self._stop.is_set():
                         for n in conn.notifies(timeout=0.5):
-                            table_id, _, version = n.payload.rpartition(":")
+                            notice = parse_notice(n.payload)
+                            if notice is None or notice[2] == self.origin:
+                                continue  # not ours to read, or a commit of this process
                             asyncio.run_coroutine_threadsafe(
-                                self.service.remote_change(table_id, int(version)), self.loop)
+                                self.service.remote_change(notice[0], notice[1]), self.loop)
             except Exception as exc:  # the database went away: try again shortly
                 log.warning("LISTEN connection lost (%s); reconnecting", exc)
                 self._stop.wait(1.0)

@@ -57,7 +57,7 @@ class HintFailed(MeepleError):
 def hint_job(job: HintJob) -> dict[str, Any]:
     """The hint as JSON-able data; runs in a worker process, on the position the worker keeps
     for the table (:func:`meeple.server.botpool.position`), as a bot decision does."""
-    view = position(job).view(job.seat)
+    view = position(job).seen_by(job.seat)
     if job.seats:
         view.seats = list(job.seats)
     return hint(view, job.seat, job.level, seed=job.hint_seed,

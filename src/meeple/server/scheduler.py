@@ -138,7 +138,7 @@ class BotScheduler:
             text = await self.decide(self._decision(rt, seat, spec))
         if text is None:  # missed its deadline or failed: a random legal move instead
             text = str(make_bot("random", seed=bot_seed(rt)).choose(
-                rt.state.view(seat), rt.state.legal_moves()))
+                rt.state.seen_by(seat), rt.state.legal_moves()))
         return text
 
     async def _bot_move(self, rt: Runtime, seat: int, text: str, version: int) -> None:
@@ -177,7 +177,7 @@ class BotScheduler:
         bot = rt.bots.get((seat, spec))
         if bot is None:
             bot = rt.bots[(seat, spec)] = make_bot(spec, seed=bot_seed(rt))
-        view = (rt.state if state is None else state).view(seat)
+        view = (rt.state if state is None else state).seen_by(seat)
         view.seed = bot_seed(rt)
         return str(bot.choose(view, view.legal_moves()))
 

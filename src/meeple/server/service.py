@@ -19,7 +19,6 @@ from concurrent.futures import Executor
 from typing import Any
 
 from meeple.core.errors import MeepleError
-from meeple.core.view import View
 from meeple.server.authority import (
     IDLE_EVICT,
     AlreadyPlayed,
@@ -150,9 +149,6 @@ class Service:
             await self.broadcaster.broadcast(rt)
 
     # ------------------------------------------------------------------ what clients see
-    def view(self, rt: Runtime, viewer: int | None, text: bool = False) -> View:
-        return self.broadcaster.view(rt, viewer, text)
-
     def view_frame(self, rt: Runtime, viewer: int | None, text: bool = False) -> dict[str, Any]:
         return self.broadcaster.view_frame(rt, viewer, text)
 

@@ -129,7 +129,7 @@ def _turns(record: Mapping[str, Any]) -> tuple[State[Any], list[_Turn]]:
         if mover == CHANCE:
             current = None
         elif current is None or current.seat != mover or current.turn != state.turn:
-            current = _Turn(mover, state.turn, i + 1, state.view(mover), [], False)
+            current = _Turn(mover, state.turn, i + 1, state.seen_by(mover), [], False)
             turns.append(current)
         if current is not None:
             current.choice = current.choice or len(state.legal_moves()) > 1

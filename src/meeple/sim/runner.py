@@ -74,7 +74,7 @@ def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int
             state.sample_chance()
             continue
         legal = state.legal_moves()
-        view = state.view(seat)
+        view = state.seen_by(seat)
         t0 = clock()
         move = players[seat].choose(view, legal)
         dt = clock() - t0

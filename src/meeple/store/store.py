@@ -241,6 +241,9 @@ class Store:
         self.engine: Engine = _engine(self.url)
         event.listen(self.engine, "handle_error", _unavailable)  # StoreUnavailable, see there
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+        #: this store's own mark on its notices (:meth:`_notify`): a server process skips the
+        #: notices of its own commits, which it has applied already
+        self.origin = secrets.token_hex(6)
         # SQLite has one writer at a time; threads of this process that write queue on this
         # lock instead of on SQLite's busy handler, whose back-off sleeps (up to 100 ms a try)
         # would otherwise make a move's round trip wait far longer than the write itself.
@@ -507,11 +510,12 @@ class Store:
                   .values(absent=absent))
 
     def _notify(self, s: Session | Connection, table_id: str, version: int) -> None:
-        """On PostgreSQL, tell the other server processes (delivered at commit only); a version
-        of -1 means the seats changed."""
+        """On PostgreSQL, tell the other server processes (delivered at commit only): the
+        payload is ``table:version:origin`` (:func:`parse_notice`); a version of -1 means the
+        seats changed."""
         if self.dialect == "postgresql":
             s.execute(text("SELECT pg_notify(:c, :p)"),
-                      {"c": NOTIFY_CHANNEL, "p": f"{table_id}:{version}"})
+                      {"c": NOTIFY_CHANNEL, "p": f"{table_id}:{version}:{self.origin}"})
 
     def check_secret(self, table_id: str, seat: int, secret: str | None) -> bool:
         """Whether ``secret`` is the secret of ``seat`` (compared in constant time)."""
@@ -636,25 +640,53 @@ class Store:
         others are committed together."""
         when = now()
         stamp: Any = when.strftime("%Y-%m-%d %H:%M:%S.%f") if self.dialect == "sqlite" else when
-        update_sql, insert_sql = self._lean_sql
+        insert_sql = self._lean_sql[1]
         answers: list[int | Exception] = []
         rows: list[tuple[Any, ...]] = []
+        notices: list[str] = []  # as _notify writes them
         with self._write_lock, self.engine.begin() as conn:
+            moved = self._guarded_updates(conn, requests, stamp)
             for r in requests:
                 new = r.expected + len(r.entries)
-                done = conn.exec_driver_sql(update_sql, (new, stamp, stamp, r.table_id,
-                                                         r.expected, FINISHED))
-                if done.rowcount != 1:
+                if r.table_id not in moved:
                     answers.append(_refusal(conn, r.table_id, r.expected))
                     continue
                 rows += [(r.table_id, k, e.kind, e.seat, e.text, e.client_id,
                           new if e.client_id else None, stamp)
                          for k, e in enumerate(r.entries, start=r.expected + 1)]
-                self._notify(conn, r.table_id, new)
+                notices.append(f"{r.table_id}:{new}:{self.origin}")
                 answers.append(new)
             if rows:
                 conn.exec_driver_sql(insert_sql, rows)
+            if notices and self.dialect == "postgresql":  # every table's notice in one go
+                conn.exec_driver_sql("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p",
+                                     (NOTIFY_CHANNEL, notices))
         return answers
+
+    def _guarded_updates(self, conn: Connection, requests: Sequence[Append], stamp: Any
+                         ) -> set[str]:
+        """Each request's table moved to its new version where it is still at the version the
+        request expects (and not finished): the ids of the tables moved. On PostgreSQL one
+        statement for all of them (a round trip to the database each would cost more than
+        the writes); on SQLite, in this process, one each."""
+        if self.dialect == "postgresql":
+            got = conn.exec_driver_sql(
+                "UPDATE game_tables AS t SET version = v.new, updated = %s, turn_started = %s "
+                "FROM (SELECT unnest(%s::text[]) AS id, unnest(%s::int[]) AS expected, "
+                "unnest(%s::int[]) AS new) AS v "
+                "WHERE t.id = v.id AND t.version = v.expected AND t.status != %s "
+                "RETURNING t.id",
+                (stamp, stamp, [r.table_id for r in requests], [r.expected for r in requests],
+                 [r.expected + len(r.entries) for r in requests], FINISHED))
+            return {row[0] for row in got}
+        update_sql = self._lean_sql[0]
+        moved = set()
+        for r in requests:
+            done = conn.exec_driver_sql(update_sql, (r.expected + len(r.entries), stamp, stamp,
+                                                     r.table_id, r.expected, FINISHED))
+            if done.rowcount == 1:
+                moved.add(r.table_id)
+        return moved
 
     @functools.cached_property
     def _lean_sql(self) -> tuple[str, str]:
@@ -697,6 +729,20 @@ class Append:
     expected: int
     entries: Sequence[Entry]
     finished_result: list[Any] | None = None
+
+
+def parse_notice(payload: str) -> tuple[str, int, str] | None:
+    """A notice's table id, version and origin (the notifying store's :attr:`Store.origin`;
+    empty from a store of before the origin was sent), or None if it is not one."""
+    parts = payload.split(":")
+    if len(parts) == 2:
+        parts.append("")
+    if len(parts) != 3 or not valid_table_id(parts[0]):
+        return None
+    try:
+        return parts[0], int(parts[1]), parts[2]
+    except ValueError:
+        return None
 
 
 def valid_table_id(table_id: str) -> bool:

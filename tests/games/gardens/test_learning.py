@@ -24,7 +24,7 @@ def test_playouts(variant: dict[str, int], players: int) -> None:
 
 
 def _blocks(state: GardensState, seat: int) -> dict[str, list[int]]:
-    return split_blocks(LEARNING.layout(state), LEARNING.observe(state.view(seat), seat))
+    return split_blocks(LEARNING.layout(state), LEARNING.observe(state.seen_by(seat), seat))
 
 
 def _level1(players: int = 2) -> GardensState:

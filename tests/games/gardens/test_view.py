@@ -48,7 +48,7 @@ def layout_of(state: GardensState) -> dict[str, Any]:
 
 
 def board_of(state: GardensState, viewer: int | None, validate: bool = True) -> dict[str, Any]:
-    seen = state.view(viewer if viewer is not None else 0)
+    seen = state.seen_by(viewer if viewer is not None else 0)
     data = view_board(seen, viewer)
     if not validate:
         return data

@@ -36,7 +36,7 @@ def new(players: int, **options: Any) -> PergolaState:
 
 def blocks(state: PergolaState, seat: int) -> dict[str, list[int]]:
     """The observation of ``seat``, cut into its blocks by name."""
-    return split_blocks(LEARNING.layout(state), LEARNING.observe(state.view(seat), seat))
+    return split_blocks(LEARNING.layout(state), LEARNING.observe(state.seen_by(seat), seat))
 
 
 # ------------------------------------------------------------------ actions
@@ -88,7 +88,7 @@ def test_own_data_changes_the_lists() -> None:
         legal = s.legal_moves()
         assert {str(m) for m in legal} <= index
         for seat in range(2):
-            check_values(layout, LEARNING.observe(s.view(seat), seat))
+            check_values(layout, LEARNING.observe(s.seen_by(seat), seat))
         s.play(rng.choice(legal), check=False)
 
 

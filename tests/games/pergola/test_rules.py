@@ -493,7 +493,7 @@ def test_challenge_needs_one_player() -> None:
 
 def test_p4_view_holds_no_hidden_order_and_sample_hidden_is_consistent() -> None:
     s = start(players=2)
-    v = s.view(1)
+    v = s.seen_by(1)
     assert v.key() == s.key()
     # the holder is a set of remaining tools, not an order: the next draw is a chance move
     s.play("pick 2")
@@ -502,7 +502,7 @@ def test_p4_view_holds_no_hidden_order_and_sample_hidden_is_consistent() -> None
     outs = s.chance_outcomes()
     assert len(outs) > 1 and abs(sum(p for _, p in outs) - 1) < 1e-9
     det = s.sample_hidden(0, Rng(1))
-    assert det.key() == s.view(0).key()
+    assert det.key() == s.seen_by(0).key()
     order = s.holder_order(Rng(5))
     assert sorted(order) == sorted(s.c.tool_ids[t] for h in s.holder for t in h)
     # leaves below the tops are never decided: a reveal may give any unseen leaf

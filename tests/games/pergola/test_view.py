@@ -184,19 +184,19 @@ def test_whole_games_every_view_conforms(players: int, options: dict[str, Any]) 
     phases = set()
     kinds = set()
     while True:
-        v = s.view(0)
+        v = s.seen_by(0)
         mover = s.to_move
         spectator = view_board(v, None)
         assert spectator["choices"] == []
         if mover is not None and mover != CHANCE:
-            b = view_board(s.view(mover), mover)
+            b = view_board(s.seen_by(mover), mover)
             _check_choices(s, b, ids)
             kinds |= {ch["kind"] for ch in b["choices"]}
             assert {k: v for k, v in b.items() if k not in ("choices", "viewer")} == {
                 k: v for k, v in spectator.items() if k not in ("choices", "viewer")}
         for viewer in range(players):  # every other seat sees the spectator's board
             if viewer != mover:
-                other = view_board(s.view(viewer), viewer)
+                other = view_board(s.seen_by(viewer), viewer)
                 assert other["choices"] == [] and other["viewer"] == viewer
                 assert other["gardens"] == spectator["gardens"]
         bm = PergolaBoard.model_validate_json(json.dumps(spectator))
@@ -324,7 +324,7 @@ def test_a_users_own_data_draws(tmp_path: Path) -> None:
     assert [x["accepts"] for x in lay["garden"]["pergola"]] == [["small"], ["large"],
                                                                   ["small", "large"]]
     assert lay["garden"]["honey_thresholds"] == [2, 3]
-    b = view_board(s.view(0), 0)
+    b = view_board(s.seen_by(0), 0)
     assert [x["id"] for x in b["gardens"][0]["pergola"]] == ["cup:1", "cup:2", "cup:3"]
     assert b["gardens"][1]["honey"]["next_threshold"] == 2
     # space 2 is the frog jump here: its choice's label says so
@@ -334,14 +334,14 @@ def test_a_users_own_data_draws(tmp_path: Path) -> None:
     rng = random.Random(5)
     while not s.is_over:
         if s.to_move != CHANCE:
-            b = view_board(s.view(s.seat), s.seat)
+            b = view_board(s.seen_by(s.seat), s.seat)
             _check_choices(s, b, ids)
             _check_marks(s, b)
         s.play(rng.choice(s.legal_moves()))
 
 
 def _b(s: PergolaState, viewer: int | None = 0) -> dict[str, Any]:
-    return view_board(s.view(0 if viewer is None else viewer), viewer)
+    return view_board(s.seen_by(0 if viewer is None else viewer), viewer)
 
 
 def _choices(b: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -549,7 +549,7 @@ def test_the_core_view_carries_the_board_and_the_layout_hook() -> None:
     shown = presentation("pergola")
     assert shown.view_layout is view_layout and shown.view_board is view_board
     v = seat_view(s, 0)
-    assert v.board == view_board(s.view(0), 0)
+    assert v.board == view_board(s.seen_by(0), 0)
     assert [ch["move"] for ch in v.board["choices"]] == v.legal_moves
     assert seat_view(s, 1).board["choices"] == []
     assert seat_view(s, None).board["choices"] == []

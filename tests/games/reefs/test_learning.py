@@ -81,7 +81,7 @@ def test_hand_checked_position() -> None:
     roll(s, O="4+straight", R="2any", B="3straight", G="1any", P="2straight")
     turn(s, "O", "in1", "a3", "b3")
     # mid-turn, seat 0: a 4+ straight orange pencil, two steps drawn to the right
-    o = split_blocks(layout, LEARNING.observe(s.view(0), 0))
+    o = split_blocks(layout, LEARNING.observe(s.seen_by(0), 0))
     assert o["phase"] == [2, 0, 0] and o["round"] == [1]
     assert o["pencil"] == [0, 2, 0, 1] and o["steps"] == [2]
     assert o["pencils"] == [0, 1 << 1, 1 << 4, 1 << 0, 1 << 3]
@@ -92,7 +92,7 @@ def test_hand_checked_position() -> None:
         s.play(m)
     turn(s, "R", "in2", "c1", "d1")  # seat 1: 2 any steps, the turn ends by itself
     assert s.to_move == 0
-    o = split_blocks(layout, LEARNING.observe(s.view(1), 1))
+    o = split_blocks(layout, LEARNING.observe(s.seen_by(1), 1))
     # seat 1's own sheet first
     assert o["sheet0_lines"] == [0, _conns(s, ("in2", "c1"), ("c1", "d1")), 0, 0, 0]
     assert o["sheet0_starts"] == [0, _at(s, "in2"), 0, 0, 0]
@@ -128,10 +128,10 @@ def test_score_block_is_the_score_pad() -> None:
             s.play(rng.choice(s.legal_moves()))
         pads = s.scores()
         for seat in range(players):
-            got = split_blocks(layout, LEARNING.observe(s.view(seat), seat))["score"]
+            got = split_blocks(layout, LEARNING.observe(s.seen_by(seat), seat))["score"]
             want = []
             for k in range(players):
                 p = pads[(seat + k) % players]
                 want += [*p.breakdown.values(), p.total]
             assert got == want
-            assert split_blocks(layout, LEARNING.observe(s.view(seat), seat))["phase"][:2] == [3, -1]
+            assert split_blocks(layout, LEARNING.observe(s.seen_by(seat), seat))["phase"][:2] == [3, -1]

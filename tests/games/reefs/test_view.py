@@ -156,7 +156,7 @@ def test_whole_games_every_view_conforms(level: int, players: int) -> None:
     while True:
         to_move = s.to_move
         mover = to_move if to_move is not None and to_move != CHANCE else None
-        board = view_board(s.view(mover if mover is not None else 0), mover)
+        board = view_board(s.seen_by(mover if mover is not None else 0), mover)
         if decisions % 5 == 0 or to_move is None:
             _round_trip_board(board)
             _check_marks(s, board, layout)
@@ -175,7 +175,7 @@ def test_whole_games_every_view_conforms(level: int, players: int) -> None:
             assert board["phase"] == "roll" and board["choices"] == [] and not board["doing"]
             assert board["to_move"] is None
             for viewer in range(players):
-                assert view_board(s.view(viewer), viewer)["choices"] == []
+                assert view_board(s.seen_by(viewer), viewer)["choices"] == []
             s.sample_chance(rng)
             continue
         decisions += 1
@@ -200,7 +200,7 @@ def test_whole_games_every_view_conforms(level: int, players: int) -> None:
         others = [v for v in range(players) if v != mover]
         viewer = others[decisions % len(others)] if others else None
         for v in {viewer, None}:
-            seen = view_board(s.view(v if v is not None else 0), v)
+            seen = view_board(s.seen_by(v if v is not None else 0), v)
             assert seen == {**board, "choices": []}
         s.play(rng.choice(s.legal_moves()))
     assert {"pencil", "entry", "step"} <= kinds_seen
@@ -318,12 +318,12 @@ def test_a_users_own_sheet_draws(tmp_path: Path) -> None:
     assert {(c["dx"], c["dy"]) for c in layout["connections"] if not c["diagonal"]} <= {
         (1, 0), (-1, 0), (0, 1), (0, -1)}
     # and the board plays on it: the pad rows follow the file's lengths
-    board = view_board(s.view(0), 0)
+    board = view_board(s.seen_by(0), 0)
     assert [r["boxes"] for r in board["seats"][0]["rows"]] == [0] * 5
 
 
 def _board(s: ReefsState, viewer: int | None = 0) -> dict[str, Any]:
-    board = view_board(s.view(viewer if viewer is not None else 0), viewer)
+    board = view_board(s.seen_by(viewer if viewer is not None else 0), viewer)
     _round_trip_board(board)
     _check_marks(s, board, view_layout(s))
     return board
@@ -420,7 +420,7 @@ def test_a_route_crossing_itself_keeps_its_order() -> None:
     bare = new(lattice_sheet(), players=1)
     bare.sheets = [sh.copy() for sh in s.sheets]
     assert not bare.history
-    rebuilt = view_board(bare.view(0), 0)
+    rebuilt = view_board(bare.seen_by(0), 0)
     _check_marks(bare, rebuilt, layout)
     again = rebuilt["seats"][0]["routes"][0]
     assert again["spaces"][0] == "in1" and again["spaces"][-1] == "a4"
@@ -517,7 +517,7 @@ def test_the_view_carries_the_board_and_the_schemas_publish() -> None:
     while s.to_move == CHANCE:
         s.sample_chance()
     v = seat_view(s, 0)
-    assert v.board == view_board(s.view(0), 0)
+    assert v.board == view_board(s.seen_by(0), 0)
     assert v.board["choices"] and seat_view(s, None).board["choices"] == []
     shown = presentation("reefs")
     assert shown.view_layout is view_layout and shown.view_board is view_board

@@ -29,7 +29,7 @@ def test_shared_checks(variant: dict[str, Any], players: int) -> None:
 
 def blocks(state: TakenokolorState, seat: int) -> dict[str, list[int]]:
     """The observation cut into its named blocks."""
-    values = LEARNING.observe(state.view(seat), seat)
+    values = LEARNING.observe(state.seen_by(seat), seat)
     out: dict[str, list[int]] = {}
     at = 0
     for b in LEARNING.layout(state):

@@ -43,7 +43,7 @@ def layout_of(s: TakenokolorState) -> dict[str, Any]:
 
 
 def board_of(s: TakenokolorState, viewer: int | None) -> dict[str, Any]:
-    data = _json(view_board(s.view(0 if viewer is None else viewer), viewer))
+    data = _json(view_board(s.seen_by(0 if viewer is None else viewer), viewer))
     model = TakenokolorBoard.model_validate(data)
     assert model.model_dump(mode="json", by_alias=True) == data
     assert data["schema"] == BOARD_SCHEMA
@@ -357,7 +357,7 @@ def test_the_view_carries_the_board() -> None:
     to_move = s.to_move
     assert isinstance(to_move, int)
     v = seat_view(s, to_move)
-    assert v.board == view_board(s.view(to_move), to_move)
+    assert v.board == view_board(s.seen_by(to_move), to_move)
     assert sorted(c["move"] for c in v.board["choices"]) == sorted(v.legal_moves)
     assert seat_view(s, None).board["choices"] == []
     shown = presentation("takenokolor")

@@ -655,7 +655,7 @@ def _choices(state: GardensState) -> list[dict[str, Any]]:
 
 
 def _public(state: GardensState) -> dict[str, Any]:
-    """The board of ``state`` (a ``state.view(...)``) as every viewer sees it, as the JSON
+    """The board of ``state`` (a ``state.seen_by(...)``) as every viewer sees it, as the JSON
     data of :class:`GardensBoard` (its models are not built: made here, the data is valid):
     ``choices`` empty."""
     phase = state.phase
@@ -715,7 +715,7 @@ def _board(public: dict[str, Any], state: GardensState, viewer: int | None) -> d
 
 
 def view_board(state: GardensState, viewer: int | None) -> dict[str, Any]:
-    """What changes (``PRESENTATION.view_board``): ``state`` is ``state.view(viewer)`` (seat 0's
+    """What changes (``PRESENTATION.view_board``): ``state`` is ``state.seen_by(viewer)`` (seat 0's
     view for a spectator, ``viewer`` None); choices only when ``viewer`` is to move."""
     return _board(_public(state), state, viewer)
 
@@ -723,10 +723,10 @@ def view_board(state: GardensState, viewer: int | None) -> dict[str, Any]:
 def view_boards(state: GardensState,
                 viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
     """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
-    :func:`view_board` gives it: every sheet is public (``state.view(seat)`` is the whole
+    :func:`view_board` gives it: every sheet is public (``state.seen_by(seat)`` is the whole
     position for every seat), so the board is made once, and the choices for the seat to
     move. The boards share their parts."""
-    seen = state.view(0)
+    seen = state.seen_by(0)
     public = _public(seen)
     return {v: _board(public, seen, v) for v in viewers}
 

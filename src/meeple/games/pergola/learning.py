@@ -21,7 +21,7 @@ action`` alone never is, so it is left out):
 14. ``bonus sets|dragonflies|honey``; 15. ``jump LILY``, lilies in data order;
 16. ``honey butterflies|leaves|ladybugs|lanterns``; 17. ``skip``.
 
-The observation reads only what ``state.view(seat)`` shows: every garden, the tools above the
+The observation reads only what ``state.seen_by(seat)`` shows: every garden, the tools above the
 action board, how many tools each holder section still holds (never their order), the top
 leaf and size of each pile (never the leaves below), the dragonfly stacks, the supply, the
 solo discards and the turn's pending task. Blocks: each seat's garden (the observer's first,
@@ -266,7 +266,7 @@ _GARDENS_KEPT = 2048
 
 
 def pergola_observe(view: PergolaState, seat: int) -> list[int]:
-    """The observation of ``seat`` (ints in layout order), from ``view`` (``state.view(seat)``:
+    """The observation of ``seat`` (ints in layout order), from ``view`` (``state.seen_by(seat)``:
     public information only)."""
     s = view
     t = _tables(s.c, s.players)

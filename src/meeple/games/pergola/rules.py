@@ -1018,7 +1018,7 @@ class PergolaState(State[PergolaMove]):
         return rec
 
     # ------------------------------------------------------------------ hidden info
-    def view(self, seat: int) -> PergolaState:
+    def seen_by(self, seat: int) -> PergolaState:
         """P4: the holder order and the leaves under the tops are never decided before they are
         revealed (each draw is a chance move), so the state holds public information only."""
         if not 0 <= seat < self.players:
@@ -1026,9 +1026,9 @@ class PergolaState(State[PergolaMove]):
         return self.clone()
 
     def sample_hidden(self, seat: int, rng: Rng) -> PergolaState:
-        """A determinisation consistent with ``view(seat)``: nothing hidden is decided yet, so
+        """A determinisation consistent with ``seen_by(seat)``: nothing hidden is decided yet, so
         any state equal to the view is consistent; future draws come from chance moves."""
-        return self.view(seat)
+        return self.seen_by(seat)
 
     def holder_order(self, rng: Rng) -> list[str]:
         """A sampled order of the tools still in the holder (for search that wants one)."""

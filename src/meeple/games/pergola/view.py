@@ -30,7 +30,7 @@ target of ``pick 3`` when S05 is above space 3),
 ``lantern:drip``, ``pot:ladybugs``. The garden elements (hollyhock, magnolia, cup, flower,
 fly, lantern, pot, bonus) are those of the seat to move's garden when they are a choice's
 target. Documented for front-end authors in ``docs/views/pergola.md``. This module reads only
-the view state (``state.view(seat)``, which holds public information only) and never imports
+the view state (``state.seen_by(seat)``, which holds public information only) and never imports
 the terminal renderer.
 """
 
@@ -1022,7 +1022,7 @@ def board_model(s: PergolaState, viewer: int | None) -> PergolaBoard:
 
 def view_board(view_state: PergolaState, viewer: int | None) -> dict[str, Any]:
     """What changes during the game, for ``viewer`` (a seat, or None for a spectator), as
-    JSON-able data (:class:`PergolaBoard`); built from ``view_state`` (``state.view(seat)``)
+    JSON-able data (:class:`PergolaBoard`); built from ``view_state`` (``state.seen_by(seat)``)
     alone."""
     return _board(_public(view_state), view_state, viewer)
 
@@ -1032,9 +1032,9 @@ def view_boards(state: PergolaState,
     """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
     :func:`view_board` gives it. Nothing hidden is ever in the state (P4: the tools in the
     holder and the leaves under the tops are drawn by chance moves when revealed), so
-    ``state.view(seat)`` is the same for every seat: the board is made once from one view,
+    ``state.seen_by(seat)`` is the same for every seat: the board is made once from one view,
     and the choices for the seat to move. The boards share their parts."""
-    seen = state.view(0)
+    seen = state.seen_by(0)
     public = _public(seen)
     return {v: _board(public, seen, v) for v in viewers}
 

@@ -555,7 +555,7 @@ def _cap(text: str) -> str:
 
 
 def _public(state: ReefsState) -> dict[str, Any]:
-    """The board of ``state`` (a ``state.view(...)``) as every viewer sees it, as the JSON
+    """The board of ``state`` (a ``state.seen_by(...)``) as every viewer sees it, as the JSON
     data of :class:`ReefsBoard` (its models are not built: made here, the data is valid):
     ``choices`` empty."""
     b = state.board
@@ -787,9 +787,9 @@ def view_board(state: ReefsState, viewer: int | None) -> dict[str, Any]:
 def view_boards(state: ReefsState,
                 viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
     """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
-    :func:`view_board` gives it: every sheet is public (``state.view(seat)`` is the whole
+    :func:`view_board` gives it: every sheet is public (``state.seen_by(seat)`` is the whole
     position for every seat), so the board is made once, and the choices for the seat to
     move. The boards share their parts."""
-    seen = state.view(0)
+    seen = state.seen_by(0)
     public = _public(seen)
     return {v: _board(public, seen, v) for v in viewers}

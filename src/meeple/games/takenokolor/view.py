@@ -636,16 +636,16 @@ def _board(public: dict[str, Any], st: TakenokolorState, viewer: int | None) -> 
 
 def view_board(view_state: TakenokolorState, viewer: int | None) -> dict[str, Any]:
     """What changes, for ``viewer`` (``PRESENTATION.view_board``): ``view_state`` is
-    ``state.view(viewer)`` (``state.view(0)`` for a spectator)."""
+    ``state.seen_by(viewer)`` (``state.seen_by(0)`` for a spectator)."""
     return _board(_public(view_state), view_state, viewer)
 
 
 def view_boards(state: TakenokolorState,
                 viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
     """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
-    :func:`view_board` gives it: every sheet is public (``state.view(seat)`` is the whole
+    :func:`view_board` gives it: every sheet is public (``state.seen_by(seat)`` is the whole
     position for every seat), so the board is made once, and the choices for the seat to
     move. The boards share their parts."""
-    seen = state.view(0)
+    seen = state.seen_by(0)
     public = _public(seen)
     return {v: _board(public, seen, v) for v in viewers}
