@@ -94,7 +94,12 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[dict[str, An
 
 def _shift(old: list[Any], new: list[Any]) -> int:
     """The k (1..MAX_SHIFT) for which ``old[k:]`` starts ``new``, and is not empty; else 0."""
+    if not new:
+        return 0
+    first = new[0]
     for k in range(1, min(MAX_SHIFT, len(old) - 1) + 1):
+        if old[k] != first:  # (one item compared before the whole rest)
+            continue
         kept = old[k:]
         if len(kept) <= len(new) and new[:len(kept)] == kept:
             return k
