@@ -38,6 +38,19 @@ ViewDrawing = Callable[[Mapping[str, Any], View, int | None, bool], str]
 ViewBoards = Callable[[S, Sequence[int | None]], dict[int | None, dict[str, Any]]]
 
 
+def public_boards(state: S, viewers: Sequence[int | None],
+                  public: Callable[[S], dict[str, Any]],
+                  board: Callable[[dict[str, Any], S, int | None], dict[str, Any]]
+                  ) -> dict[int | None, dict[str, Any]]:
+    """A ``view_boards`` for a game whose every sheet is public (``state.seen_by(seat)`` is
+    the whole position for every seat): the board made once by ``public`` from seat 0's
+    sight of ``state``, then ``board(public_board, seen, viewer)`` adds each viewer's own
+    part (the choices of the seat to move). The boards share their parts."""
+    seen = state.seen_by(0)
+    made = public(seen)
+    return {v: board(made, seen, v) for v in viewers}
+
+
 @dataclass(frozen=True, kw_only=True)
 class Presentation(Generic[S]):
     """A game's words, views and terminal drawing, typed over its State class ``S``.

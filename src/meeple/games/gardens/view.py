@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core.bits import bit_list, components
 from meeple.core.hexgrid import HEX_DIRECTIONS, hex_to_pixel, outside_positions
+from meeple.core.present import public_boards
 from meeple.core.text import possessive, subject
 from meeple.core.viewmodel import TurnWords
 from meeple.games.gardens import moves as mv
@@ -722,13 +723,8 @@ def view_board(state: GardensState, viewer: int | None) -> dict[str, Any]:
 
 def view_boards(state: GardensState,
                 viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-    """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
-    :func:`view_board` gives it: every sheet is public (``state.seen_by(seat)`` is the whole
-    position for every seat), so the board is made once, and the choices for the seat to
-    move. The boards share their parts."""
-    seen = state.seen_by(0)
-    public = _public(seen)
-    return {v: _board(public, seen, v) for v in viewers}
+    """``PRESENTATION.view_boards``: one board for all (every sheet is public)."""
+    return public_boards(state, viewers, _public, _board)
 
 
 __all__ = ["BOARD_SCHEMA", "LAYOUT_SCHEMA", "GardensBoard", "GardensLayout", "view_board",

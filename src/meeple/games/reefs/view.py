@@ -32,6 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core.memo import made_once_per
+from meeple.core.present import public_boards
 from meeple.core.state import CHANCE, Score
 from meeple.core.text import subject
 from meeple.core.viewmodel import TurnWords
@@ -786,10 +787,5 @@ def view_board(state: ReefsState, viewer: int | None) -> dict[str, Any]:
 
 def view_boards(state: ReefsState,
                 viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-    """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
-    :func:`view_board` gives it: every sheet is public (``state.seen_by(seat)`` is the whole
-    position for every seat), so the board is made once, and the choices for the seat to
-    move. The boards share their parts."""
-    seen = state.seen_by(0)
-    public = _public(seen)
-    return {v: _board(public, seen, v) for v in viewers}
+    """``PRESENTATION.view_boards``: one board for all (every sheet is public)."""
+    return public_boards(state, viewers, _public, _board)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from meeple.core.bits import bit_list
+from meeple.core.present import public_boards
 from meeple.core.state import CHANCE
 from meeple.core.text import subject, verb
 from meeple.core.viewmodel import TurnWords
@@ -642,10 +643,5 @@ def view_board(view_state: TakenokolorState, viewer: int | None) -> dict[str, An
 
 def view_boards(state: TakenokolorState,
                 viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-    """The boards of several viewers of ``state`` (``PRESENTATION.view_boards``), each what
-    :func:`view_board` gives it: every sheet is public (``state.seen_by(seat)`` is the whole
-    position for every seat), so the board is made once, and the choices for the seat to
-    move. The boards share their parts."""
-    seen = state.seen_by(0)
-    public = _public(seen)
-    return {v: _board(public, seen, v) for v in viewers}
+    """``PRESENTATION.view_boards``: one board for all (every sheet is public)."""
+    return public_boards(state, viewers, _public, _board)
