@@ -82,7 +82,7 @@ class PreviewAnswer(NamedTuple):
     forced: list[bool]
 
     @property
-    def seen_by(self) -> View:
+    def view(self) -> View:
         """The view as its model (made from the data when asked for)."""
         return View.model_validate(self.data)
 
