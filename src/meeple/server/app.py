@@ -20,6 +20,8 @@ from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
 from meeple.server.checks import StrictJsonBodies
 from meeple.server.deps import Caches
 from meeple.server.fanout import PgListener
+from meeple.server.lanes import Lane, LaneSettings
+from meeple.server.quotas import Quotas, QuotaSettings
 from meeple.server.routes import lobby, sheets, solo, tables, ws
 from meeple.server.service import Service
 from meeple.store import Store
@@ -69,6 +71,13 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
         service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(bot_workers),
                           bot_deadline=bot_deadline or deadline_from_env())
         app.state.service = service
+        # issue 51: per-client limits, the hint lane (apart from the bots' pool), and the
+        # waiting tables nobody joined closed
+        app.state.quotas = quotas = Quotas(QuotaSettings.from_env())
+        app.state.lane = lane = Lane(LaneSettings.from_env(), processes=bots)
+        lane.start()
+        stale = quotas.settings.stale_waiting
+        sweeper = asyncio.ensure_future(lobby.sweep_stale(store, service, stale)) if stale else None
         fanout = None
         if store.dialect == "postgresql":
             fanout = PgListener(store.url, service, asyncio.get_running_loop())
@@ -78,6 +87,9 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
+            lane.stop()
             await service.stop()
             if fanout is not None:
                 fanout.stop()

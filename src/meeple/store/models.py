@@ -17,6 +17,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -43,6 +44,8 @@ HUMAN, BOT = "human", "bot"
 
 class TableRow(Base):
     __tablename__ = "game_tables"
+    #: the lobby's pages (by status, newest change first) and the stale waiting tables
+    __table_args__ = (Index("ix_game_tables_status_updated", "status", "updated"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(40), index=True)
@@ -63,6 +66,9 @@ class TableRow(Base):
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     #: Final scores once finished: the record's ``scores``.
     result: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    #: A digest of the client (address) that created it, to cap the open tables a client
+    #: holds (issue 51); None for tables made before it was kept, or by the store directly.
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan")
@@ -115,8 +121,10 @@ class LogRow(Base):
 
 class IdempotencyRow(Base):
     """A request made with an ``Idempotency-Key`` (create a table, join, leave): a retry with
-    the same key gets the same answer. Only digests are kept: the key's SHA-256 and the
-    request's; a seat's secret is derived from the key (``Store.key_secret``), never stored."""
+    the same key gets the same answer. Only digests are kept: the key's SHA-256 (with the
+    request's scope and the digest of the client that sent it, so a key is its client's own)
+    and the request's; a seat's secret is derived from the key (``Store.key_secret``), never
+    stored."""
 
     __tablename__ = "idempotency_keys"
 

@@ -48,7 +48,7 @@ from meeple.store.models import (
 
 ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0003"
 #: PostgreSQL channel on which every committed log append is announced as "table:version".
 NOTIFY_CHANNEL = "meeple_tables"
 
@@ -75,6 +75,14 @@ class SeatError(StoreError):
 
 class KeyReused(StoreError):
     """An ``Idempotency-Key`` sent again with a different request."""
+
+
+class TooManyOpen(StoreError):
+    """A client that holds its cap of open tables asked for another (nothing was created)."""
+
+    def __init__(self, held: int) -> None:
+        super().__init__(f"{held} open tables were created from this address already")
+        self.held = held
 
 
 #: How long an idempotency key is remembered (a retry comes within seconds or minutes).
@@ -150,15 +158,20 @@ def request_key(seat: int, version: int, move_id: str, kind: str, texts: Sequenc
 @dataclass(frozen=True)
 class Idempotency:
     """An ``Idempotency-Key`` a client sent with a request, the request's ``scope`` (create,
-    join, leave) and a digest of the request itself (body and path)."""
+    join, leave), a digest of the request itself (body and path) and one of the client that
+    sent it (its address): the key is that client's own, so the same key from another client
+    is another request and never gets this one's answer (a seat's secret)."""
 
     key: str
     scope: str
     request_hash: str
+    client: str = ""
 
     @property
     def key_hash(self) -> str:
-        return hashlib.sha256(f"{self.scope}\0{self.key}".encode()).hexdigest()
+        """What the store keeps the key under: a digest of the scope, the client and the
+        key."""
+        return hashlib.sha256(f"{self.scope}\0{self.client}\0{self.key}".encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -306,10 +319,13 @@ class Store:
                      seats: Sequence[SeatSpec], *, sheet: dict[str, Any] | None = None,
                      public: bool = True, clock: int | None = None,
                      seed: int | None = None, join_as: str | None = None,
-                     idempotency: Idempotency | None = None) -> Taken:
+                     idempotency: Idempotency | None = None, creator: str | None = None,
+                     max_open: int = 0) -> Taken:
         """A new table; with ``join_as`` its first open seat is taken under that name, in the
         same transaction. With ``idempotency``, a request already made with that key gets its
-        answer again (the same table, seat and secret) and nothing new is created."""
+        answer again (the same table, seat and secret) and nothing new is created.
+        ``creator``: who made it (a digest of the client); with ``max_open``, a creator who
+        has that many tables waiting or running gets :class:`TooManyOpen` instead."""
         if len(seats) != players:
             raise StoreError(f"{players} seats are needed, {len(seats)} were given")
         if idempotency is not None and (done := self.recall(idempotency)) is not None:
@@ -318,7 +334,7 @@ class Store:
         row = TableRow(
             id=table_id, game=game, variant=dict(variant), sheet=sheet, players=players,
             seed=self._new_seed() if seed is None else seed, status=WAITING, version=0,
-            public=public, clock=clock, created=now(), updated=now(),
+            public=public, clock=clock, created=now(), updated=now(), creator=creator,
         )
         for i, spec in enumerate(seats):
             name = spec.name or (f"{spec.bot} ({i})" if spec.kind == BOT else f"seat {i}")
@@ -331,6 +347,11 @@ class Store:
         salt = ""
         try:
             with self.writing() as s:
+                if creator is not None and max_open > 0:
+                    held = s.scalar(select(func.count()).select_from(TableRow).where(
+                        TableRow.creator == creator, TableRow.status != FINISHED)) or 0
+                    if held >= max_open:
+                        raise TooManyOpen(held)
                 s.add(row)
                 s.flush()
                 if join_as is not None:
@@ -354,16 +375,44 @@ class Store:
 
     def tables(self, status: str | None = None, game: str | None = None,
                public_only: bool = True, limit: int = 200) -> list[Table]:
-        q = select(TableRow).options(selectinload(TableRow.seats))
+        return self.tables_page(status, game, limit, 0, public_only)[0]
+
+    def tables_page(self, status: str | None = None, game: str | None = None,
+                    limit: int = 50, offset: int = 0, public_only: bool = True
+                    ) -> tuple[list[Table], int]:
+        """A page of the tables (of ``status``, of ``game``, public only unless told), newest
+        change first (then by id, so pages never overlap): ``limit`` tables after the first
+        ``offset``, and how many match in all."""
+        where = []
         if status is not None:
-            q = q.where(TableRow.status == status)
+            where.append(TableRow.status == status)
         if game is not None:
-            q = q.where(TableRow.game == game)
+            where.append(TableRow.game == game)
         if public_only:
-            q = q.where(TableRow.public.is_(True))
-        q = q.order_by(TableRow.updated.desc()).limit(limit)
+            where.append(TableRow.public.is_(True))
+        q = (select(TableRow).options(selectinload(TableRow.seats)).where(*where)
+             .order_by(TableRow.updated.desc(), TableRow.id).limit(limit).offset(offset))
         with self.session() as s:
-            return [_table(r) for r in s.scalars(q)]
+            total = s.scalar(select(func.count()).select_from(TableRow).where(*where)) or 0
+            return [_table(r) for r in s.scalars(q)], int(total)
+
+    def close_stale(self, older: float, keep: set[str] | frozenset[str] = frozenset()
+                    ) -> list[str]:
+        """Close the tables that have waited ``older`` seconds or more since a seat was last
+        taken or left (or since they were made) and are not in ``keep``: each is finished
+        without a result (abandoned). Returns their ids."""
+        cutoff = now() - timedelta(seconds=older)
+        with self.writing() as s:
+            ids = [t for t in s.scalars(select(TableRow.id).where(
+                TableRow.status == WAITING, TableRow.updated < cutoff)) if t not in keep]
+            for k in range(0, len(ids), 500):
+                part = ids[k:k + 500]
+                s.execute(update(TableRow).where(TableRow.id.in_(part),
+                                                 TableRow.status == WAITING)
+                          .values(status=FINISHED, result=None, updated=now()))
+                for table_id in part:
+                    self._notify(s, table_id, -1)
+        return ids
 
     def finished_with_seat(self, name: str, game: str, players: int | None = None,
                            limit: int = 500) -> list[Table]:
@@ -438,6 +487,8 @@ class Store:
             s.execute(update(TableRow).where(TableRow.id == table_id,
                                              TableRow.status == WAITING)
                       .values(status=RUNNING, updated=now(), turn_started=now()))
+        else:  # a waiting table someone joined is not stale (close_stale)
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
         self._notify(s, table_id, -1)
         return secret, salt
 
@@ -491,6 +542,8 @@ class Store:
                     s.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                     SeatRow.index == seat)
                               .values(secret_hash=None, name=f"seat {seat}"))
+                    s.execute(update(TableRow).where(TableRow.id == table_id)
+                              .values(updated=now()))
                 else:
                     self._set_absent(s, table_id, seat, True)
                 self._notify(s, table_id, -1)
