@@ -25,6 +25,17 @@ PG_ENV = "MEEPLE_TEST_POSTGRES"
 TLS = ssl.create_default_context()
 
 
+#: The per-client limits (issue 51) off on every test server: a test module makes hundreds of
+#: tables, sockets and frames from 127.0.0.1, which the defaults (docs/server.md) would refuse.
+#: The tests of the limits set their own (tests/server/test_quotas.py, test_lanes.py).
+TEST_LIMITS = {
+    "MEEPLE_RATE_CREATE": "off", "MEEPLE_RATE_JOIN": "off", "MEEPLE_RATE_HINT": "off",
+    "MEEPLE_RATE_ANALYSIS": "off", "MEEPLE_RATE_FRAMES": "off",
+    "MEEPLE_RATE_CLIENT_FRAMES": "off", "MEEPLE_OPEN_TABLES": "0", "MEEPLE_WS_PER_CLIENT": "0",
+    "MEEPLE_HINT_PER_CLIENT": "100", "MEEPLE_HINT_QUEUE": "100", "MEEPLE_HINT_CPU": "0",
+}
+
+
 def _die_with_parent() -> None:
     """In the child before exec: if the test process dies (killed, interrupted), the server
     it started dies too (Linux PR_SET_PDEATHSIG), so no server outlives its test run."""
@@ -61,7 +72,8 @@ class Server:
 
     def start(self) -> None:
         self._drop_clients()  # (a process that died by itself leaves them to a dead port)
-        env = {**os.environ, "MEEPLE_DATABASE_URL": self.db_url, "MEEPLE_BOT_WORKERS": "1"}
+        env = {**os.environ, "MEEPLE_DATABASE_URL": self.db_url, "MEEPLE_BOT_WORKERS": "1",
+               **TEST_LIMITS}
         # the same tables on every run (issue 36: a test that reads a random table may pass or
         # fail by the table it got); MEEPLE_TEST_TABLE_SEEDS=N tries other tables, empty: random
         seeds = os.environ.get("MEEPLE_TEST_TABLE_SEEDS", "36")

@@ -1,30 +1,35 @@
-"""Hints for a seat at a table (``GET /api/tables/{id}/hint``), computed in the bot workers.
+"""What runs in the hint lane's worker processes: hints for a seat at a table (``GET
+/api/tables/{id}/hint``) and analyses of finished games (``GET .../analysis``).
 
 A hint runs like a bot decision (:mod:`meeple.server.botpool`): a worker process rebuilds the
 position from the table's moves, takes the asking seat's view and asks
 :func:`meeple.bots.hint.hint`, which reads that view only and replaces its seed, so a hint
-cannot foresee a draw. It has a deadline (``MEEPLE_HINT_DEADLINE`` seconds, default
-:data:`DEFAULT_HINT_DEADLINE`, never less than the bots' own): a worker past it is stopped (the
-pool is made anew) and the request is answered with an error instead. The deadline counts from
-the request, so it also covers a worker still starting (a cold pool) or busy with a bot.
+cannot foresee a draw. Hints and analyses run in a pool of their own, apart from the table
+bots' (:mod:`meeple.server.lanes`, issue 51): its workers run at a lower priority, and each job
+reports the CPU time it took (:func:`timed`), which its client's budget is charged. A hint has a
+deadline (``MEEPLE_HINT_DEADLINE`` seconds, default :data:`DEFAULT_HINT_DEADLINE`, never less
+than the bots' own), an analysis its own (``MEEPLE_ANALYSIS_DEADLINE``, default
+:data:`ANALYSIS_DEADLINE`); each counts from the request, and a worker past it is stopped.
+
+This module is imported by the workers: nothing of the web stack here.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
+import multiprocessing
 import os
-from concurrent.futures.process import BrokenProcessPool
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from meeple.bots.hint import hint
 from meeple.core.errors import MeepleError
-from meeple.server.botpool import position
+from meeple.server.botpool import _warm, position
 from meeple.server.positions import TableGame
 from meeple.sim.analyse import analyse
-
-if TYPE_CHECKING:
-    from meeple.server.service import Service
 
 #: How many other turns a hint lists beside the suggested one.
 HINT_ALTERNATIVES = 3
@@ -51,7 +56,12 @@ class HintJob(TableGame):
 
 
 class HintFailed(MeepleError):
-    """No hint could be given in time (or the worker failed)."""
+    """No hint (or analysis) could be given in time, or its worker failed: 503, to be asked
+    again after ``retry_after`` seconds."""
+
+    def __init__(self, reason: str, retry_after: float = 5.0) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
 
 
 def hint_job(job: HintJob) -> dict[str, Any]:
@@ -70,49 +80,38 @@ def analysis_job(record: dict[str, Any]) -> dict[str, Any]:
     return analyse(record).as_dict()
 
 
-async def run_hint(svc: Service, job: HintJob) -> dict[str, Any]:
-    """``job`` in the service's bot pool within its bot deadline (in a thread if the server
-    runs without bot workers), never in the event loop. Raises :class:`HintFailed`."""
-    return await in_pool(svc, hint_job, job, hint_deadline(svc.bot_deadline),
-                         "the hint took longer than {deadline:g} s; try an easier level "
-                         "(easy, or greedy)")
-
-
-#: Seconds the analysis of a whole game may take (a Pergola game needs a few CPU seconds).
+#: Seconds the analysis of a whole game may take, from the request, unless
+#: ``MEEPLE_ANALYSIS_DEADLINE`` says otherwise (a Pergola game needs a few CPU seconds).
 ANALYSIS_DEADLINE = 120.0
 
 
-async def run_analysis(svc: Service, record: dict[str, Any]) -> dict[str, Any]:
-    """The analysis of a finished game, in the bot pool like a hint. Raises
-    :class:`HintFailed`."""
-    return await in_pool(svc, analysis_job, record, ANALYSIS_DEADLINE,
-                         "the analysis took longer than {deadline:g} s")
+def analysis_deadline() -> float:
+    """``MEEPLE_ANALYSIS_DEADLINE`` if set, else :data:`ANALYSIS_DEADLINE`."""
+    value = os.environ.get("MEEPLE_ANALYSIS_DEADLINE")
+    return float(value) if value else ANALYSIS_DEADLINE
 
 
-async def in_pool(svc: Service, fn: Any, arg: Any, deadline: float, too_long: str
-                  ) -> dict[str, Any]:
-    """``fn(arg)`` in the service's bot pool (a thread without one) within ``deadline``
-    seconds from now; an overrunning worker is stopped. Raises :class:`HintFailed`."""
-    loop = asyncio.get_running_loop()
-    for _attempt in range(3):
-        pool = svc.pool
-        try:
-            if pool is None:
-                out: dict[str, Any] = await asyncio.wait_for(asyncio.to_thread(fn, arg),
-                                                             deadline)
-                return out
-            out = await asyncio.wait_for(loop.run_in_executor(pool, fn, arg), deadline)
-            return out
-        except TimeoutError:
-            if pool is not None:
-                svc.bots.renew_pool(pool)  # the overrunning worker is stopped
-            raise HintFailed(too_long.format(deadline=deadline)) from None
-        except BrokenProcessPool:
-            if pool is not None:
-                svc.bots.pool_broken(pool)  # a worker died: the pool is made anew
-            continue  # (or a bot's overrun renewed it meanwhile): ask again
-        except MeepleError:
-            raise
-        except Exception as exc:  # a failing worker must not take the endpoint down with it
-            raise HintFailed(f"it failed ({type(exc).__name__}: {exc})") from None
-    raise HintFailed("the bot workers are restarting; ask for the hint again")
+#: How much lower the lane's workers run than the server and its bots (``nice``): when the
+#: machine is busy, a table's bots and moves get the CPU first.
+LANE_NICE = 10
+
+
+def timed(fn: Callable[[Any], dict[str, Any]], arg: Any) -> tuple[dict[str, Any], float]:
+    """``fn(arg)`` and the CPU seconds it took in this worker; runs in a lane worker."""
+    start = time.process_time()
+    out = fn(arg)
+    return out, time.process_time() - start
+
+
+def _start_lane_worker(parent: int) -> None:
+    """A lane worker's start: as a bot worker's (die with the server, load the games), at a
+    lower priority."""
+    _warm(parent)
+    with contextlib.suppress(OSError):
+        os.nice(LANE_NICE)
+
+
+def make_lane_pool(workers: int) -> Executor:
+    """The hint lane's process pool (``spawn``, ``workers`` processes at lower priority)."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_lane_worker, initargs=(os.getpid(),))

@@ -1,4 +1,9 @@
-"""The lobby: the games and bots, the tables to list, create, join and leave."""
+"""The lobby: the games and bots, the tables to list (by page), create, join and leave.
+
+Creating and joining are within their client's rates, and the open tables a client created
+within its cap (:mod:`meeple.server.quotas`); an ``Idempotency-Key`` is its client's own (a key
+sent again from another address is another request); a waiting table nobody joined for
+``MEEPLE_STALE_WAITING`` seconds is closed (:func:`close_stale`)."""
 
 from __future__ import annotations
 
@@ -8,22 +13,27 @@ import logging
 import os
 from typing import Any
 
-from fastapi import APIRouter, Header, HTTPException, Query
+from fastapi import APIRouter, Header, HTTPException, Query, Request, Response
 
 import meeple
 from meeple.bots import BOTS
 from meeple.bots.limits import client_spec
 from meeple.core.view import view_schema
 from meeple.server import uploads
-from meeple.server.checks import BadInput, checked_variant
+from meeple.server.checks import MAX_PARAM, BadInput, checked_variant
 from meeple.server.deps import ServiceDep, StoreDep
 from meeple.server.protocol import CreateTable, Joined, JoinTable, Leave, TableOut
+from meeple.server.quotas import QuotasDep, ThrottledRoute, client_hash, client_of
 from meeple.server.reports import solo_reports
-from meeple.store import BOT, Idempotency, SeatSpec, Store, Table, Taken
+from meeple.server.service import Service
+from meeple.store import BOT, Idempotency, SeatSpec, Store, Table, Taken, TooManyOpen
 
 log = logging.getLogger("meeple.server")
 
-router = APIRouter()
+router = APIRouter(route_class=ThrottledRoute)
+
+#: Tables a page of the lobby lists at most (``limit``), and by default.
+PAGE_MAX, PAGE_DEFAULT = 200, 50
 
 #: A fault to inject, for the reliability tests only (docs/reliability.md): with
 #: ``MEEPLE_FAULT=crash-after-commit:join`` (or ``:create``) the process dies as a kill -9
@@ -84,14 +94,19 @@ def schema(game: str) -> dict[str, Any]:
 
 
 @router.post("/api/tables", status_code=201)
-async def create_table(body: CreateTable, store: StoreDep, svc: ServiceDep,
+async def create_table(body: CreateTable, request: Request, store: StoreDep, svc: ServiceDep,
+                       quotas: QuotasDep,
                        idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                        ) -> Joined | TableOut:
     """Create a table; with ``join_as`` its creator takes the first open seat at once (in
-    the same transaction). With an ``Idempotency-Key``, a retry gets the same answer."""
-    idem = _idempotency(idempotency_key, "create", body.model_dump_json())
+    the same transaction). With an ``Idempotency-Key``, a retry gets the same answer. At
+    most ``MEEPLE_RATE_CREATE`` tables a client, and ``MEEPLE_OPEN_TABLES`` of its tables
+    waiting or running at once (429 beyond)."""
+    client = client_of(request)
+    idem = _idempotency(idempotency_key, client, "create", body.model_dump_json())
     if idem is not None and (done := await asyncio.to_thread(store.recall, idem)):
         return await asyncio.to_thread(_answer, store, done)
+    quotas.hit("create", client)
     info = meeple.game_info(body.game)
     seats = _seats(body)
     variant, sheet = body.variant, None
@@ -102,9 +117,13 @@ async def create_table(body: CreateTable, store: StoreDep, svc: ServiceDep,
         own = await asyncio.to_thread(uploads.build, info.name, body.sheet, len(seats),
                                       body.variant)
         variant, sheet = own.variant(), own.sheet_data()
-    taken = await asyncio.to_thread(
-        store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
-        public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem)
+    try:
+        taken = await asyncio.to_thread(
+            store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
+            public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem,
+            creator=client_hash(client), max_open=quotas.settings.open_tables)
+    except TooManyOpen as exc:
+        raise quotas.too_many_open(exc.held) from None
     _fault_point("create")
     await svc.seats_changed(taken.table_id)
     return await asyncio.to_thread(_answer, store, taken)
@@ -125,13 +144,22 @@ def _seats(body: CreateTable) -> list[SeatSpec]:
 
 
 @router.get("/api/tables")
-async def list_tables(store: StoreDep,
+async def list_tables(store: StoreDep, response: Response,
                       status: str | None = Query(None, pattern="^(waiting|running|finished)$"),
-                      game: str | None = None) -> list[TableOut]:
-    """Public tables, newest first: waiting, running or finished; filter by game."""
+                      game: str | None = None,
+                      limit: int = Query(PAGE_DEFAULT, ge=1, le=PAGE_MAX,
+                                         description="tables on this page"),
+                      offset: int = Query(0, ge=0, le=MAX_PARAM,
+                                          description="tables of the newer pages, skipped")
+                      ) -> list[TableOut]:
+    """Public tables, newest first (by their last change): waiting, running or finished;
+    filter by game; a page of ``limit`` tables after the first ``offset``. The
+    ``X-Total-Count`` header says how many match in all, so a client can page to the
+    last."""
     if game is not None:
         meeple.game_info(game)
-    tables = await asyncio.to_thread(store.tables, status, game)
+    tables, total = await asyncio.to_thread(store.tables_page, status, game, limit, offset)
+    response.headers["X-Total-Count"] = str(total)
     return [table_out(t) for t in tables]
 
 
@@ -141,12 +169,17 @@ async def get_table(table_id: str, store: StoreDep) -> TableOut:
 
 
 @router.post("/api/tables/{table_id}/join")
-async def join(table_id: str, body: JoinTable, store: StoreDep, svc: ServiceDep,
+async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep,
+               svc: ServiceDep, quotas: QuotasDep,
                idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                ) -> Joined:
     """Take an open seat; the response carries that seat's secret (shown only here, and
-    to a retry with the same ``Idempotency-Key``)."""
-    idem = _idempotency(idempotency_key, "join", table_id, body.model_dump_json())
+    to a retry from the same address with the same ``Idempotency-Key``). At most
+    ``MEEPLE_RATE_JOIN`` joins a client (429 beyond)."""
+    client = client_of(request)
+    idem = _idempotency(idempotency_key, client, "join", table_id, body.model_dump_json())
+    if idem is None or not await asyncio.to_thread(store.recall, idem):
+        quotas.hit("join", client)
     taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem)
     _fault_point("join")
     if not taken.replayed:
@@ -157,12 +190,14 @@ async def join(table_id: str, body: JoinTable, store: StoreDep, svc: ServiceDep,
 
 
 @router.post("/api/tables/{table_id}/leave")
-async def leave(table_id: str, body: Leave, store: StoreDep, svc: ServiceDep,
+async def leave(table_id: str, body: Leave, request: Request, store: StoreDep,
+                svc: ServiceDep,
                 idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                 ) -> TableOut:
     """Leave a seat: before the game it opens again; during it a bot plays for it. With
     an ``Idempotency-Key``, a retry (whose secret no longer holds) gets the same answer."""
-    idem = _idempotency(idempotency_key, "leave", table_id, body.model_dump_json())
+    idem = _idempotency(idempotency_key, client_of(request), "leave", table_id,
+                        body.model_dump_json())
     await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
     if idem is None or not await asyncio.to_thread(store.recall, idem):
         if not await asyncio.to_thread(store.check_secret, table_id, body.seat, body.secret):
@@ -178,16 +213,19 @@ def _fault_point(name: str) -> None:
         os._exit(137)
 
 
-def _idempotency(header: str | None, scope: str, *request: str) -> Idempotency | None:
-    """The request's idempotency key from its header (None without one); a key that is too
-    short to be unguessable, too long or not printable ASCII is refused (422)."""
+def _idempotency(header: str | None, client: str, scope: str, *request: str
+                 ) -> Idempotency | None:
+    """The request's idempotency key from its header (None without one), bound to the
+    ``client`` that sent it: the same key from another address is another request, so a
+    guessed key never gives back another client's answer (its seat secret). A key that is
+    too short to be unguessable, too long or not printable ASCII is refused (422)."""
     if header is None:
         return None
     if not 16 <= len(header) <= 200 or not header.isascii() or not header.isprintable():
         raise BadInput("Idempotency-Key must be 16 to 200 printable ASCII characters (an "
                        "unguessable key of your own, e.g. a random UUID)")
     digest = hashlib.sha256("\0".join(request).encode("utf-8")).hexdigest()
-    return Idempotency(header, scope, digest)
+    return Idempotency(header, scope, digest, client=client_hash(client))
 
 
 def _answer(store: Store, taken: Taken) -> Joined | TableOut:
@@ -197,3 +235,31 @@ def _answer(store: Store, taken: Taken) -> Joined | TableOut:
     if taken.seat is None or taken.secret is None:
         return table
     return Joined(table=table, seat=taken.seat, secret=taken.secret)
+
+
+async def close_stale(store: Store, svc: Service, older: float) -> list[str]:
+    """Close the waiting tables nobody took or left a seat at for ``older`` seconds (a
+    lobby flooded with tables nobody plays must not hide the real ones): each is finished
+    without a result (abandoned) and leaves the lobby's waiting list; clients still there
+    are told. A table with a client connected to this process is left waiting."""
+    closed = await asyncio.to_thread(store.close_stale, older, set(svc.connections))
+    for table_id in closed:
+        try:
+            await svc.seats_changed(table_id)
+        except Exception:  # one table must not stop the others being told
+            log.exception("table %s: closed as stale, its clients could not be told", table_id)
+    if closed:
+        log.info("closed %d waiting tables nobody joined for %g s", len(closed), older)
+    return closed
+
+
+async def sweep_stale(store: Store, svc: Service, older: float) -> None:
+    """Every ``older / 4`` seconds (at most a minute): :func:`close_stale`, for ever."""
+    every = min(60.0, max(0.5, older / 4))
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await close_stale(store, svc, older)
+        except Exception:  # the store unavailable, say: next time
+            log.warning("closing stale tables failed; trying again in %g s", every,
+                        exc_info=True)

@@ -1,12 +1,16 @@
 """One table over REST: its view (live, or at a past move for replays), a hint for the seat to
-move, the analysis of a finished game, its record, layout and stored log."""
+move, the analysis of a finished game, its record, layout and stored log.
+
+Hints and analyses run in the hint lane (:mod:`meeple.server.lanes`), never in the table bots'
+pool, within their client's rate (:mod:`meeple.server.quotas`) and the lane's budgets: a refusal
+is a 429 or 503 with ``Retry-After`` naming the limit."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Header, HTTPException, Query, Response
+from fastapi import APIRouter, Header, HTTPException, Query, Request, Response
 
 from meeple.bots.hint import DEFAULT_LEVEL, level_spec
 from meeple.bots.limits import MAX_SPEC_LENGTH, client_spec
@@ -15,11 +19,20 @@ from meeple.core.state import CHANCE
 from meeple.core.view import seat_view
 from meeple.server.checks import MAX_PARAM
 from meeple.server.deps import CachesDep, ServiceDep, StoreDep, keep
-from meeple.server.hints import HintFailed, HintJob, run_analysis, run_hint
+from meeple.server.hints import (
+    HintFailed,
+    HintJob,
+    analysis_deadline,
+    analysis_job,
+    hint_deadline,
+    hint_job,
+)
+from meeple.server.lanes import LaneDep
+from meeple.server.quotas import QuotasDep, Throttled, ThrottledRoute, client_of
 from meeple.server.service import Runtime
 from meeple.store import FINISHED, RUNNING
 
-router = APIRouter()
+router = APIRouter(route_class=ThrottledRoute)
 
 
 @router.get("/api/tables/{table_id}/view", response_model=dict[str, Any])
@@ -51,13 +64,14 @@ async def get_view(table_id: str, svc: ServiceDep, store: StoreDep,
 
 
 @router.get("/api/tables/{table_id}/hint")
-async def get_hint(table_id: str, svc: ServiceDep, store: StoreDep,
+async def get_hint(table_id: str, request: Request, svc: ServiceDep, store: StoreDep,
+                   lane: LaneDep, quotas: QuotasDep,
                    seat: int | None = Query(None, ge=0, le=MAX_PARAM),
                    level: str = Query(DEFAULT_LEVEL, max_length=MAX_SPEC_LENGTH),
                    x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
     """A suggested turn for ``seat`` (to move; its secret in X-Seat-Secret) at ``level``
-    (easy, medium, hard or a bot spec), from that seat's view only, computed in the bot
-    workers within the bots' deadline (:mod:`meeple.server.hints`)."""
+    (easy, medium, hard or a bot spec), from that seat's view only, computed in the hint
+    lane's workers within the hint deadline (:mod:`meeple.server.lanes`)."""
     rt = await svc.runtime(table_id)
     if seat is None:
         raise HTTPException(403, "hints are for the seat to move: give seat=N and that "
@@ -66,14 +80,19 @@ async def get_hint(table_id: str, svc: ServiceDep, store: StoreDep,
         raise HTTPException(403, "a hint needs that seat's secret (X-Seat-Secret)")
     client_spec(level_spec(level))  # an unknown or unbounded level: 422, no worker asked
     _check_to_move(rt, seat)
+    client = client_of(request)
+    quotas.hit("hint", client)
     state, t, version = rt.state, rt.table, rt.version
     job = HintJob(t.game, t.players, t.variant, t.sheet, t.seed,
                   tuple(str(m) for m in state.history), seat, level,
                   (t.seed * 1_000_003 + version) % (1 << 62), tuple(state.seats), t.id)
+    deadline = hint_deadline(svc.bot_deadline)
     try:
-        found = await run_hint(svc, job)
+        found = await lane.run(client, hint_job, job, deadline,
+                               f"the hint took longer than {deadline:g} s; try an easier level "
+                               "(easy, or greedy)")
     except HintFailed as exc:
-        raise HTTPException(503, str(exc)) from None
+        raise Throttled(503, str(exc), "MEEPLE_HINT_DEADLINE", exc.retry_after) from None
     return {"type": "hint", "version": version, "seat": seat, "hint": found}
 
 
@@ -89,22 +108,29 @@ def _check_to_move(rt: Runtime, seat: int) -> None:
 
 
 @router.get("/api/tables/{table_id}/analysis")
-async def analysis(table_id: str, svc: ServiceDep, caches: CachesDep) -> dict[str, Any]:
+async def analysis(table_id: str, request: Request, svc: ServiceDep, caches: CachesDep,
+                   lane: LaneDep, quotas: QuotasDep) -> dict[str, Any]:
     """A finished game analysed turn by turn (``meeple analyse``): for every decision of
     every seat the turn played, the judge's best turn from that seat's position, and the
     points lost by the game's evaluation; with each seat's totals. 409 while the game
-    runs (its analysis would advise the players)."""
+    runs (its analysis would advise the players). Computed once in the hint lane (asked
+    again meanwhile, it is waited for) and kept."""
     rt = await svc.runtime(table_id)
     if rt.table.status != FINISHED or not rt.state.is_over:
         raise HTTPException(409, "only a finished game is analysed (while it runs the "
                                  "analysis would advise its players)")
     found = caches.analyses.get(table_id)
     if found is None:
-        rec = rt.state.record()
+        client = client_of(request)
+        quotas.hit("analysis", client)
+        rec, deadline = rt.state.record(), analysis_deadline()
         try:
-            found = await run_analysis(svc, rec)
+            found = await lane.run(client, analysis_job, rec, deadline,
+                                   f"the analysis took longer than {deadline:g} s",
+                                   share=table_id)
         except HintFailed as exc:
-            raise HTTPException(503, f"no analysis: {exc}") from None
+            raise Throttled(503, f"no analysis: {exc}", "MEEPLE_ANALYSIS_DEADLINE",
+                            exc.retry_after) from None
         keep(caches.analyses, table_id, found)  # finished tables do not change: kept
     return {"type": "analysis", "table": table_id, "analysis": found}
 

@@ -6,12 +6,20 @@ Each message is read strictly (:func:`meeple.server.checks.loads_strict`, at mos
 valid gets an ``error`` frame saying which field is wrong and what it allows; nothing changes
 and the connection stays open. One :class:`Connection` per socket makes one call into the
 service per frame.
+
+Each client holds at most ``MEEPLE_WS_PER_CLIENT`` sockets (one more is refused before it is
+accepted: HTTP 429), and sends frames within its rates (``MEEPLE_RATE_FRAMES`` a connection,
+``MEEPLE_RATE_CLIENT_FRAMES`` all of a client's): a frame over them is not read but answered
+(``refused`` with ``retry`` for a move or undo, else an ``error`` with ``retry``), and a
+connection that keeps sending far over them (``MEEPLE_RATE_FRAMES_REFUSED``) is closed with
+1008 (:mod:`meeple.server.quotas`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import time
@@ -40,6 +48,7 @@ from meeple.server.protocol import (
     Welcome,
     frame_problem,
 )
+from meeple.server.quotas import Quotas, QuotasDep, Throttled, client_of
 from meeple.server.service import AlreadyPlayed, Client, Refused, Runtime, Service
 from meeple.store import NotFound, StoreUnavailable
 
@@ -54,8 +63,34 @@ SAY_HELLO = ('say hello first: {"type": "hello", "seat": N, "secret": "..."} or 
              '{"type": "hello"} to watch')
 
 
+#: Connection numbers, for their own frame rates.
+_numbers = itertools.count()
+
+
 @router.websocket("/ws/tables/{table_id}")
-async def play(ws: WebSocket, table_id: str, svc: ServiceDep) -> None:
+async def play(ws: WebSocket, table_id: str, svc: ServiceDep, quotas: QuotasDep) -> None:
+    who = client_of(ws)
+    if not quotas.open_socket(who):  # at its cap: refused before it is accepted
+        await refuse(ws, quotas.too_many_sockets())
+        return
+    try:
+        await _play(ws, table_id, svc, quotas, who)
+    finally:
+        quotas.close_socket(who)
+
+
+async def refuse(ws: WebSocket, exc: Throttled) -> None:
+    """Refuse a WebSocket before accepting it: an HTTP answer (429, ``Retry-After``, the JSON
+    body of every refusal) where the server can send one, else accepted and closed at once
+    with 1013 (try again later) and the reason."""
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        await ws.send_denial_response(exc.response())
+        return
+    await ws.accept()
+    await ws.close(code=1013, reason=exc.detail.encode()[:123].decode("utf-8", "ignore"))
+
+
+async def _play(ws: WebSocket, table_id: str, svc: Service, quotas: Quotas, who: str) -> None:
     await ws.accept()
     try:
         rt = await svc.runtime(table_id)
@@ -67,7 +102,7 @@ async def play(ws: WebSocket, table_id: str, svc: ServiceDep) -> None:
         await ws.send_text(ErrorFrame(reason=str(exc), retry=True).dump())
         await ws.close(code=1013)
         return
-    conn = Connection(svc, rt, ws)
+    conn = Connection(svc, rt, ws, quotas, who)
     svc.connections[table_id] = svc.connections.get(table_id, 0) + 1
     try:
         await conn.serve()
@@ -100,9 +135,12 @@ class Connection:
     sending a frame never waits for this client's socket, so a move's ack and the other
     clients' views never wait behind a slow reader."""
 
-    def __init__(self, svc: Service, rt: Runtime, ws: WebSocket) -> None:
+    def __init__(self, svc: Service, rt: Runtime, ws: WebSocket,
+                 quotas: Quotas | None = None, who: str = "") -> None:
         self.svc, self.rt, self.ws = svc, rt, ws
         self.table_id = rt.table.id
+        #: the frame rates (none without), the client's address and this connection's number
+        self.quotas, self.who, self.number = quotas, who, f"ws{next(_numbers)}"
         #: the connection's client once it said hello (a seat, or a spectator)
         self.client: Client | None = None
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
@@ -149,6 +187,11 @@ class Connection:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            over = None if self.quotas is None else self.quotas.frame(self.number, self.who)
+            if over is not None:
+                if not await self.throttled(message, *over):
+                    return
+                continue
             frame = await self.read(message)
             if frame is None:
                 continue
@@ -161,6 +204,36 @@ class Connection:
                               self.table_id)
                 await self.error("the server failed on this frame (a defect: it is logged); "
                                  "nothing was changed by it")
+
+    async def throttled(self, message: Mapping[str, Any], wait: float, rate: str) -> bool:
+        """Answer a frame over its rate without acting on it: a move or undo is refused with
+        ``retry`` (its client sends it again, with the same id), anything else gets an
+        ``error`` with ``retry``. A connection far over its rate is closed with 1008 (False:
+        the connection is done)."""
+        assert self.quotas is not None
+        if self.quotas.far_over(self.number):
+            log.warning("table %s: a connection from %s closed: far over its frame rate",
+                        self.table_id, self.who)
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=1008, reason="too many frames: far over the rate, "
+                                                      "after being told to wait")
+            return False
+        reason = self.quotas.frame_refusal(wait, rate)
+        frame = None
+        with contextlib.suppress(BadInput, ValidationError):
+            raw: str | bytes = message.get("text") or message.get("bytes") or b""
+            if len(raw) <= MAX_FRAME:
+                data = loads_strict(raw, "the frame")
+                frame = CLIENT_FRAMES.validate_python(data) if isinstance(data, dict) else None
+        try:
+            if isinstance(frame, Move | Undo):
+                await self.send(RefusedFrame(id=frame.id, reason=reason, version=frame.version,
+                                             retry=True).dump())
+            else:
+                await self.send(ErrorFrame(reason=reason, retry=True).dump())
+        except ConnectionError:  # it does not read its answers either: it is being closed
+            return False
+        return True
 
     async def read(self, message: Mapping[str, Any]) -> ClientFrame | None:
         """The frame a WebSocket message holds, strictly parsed and validated; None after
