@@ -5,21 +5,24 @@ request models alone cannot express:
 
 - :func:`loads_strict`, the one JSON parser for request bodies and WebSocket frames: UTF-8
   only, no ``NaN``/``Infinity``/overflowing floats, integers within 64 bits, no lone surrogate
-  in any string, at most :data:`MAX_DEPTH` levels of nesting and :data:`MAX_NODES` values, all
-  checked without recursion on text already bounded in size;
+  in any string, no key twice in one object, at most :data:`MAX_DEPTH` levels of nesting and
+  :data:`MAX_NODES` values, all checked without recursion on text already bounded in size;
 - :class:`StrictJsonBodies`, the ASGI middleware that puts every JSON request body through it
   (and refuses bodies over :data:`MAX_BODY` bytes) before FastAPI parses it, so a hostile body
   gets a 422 that says what was wrong instead of a server error;
 - :func:`checked_variant`, the variant of a new table: only the game's options with offered
   values, and a ``sheet`` only by the name of a shipped sheet (never a path: the server opens
   no file a client names);
-- :func:`checked_text`, names and ids: printable text of bounded length (no control
-  characters, which PostgreSQL would refuse to store).
+- :func:`checked_text`, ids: printable text of bounded length (no control characters,
+  which PostgreSQL would refuse to store);
+- :func:`checked_name`, people's and seats' names: NFKC-normalised, not blank, no invisible
+  or formatting characters, no letters of two look-alike scripts (issue 51).
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Awaitable, Callable, MutableMapping
 from importlib import resources
 from typing import Any
@@ -81,6 +84,21 @@ def _check_string(s: str) -> None:
                            "pair); strings are valid Unicode") from None
 
 
+def _object(pairs: list[tuple[str, Any]], what: str) -> dict[str, Any]:
+    """A JSON object, refused when a key appears in it twice (JSON leaves that undefined: a
+    parser may keep the first or the last, and two readers of one body could disagree)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                shown = ascii(key[:40]) + ("..." if len(key) > 40 else "")
+                raise BadInput(f"{what} repeats the key {shown} in one object; each key may "
+                               f"appear once in an object")
+            seen.add(key)
+    return value
+
+
 def check_tree(value: Any, what: str = "the JSON") -> None:
     """Refuse a parsed JSON value nested deeper than :data:`MAX_DEPTH`, with more than
     :data:`MAX_NODES` values, or holding a string that is not valid Unicode (keys too). Walks
@@ -117,7 +135,8 @@ def loads_strict(raw: bytes | str, what: str = "the JSON") -> Any:
     else:
         text = raw
     try:
-        value = json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int)
+        value = json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int,
+                           object_pairs_hook=lambda pairs: _object(pairs, what))
     except json.JSONDecodeError as exc:
         raise BadInput(f"{what} is not JSON: {exc.msg} (line {exc.lineno}, column "
                        f"{exc.colno})") from None
@@ -236,6 +255,80 @@ def checked_text(value: str, what: str, max_length: int) -> str:
     return value
 
 
-__all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_PARAM", "BadInput", "StrictJsonBodies",
-           "check_tree", "checked_text", "checked_variant", "loads_strict",
-           "shipped_sheet_names"]
+#: Characters Unicode counts as letters or symbols that show nothing (so ``isprintable``
+#: lets them pass): the Hangul fillers, the Braille blank, the combining grapheme joiner,
+#: the Khmer inherent vowels and the Mongolian vowel separator.
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180e")
+#: The scripts whose letters look alike (Latin a, Cyrillic а, Greek α): a name's letters may
+#: be of one of them, not of two.
+LOOK_ALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
+#: The most combining marks in a row on one letter (Thai and Vietnamese need 2; "Zalgo" text
+#: stacks dozens over its neighbours' lines).
+MAX_MARKS = 3
+#: What a name may be, said in every refusal of one.
+NAME_RULE = ("letters, digits, punctuation and single spaces, with letters of at most one of "
+             "the look-alike scripts Latin, Greek and Cyrillic")
+
+
+def _code(ch: str) -> str:
+    return f"U+{ord(ch):04X}" + (f" {unicodedata.name(ch)}" if unicodedata.name(ch, "") else "")
+
+
+def checked_name(value: str, what: str = "a name", max_length: int = 60) -> str:
+    """A person's or seat's name as it is kept: ``value`` NFKC-normalised (full-width and
+    other compatibility forms become the plain letters they look like: ``Ａｎｎ`` is ``Ann``),
+    with its spaces at the ends dropped and inner runs made one space; or :class:`BadInput`
+    naming what was wrong and what a name may be. Refused: a blank name, control characters,
+    invisible and formatting characters (category Cf: zero-width spaces and joiners, the
+    bidi controls such as U+202E; and :data:`INVISIBLE`), private-use and unassigned code
+    points, more than :data:`MAX_MARKS` combining marks in a row, and letters of two of the
+    look-alike scripts (:data:`LOOK_ALIKE_SCRIPTS`) in one name."""
+    if len(value) > 4 * max_length:  # (bounds the work below; the exact count comes after)
+        raise BadInput(f"{what} must be 1 to {max_length} characters, not {len(value)}")
+    _check_string(value)
+    text = unicodedata.normalize("NFKC", value)
+    marks = 0
+    scripts: dict[str, str] = {}
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Zl", "Zp"):
+            raise BadInput(f"{what} holds a control character ({_code(ch)}); a name is "
+                           f"{NAME_RULE}, on one line")
+        if cat == "Cf" or ch in INVISIBLE:
+            raise BadInput(f"{what} holds an invisible or formatting character ({_code(ch)}: "
+                           f"zero-width characters, joiners and bidi controls are not "
+                           f"allowed); a name is {NAME_RULE}")
+        if cat in ("Co", "Cn", "Cs"):
+            raise BadInput(f"{what} holds a private-use or unassigned code point "
+                           f"(U+{ord(ch):04X}); a name is {NAME_RULE}")
+        if cat == "Zs" and ch != " ":
+            raise BadInput(f"{what} holds an unusual space ({_code(ch)}); a name is "
+                           f"{NAME_RULE}")
+        if cat in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_MARKS:
+                raise BadInput(f"{what} stacks more than {MAX_MARKS} combining marks on one "
+                               f"letter; a name is {NAME_RULE}")
+            continue
+        marks = 0
+        if ch.isalpha():
+            script = unicodedata.name(ch, "").split(" ", 1)[0]
+            if script in LOOK_ALIKE_SCRIPTS:
+                scripts.setdefault(script, ch)
+    if len(scripts) > 1:
+        found = " and ".join(f"{s.title()} (U+{ord(c):04X} {c})" for s, c in scripts.items())
+        raise BadInput(f"{what} mixes letters of {found}, which look alike; a name is "
+                       f"{NAME_RULE}")
+    name = " ".join(part for part in text.split(" ") if part)
+    if not name:
+        raise BadInput(f"{what} is blank; a name is 1 to {max_length} characters of "
+                       f"{NAME_RULE}")
+    if len(name) > max_length:
+        raise BadInput(f"{what} must be 1 to {max_length} characters, not {len(name)} "
+                       f"(after normalisation)")
+    return name
+
+
+__all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_PARAM", "NAME_RULE", "BadInput",
+           "StrictJsonBodies", "check_tree", "checked_name", "checked_text", "checked_variant",
+           "loads_strict", "shipped_sheet_names"]

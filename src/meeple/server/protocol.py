@@ -31,7 +31,7 @@ from pydantic import (
 
 from meeple.bots.limits import MAX_SPEC_LENGTH
 from meeple.core.view import View
-from meeple.server.checks import MAX_PARAM, checked_text
+from meeple.server.checks import MAX_PARAM, checked_name
 from meeple.store import Seat
 
 #: The largest frame a client may send, in bytes.
@@ -39,10 +39,11 @@ MAX_FRAME = 16 * 1024
 
 
 def _name(value: str) -> str:
-    return checked_text(value, "a name", 60)
+    return checked_name(value, "a name", 60)
 
 
-#: A player's or seat's name: printable text of 1 to 60 characters.
+#: A player's or seat's name: 1 to 60 characters, NFKC-normalised, with no invisible or
+#: formatting character and no letters of two look-alike scripts (``checks.checked_name``).
 Name = Annotated[str, AfterValidator(_name)]
 #: A seat number (the game's own seat count is checked by the table).
 SeatNumber = Annotated[int, Field(ge=0, le=MAX_PARAM)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query
 
-from meeple.server.checks import checked_text
+from meeple.server.checks import checked_name
 from meeple.server.deps import CachesDep, StoreDep, keep
 from meeple.server.positions import new_state
 from meeple.server.reports import solo_games, solo_reports
@@ -24,7 +24,7 @@ async def solo(player: str, store: StoreDep, caches: CachesDep, game: str | None
     that seat name, the best score in each of the ten spaces (a failed challenge counts in
     the Free game space), the total, the spaces still missing and the 1000 club. A name
     that never finished a solo game gets an empty table."""
-    checked_text(player, "the player's name", 60)
+    player = checked_name(player, "the player's name", 60)  # as names are kept
     keeping = solo_games()
     if game is None and keeping:
         game = keeping[0]
