@@ -29,13 +29,45 @@ def serve_cmd(
         envvar="MEEPLE_TABLE_SEEDS",
         help="for tests and demos only: new tables' seeds follow from this number, the same "
              "on every run (anyone who knows it can work out the draws)")] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="a Host name the server answers to besides 127.0.0.1, "
+        "localhost, [::1] and --host (repeatable; *.example.org for its subdomains, * for "
+        "any; default: MEEPLE_ALLOWED_HOSTS, comma separated); others get 400")] = None,
+    allowed_origin: Annotated[list[str] | None, typer.Option(
+        "--allowed-origin", help="an origin (scheme://host[:port]) whose pages may open a "
+        "WebSocket besides the server's own (repeatable; default: MEEPLE_ALLOWED_ORIGINS, "
+        "comma separated)")] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        "--trusted-proxy", help="the address or network of a reverse proxy whose "
+        "X-Forwarded-For and X-Forwarded-Proto are believed (repeatable; default: "
+        "MEEPLE_TRUSTED_PROXIES, comma separated; none: the client is who connected)")] = None,
+    api_docs: Annotated[bool, typer.Option(
+        "--api-docs", envvar="MEEPLE_API_DOCS",
+        help="serve interactive API docs at /docs (Swagger UI, its files from the server "
+             "itself)")] = False,
+    head_timeout: Annotated[float, typer.Option(
+        envvar="MEEPLE_HEAD_TIMEOUT", min=0.1, max=600,
+        help="seconds a request's head may take to arrive (slower clients are closed)")
+    ] = 10.0,
 ) -> None:
     """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL."""
+    import os
+
     import uvicorn
 
+    from meeple.server.edge import EdgeConfig, settings_from, uvicorn_settings
     from meeple.store import Store, default_url, display_url, sqlite_url
     from meeple.web import create_web_app
 
+    try:
+        edge = EdgeConfig.for_serve(
+            host, settings_from(os.environ, "MEEPLE_ALLOWED_HOSTS", allowed_host),
+            settings_from(os.environ, "MEEPLE_ALLOWED_ORIGINS", allowed_origin),
+            api_docs=api_docs, head_timeout=head_timeout)
+        proxies = settings_from(os.environ, "MEEPLE_TRUSTED_PROXIES", trusted_proxy)
+        edge_settings = uvicorn_settings(edge, proxies)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     if db is not None and database_url is not None:
         raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")
     if db is not None and db.is_dir():
@@ -46,12 +78,17 @@ def serve_cmd(
         store.migrate()
     except Exception as exc:  # a database that cannot be reached or written
         raise fail(f"cannot open the database {display_url(url)}: {exc}") from None
-    console.print(f"meeple server at [bold]http://{host}:{port}/[/]  (API docs: "
-                  f"http://{host}:{port}/docs)")
+    shown = f"[{host}]" if ":" in host else host
+    docs = f"  (API docs: http://{shown}:{port}/docs)" if api_docs else ""
+    console.print(f"meeple server at [bold]http://{shown}:{port}/[/]{docs}")
     console.print(f"database: {display_url(url)}")
-    uvicorn.run(create_web_app(store, bot_workers=bot_workers), host=host, port=port,
+    console.print(f"answers to Host: {edge.describe_hosts()}"
+                  + (f"; WebSocket origins besides its own: "
+                     f"{', '.join(sorted(edge.allowed_origins))}" if edge.allowed_origins else "")
+                  + (f"; trusted proxies: {', '.join(proxies)}" if proxies else ""))
+    uvicorn.run(create_web_app(store, bot_workers=bot_workers, edge=edge), host=host, port=port,
                 ws_max_size=1 << 20, ws_per_message_deflate=False,
-                log_level="warning")
+                log_level="warning", **edge_settings)
 
 
 @app.command("schema")

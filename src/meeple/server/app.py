@@ -19,6 +19,7 @@ from meeple.server import errors
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
 from meeple.server.checks import StrictJsonBodies
 from meeple.server.deps import Caches
+from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.fanout import PgListener
 from meeple.server.lanes import Lane, LaneSettings
 from meeple.server.quotas import Quotas, QuotaSettings
@@ -31,16 +32,24 @@ DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Per
 
 
 def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = True,
-               bot_deadline: float | None = None) -> FastAPI:
-    """The server app on ``store`` (already migrated)."""
-    app = FastAPI(title="meeple", version=meeple.__version__, description=DESCRIPTION,
-                  lifespan=_lifespan(store, bot_workers, bots, bot_deadline))
+               bot_deadline: float | None = None, edge: EdgeConfig | None = None) -> FastAPI:
+    """The server app on ``store`` (already migrated). ``edge``: the Hosts and WebSocket
+    origins it answers and whether ``/docs`` is served (:mod:`meeple.server.edge`; by default
+    any Host, the server's own origin, no ``/docs``); the edge's checks and security headers
+    come before everything else. No redirect adds or drops a trailing slash (Starlette's would
+    write the request's Host into its ``location``)."""
+    app = EdgeApp(title="meeple", version=meeple.__version__, description=DESCRIPTION,
+                  lifespan=_lifespan(store, bot_workers, bots, bot_deadline),
+                  docs_url=None, redoc_url=None, redirect_slashes=False)
+    app.edge_config = edge or EdgeConfig()
     app.state.store = store
     app.state.caches = Caches()
     app.add_middleware(StrictJsonBodies)
     errors.install(app)
     for routes in (lobby, sheets, tables, solo, ws):
         app.include_router(routes.router)
+    if app.edge_config.api_docs:
+        install_api_docs(app)
     return app
 
 

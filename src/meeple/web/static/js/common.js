@@ -39,13 +39,16 @@ export async function api(method, path, body) {
   return data;
 }
 
-// el("button", {class: "x", onclick: f}, "text", child...)
+// el("button", {class: "x", onclick: f}, "text", child...). A "style" is set through the
+// element's style object: the Content-Security-Policy (style-src 'self') refuses style
+// attributes, but not styles set from a script of the page.
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (k === "class") node.className = v;
+    else if (k === "style") node.style.cssText = v;
     else node.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {
@@ -61,6 +64,7 @@ export function svg(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "style") node.style.cssText = v;  // (as in el)
     else node.setAttribute(k, v);
   }
   for (const c of children.flat()) {
