@@ -44,7 +44,8 @@ def site(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ngin
         srv.env = {"MEEPLE_TRUSTED_PROXIES": "127.0.0.1",
                    "MEEPLE_ALLOWED_HOSTS": f"127.0.0.1,127.0.0.1:{port},localhost",
                    "MEEPLE_ALLOWED_ORIGINS": public,
-                   "MEEPLE_LIMIT_CREATE": f"{CREATE_LIMIT}/minute"}
+                   "MEEPLE_RATE_CREATE": f"{CREATE_LIMIT}/minute",
+                   "MEEPLE_OPEN_TABLES": "100"}
         srv.start()
     proxy = nginx.Nginx(folder, port, [s.port for s in servers])
     proxy.start()
@@ -115,3 +116,17 @@ def test_a_game_played_over_websockets_through_the_proxy(site: nginx.Nginx) -> N
                 assert got["type"] not in ("refused", "error"), got
             moves += 1
         assert moves == 12
+
+
+def test_the_real_client_address_reaches_the_rate_limiter(site: nginx.Nginx) -> None:
+    """Each process counts on its own (docs/deploy.md), so behind two processes a client gets
+    at most twice the limit; a forged X-Forwarded-For, a new one each request, would give a
+    fresh budget every time if it were believed."""
+    with _client(site, "127.0.0.2") as flood, _client(site, "127.0.0.3") as other:
+        codes = [_table(flood, {"X-Forwarded-For": f"203.0.113.{i}"}).status_code
+                 for i in range(2 * CREATE_LIMIT + 2)]
+        assert set(codes) == {201, 429}, codes
+        assert codes.count(201) <= 2 * CREATE_LIMIT
+        refused = _table(flood)
+        assert refused.status_code == 429 and refused.headers.get("retry-after")
+        assert _table(other).status_code == 201  # another address: its own budget
