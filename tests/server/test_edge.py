@@ -6,6 +6,7 @@ trusted proxy. Every refusal is a clear 4xx ``{"detail": ...}`` naming what is a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -63,10 +64,8 @@ def _detail(r: httpx.Response, status: int) -> str:
 def _raw(port: int, data: bytes, timeout: float = 30) -> bytes:
     """Send ``data`` on a new connection and read until the server closes it."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        try:
-            sock.sendall(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            sock.sendall(data)  # (the server may answer and close before all is sent)
         return _read_all(sock)
 
 
@@ -489,7 +488,7 @@ def test_names_are_normalised_and_checked_on_the_server(server: Server) -> None:
     r = server.api("POST", f"/api/tables/{t}/join", json={"name": "Ａｎｎ"})
     assert r.status_code == 200, r.text
     assert r.json()["table"]["seats"][r.json()["seat"]]["name"] == "Ann"
-    for name, why in NAMES_REFUSED:
+    for name, _ in NAMES_REFUSED:
         detail = _detail(server.api("POST", f"/api/tables/{t}/join", json={"name": name}), 422)
         assert "name" in detail, detail
     for body in ({"game": "gardens", "variant": {"level": 1}, "seats": TWO_PEOPLE,
