@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.common import app, check_game, console, fail
+from meeple.cli.common import app, check_game, console, fail, refuse
 from meeple.core.view import view_schema
 
 
@@ -55,7 +55,7 @@ def serve_cmd(
 
     import uvicorn
 
-    from meeple.server.edge import EdgeConfig, settings_from, uvicorn_settings
+    from meeple.server.edge import LOOPBACK_HOSTS, EdgeConfig, settings_from, uvicorn_settings
     from meeple.store import Store, default_url, display_url, sqlite_url
     from meeple.web import create_web_app
 
@@ -67,7 +67,7 @@ def serve_cmd(
         proxies = settings_from(os.environ, "MEEPLE_TRUSTED_PROXIES", trusted_proxy)
         edge_settings = uvicorn_settings(edge, proxies)
     except ValueError as exc:
-        raise fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     if db is not None and database_url is not None:
         raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")
     if db is not None and db.is_dir():
@@ -86,6 +86,10 @@ def serve_cmd(
                   + (f"; WebSocket origins besides its own: "
                      f"{', '.join(sorted(edge.allowed_origins))}" if edge.allowed_origins else "")
                   + (f"; trusted proxies: {', '.join(proxies)}" if proxies else ""))
+    if host in ("0.0.0.0", "::") and edge.allowed_hosts is not None and \
+            edge.allowed_hosts <= set(LOOPBACK_HOSTS):
+        console.print("listening on every address: give --allowed-host (MEEPLE_ALLOWED_HOSTS) "
+                      "the names and addresses it is reached at, or other hosts get 400")
     uvicorn.run(create_web_app(store, bot_workers=bot_workers, edge=edge), host=host, port=port,
                 ws_max_size=1 << 20, ws_per_message_deflate=False,
                 log_level="warning", **edge_settings)

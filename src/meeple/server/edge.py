@@ -554,7 +554,7 @@ def settings_from(values: Mapping[str, str], name: str, given: list[str] | None)
     return [v.strip() for v in values.get(name, "").split(",") if v.strip()]
 
 
-__all__ = ["CSP", "HEAD_TIMEOUT", "KEEP_ALIVE", "MAX_HEAD", "MAX_HEADERS", "Edge", "EdgeApp",
-           "EdgeConfig", "EdgeHttpProtocol", "HeadLimits", "host_name", "http_protocol",
+__all__ = ["CSP", "HEAD_TIMEOUT", "KEEP_ALIVE", "LOOPBACK_HOSTS", "MAX_HEAD", "MAX_HEADERS", "Edge",
+           "EdgeApp", "EdgeConfig", "EdgeHttpProtocol", "HeadLimits", "host_name", "http_protocol",
            "install_api_docs", "origin_of", "proxy_settings", "security_headers",
            "settings_from", "uvicorn_settings"]
