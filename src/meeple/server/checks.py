@@ -267,11 +267,21 @@ LOOK_ALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
 MAX_MARKS = 3
 #: What a name may be, said in every refusal of one.
 NAME_RULE = ("letters, digits, punctuation and single spaces, with letters of at most one of "
-             "the look-alike scripts Latin, Greek and Cyrillic")
+             "the look-alike scripts Latin, Greek and Cyrillic in each word")
 
 
 def _code(ch: str) -> str:
     return f"U+{ord(ch):04X}" + (f" {unicodedata.name(ch)}" if unicodedata.name(ch, "") else "")
+
+
+def _one_script(scripts: dict[str, str], what: str) -> None:
+    """Refuse a word whose letters come from two of the look-alike scripts (``scripts``: the
+    first letter of each found in it): ``Pаypal`` with a Cyrillic ``а`` passes for another
+    name; ``Ann Иван``, a word of each, does not."""
+    if len(scripts) > 1:
+        found = " and ".join(f"{s.title()} (U+{ord(c):04X} {c})" for s, c in scripts.items())
+        raise BadInput(f"{what} mixes letters of {found} in one word, which look alike; a "
+                       f"name is {NAME_RULE}")
 
 
 def checked_name(value: str, what: str = "a name", max_length: int = 60) -> str:
@@ -282,7 +292,7 @@ def checked_name(value: str, what: str = "a name", max_length: int = 60) -> str:
     invisible and formatting characters (category Cf: zero-width spaces and joiners, the
     bidi controls such as U+202E; and :data:`INVISIBLE`), private-use and unassigned code
     points, more than :data:`MAX_MARKS` combining marks in a row, and letters of two of the
-    look-alike scripts (:data:`LOOK_ALIKE_SCRIPTS`) in one name."""
+    look-alike scripts (:data:`LOOK_ALIKE_SCRIPTS`) in one word."""
     if len(value) > 4 * max_length:  # (bounds the work below; the exact count comes after)
         raise BadInput(f"{what} must be 1 to {max_length} characters, not {len(value)}")
     _check_string(value)
@@ -304,6 +314,11 @@ def checked_name(value: str, what: str = "a name", max_length: int = 60) -> str:
         if cat == "Zs" and ch != " ":
             raise BadInput(f"{what} holds an unusual space ({_code(ch)}); a name is "
                            f"{NAME_RULE}")
+        if ch == " ":  # a word ends: a name may hold words of different scripts
+            _one_script(scripts, what)
+            scripts = {}
+            marks = 0
+            continue
         if cat in ("Mn", "Me"):
             marks += 1
             if marks > MAX_MARKS:
@@ -315,10 +330,7 @@ def checked_name(value: str, what: str = "a name", max_length: int = 60) -> str:
             script = unicodedata.name(ch, "").split(" ", 1)[0]
             if script in LOOK_ALIKE_SCRIPTS:
                 scripts.setdefault(script, ch)
-    if len(scripts) > 1:
-        found = " and ".join(f"{s.title()} (U+{ord(c):04X} {c})" for s, c in scripts.items())
-        raise BadInput(f"{what} mixes letters of {found}, which look alike; a name is "
-                       f"{NAME_RULE}")
+    _one_script(scripts, what)
     name = " ".join(part for part in text.split(" ") if part)
     if not name:
         raise BadInput(f"{what} is blank; a name is 1 to {max_length} characters of "
