@@ -32,8 +32,9 @@ log = logging.getLogger("meeple.server")
 
 router = APIRouter(route_class=ThrottledRoute)
 
-#: Tables a page of the lobby lists at most (``limit``), and by default.
-PAGE_MAX, PAGE_DEFAULT = 200, 50
+#: Tables a page of the lobby lists at most (``limit``), and by default (as many: the list
+#: before it had pages).
+PAGE_MAX, PAGE_DEFAULT = 200, 200
 
 #: A fault to inject, for the reliability tests only (docs/reliability.md): with
 #: ``MEEPLE_FAULT=crash-after-commit:join`` (or ``:create``) the process dies as a kill -9
@@ -244,6 +245,8 @@ async def close_stale(store: Store, svc: Service, older: float) -> list[str]:
     are told. A table with a client connected to this process is left waiting."""
     closed = await asyncio.to_thread(store.close_stale, older, set(svc.connections))
     for table_id in closed:
+        if table_id not in svc.runtimes:  # nobody holds it here: nothing to tell
+            continue
         try:
             await svc.seats_changed(table_id)
         except Exception:  # one table must not stop the others being told

@@ -295,33 +295,68 @@ function seatSummary(t) {
   return t.seats.map((s) => (s.kind === "bot" ? s.name : s.taken ? s.name : "open")).join(", ");
 }
 
-async function refreshLists() {
-  for (const status of ["waiting", "running", "finished"]) {
-    let tables;
-    try { tables = await api("GET", `/api/tables?status=${status}`); } catch { continue; }
-    const body = document.querySelector(`#${status} tbody`);
-    body.replaceChildren();
-    if (!tables.length) body.append(el("tr", {}, el("td", { class: "muted" }, "none")));
-    for (const t of tables.slice(0, 30)) {
-      const mine = heldSeat(t.id);
-      const action = status === "waiting" && t.open_seats.length && !mine
-        ? el("a", { href: `/t/${t.id}?join` }, "join")
-        : status === "finished"
-          ? el("a", { href: `/t/${t.id}?replay` }, "replay")
-          : el("a", { href: `/t/${t.id}` }, mine ? "play" : "watch");
-      // a finished Pergola solo game links its player's achievement table
-      const solo = status === "finished" && t.game === "pergola" && t.players === 1
-        ? el("a", { href: `/solo/${encodeURIComponent(t.seats[0].name)}`, class: "small solo-link" },
-          "achievements")
-        : null;
-      body.append(el("tr", {},
-        el("td", {}, el("strong", {}, t.title)),
-        el("td", { class: "small" }, variantText(t),
-          t.own_sheet ? el("span", { class: "own-sheet-tag" }, ` own sheet: ${t.own_sheet}`) : null),
-        el("td", { class: "small seats" }, seatSummary(t)),
-        el("td", { class: "actions" }, action, solo ? " · " : null, solo)));
-    }
+// the lists are paged (GET /api/tables?limit&offset, X-Total-Count: how many in all), so a
+// flood of tables never hides the others: each list shows PAGE tables, newest first, with
+// "newer" and "older" to page through the rest
+const PAGE = 30;
+const offsets = { waiting: 0, running: 0, finished: 0 };
+
+async function listPage(status) {
+  const r = await fetch(`/api/tables?status=${status}&limit=${PAGE}&offset=${offsets[status]}`);
+  if (!r.ok) throw new Error(r.statusText);
+  return { tables: await r.json(), total: Number(r.headers.get("X-Total-Count")) || 0 };
+}
+
+function showPager(status, total) {
+  let nav = $(`${status}-pages`);
+  if (!nav) {
+    nav = el("p", { id: `${status}-pages`, class: "small pager" });
+    $(status).after(nav);
   }
+  nav.replaceChildren();
+  if (total <= PAGE) return;
+  const from = offsets[status];
+  const turn = (offset) => () => { offsets[status] = Math.max(0, offset); refreshList(status); };
+  nav.append(
+    from > 0 ? el("button", { type: "button", onclick: turn(from - PAGE) }, "‹ newer") : null,
+    ` ${from + 1}–${Math.min(from + PAGE, total)} of ${total} `,
+    from + PAGE < total ? el("button", { type: "button", onclick: turn(from + PAGE) }, "older ›") : null);
+}
+
+async function refreshList(status) {
+  let page;
+  try { page = await listPage(status); } catch { return; }
+  if (!page.tables.length && offsets[status] > 0) {  // the last page emptied meanwhile
+    offsets[status] = Math.max(0, Math.floor((page.total - 1) / PAGE) * PAGE);
+    try { page = await listPage(status); } catch { return; }
+  }
+  const body = document.querySelector(`#${status} tbody`);
+  body.replaceChildren();
+  showPager(status, page.total);
+  if (!page.tables.length) body.append(el("tr", {}, el("td", { class: "muted" }, "none")));
+  for (const t of page.tables) {
+    const mine = heldSeat(t.id);
+    const action = status === "waiting" && t.open_seats.length && !mine
+      ? el("a", { href: `/t/${t.id}?join` }, "join")
+      : status === "finished"
+        ? el("a", { href: `/t/${t.id}?replay` }, "replay")
+        : el("a", { href: `/t/${t.id}` }, mine ? "play" : "watch");
+    // a finished Pergola solo game links its player's achievement table
+    const solo = status === "finished" && t.game === "pergola" && t.players === 1
+      ? el("a", { href: `/solo/${encodeURIComponent(t.seats[0].name)}`, class: "small solo-link" },
+        "achievements")
+      : null;
+    body.append(el("tr", {},
+      el("td", {}, el("strong", {}, t.title)),
+      el("td", { class: "small" }, variantText(t),
+        t.own_sheet ? el("span", { class: "own-sheet-tag" }, ` own sheet: ${t.own_sheet}`) : null),
+      el("td", { class: "small seats" }, seatSummary(t)),
+      el("td", { class: "actions" }, action, solo ? " · " : null, solo)));
+  }
+}
+
+async function refreshLists() {
+  for (const status of ["waiting", "running", "finished"]) await refreshList(status);
 }
 
 async function start() {
