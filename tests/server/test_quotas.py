@@ -17,9 +17,12 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.requests import Request
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from meeple.server.lanes import LaneSettings
+from meeple.server.quotas import QuotaSettings, client_hash, client_of, rate
 from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 
 #: The limits of this module's server: low, so a test reaches each in a few requests.
@@ -357,3 +360,39 @@ def test_an_idempotency_key_replayed_from_another_address_never_gets_the_secret(
         with client(limited, "127.0.0.20") as third:
             late = third.post(f"/api/tables/{table}/join", json={"name": "Bob"}, headers=jkey)
             assert late.status_code == 409 and "secret" not in late.json()
+
+
+# ---------------------------------------------------------------- the settings, in this process
+def test_the_limits_settings_are_read_and_checked() -> None:
+    """Every limit is a setting: a rate as ``limits`` writes one (or off), a cap as a number;
+    a bad value stops the server at start with a message naming the variable."""
+    default = QuotaSettings.from_env({})
+    assert default == QuotaSettings() and default.open_tables == 20 and default.sockets == 64
+    assert [str(r) for r in rate(default.frames_refused)] == ["100 per 10 second"]
+    got = QuotaSettings.from_env({"MEEPLE_RATE_CREATE": "5/second;100/hour",
+                                  "MEEPLE_RATE_JOIN": "off", "MEEPLE_OPEN_TABLES": "0"})
+    assert len(rate(got.create)) == 2 and rate(got.join) == [] and got.open_tables == 0
+    for var, value in (("MEEPLE_RATE_CREATE", "lots"), ("MEEPLE_OPEN_TABLES", "-1"),
+                       ("MEEPLE_WS_PER_CLIENT", "many"), ("MEEPLE_STALE_WAITING", "inf")):
+        with pytest.raises(ValueError, match=var):
+            QuotaSettings.from_env({var: value})
+    assert LaneSettings.from_env({}) == LaneSettings(workers=1, queue=8, per_client=2,
+                                                     cpu_per_minute=30)
+    for var, value in (("MEEPLE_HINT_WORKERS", "x"), ("MEEPLE_HINT_QUEUE", "0"),
+                       ("MEEPLE_HINT_CPU", "-3")):
+        with pytest.raises(ValueError, match=var):
+            LaneSettings.from_env({var: value})
+
+
+def test_a_client_is_its_address_and_an_ipv6_one_its_64() -> None:
+    def of(host: str | None) -> str:
+        scope = {"type": "http", "client": None if host is None else (host, 1234)}
+        return client_of(Request(scope))
+
+    assert of("192.0.2.7") == "192.0.2.7"
+    assert of("2001:db8:1:2:aaaa::1") == of("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
+    assert of("2001:db8:1:3::1") != of("2001:db8:1:2::1")
+    assert of("::ffff:192.0.2.7") == "192.0.2.7"
+    assert of(None) == "unknown" and of("testclient") == "testclient"
+    assert client_hash("192.0.2.7") != client_hash("192.0.2.8")
+    assert "192.0.2.7" not in client_hash("192.0.2.7") and len(client_hash("x")) == 64
