@@ -317,10 +317,11 @@ function showPager(status, total) {
   if (total <= PAGE) return;
   const from = offsets[status];
   const turn = (offset) => () => { offsets[status] = Math.max(0, offset); refreshList(status); };
-  nav.append(
+  nav.append(...[
     from > 0 ? el("button", { type: "button", onclick: turn(from - PAGE) }, "‹ newer") : null,
     ` ${from + 1}–${Math.min(from + PAGE, total)} of ${total} `,
-    from + PAGE < total ? el("button", { type: "button", onclick: turn(from + PAGE) }, "older ›") : null);
+    from + PAGE < total ? el("button", { type: "button", onclick: turn(from + PAGE) }, "older ›") : null,
+  ].filter((part) => part !== null));
 }
 
 async function refreshList(status) {
