@@ -111,6 +111,7 @@ class Lane:
         self._spent: dict[str, deque[tuple[float, float]]] = {}
         #: the typical run time of a job lately, for Retry-After
         self._typical = 2.0
+        self._charges = 0
         #: jobs several clients asked for at once (an analysis by table), run once
         self._shared: dict[str, asyncio.Future[Any]] = {}
         #: how often the pool was made anew (a job's overrun, a worker that died)
@@ -170,6 +171,10 @@ class Lane:
     def _charge(self, client: str, seconds: float) -> None:
         self._spent.setdefault(client, deque()).append((self._now(), seconds))
         self._typical = 0.8 * self._typical + 0.2 * max(0.1, seconds)
+        self._charges += 1
+        if self._charges % 256 == 0:  # clients gone for a minute are forgotten
+            for gone in list(self._spent):
+                self.spent(gone)
 
     def admit(self, client: str) -> None:
         """Raise :class:`Throttled` unless a job of ``client`` may enter the lane now."""

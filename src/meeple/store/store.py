@@ -407,8 +407,9 @@ class Store:
                 TableRow.status == WAITING, TableRow.updated < cutoff)) if t not in keep]
             for k in range(0, len(ids), 500):
                 part = ids[k:k + 500]
-                s.execute(update(TableRow).where(TableRow.id.in_(part),
-                                                 TableRow.status == WAITING)
+                s.execute(update(TableRow).where(TableRow.id.in_(part),  # (not joined since)
+                                                 TableRow.status == WAITING,
+                                                 TableRow.updated < cutoff)
                           .values(status=FINISHED, result=None, updated=now()))
                 for table_id in part:
                     self._notify(s, table_id, -1)
