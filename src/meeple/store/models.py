@@ -137,3 +137,63 @@ class IdempotencyRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     salt: Mapped[str] = mapped_column(String(32))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+# ---------------------------------------------------------------------------- accounts (issue 52)
+class AccountRow(Base):
+    """A person's account (optional: playing by link needs none). The username is unique
+    case-insensitively (``username_key``, its case-folded form; None once deleted, which frees
+    it); only an argon2id hash of the password is kept."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    username: Mapped[str] = mapped_column(String(40))
+    username_key: Mapped[str | None] = mapped_column(String(120), nullable=True, unique=True)
+    display_name: Mapped[str] = mapped_column(String(60))
+    #: the argon2id hash (PHC string); None once deleted
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    #: the page preferences (colour-blind mode, ...), as the server's settings model allows
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SessionRow(Base):
+    """A signed-in browser: ``id`` is the SHA-256 of the random token in its cookie (the token
+    itself is kept nowhere)."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    user_agent: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class AccountSeatRow(Base):
+    """A seat an account holds: one account at most per seat."""
+
+    __tablename__ = "account_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ServerSecretRow(Base):
+    """A secret the server processes of one database share (the CSRF key when
+    ``MEEPLE_SECRET_KEY`` is unset): made once by the first process that needs it."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -25,7 +25,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, create_engine, event, func, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy import Table as Table_
 from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError, ProgrammingError
@@ -39,6 +50,7 @@ from meeple.store.models import (
     RUNNING,
     UNDO,
     WAITING,
+    AccountSeatRow,
     IdempotencyRow,
     LogRow,
     SeatRow,
@@ -48,7 +60,7 @@ from meeple.store.models import (
 
 ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
-SCHEMA_HEAD = "0003"
+SCHEMA_HEAD = "0004"
 #: PostgreSQL channel on which every committed log append is announced as "table:version".
 NOTIFY_CHANNEL = "meeple_tables"
 
@@ -545,6 +557,9 @@ class Store:
                               .values(secret_hash=None, name=f"seat {seat}"))
                     s.execute(update(TableRow).where(TableRow.id == table_id)
                               .values(updated=now()))
+                    # the seat is open again: no account holds it any more (issue 52)
+                    s.execute(delete(AccountSeatRow).where(AccountSeatRow.table_id == table_id,
+                                                           AccountSeatRow.seat == seat))
                 else:
                     self._set_absent(s, table_id, seat, True)
                 self._notify(s, table_id, -1)

@@ -1,0 +1,406 @@
+"""Accounts, their sessions and the seats they hold (issue 52), on the :class:`Store`'s engine.
+
+Accounts are optional: a seat is still taken and played by its secret alone. An account keeps
+a username (unique case-insensitively: its case-folded form is the unique key), a display name,
+an argon2id hash of its password (made by the server; the store never sees a password), the
+page settings and a deleted flag. A session is a signed-in browser, kept under the SHA-256 of
+the random token of its cookie. ``account_seats`` says which account holds a seat (one at
+most). Every method is one short transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from meeple.store.models import (
+    FINISHED,
+    HUMAN,
+    WAITING,
+    AccountRow,
+    AccountSeatRow,
+    SeatRow,
+    ServerSecretRow,
+    SessionRow,
+    TableRow,
+    now,
+)
+from meeple.store.store import (
+    SeatError,
+    Store,
+    StoreError,
+    Table,
+    _aware,
+    _table,
+    hash_secret,
+    valid_table_id,
+)
+
+#: The name a deleted account's seats take at finished tables (and at running ones, where its
+#: stand-in bot plays on).
+DELETED_PLAYER = "deleted player"
+#: The most seats one claim may name.
+MAX_CLAIM = 100
+
+
+class UsernameTaken(StoreError):
+    """A sign-up under a username another account has (case-insensitively)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    username: str
+    display_name: str
+    created: datetime
+    settings: dict[str, Any]
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A signed-in browser (its id is the SHA-256 of its cookie's token)."""
+
+    id: str
+    account_id: str
+    created: datetime
+    last_seen: datetime
+    expires: datetime
+    user_agent: str | None
+
+
+@dataclass(frozen=True)
+class HeldTable:
+    """A table where an account holds seats, and which."""
+
+    table: Table
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A seat a guest took by link, to claim into an account with its secret."""
+
+    table_id: str
+    seat: int
+    secret: str
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.username, row.display_name, _aware(row.created),
+                   dict(row.settings or {}), row.deleted)
+
+
+def _session(row: SessionRow) -> SessionInfo:
+    return SessionInfo(row.id, row.account_id, _aware(row.created), _aware(row.last_seen),
+                       _aware(row.expires), row.user_agent)
+
+
+class Accounts:
+    """The accounts of ``store`` (its engine and sessions)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ------------------------------------------------------------------ accounts
+    def create(self, username: str, key: str, display_name: str, password_hash: str,
+               settings: dict[str, Any]) -> Account:
+        """A new account; :class:`UsernameTaken` if ``key`` (the case-folded username) is an
+        account's already."""
+        row = AccountRow(id=secrets.token_hex(8), username=username, username_key=key,
+                         display_name=display_name, password_hash=password_hash,
+                         created=now(), settings=dict(settings), deleted=False)
+        try:
+            with self.store.writing() as s:
+                if s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)):
+                    raise UsernameTaken(f"the username {username!r} is taken; choose another")
+                s.add(row)
+        except IntegrityError:  # signed up at the same time by another request
+            raise UsernameTaken(f"the username {username!r} is taken; choose another") from None
+        return _account(row)
+
+    def find(self, key: str) -> tuple[Account, str] | None:
+        """The account whose case-folded username is ``key`` and its password hash; None for
+        no such account (or a deleted one)."""
+        with self.store.session() as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.username_key == key,
+                                                    AccountRow.deleted.is_(False)))
+            if row is None or row.password_hash is None:
+                return None
+            return _account(row), row.password_hash
+
+    def get(self, account_id: str) -> Account | None:
+        with self.store.session() as s:
+            row = s.get(AccountRow, account_id)
+            return None if row is None or row.deleted else _account(row)
+
+    def password_hash(self, account_id: str) -> str | None:
+        with self.store.session() as s:
+            row = s.get(AccountRow, account_id)
+            return None if row is None or row.deleted else row.password_hash
+
+    def update(self, account_id: str, display_name: str | None = None,
+               settings: dict[str, Any] | None = None) -> Account:
+        """Change the display name and the settings (given ones only)."""
+        with self.store.writing() as s:
+            row = s.get(AccountRow, account_id)
+            if row is None or row.deleted:
+                raise StoreError("this account was deleted")
+            if display_name is not None:
+                row.display_name = display_name
+            if settings is not None:
+                row.settings = dict(settings)
+            s.flush()
+            return _account(row)
+
+    def set_password(self, account_id: str, password_hash: str) -> int:
+        """A new password hash; every session of the account is revoked (how many)."""
+        with self.store.writing() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == account_id)
+                      .values(password_hash=password_hash))
+            return self._revoke_all(s, account_id)
+
+    # ------------------------------------------------------------------ sessions
+    def open_session(self, session_id: str, account_id: str, expires: datetime,
+                     user_agent: str | None, keep: int, replaces: str | None = None) -> None:
+        """A new session of ``account_id``. In the same transaction: the session this browser
+        had (``replaces``, whatever account it was of) is revoked, the account's expired and
+        revoked sessions are deleted, and beyond its ``keep`` newest live ones the oldest are
+        revoked."""
+        when = now()
+        with self.store.writing() as s:
+            if replaces is not None:
+                s.execute(update(SessionRow).where(SessionRow.id == replaces)
+                          .values(revoked=True))
+            for row in s.scalars(select(SessionRow).where(SessionRow.account_id == account_id)):
+                if row.revoked or _aware(row.expires) <= when:
+                    s.delete(row)
+            s.add(SessionRow(id=session_id, account_id=account_id, created=when,
+                             last_seen=when, expires=expires, user_agent=user_agent,
+                             revoked=False))
+            s.flush()
+            live = list(s.scalars(select(SessionRow.id).where(
+                SessionRow.account_id == account_id, SessionRow.revoked.is_(False))
+                .order_by(SessionRow.created.desc(), SessionRow.id)))
+            if len(live) > keep:
+                s.execute(update(SessionRow).where(SessionRow.id.in_(live[keep:]))
+                          .values(revoked=True))
+
+    def session(self, session_id: str) -> tuple[SessionInfo, Account] | None:
+        """The live session ``session_id`` (not revoked, not expired, of an account not
+        deleted) and its account; None otherwise."""
+        with self.store.session() as s:
+            found = s.execute(select(SessionRow, AccountRow)
+                              .join(AccountRow, AccountRow.id == SessionRow.account_id)
+                              .where(SessionRow.id == session_id)).first()
+            if found is None:
+                return None
+            row, account = found
+            if row.revoked or account.deleted or _aware(row.expires) <= now():
+                return None
+            return _session(row), _account(account)
+
+    def slide(self, session_id: str, last_seen: datetime, expires: datetime) -> None:
+        """A live session seen again: its new expiry (sliding)."""
+        with self.store.writing() as s:
+            s.execute(update(SessionRow).where(SessionRow.id == session_id,
+                                               SessionRow.revoked.is_(False))
+                      .values(last_seen=last_seen, expires=expires))
+
+    def revoke(self, session_id: str) -> None:
+        with self.store.writing() as s:
+            s.execute(update(SessionRow).where(SessionRow.id == session_id).values(revoked=True))
+
+    def revoke_all(self, account_id: str) -> int:
+        """Revoke every session of the account (sign out everywhere): how many were live."""
+        with self.store.writing() as s:
+            return self._revoke_all(s, account_id)
+
+    @staticmethod
+    def _revoke_all(s: Session, account_id: str) -> int:
+        done = s.execute(update(SessionRow).where(SessionRow.account_id == account_id,
+                                                  SessionRow.revoked.is_(False))
+                         .values(revoked=True))
+        return int(done.rowcount)  # type: ignore[attr-defined]
+
+    def sessions(self, account_id: str) -> list[SessionInfo]:
+        """The account's live sessions, newest first."""
+        when = now()
+        with self.store.session() as s:
+            rows = s.scalars(select(SessionRow).where(SessionRow.account_id == account_id,
+                                                      SessionRow.revoked.is_(False))
+                             .order_by(SessionRow.created.desc()))
+            return [_session(r) for r in rows if _aware(r.expires) > when]
+
+    # ------------------------------------------------------------------ seats
+    def hold(self, account_id: str, table_id: str, seat: int) -> bool:
+        """Record that the account holds the seat (it took it while signed in). False if
+        another account holds it (nothing changed)."""
+        try:
+            with self.store.writing() as s:
+                return self._hold(s, account_id, table_id, seat)
+        except IntegrityError:  # the same seat recorded at the same time
+            return self.holds(account_id, table_id, seat)
+
+    @staticmethod
+    def _hold(s: Session, account_id: str, table_id: str, seat: int) -> bool:
+        holder = s.scalar(select(AccountSeatRow.account_id).where(
+            AccountSeatRow.table_id == table_id, AccountSeatRow.seat == seat))
+        if holder is not None:
+            return bool(holder == account_id)
+        s.add(AccountSeatRow(table_id=table_id, seat=seat, account_id=account_id,
+                             created=now()))
+        s.flush()
+        return True
+
+    def holds(self, account_id: str, table_id: str, seat: int) -> bool:
+        """Whether the account holds the seat."""
+        if not valid_table_id(table_id):
+            return False
+        with self.store.session() as s:
+            return s.scalar(select(AccountSeatRow.account_id).where(
+                AccountSeatRow.table_id == table_id, AccountSeatRow.seat == seat)) == account_id
+
+    def claim(self, account_id: str, claims: Sequence[Claim]
+              ) -> tuple[list[tuple[str, int]], list[tuple[str, int, str]]]:
+        """Claim the seats whose secret is right into the account: the seats claimed (or held
+        already), and those refused with the reason (a wrong secret, no such seat, another
+        account's); a refused seat changes nothing."""
+        if len(claims) > MAX_CLAIM:
+            raise StoreError(f"{len(claims)} seats named; a claim names at most {MAX_CLAIM}")
+        done: list[tuple[str, int]] = []
+        refused: list[tuple[str, int, str]] = []
+        with self.store.writing() as s:
+            for c in claims:
+                stored = s.scalar(select(SeatRow.secret_hash).where(
+                    SeatRow.table_id == c.table_id, SeatRow.index == c.seat,
+                    SeatRow.kind == HUMAN)) if valid_table_id(c.table_id) else None
+                if stored is None or not hmac.compare_digest(stored, hash_secret(c.secret)):
+                    refused.append((c.table_id, c.seat, "not the secret of this seat (or no "
+                                    "such seat taken): nothing was claimed"))
+                elif not self._hold(s, account_id, c.table_id, c.seat):
+                    refused.append((c.table_id, c.seat, "another account holds this seat"))
+                else:
+                    done.append((c.table_id, c.seat))
+        return done, refused
+
+    def seats(self, account_id: str) -> list[tuple[str, int]]:
+        """The seats the account holds, as (table, seat)."""
+        with self.store.session() as s:
+            return [(r.table_id, r.seat) for r in s.execute(
+                select(AccountSeatRow.table_id, AccountSeatRow.seat)
+                .where(AccountSeatRow.account_id == account_id)
+                .order_by(AccountSeatRow.created, AccountSeatRow.table_id, AccountSeatRow.seat))]
+
+    def tables(self, account_id: str, limit: int = 50, offset: int = 0,
+               first: Sequence[str] = (), status: str | None = None
+               ) -> tuple[list[HeldTable], int]:
+        """A page of the tables where the account holds a seat: the ids in ``first`` (in
+        their order; tables of the account) and then the others, newest change first (then
+        by id); ``limit`` tables after the first ``offset``, and how many there are in all.
+        With ``status``, only tables of that status (and ``first`` is not used)."""
+        first = [] if status is not None else list(first)
+        held = select(AccountSeatRow.table_id).where(AccountSeatRow.account_id == account_id)
+        where: list[ColumnElement[bool]] = [TableRow.id.in_(held)]
+        if status is not None:
+            where.append(TableRow.status == status)
+        with self.store.session() as s:
+            total = int(s.scalar(select(func.count()).select_from(TableRow).where(*where)) or 0)
+            ids = first[offset:offset + limit]
+            rest = limit - len(ids)
+            if rest > 0:
+                q = select(TableRow.id).where(*where)
+                if first:
+                    q = q.where(TableRow.id.not_in(first))
+                ids += list(s.scalars(q.order_by(TableRow.updated.desc(), TableRow.id)
+                                      .limit(rest).offset(max(0, offset - len(first)))))
+            rows = {r.id: r for r in s.scalars(select(TableRow).options(
+                selectinload(TableRow.seats)).where(TableRow.id.in_(ids)))} if ids else {}
+            mine: dict[str, list[int]] = {}
+            if ids:
+                for r in s.execute(select(AccountSeatRow.table_id, AccountSeatRow.seat).where(
+                        AccountSeatRow.account_id == account_id,
+                        AccountSeatRow.table_id.in_(ids)).order_by(AccountSeatRow.seat)):
+                    mine.setdefault(r.table_id, []).append(r.seat)
+            return [HeldTable(_table(rows[t]), tuple(mine.get(t, ())))
+                    for t in ids if t in rows], total
+
+    # ------------------------------------------------------------------ deletion
+    def delete(self, account_id: str) -> list[str]:
+        """Delete the account, in one transaction: its seats at finished tables are renamed
+        :data:`DELETED_PLAYER` (the records keep their moves); at a waiting table its seat
+        opens again; at a running one it is left to its stand-in bot (as a leave does) under
+        that name; its sessions and held seats go; the row stays, marked deleted, with its
+        username freed and its name, password hash and settings erased. Returns the ids of
+        the tables changed (their clients are to be told)."""
+        changed: list[str] = []
+        with self.store.writing() as s:
+            row = s.get(AccountRow, account_id)
+            if row is None or row.deleted:
+                raise SeatError("this account was deleted already")
+            held = s.execute(select(AccountSeatRow.table_id, AccountSeatRow.seat, TableRow.status)
+                             .join(TableRow, TableRow.id == AccountSeatRow.table_id)
+                             .where(AccountSeatRow.account_id == account_id)).all()
+            for table_id, seat, status in held:
+                where = (SeatRow.table_id == table_id, SeatRow.index == seat)
+                if status == WAITING:
+                    s.execute(update(SeatRow).where(*where)
+                              .values(secret_hash=None, name=f"seat {seat}"))
+                    s.execute(update(TableRow).where(TableRow.id == table_id)
+                              .values(updated=now()))
+                elif status == FINISHED:
+                    s.execute(update(SeatRow).where(*where).values(name=DELETED_PLAYER))
+                else:
+                    s.execute(update(SeatRow).where(*where)
+                              .values(name=DELETED_PLAYER, absent=True))
+                if table_id not in changed:
+                    changed.append(table_id)
+                    self.store._notify(s, table_id, -1)
+            s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            row.deleted = True
+            row.username_key = None
+            row.username = ""
+            row.display_name = DELETED_PLAYER
+            row.password_hash = None
+            row.settings = {}
+        return changed
+
+    # ------------------------------------------------------------------ server secrets
+    def server_secret(self, name: str) -> str:
+        """The secret ``name`` the server processes of this database share (64 hex digits),
+        made by the first that asks."""
+        with self.store.session() as s:
+            found = s.scalar(select(ServerSecretRow.value).where(ServerSecretRow.name == name))
+        if found is not None:
+            return str(found)
+        try:
+            with self.store.writing() as s:
+                s.add(ServerSecretRow(name=name, value=secrets.token_hex(32), created=now()))
+        except IntegrityError:  # another process made it first: theirs is kept
+            pass
+        with self.store.session() as s:
+            return str(s.scalar(select(ServerSecretRow.value)
+                                .where(ServerSecretRow.name == name)))
+
+
+def session_id(token: str) -> str:
+    """What the store keeps of a session's token: its SHA-256 (hex)."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def table_ids(held: Iterable[HeldTable]) -> list[str]:
+    return [h.table.id for h in held]
+
+
+__all__ = ["DELETED_PLAYER", "MAX_CLAIM", "Account", "Accounts", "Claim", "HeldTable",
+           "SessionInfo", "UsernameTaken", "session_id", "table_ids"]
