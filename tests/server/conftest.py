@@ -33,6 +33,8 @@ TEST_LIMITS = {
     "MEEPLE_RATE_ANALYSIS": "off", "MEEPLE_RATE_FRAMES": "off",
     "MEEPLE_RATE_CLIENT_FRAMES": "off", "MEEPLE_OPEN_TABLES": "0", "MEEPLE_WS_PER_CLIENT": "0",
     "MEEPLE_HINT_PER_CLIENT": "100", "MEEPLE_HINT_QUEUE": "100", "MEEPLE_HINT_CPU": "0",
+    # issue 52: sign-ins and sign-ups (tests/server/test_accounts.py sets its own)
+    "MEEPLE_RATE_SIGNIN": "off", "MEEPLE_RATE_SIGNIN_USER": "off", "MEEPLE_RATE_SIGNUP": "off",
 }
 
 

@@ -30,13 +30,14 @@ from meeple.server.hints import (
 from meeple.server.lanes import LaneDep
 from meeple.server.quotas import QuotasDep, Throttled, ThrottledRoute, client_of
 from meeple.server.service import Runtime
+from meeple.server.sessions import may_act
 from meeple.store import FINISHED, RUNNING
 
 router = APIRouter(route_class=ThrottledRoute)
 
 
 @router.get("/api/tables/{table_id}/view", response_model=dict[str, Any])
-async def get_view(table_id: str, svc: ServiceDep, store: StoreDep,
+async def get_view(table_id: str, request: Request, svc: ServiceDep,
                    seat: int | None = Query(None, ge=0, le=MAX_PARAM),
                    text: bool = False,
                    at: int | None = Query(None, ge=0, le=MAX_PARAM,
@@ -55,8 +56,9 @@ async def get_view(table_id: str, svc: ServiceDep, store: StoreDep,
         view = seat_view(past, None, rt.lines[:at], text=text)
         return {"type": "view", "version": rt.version, "at": at, "moves": total,
                 "view": view.model_dump(mode="json", by_alias=True)}
-    if seat is not None and not store.check_secret(table_id, seat, x_seat_secret):
-        raise HTTPException(403, "a seat's view needs that seat's secret (X-Seat-Secret)")
+    if seat is not None and not await may_act(request, table_id, seat, x_seat_secret):
+        raise HTTPException(403, "a seat's view needs that seat's secret (X-Seat-Secret) or "
+                                 "a session whose account holds the seat")
     # the frame's JSON text as the WebSocket clients get it, made once per version: sent as
     # it is (parsed and written again by FastAPI it would cost more than making it)
     return Response(svc.broadcaster.view_frame_json(rt, seat, text),
@@ -64,7 +66,7 @@ async def get_view(table_id: str, svc: ServiceDep, store: StoreDep,
 
 
 @router.get("/api/tables/{table_id}/hint")
-async def get_hint(table_id: str, request: Request, svc: ServiceDep, store: StoreDep,
+async def get_hint(table_id: str, request: Request, svc: ServiceDep,
                    lane: LaneDep, quotas: QuotasDep,
                    seat: int | None = Query(None, ge=0, le=MAX_PARAM),
                    level: str = Query(DEFAULT_LEVEL, max_length=MAX_SPEC_LENGTH),
@@ -76,8 +78,9 @@ async def get_hint(table_id: str, request: Request, svc: ServiceDep, store: Stor
     if seat is None:
         raise HTTPException(403, "hints are for the seat to move: give seat=N and that "
                                  "seat's secret (X-Seat-Secret); spectators get none")
-    if not store.check_secret(table_id, seat, x_seat_secret):
-        raise HTTPException(403, "a hint needs that seat's secret (X-Seat-Secret)")
+    if not await may_act(request, table_id, seat, x_seat_secret):
+        raise HTTPException(403, "a hint needs that seat's secret (X-Seat-Secret) or a "
+                                 "session whose account holds the seat")
     client_spec(level_spec(level))  # an unknown or unbounded level: 422, no worker asked
     _check_to_move(rt, seat)
     client = client_of(request)

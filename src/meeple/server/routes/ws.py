@@ -50,6 +50,7 @@ from meeple.server.protocol import (
 )
 from meeple.server.quotas import Quotas, QuotasDep, Throttled, client_of
 from meeple.server.service import AlreadyPlayed, Client, Refused, Runtime, Service
+from meeple.server.sessions import may_act
 from meeple.store import NotFound, StoreUnavailable
 
 log = logging.getLogger("meeple.server")
@@ -282,9 +283,10 @@ class Connection:
             if seat >= rt.table.players:
                 await self.error(f"seat must be a number 0..{rt.table.players - 1}")
                 return self.client
-            if not await asyncio.to_thread(self.svc.store.check_secret, rt.table.id, seat,
-                                           frame.secret):
-                await self.error(f"that is not the secret of seat {seat}")
+            if not await may_act(self.ws, rt.table.id, seat, frame.secret):
+                await self.error(f"that is not the secret of seat {seat}" if frame.secret
+                                 else f"seat {seat} needs its secret, or a signed-in session "
+                                      f"whose account holds it")
                 return self.client
         if self.client is not None:
             rt.clients.discard(self.client)

@@ -1,0 +1,433 @@
+"""Accounts (issue 52): sign up, sign in and out, the signed-in account (its settings, password,
+seats, games, export and deletion). Sessions, cookies and CSRF are :mod:`meeple.server.sessions`'s;
+``docs/server.md``, *Accounts*, says what each route does."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request, Response
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
+
+import meeple
+from meeple.core.state import CHANCE
+from meeple.server.checks import MAX_PARAM, checked_name, checked_text
+from meeple.server.deps import ServiceDep
+from meeple.server.protocol import SeatNumber
+from meeple.server.quotas import ThrottledRoute, client_of
+from meeple.server.routes import tables as table_routes
+from meeple.server.service import Service
+from meeple.server.sessions import (
+    AccountsDep,
+    AccountService,
+    Signed,
+    checked_password,
+    checked_username,
+    username_key,
+)
+from meeple.store import FINISHED, RUNNING
+from meeple.store.accounts import Account, Claim, HeldTable
+from meeple.store.models import now
+
+router = APIRouter(route_class=ThrottledRoute)
+
+#: The one answer to a sign-in that failed, whether the username is unknown or the password
+#: wrong (no user enumeration).
+WRONG = "wrong username or password"
+#: Tables a page of ``GET /api/me/games`` lists at most, and by default.
+PAGE_MAX, PAGE_DEFAULT = 100, 20
+#: The running tables looked at to put the account's turns first (``sort=turn``).
+TURN_SCAN = 500
+
+
+# ------------------------------------------------------------------------------ models
+def _username(value: str) -> str:
+    return checked_username(value)[0]
+
+
+def _display(value: str) -> str:
+    return checked_name(value, "the display name", 60)
+
+
+def _signin_name(value: str) -> str:
+    return checked_text(value, "the username", 200)
+
+
+class PageSettings(BaseModel):
+    """The page preferences an account keeps (what the browser keeps in localStorage for a
+    guest): only these, each of its type."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    colour_blind: StrictBool = Field(
+        default=False, description="colour-blind mode: a letter or pattern for every colour")
+    auto_confirm: StrictBool = Field(
+        default=False, description="confirm a turn as soon as it is complete")
+    hint_level: Literal["easy", "medium", "hard"] = Field(
+        default="medium", description="the level the Hint button asks for")
+
+
+class SettingsPatch(BaseModel):
+    """Some of :class:`PageSettings` to change (the others are kept)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    colour_blind: StrictBool | None = None
+    auto_confirm: StrictBool | None = None
+    hint_level: Literal["easy", "medium", "hard"] | None = None
+
+
+class SignUp(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: Annotated[str, AfterValidator(_username)] = Field(
+        max_length=120, description="3 to 30 letters, digits, '_', '-' and '.'; unique "
+                                    "whatever its case")
+    password: str = Field(max_length=400, description="10 to 200 characters, not the username")
+    display_name: Annotated[str, AfterValidator(_display)] | None = Field(
+        None, max_length=240, description="the name shown (1 to 60 characters); default: the "
+                                          "username")
+
+    @model_validator(mode="after")
+    def _password(self) -> SignUp:
+        self.password = checked_password(self.password, self.username)
+        return self
+
+
+class SignIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: Annotated[str, AfterValidator(_signin_name)] = Field(max_length=200)
+    password: str = Field(min_length=1, max_length=400)
+
+
+class MePatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    display_name: Annotated[str, AfterValidator(_display)] | None = Field(None, max_length=240)
+    settings: SettingsPatch | None = None
+
+
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    old_password: str = Field(min_length=1, max_length=400)
+    new_password: str = Field(max_length=400, description="10 to 200 characters, not the "
+                                                          "username")
+
+
+class PasswordOnly(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    password: str = Field(min_length=1, max_length=400)
+
+
+class SeatClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    table: str = Field(min_length=1, max_length=32)
+    seat: SeatNumber
+    secret: str = Field(min_length=1, max_length=200)
+
+
+class ClaimSeats(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seats: list[SeatClaim] = Field(max_length=100, description="the seats a guest holds, with "
+                                                               "their secrets (at most 100)")
+
+
+class AccountOut(BaseModel):
+    id: str
+    username: str
+    display_name: str
+    created: str
+    settings: PageSettings
+
+
+class SignedOut(BaseModel):
+    """The signed-in account, the session's CSRF token (send it in X-CSRF-Token with every
+    change) and when the session ends unless seen again."""
+
+    account: AccountOut
+    csrf: str
+    expires: str
+
+
+class SeatRef(BaseModel):
+    table: str
+    seat: int
+
+
+class SeatRefused(SeatRef):
+    reason: str
+
+
+class Claimed(BaseModel):
+    claimed: list[SeatRef]
+    refused: list[SeatRefused]
+
+
+class Turn(BaseModel):
+    seat: int
+    name: str
+
+
+class MyGame(BaseModel):
+    table: str
+    game: str
+    title: str
+    variant: dict[str, Any]
+    status: str
+    players: int
+    seats: list[str] = Field(description="every seat's name")
+    my_seat: int = Field(description="the (first) seat this account holds")
+    my_seats: list[int]
+    turn: Turn | None = Field(description="the seat to move and its name; null while the "
+                                          "table waits, during a draw, once finished")
+    my_turn: bool
+    version: int
+    created: str
+    updated: str
+    result: list[Any] | None
+
+
+# ------------------------------------------------------------------------------ answers
+def _settings(stored: dict[str, Any]) -> PageSettings:
+    known = {k: v for k, v in stored.items() if k in PageSettings.model_fields}
+    try:
+        return PageSettings(**known)
+    except ValueError:
+        return PageSettings()
+
+
+def account_out(a: Account) -> AccountOut:
+    return AccountOut(id=a.id, username=a.username, display_name=a.display_name,
+                      created=a.created.isoformat(), settings=_settings(a.settings))
+
+
+async def _signed_out(accounts: AccountService, signed: Signed) -> SignedOut:
+    return SignedOut(account=account_out(signed.account),
+                     csrf=await accounts.csrf(signed.session.id),
+                     expires=signed.session.expires.isoformat())
+
+
+# ------------------------------------------------------------------------------ routes
+@router.post("/api/accounts", status_code=201)
+async def sign_up(body: SignUp, request: Request, response: Response,
+                  accounts: AccountsDep) -> SignedOut:
+    """Make an account and sign in: its answer carries the CSRF token and sets the session
+    cookie. At most ``MEEPLE_RATE_SIGNUP`` a client (429 beyond); 409 for a username taken
+    (whatever its case)."""
+    accounts.signup_allowed(client_of(request))
+    name, key = checked_username(body.username)
+    hashed = await accounts.hash(body.password)
+    account = await asyncio.to_thread(accounts.accounts.create, name, key,
+                                      body.display_name or name, hashed,
+                                      PageSettings().model_dump())
+    return await _signed_out(accounts, await accounts.open(request, response, account))
+
+
+@router.post("/api/session")
+async def sign_in(body: SignIn, request: Request, response: Response,
+                  accounts: AccountsDep) -> SignedOut:
+    """Sign in: a new session (its cookie set; the browser's old session revoked) and its
+    CSRF token. An unknown username and a wrong password get the same 401, after the same
+    work. At most ``MEEPLE_RATE_SIGNIN`` tries a client and ``MEEPLE_RATE_SIGNIN_USER``
+    failures a username (429 with Retry-After)."""
+    key = username_key(body.username)
+    accounts.signin_allowed(client_of(request), key)
+    found = await asyncio.to_thread(accounts.accounts.find, key)
+    if not await accounts.verify(body.password, found[1] if found is not None else None) or \
+            found is None:
+        accounts.failed(key)
+        raise HTTPException(401, WRONG)
+    return await _signed_out(accounts, await accounts.open(request, response, found[0]))
+
+
+@router.delete("/api/session")
+async def sign_out(request: Request, response: Response, accounts: AccountsDep
+                   ) -> dict[str, bool]:
+    """Sign out: this session is revoked and its cookie cleared (also without one)."""
+    signed = await accounts.signed(request)
+    if signed is not None:
+        await asyncio.to_thread(accounts.accounts.revoke, signed.session.id)
+    accounts.clear_cookie(request, response)
+    return {"signed_out": True}
+
+
+@router.post("/api/session/revoke-all")
+async def sign_out_everywhere(request: Request, response: Response, accounts: AccountsDep
+                              ) -> dict[str, int]:
+    """Sign out everywhere: every session of the account is revoked, this one too."""
+    signed = await accounts.require(request)
+    revoked = await asyncio.to_thread(accounts.accounts.revoke_all, signed.account.id)
+    accounts.clear_cookie(request, response)
+    return {"revoked": revoked}
+
+
+@router.get("/api/me")
+async def me(request: Request, response: Response, accounts: AccountsDep) -> SignedOut:
+    """The signed-in account, its settings and the session's CSRF token; 401 without a live
+    session (its stale cookie cleared). The cookie's lifetime starts again."""
+    signed = await accounts.signed(request)
+    if signed is None:
+        headers = {}
+        if "meeple_session" in request.cookies:
+            cleared = Response()
+            accounts.clear_cookie(request, cleared)
+            headers["set-cookie"] = cleared.headers["set-cookie"]
+        raise HTTPException(401, "not signed in (no live session): sign in with POST "
+                                 "/api/session", headers=headers)
+    accounts.set_cookie(request, response, request.cookies["meeple_session"])
+    return await _signed_out(accounts, signed)
+
+
+@router.patch("/api/me")
+async def change_me(body: MePatch, request: Request, accounts: AccountsDep) -> SignedOut:
+    """Change the display name and some page settings (the others kept)."""
+    signed = await accounts.require(request)
+    settings = None
+    if body.settings is not None:
+        merged = _settings(signed.account.settings).model_dump()
+        merged.update(body.settings.model_dump(exclude_none=True))
+        settings = PageSettings(**merged).model_dump()
+    account = await asyncio.to_thread(accounts.accounts.update, signed.account.id,
+                                      body.display_name, settings)
+    return await _signed_out(accounts, Signed(signed.session, account))
+
+
+async def _check_password(accounts: AccountService, signed: Signed, password: str) -> None:
+    """403 unless ``password`` is the account's (failures count as sign-ins' do)."""
+    key = username_key(signed.account.username)
+    accounts.password_allowed(key)
+    stored = await asyncio.to_thread(accounts.accounts.password_hash, signed.account.id)
+    if not await accounts.verify(password, stored):
+        accounts.failed(key)
+        raise HTTPException(403, "the password is not this account's; nothing was changed")
+
+
+@router.post("/api/me/password")
+async def change_password(body: PasswordChange, request: Request, response: Response,
+                          accounts: AccountsDep) -> SignedOut:
+    """Change the password (the old one first): every session of the account is revoked,
+    and this browser gets a new one (its cookie and CSRF token in the answer)."""
+    signed = await accounts.require(request)
+    new = checked_password(body.new_password, signed.account.username)
+    await _check_password(accounts, signed, body.old_password)
+    hashed = await accounts.hash(new)
+    await asyncio.to_thread(accounts.accounts.set_password, signed.account.id, hashed)
+    return await _signed_out(accounts, await accounts.open(request, response, signed.account))
+
+
+@router.post("/api/me/claim")
+async def claim(body: ClaimSeats, request: Request, accounts: AccountsDep) -> Claimed:
+    """Claim seats taken as a guest (the browser's localStorage keeps their secrets) into
+    the account: each whose secret is right is the account's from now on; the others are
+    listed as refused, with why, and nothing is changed for them."""
+    signed = await accounts.require(request)
+    done, refused = await asyncio.to_thread(
+        accounts.accounts.claim, signed.account.id,
+        [Claim(c.table, c.seat, c.secret) for c in body.seats])
+    return Claimed(claimed=[SeatRef(table=t, seat=s) for t, s in done],
+                   refused=[SeatRefused(table=t, seat=s, reason=r) for t, s, r in refused])
+
+
+async def _turn(svc: Service, held: HeldTable) -> tuple[Turn | None, int]:
+    """Whose turn it is at a table (a running one's position) and its version."""
+    t = held.table
+    if t.status != RUNNING:
+        return None, t.version
+    rt = await svc.runtime(t.id)
+    seat = rt.state.to_move
+    if seat is None or seat == CHANCE or not 0 <= seat < len(rt.table.seats):
+        return None, rt.version
+    return Turn(seat=seat, name=rt.table.seats[seat].name), rt.version
+
+
+async def _my_game(svc: Service, held: HeldTable) -> MyGame:
+    t = held.table
+    turn, version = await _turn(svc, held)
+    return MyGame(table=t.id, game=t.game, title=meeple.game_info(t.game).title,
+                  variant=t.variant, status=t.status, players=t.players,
+                  seats=[s.name for s in t.seats], my_seat=held.seats[0] if held.seats else -1,
+                  my_seats=list(held.seats), turn=turn,
+                  my_turn=turn is not None and turn.seat in held.seats, version=version,
+                  created=t.created.isoformat(), updated=t.updated.isoformat(), result=t.result)
+
+
+@router.get("/api/me/games")
+async def my_games(request: Request, response: Response, accounts: AccountsDep,
+                   svc: ServiceDep,
+                   limit: int = Query(PAGE_DEFAULT, ge=1, le=PAGE_MAX,
+                                      description="tables on this page"),
+                   offset: int = Query(0, ge=0, le=MAX_PARAM,
+                                       description="tables of the pages before, skipped"),
+                   sort: Literal["updated", "turn"] = Query(
+                       "updated", description="updated: newest change first; turn: the "
+                       "tables where it is this account's turn first, then the others")
+                   ) -> list[MyGame]:
+    """Every table where the account holds a seat, newest change first (``sort=turn``: the
+    account's turns first), a page of ``limit`` after the first ``offset``; the
+    ``X-Total-Count`` header says how many in all."""
+    signed = await accounts.require(request)
+    aid = signed.account.id
+    first: list[str] = []
+    if sort == "turn":
+        running, _ = await asyncio.to_thread(accounts.accounts.tables, aid, TURN_SCAN, 0,
+                                             status=RUNNING)
+        for held in running:
+            turn, _ = await _turn(svc, held)
+            if turn is not None and turn.seat in held.seats:
+                first.append(held.table.id)
+    page, total = await asyncio.to_thread(accounts.accounts.tables, aid, limit, offset, first)
+    response.headers["X-Total-Count"] = str(total)
+    return [await _my_game(svc, held) for held in page]
+
+
+@router.get("/api/me/export")
+async def export(request: Request, accounts: AccountsDep, svc: ServiceDep) -> dict[str, Any]:
+    """Everything kept about the account, as JSON: the account and its settings, its live
+    sessions (when, and the browser's User-Agent), the seats it holds and each finished
+    game's record (as ``GET /api/tables/{id}/record`` gives it)."""
+    signed = await accounts.require(request)
+    aid = signed.account.id
+    held, _ = await asyncio.to_thread(accounts.accounts.tables, aid, 1 << 20, 0)
+    sessions = await asyncio.to_thread(accounts.accounts.sessions, aid)
+    games = [await table_routes.record(h.table.id, svc) for h in held
+             if h.table.status == FINISHED]
+    return {
+        "exported": now().isoformat(),
+        "account": account_out(signed.account).model_dump(),
+        "sessions": [{"created": x.created.isoformat(), "last_seen": x.last_seen.isoformat(),
+                      "expires": x.expires.isoformat(), "user_agent": x.user_agent,
+                      "this": x.id == signed.session.id} for x in sessions],
+        "seats": [{"table": h.table.id, "seat": seat, "name": h.table.seats[seat].name,
+                   "game": h.table.game, "status": h.table.status,
+                   "updated": h.table.updated.isoformat()}
+                  for h in held for seat in h.seats],
+        "games": games,
+    }
+
+
+@router.delete("/api/me")
+async def delete_me(body: PasswordOnly, request: Request, response: Response,
+                    accounts: AccountsDep, svc: ServiceDep) -> dict[str, Any]:
+    """Delete the account (its password first): its seats at finished tables become
+    "deleted player" (the records keep their moves); at a waiting table its seat opens
+    again, at a running one its stand-in bot plays on under that name; its sessions and
+    held seats go; the username is free again. The cookie is cleared."""
+    signed = await accounts.require(request)
+    await _check_password(accounts, signed, body.password)
+    changed = await asyncio.to_thread(accounts.accounts.delete, signed.account.id)
+    for table_id in changed:
+        if table_id in svc.runtimes or (await asyncio.to_thread(svc.store.table, table_id)
+                                        ).status == RUNNING:
+            await svc.seats_changed(table_id)  # its clients told; a stand-in plays on
+    accounts.clear_cookie(request, response)
+    return {"deleted": True, "tables": len(changed)}
+
+
+__all__ = ["PageSettings", "router"]
+

@@ -1,0 +1,484 @@
+"""Accounts on the server (issue 52): passwords, sessions, their cookie and CSRF protection.
+
+Accounts are optional: a seat is played by its secret with or without one. A signed-in browser
+holds a **session**: a random 256-bit token in the cookie :data:`COOKIE` (HttpOnly,
+SameSite=Lax, Path=/, Secure when the request came over https, a trusted proxy's
+``X-Forwarded-Proto`` included), of which the store keeps only the SHA-256. A session expires
+:attr:`AccountSettings.session_days` after it was last seen (sliding; ``MEEPLE_SESSION_DAYS``).
+
+Every state change (POST, PUT, PATCH, DELETE under ``/api/``) that comes with a live session's
+cookie must carry the session's CSRF token in ``X-CSRF-Token`` (double submit: ``GET /api/me``
+and sign-in give it; it is an HMAC of the session id with the server's secret), or it is
+refused with 403 by :class:`SessionGuard` before any route runs. A request without the cookie
+(playing by link with a seat's secret) needs none: it carries no cookie authority. Sign-up and
+sign-in need none (they make a new session) and neither does a sheet's check (it changes
+nothing).
+
+Passwords are hashed with argon2id (``pwdlib``), at most :data:`HASHERS` at a time, off the
+event loop. A sign-in for an unknown username verifies against a dummy hash, so it answers
+as late and as alike as a wrong password. Sign-ins are within rates per client and per
+username (failures), sign-ups per client (:class:`AccountSettings`; 429 with Retry-After as
+:mod:`meeple.server.quotas` answers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import math
+import os
+import re
+import secrets
+import time
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException
+from limits import RateLimitItem
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
+from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from meeple.server.checks import BadInput, checked_name
+from meeple.server.quotas import Throttled, rate
+from meeple.store import Store, StoreUnavailable
+from meeple.store.accounts import Account, Accounts, SessionInfo, session_id
+from meeple.store.models import now
+
+log = logging.getLogger("meeple.server")
+
+#: The session cookie's name.
+COOKIE = "meeple_session"
+#: The header a cookie-authenticated change carries its CSRF token in.
+CSRF_HEADER = "x-csrf-token"
+#: Password hashes made or checked at once (argon2id takes 64 MiB and ~0.15 s each); more
+#: wait their turn.
+HASHERS = 2
+#: The username rule, said in every refusal of one.
+USERNAME_RULE = ("a username is 3 to 30 letters, digits, '_', '-' and '.', beginning with a "
+                 "letter or a digit (no spaces), unique whatever its case")
+#: Password lengths (characters).
+PASSWORD_MIN, PASSWORD_MAX = 10, 200
+#: The characters of a session token (URL-safe base64 of 32 bytes: 43 of them).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+#: The methods that change something.
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: State changes that need no CSRF token: they make a new session (sign-up, sign-in).
+CSRF_EXEMPT = frozenset({("POST", "/api/accounts"), ("POST", "/api/session")})
+#: The requests after which a signed-in client holds the seat it took: create with
+#: ``join_as``, join.
+_SEAT_TAKING = re.compile(r"/api/tables(/[A-Za-z0-9]{1,32}/join)?")
+
+#: The settings, by field of :class:`AccountSettings`: (environment variable, default).
+ENV: dict[str, tuple[str, str]] = {
+    "secret_key": ("MEEPLE_SECRET_KEY", ""),
+    "session_days": ("MEEPLE_SESSION_DAYS", "30"),
+    "sessions_per_account": ("MEEPLE_SESSIONS_PER_ACCOUNT", "50"),
+    "signin": ("MEEPLE_RATE_SIGNIN", "20/minute;200/hour"),
+    "signin_user": ("MEEPLE_RATE_SIGNIN_USER", "10/minute;50/hour"),
+    "signup": ("MEEPLE_RATE_SIGNUP", "20/hour"),
+}
+
+
+@dataclass(frozen=True)
+class AccountSettings:
+    """The accounts' settings (see :data:`ENV` for each one's variable and default)."""
+
+    #: the key of the CSRF tokens (at least 32 characters); empty: one made once and kept in
+    #: the database (``server_secrets``), so every process of one database agrees
+    secret_key: str = ""
+    #: a session ends this many days after it was last seen
+    session_days: float = float(ENV["session_days"][1])
+    #: the live sessions an account may have; a new one beyond revokes the oldest
+    sessions_per_account: int = int(ENV["sessions_per_account"][1])
+    #: sign-ins a client may try (all of them)
+    signin: str = ENV["signin"][1]
+    #: failed sign-ins (and password checks) a username may have
+    signin_user: str = ENV["signin_user"][1]
+    #: sign-ups a client may make
+    signup: str = ENV["signup"][1]
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> AccountSettings:
+        """The settings from the environment; a bad value raises :class:`ValueError` naming
+        its variable and what it may be."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for name, (var, default) in ENV.items():
+            raw = env.get(var, default).strip()
+            try:
+                if name == "secret_key":
+                    if raw and len(raw) < 32:
+                        raise ValueError(raw)
+                    values[name] = raw
+                elif name == "session_days":
+                    values[name] = float(raw)
+                    if not 0 < values[name] <= 3650 or not math.isfinite(values[name]):
+                        raise ValueError(raw)
+                elif name == "sessions_per_account":
+                    values[name] = int(raw)
+                    if values[name] < 1:
+                        raise ValueError(raw)
+                else:
+                    rate(raw)
+                    values[name] = raw
+            except ValueError:
+                allowed = {"secret_key": "at least 32 characters (or unset)",
+                           "session_days": "a number of days above 0 (at most 3650)",
+                           "sessions_per_account": "a whole number, 1 or more"}.get(
+                               name, "a rate such as 10/minute (or off)")
+                shown = "(hidden)" if name == "secret_key" else repr(raw)
+                raise ValueError(f"{var}={shown} is not {allowed}") from None
+        return cls(**values)
+
+    @property
+    def lifetime(self) -> timedelta:
+        return timedelta(days=self.session_days)
+
+
+# ------------------------------------------------------------------------------ input
+def checked_username(value: str) -> tuple[str, str]:
+    """A username as it is kept, and its key (case-folded: unique), or :class:`BadInput`
+    naming what was wrong: NFKC-normalised and checked as every name is
+    (:func:`~meeple.server.checks.checked_name`), then :data:`USERNAME_RULE`."""
+    name = checked_name(value, "the username", 30)
+    for ch in name:
+        if ch not in "_-." and unicodedata.category(ch)[0] not in "LM" and \
+                unicodedata.category(ch) != "Nd":
+            shown = "a space" if ch == " " else f"U+{ord(ch):04X} {ch!r}"
+            raise BadInput(f"the username holds {shown}; {USERNAME_RULE}")
+    if not 3 <= len(name) <= 30:
+        raise BadInput(f"the username has {len(name)} characters; {USERNAME_RULE}")
+    if not (name[0].isalpha() or unicodedata.category(name[0]) == "Nd"):
+        raise BadInput(f"the username begins with {name[0]!r}; {USERNAME_RULE}")
+    return name, username_key(name)
+
+
+def username_key(name: str) -> str:
+    """What makes two usernames the same: NFKC, case-folded (``Ann``, ``ANN``, ``Ａｎｎ``)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def checked_password(password: str, username: str | None = None) -> str:
+    """A new password as it is hashed (NFKC-normalised, so the same characters typed on
+    another keyboard still match), or :class:`BadInput`: 10 to 200 characters, no control
+    characters, not the username."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise BadInput(f"the password has {len(password)} characters; a password is "
+                       f"{PASSWORD_MIN} to {PASSWORD_MAX} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in password):
+        raise BadInput("the password holds a control character (such as a newline or a tab); "
+                       "a password is printable text")
+    normal = unicodedata.normalize("NFKC", password)
+    if username is not None and username_key(normal) == username_key(username):
+        raise BadInput("the password is the username; choose a password nobody could guess "
+                       "from your name")
+    return normal
+
+
+def bounded_agent(value: str | None) -> str | None:
+    """A User-Agent as a session keeps it: printable, at most 200 characters."""
+    if not value:
+        return None
+    text = "".join(ch for ch in value if ch.isprintable())[:200]
+    return text or None
+
+
+# ------------------------------------------------------------------------------ the service
+@dataclass(frozen=True)
+class Signed:
+    """A request's live session and its account."""
+
+    session: SessionInfo
+    account: Account
+
+
+#: What :meth:`AccountService.signed` keeps on a request once it has looked (None: no session).
+_STATE = "meeple_signed"
+
+
+@dataclass
+class AccountService:
+    """Accounts, sessions and their limits for one server process (``app.state.accounts``)."""
+
+    store: Store
+    settings: AccountSettings = field(default_factory=AccountSettings)
+
+    def __post_init__(self) -> None:
+        self.accounts = Accounts(self.store)
+        self._key: bytes | None = self.settings.secret_key.encode() or None
+        self._hasher = PasswordHash((Argon2Hasher(),))
+        self._dummy: str | None = None
+        self._hashing: asyncio.Semaphore | None = None
+        self._limiter = FixedWindowRateLimiter(MemoryStorage())
+        self._rates: dict[str, list[RateLimitItem]] = {
+            name: rate(getattr(self.settings, name)) for name in ("signin", "signin_user",
+                                                                  "signup")}
+
+    # -------------------------------------------------------------- passwords
+    async def _hash_work(self, work: Any, *args: Any) -> Any:
+        if self._hashing is None:
+            self._hashing = asyncio.Semaphore(HASHERS)
+        async with self._hashing:
+            return await asyncio.to_thread(work, *args)
+
+    async def hash(self, password: str) -> str:
+        """The argon2id hash of a password (:func:`checked_password` already)."""
+        made: str = await self._hash_work(self._hasher.hash, password)
+        return made
+
+    async def verify(self, password: str, stored: str | None) -> bool:
+        """Whether ``password`` is the one hashed in ``stored``; with no hash (an unknown
+        user), a dummy one is checked, taking as long, and the answer is False."""
+        if self._dummy is None:
+            self._dummy = await self.hash(secrets.token_urlsafe(16))
+        normal = unicodedata.normalize("NFKC", password)
+        try:
+            ok: bool = await self._hash_work(self._hasher.verify, normal,
+                                             stored if stored is not None else self._dummy)
+        except Exception:  # a stored hash pwdlib cannot read: no sign-in with it
+            return False
+        return ok and stored is not None
+
+    # -------------------------------------------------------------- CSRF
+    async def csrf(self, session: str) -> str:
+        """The CSRF token of session id ``session``: an HMAC of it with the server's key."""
+        if self._key is None:
+            self._key = (await asyncio.to_thread(self.accounts.server_secret, "csrf")).encode()
+        return hmac.new(self._key, f"meeple-csrf:{session}".encode(), hashlib.sha256).hexdigest()
+
+    # -------------------------------------------------------------- sessions
+    async def signed(self, conn: HTTPConnection) -> Signed | None:
+        """The request's live session (from its cookie) and account, or None; looked up once
+        a request. A session last seen over a 100th of its lifetime ago (at most an hour) is
+        seen again: its expiry slides."""
+        if _STATE in conn.scope.get("state", {}):
+            found: Signed | None = conn.scope["state"][_STATE]
+            return found
+        signed = None
+        token = conn.cookies.get(COOKIE)
+        if token is not None and _TOKEN.fullmatch(token):
+            got = await asyncio.to_thread(self.accounts.session, session_id(token))
+            if got is not None:
+                session, account = got
+                when = now()
+                life = self.settings.lifetime
+                if when - session.last_seen > min(timedelta(hours=1), life / 100):
+                    await asyncio.to_thread(self.accounts.slide, session.id, when, when + life)
+                    session = SessionInfo(session.id, session.account_id, session.created, when,
+                                          when + life, session.user_agent)
+                signed = Signed(session, account)
+        conn.scope.setdefault("state", {})[_STATE] = signed
+        return signed
+
+    async def require(self, conn: HTTPConnection) -> Signed:
+        """The request's session, or 401 saying to sign in."""
+        signed = await self.signed(conn)
+        if signed is None:
+            raise HTTPException(401, "not signed in (no live session): sign in with POST "
+                                     "/api/session")
+        return signed
+
+    async def open(self, request: Request, response: Response, account: Account) -> Signed:
+        """A new session for ``account`` on this browser, its cookie set on ``response``; the
+        session the browser had is revoked (a fresh id at every sign-in: no session
+        fixation)."""
+        token = secrets.token_urlsafe(32)
+        sid = session_id(token)
+        old = request.cookies.get(COOKIE)
+        replaces = session_id(old) if old is not None and _TOKEN.fullmatch(old) else None
+        when = now()
+        expires = when + self.settings.lifetime
+        agent = bounded_agent(request.headers.get("user-agent"))
+        await asyncio.to_thread(self.accounts.open_session, sid, account.id, expires, agent,
+                                self.settings.sessions_per_account, replaces)
+        self.set_cookie(request, response, token)
+        signed = Signed(SessionInfo(sid, account.id, when, when, expires, agent), account)
+        request.scope.setdefault("state", {})[_STATE] = signed
+        return signed
+
+    def set_cookie(self, request: Request, response: Response, token: str) -> None:
+        response.set_cookie(COOKIE, token, max_age=int(self.settings.lifetime.total_seconds()),
+                            path="/", httponly=True, samesite="lax",
+                            secure=request.url.scheme in ("https", "wss"))
+
+    @staticmethod
+    def clear_cookie(request: Request, response: Response) -> None:
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
+                               secure=request.url.scheme in ("https", "wss"))
+
+    async def holds(self, conn: HTTPConnection, table_id: str, seat: int) -> bool:
+        """Whether the request's session (if any) is of an account that holds the seat."""
+        if COOKIE not in conn.cookies:
+            return False
+        signed = await self.signed(conn)
+        return signed is not None and await asyncio.to_thread(
+            self.accounts.holds, signed.account.id, table_id, seat)
+
+    # -------------------------------------------------------------- limits
+    def _wait(self, name: str, key: str, count: bool = True) -> float | None:
+        wait = None
+        for item in self._rates[name]:
+            ok = (self._limiter.hit(item, name, key) if count
+                  else self._limiter.test(item, name, key))
+            if not ok:
+                reset = self._limiter.get_window_stats(item, name, key).reset_time
+                wait = max(wait or 0.0, reset - time.time())
+        return wait
+
+    def signin_allowed(self, client: str, key: str) -> None:
+        """Count a sign-in of ``client`` for username ``key``; :class:`Throttled` (429) over
+        the client's rate or the username's failures."""
+        for name, who, count in (("signin", client, True), ("signin_user", key, False)):
+            wait = self._wait(name, who, count)
+            if wait is not None:
+                var, value = ENV[name][0], getattr(self.settings, name)
+                whose = "from your address" if name == "signin" else "for this username"
+                raise Throttled(429, f"too many sign-ins {whose} (at most {value}, {var}); try "
+                                     f"again in {max(1, math.ceil(wait))} s", var, wait)
+
+    def failed(self, key: str) -> None:
+        """Count a failed password check for username ``key``."""
+        self._wait("signin_user", key)
+
+    def password_allowed(self, key: str) -> None:
+        """:class:`Throttled` while username ``key`` is over its failed checks."""
+        wait = self._wait("signin_user", key, count=False)
+        if wait is not None:
+            var = ENV["signin_user"][0]
+            raise Throttled(429, f"too many wrong passwords for this account (at most "
+                                 f"{self.settings.signin_user}, {var}); try again in "
+                                 f"{max(1, math.ceil(wait))} s", var, wait)
+
+    def signup_allowed(self, client: str) -> None:
+        wait = self._wait("signup", client)
+        if wait is not None:
+            var = ENV["signup"][0]
+            raise Throttled(429, f"too many accounts made from your address (at most "
+                                 f"{self.settings.signup}, {var}); try again in "
+                                 f"{max(1, math.ceil(wait))} s", var, wait)
+
+
+def get_accounts(conn: HTTPConnection) -> AccountService:
+    """The app's :class:`AccountService`."""
+    service: AccountService = conn.app.state.accounts
+    return service
+
+
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
+
+
+async def may_act(conn: HTTPConnection, table_id: str, seat: int, secret: str | None) -> bool:
+    """Whether a request may act for ``seat``: it shows the seat's secret, or its session's
+    account holds the seat."""
+    store: Store = conn.app.state.store
+    if secret is not None and await asyncio.to_thread(store.check_secret, table_id, seat, secret):
+        return True
+    service: AccountService | None = getattr(conn.app.state, "accounts", None)
+    return service is not None and await service.holds(conn, table_id, seat)
+
+
+# ------------------------------------------------------------------------------ the guard
+def _json(status: int, body: dict[str, Any]) -> tuple[Message, Message]:
+    payload = json.dumps(body).encode()
+    return ({"type": "http.response.start", "status": status,
+             "headers": [(b"content-type", b"application/json"),
+                         (b"content-length", str(len(payload)).encode())]},
+            {"type": "http.response.body", "body": payload})
+
+
+class SessionGuard:
+    """ASGI middleware: a state change under ``/api/`` with a live session's cookie needs the
+    session's CSRF token in ``X-CSRF-Token`` (403 without: nothing runs); after such a
+    request took a seat (create with ``join_as``, join), the seat is the account's
+    (``account_seats``) before the answer is sent."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or scope.get("method") not in UNSAFE or \
+                not path.startswith("/api/") or (scope.get("method"), path) in CSRF_EXEMPT or \
+                path.endswith("/check"):
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        if COOKIE not in request.cookies:
+            await self.app(scope, receive, send)
+            return
+        service: AccountService = scope["app"].state.accounts
+        try:
+            signed = await service.signed(request)
+            expected = await service.csrf(signed.session.id) if signed is not None else ""
+        except StoreUnavailable as exc:
+            for message in _json(503, {"detail": str(exc)}):
+                await send(message)
+            return
+        if signed is None:  # a cookie of no live session: no authority, nothing to guard
+            await self.app(scope, receive, send)
+            return
+        given = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(given.encode("latin-1", "replace"), expected.encode()):
+            what = "carries no X-CSRF-Token header" if not given else \
+                "carries an X-CSRF-Token that is not this session's"
+            for message in _json(403, {"detail": (
+                    f"this request comes with a session cookie but {what}: a signed-in "
+                    "client sends the csrf of GET /api/me (or of its sign-in) in X-CSRF-Token "
+                    "with every change (a page of another site cannot read it)")}):
+                await send(message)
+            return
+        if scope.get("method") == "POST" and _SEAT_TAKING.fullmatch(path):
+            await self.app(scope, receive, _holding(send, service, signed.account.id))
+            return
+        await self.app(scope, receive, send)
+
+
+def _holding(send: Send, service: AccountService, account_id: str) -> Send:
+    """``send`` that holds back the answer to a create or join until the seat it took (if
+    any) is recorded as the account's."""
+    start: Message | None = None
+    body = bytearray()
+
+    async def held(message: Message) -> None:
+        nonlocal start
+        if message["type"] == "http.response.start":
+            start = message
+            return
+        if message["type"] != "http.response.body" or start is None:
+            await send(message)
+            return
+        body.extend(message.get("body", b""))
+        if message.get("more_body"):
+            return
+        if start["status"] in (200, 201):
+            try:
+                answer = json.loads(bytes(body))
+                table, seat = answer["table"]["id"], answer["seat"]
+            except (ValueError, KeyError, TypeError):
+                table = seat = None
+            if isinstance(table, str) and isinstance(seat, int):
+                try:
+                    await asyncio.to_thread(service.accounts.hold, account_id, table, seat)
+                except Exception:  # the seat is taken all the same: its secret still opens it
+                    log.warning("table %s: seat %s could not be recorded for its account",
+                                table, seat, exc_info=True)
+        await send(start)
+        await send({"type": "http.response.body", "body": bytes(body)})
+
+    return held
+
+
+__all__ = ["COOKIE", "CSRF_HEADER", "ENV", "USERNAME_RULE", "AccountService", "AccountSettings",
+           "AccountsDep", "SessionGuard", "Signed", "checked_password", "checked_username",
+           "get_accounts", "may_act", "username_key"]
