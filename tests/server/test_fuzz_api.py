@@ -402,6 +402,20 @@ ENDPOINTS = [
     Endpoint("GET", "/api/tables/{table}/analysis"), Endpoint("GET", "/api/tables/{table}/record"),
     Endpoint("GET", "/api/tables/{table}/layout"), Endpoint("GET", "/api/tables/{table}/log", ("after",)),
     Endpoint("GET", "/api/solo/{player}", ("game",)),
+    # accounts (issue 52): without a session these are 401s, but for sign-up and sign-in
+    Endpoint("POST", "/api/accounts", body={"username": "fuzzer", "password": "a long password",
+                                            "display_name": "F"}),
+    Endpoint("POST", "/api/session", body={"username": "fuzzer", "password": "a long password"}),
+    Endpoint("DELETE", "/api/session"), Endpoint("POST", "/api/session/revoke-all"),
+    Endpoint("GET", "/api/me"),
+    Endpoint("PATCH", "/api/me", body={"display_name": "F", "settings": {"colour_blind": True}}),
+    Endpoint("DELETE", "/api/me", body={"password": "a long password"}),
+    Endpoint("POST", "/api/me/password", body={"old_password": "a long password",
+                                               "new_password": "another long one"}),
+    Endpoint("POST", "/api/me/claim", body={"seats": [{"table": "abc", "seat": 0,
+                                                       "secret": "{secret}"}]}),
+    Endpoint("GET", "/api/me/games", ("limit", "offset", "sort")),
+    Endpoint("GET", "/api/me/export"),
 ]
 IDS = [e.label for e in ENDPOINTS]
 
