@@ -326,6 +326,12 @@ def test_a_cookie_authenticated_change_needs_its_csrf_token(server: Server, ann:
     r = server.api("POST", f"/api/tables/{made['table']['id']}/leave",
                    json={"seat": joined.json()["seat"], "secret": joined.json()["secret"]})
     assert r.status_code == 200, r.text
+    # sign-in needs no token, but another site's form cannot sign a browser in (to the
+    # attacker's account): the body must be JSON sent as such
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
+        r = httpx.post(f"{server.base}/api/session", verify=TLS, headers={"content-type": kind},
+                       content=json.dumps({"username": ann.username, "password": PASSWORD}))
+        assert r.status_code == 422 and "set-cookie" not in r.headers, (kind, r.text)
     # a stale cookie (no live session) carries no authority and needs no token
     stale = with_cookie(server, "A" * 43)
     r = stale.post(f"/api/tables/{made['table']['id']}/join", json={"name": "Cy"})
