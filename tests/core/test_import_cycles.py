@@ -25,6 +25,8 @@ START_UP = {
                                                     "`meeple schema --protocol` only",
     ("meeple.cli.serve", "meeple.server.edge"): "the server's edge settings (uvicorn, "
                                                 "Starlette), for `meeple serve` only",
+    ("meeple.cli.serve", "meeple.server.sessions"): "the accounts' settings (FastAPI, "
+                                                    "pwdlib), for `meeple serve` only",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "
                                             "worker (it imports meeple.server.botpool) never "
                                             "needs: it starts in half the time",

@@ -684,3 +684,17 @@ def test_account_settings_are_read_and_checked() -> None:
             AccountSettings.from_env({var: value})
         assert var in str(refused.value)
         assert "short" not in str(refused.value)  # a secret is never printed
+
+
+def test_serve_refuses_bad_account_settings_with_a_clear_message() -> None:
+    from typer.testing import CliRunner
+
+    from meeple.cli import app
+
+    for var, value, words in (("MEEPLE_SECRET_KEY", "too short", "at least 32 characters"),
+                              ("MEEPLE_SESSION_DAYS", "-1", "a number of days"),
+                              ("MEEPLE_RATE_SIGNIN", "lots", "a rate")):
+        result = CliRunner().invoke(app, ["serve", "--port", "1"], env={var: value})
+        assert result.exit_code == 2, result.output
+        assert words in result.output and var in result.output
+        assert "too short" not in result.output
