@@ -5,15 +5,18 @@ the frames' models and of their published schema (fast: no server process to sta
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from meeple.server import create_app
 from meeple.store import Store, sqlite_url
+from tests.server.conftest import TEST_LIMITS
 
 with warnings.catch_warnings():  # starlette would rather have httpx2: httpx is what we have
     warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
@@ -38,7 +41,11 @@ class Table:
 def table_app(tmp_path: Path) -> Iterator[Table]:
     store = Store(sqlite_url(tmp_path / "tables.db"))
     store.migrate()
-    with TestClient(create_app(store, bots=False)) as client:
+    # the limits off, as on the test servers (TEST_LIMITS): the app reads them at start-up,
+    # and a test here sends frames faster than a person (a ping over the frame rate would be
+    # answered by an error frame, not the pong it waits for)
+    with mock.patch.dict(os.environ, TEST_LIMITS), \
+            TestClient(create_app(store, bots=False)) as client:
         made = client.post("/api/tables", json={
             "game": "gardens", "variant": {"level": 1}, "join_as": "Ann",
             "seats": [{"kind": "human"}, {"kind": "human"}]})
