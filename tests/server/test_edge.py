@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-import shutil
 import socket
 import time
 from collections.abc import Iterator
@@ -23,6 +21,7 @@ from websockets.sync.client import connect
 
 from meeple.server import edge
 from meeple.server.checks import BadInput, checked_name, loads_strict
+from tests.aio import run
 from tests.server.client import Player
 from tests.server.conftest import SQLITE_ONLY, Server, free_port
 from tests.server.test_play import create
@@ -267,47 +266,7 @@ def test_the_pages_have_no_inline_script_style_or_handler(server: Server) -> Non
         assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", html, flags=re.I), path
 
 
-CHROMIUM = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
-
-
-def test_the_pages_break_no_rule_of_their_policy_in_a_browser(configured: Server) -> None:
-    """Chromium loads the lobby, a running table (its drawing, its WebSocket) and /docs under
-    the server's CSP: not one violation is reported, and each page works."""
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs Chromium at {CHROMIUM} (scripts/test installs it)")
-        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    t = create(configured, "gardens", {"level": 1}, [{"kind": "human"}, {
-        "kind": "bot", "bot": "random"}], join_as="Ann")["table"]["id"]  # (waits for Ann)
-    listen = ("window.__csp = []; document.addEventListener('securitypolicyviolation', "
-              "(e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page()
-            page.add_init_script(listen)
-            logged: list[str] = []
-            page.on("console", lambda m: logged.append(m.text)
-                    if "Content Security Policy" in m.text else None)
-            page.goto(configured.base + "/")
-            page.wait_for_selector("#game option", state="attached")
-            page.select_option("#game", "gardens")
-            assert page.evaluate("window.__csp") == []
-            page.goto(f"{configured.base}/t/{t}")
-            # a spectator: its WebSocket connected, the board drawn
-            page.wait_for_function("() => document.getElementById('conn').textContent "
-                                   "=== 'connected'", timeout=60_000)
-            page.wait_for_selector("#board svg", state="attached", timeout=60_000)
-            assert page.evaluate("window.__csp") == []
-            page.goto(configured.base + "/docs")
-            page.wait_for_selector(".opblock", timeout=60_000)  # the operations are listed
-            assert page.evaluate("window.__csp") == []
-            assert logged == []
-        finally:
-            browser.close()
+# (the pages under the policy in Chromium: tests/web/test_policy.py)
 
 
 # ---------------------------------------------------------------- 3. WebSocket origins
@@ -356,7 +315,7 @@ def test_meeple_join_still_plays_online(server: Server) -> None:
     from meeple.cli.online import play_online
 
     t = create(server, "gardens", {"level": 1}, [{"kind": "bot", "bot": "random"}] * 2)["id"]
-    assert asyncio.run(asyncio.wait_for(play_online(server.base, t, None, None), 300)) == 0
+    assert run(asyncio.wait_for(play_online(server.base, t, None, None), 300)) == 0
 
 
 # ---------------------------------------------------------------- 4. Hosts, no redirects

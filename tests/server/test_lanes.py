@@ -19,6 +19,7 @@ import pytest
 
 from meeple.server.lanes import Lane, LaneSettings
 from meeple.server.quotas import Throttled
+from tests.aio import run
 from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 
 #: The lane is the server process's, the same on either store: SQLite only.
@@ -355,4 +356,4 @@ def test_the_lanes_admission_in_this_process() -> None:
         assert lane.spent("a") < 0.1  # sleeping costs no CPU
         lane.stop()
 
-    asyncio.run(main())
+    run(main())
