@@ -283,15 +283,20 @@ def test_an_analysis_past_its_deadline_is_stopped(lane_tight: Server) -> None:
 
 def test_a_clients_cpu_seconds_per_minute_are_budgeted(lane_tight: Server) -> None:
     """MEEPLE_HINT_CPU: worker CPU seconds a client's hints and analyses may take a minute
-    (1 here, 30 by default). A hint of ~2 s leaves the client over it: its next is a 429
+    (1 here, 30 by default). Hints of ~2 s leave the client over it: its next is a 429
     naming the budget, with the seconds until a minute has passed; another address is
     served."""
     with client(lane_tight, "127.0.2.11") as http:
         table = seat_to_move(http)
         warm(http, table)
     with client(lane_tight, "127.0.2.12") as http:
+        # a ~2 s search is ~2 CPU-seconds on a quiet machine, less on a busy one (the lane's
+        # workers are niced): hints of it until the budget is spent, a few at most
         assert answered(ask_hint(http, *table, "mcts:seconds=2")) == 200
-        r = ask_hint(http, *table, "easy")
+        for _ in range(4):
+            r = ask_hint(http, *table, "mcts:seconds=2")
+            if answered(r) != 200:
+                break
         assert answered(r) == 429 and r.json()["limit"] == "MEEPLE_HINT_CPU"
         assert 1 <= int(r.headers["Retry-After"]) <= 61
     with client(lane_tight, "127.0.2.13") as http:
