@@ -4,7 +4,8 @@ Plain ES modules, no build step and no Node: the files under ``static/`` are ser
 (``docs/web.md`` says why). ``create_web_app(store)`` is the server app with the pages mounted:
 ``/`` the lobby, ``/t/{table}`` a table (play, watch or replay; a table that does not exist is a
 404 page with the way back to the lobby), ``/solo/{player}`` a player's Pergola solo achievement
-table (``/solo/`` without a name: a page to pick a player), ``/static/...`` the assets.
+table (``/solo/`` without a name: a page to pick a player), ``/account`` sign up, sign in
+and the signed-in account, ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
 
@@ -34,6 +35,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "table": ("table", ("table-ux.css", "drawings.css", "hint.css")),
     "solo": ("Pergola solo achievements", ("lobby.css",)),
     "missing": ("no such table", ("lobby.css",)),
+    "account": ("your account", ("account.css",)),
 }
 
 
@@ -68,6 +70,10 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
                 table=html.escape(table_id[:40]), detail=html.escape(str(exc)))
             return HTMLResponse(body, status_code=404, headers={"Cache-Control": "no-cache"})
         return serve("table")
+
+    @app.get("/account", include_in_schema=False)
+    def account_page() -> HTMLResponse:
+        return serve("account")  # sign up, sign in, the signed-in account (docs/web.md)
 
     @app.get("/solo", include_in_schema=False)
     def solo_index() -> RedirectResponse:

@@ -19,6 +19,12 @@ export async function api(method, path, body) {
     opts.body = JSON.stringify(body);
   }
   if (method === "POST") opts.headers["Idempotency-Key"] = idempotencyKey();
+  if (method !== "GET" && method !== "HEAD") {
+    // signed in: the server refuses a change that comes with the session cookie but
+    // without the session's CSRF token (docs/server.md, Accounts)
+    const me = await session();
+    if (me) opts.headers["X-CSRF-Token"] = me.csrf;
+  }
   let r;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -37,6 +43,34 @@ export async function api(method, path, body) {
     throw new Error(detail);
   }
   return data;
+}
+
+// The account this browser is signed in to (GET /api/me: {account, csrf, expires}), or null
+// for a guest; asked once a page, again after forgetSession() (sign in or out).
+let signedIn = null;
+export function session() {
+  if (!signedIn) {
+    signedIn = fetch("/api/me", { headers: { accept: "application/json" } })
+      .then((r) => (r.ok ? r.json() : null))
+      .catch(() => null);
+  }
+  return signedIn;
+}
+export function setSession(me) { signedIn = Promise.resolve(me); }
+export function forgetSession() { signedIn = null; }
+
+// The header's link to /account: the account's name when signed in, else "Sign in".
+export async function accountLink() {
+  const header = document.querySelector("header.top");
+  if (!header) return;
+  let link = document.getElementById("account-link");
+  if (!link) {
+    link = el("a", { id: "account-link", class: "account-link", href: "/account" }, "Sign in");
+    header.append(link);
+  }
+  const me = await session();
+  link.textContent = me ? me.account.display_name : "Sign in";
+  link.title = me ? `signed in as ${me.account.username}: your account` : "sign in or sign up";
 }
 
 // el("button", {class: "x", onclick: f}, "text", child...). A "style" is set through the

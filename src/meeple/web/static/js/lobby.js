@@ -1,8 +1,8 @@
 // The lobby: create a table (game, variant, seats: me / a friend by link / a bot; clock),
 // a sheet of one's own (Gardens, Reefs, Takenokolor: upload, check, preview), and the lists of
 // waiting, running and finished tables.
-import { api, el, describeVariant, heldSeat, holdSeat, myName, setMyName,
-  wireColourBlind } from "./common.js";
+import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, session,
+  setMyName, wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
 
 // the named difficulties first (each its game's preset, docs/bots.md), then the plain bots;
@@ -356,12 +356,41 @@ async function refreshList(status) {
   }
 }
 
+// signed in: the account's games first (GET /api/me/games?sort=turn), its turns on top
+async function refreshMyGames() {
+  if (!(await session())) return;
+  let games;
+  try { games = await api("GET", "/api/me/games?sort=turn&limit=20"); } catch { return; }
+  $("my-games-card").classList.remove("hidden");
+  const body = document.querySelector("#my-games tbody");
+  body.replaceChildren();
+  if (!games.length) {
+    body.append(el("tr", {}, el("td", { class: "muted" }, "none yet: create or join a table")));
+  }
+  for (const g of games) {
+    const whose = g.status === "finished" ? "finished"
+      : g.status === "waiting" ? "waiting for players"
+        : g.turn ? `${g.turn.name} to move` : "";
+    body.append(el("tr", { "data-table": g.table },
+      el("td", {}, el("strong", {}, g.title), " ",
+        el("span", { class: "small muted" }, describeVariant(g.variant))),
+      el("td", { class: "small" }, g.seats.join(", ")),
+      el("td", { class: "small" }, whose),
+      el("td", {}, g.my_turn ? el("span", { class: "your-turn" }, "your turn") : null),
+      el("td", { class: "actions" }, el("a",
+        { href: `/t/${g.table}${g.status === "finished" ? "?replay" : ""}` },
+        g.status === "finished" ? "replay" : g.my_turn ? "play" : "open"))));
+  }
+}
+
 async function refreshLists() {
+  await refreshMyGames();
   for (const status of ["waiting", "running", "finished"]) await refreshList(status);
 }
 
 async function start() {
   wireColourBlind($("cb-toggle"), () => { if (own) drawPreview(own); });
+  accountLink();
   $("my-name").value = myName();
   games = await api("GET", "/api/games");
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));

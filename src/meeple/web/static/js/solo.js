@@ -2,7 +2,7 @@
 // rulebook's ten spaces with the best score in each, the total, what is missing and the
 // 1000 club, then every finished solo game under that name. Without a name (/solo/): a box for
 // one and the players with a finished solo game to pick from.
-import { api, el, myName, wireColourBlind } from "./common.js";
+import { accountLink, api, el, myName, wireColourBlind } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const player = decodeURIComponent(location.pathname.replace(/^\/solo\//, ""));
@@ -93,6 +93,7 @@ async function pickPlayer() {
 
 async function start() {
   wireColourBlind($("cb-toggle"));
+  accountLink();
   if (!player.trim()) { await pickPlayer(); return; }
   document.title = `meeple: ${player}'s Pergola solo achievements`;
   $("solo-title").textContent = `${player}: Pergola solo achievements`;

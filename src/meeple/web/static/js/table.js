@@ -6,7 +6,7 @@
 // turn" sends the whole list, which is stored at once or refused whole. Undo and reset act on
 // that list and reach nobody. Which decisions are forced is the server's word, never the page's:
 // a turn that opens with forced ones gets them named in the view frame (`forced`).
-import { api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind,
+import { accountLink, api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind,
   describeVariant } from "./common.js";
 import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
@@ -798,6 +798,7 @@ function connect() {
 
 async function start() {
   wireColourBlind($("cb-toggle"), () => render());
+  accountLink();
   wireKeys();
   try {
     page.table = await api("GET", `/api/tables/${tableId}`);
