@@ -407,7 +407,7 @@ ENDPOINTS = [
                                             "display_name": "F"}),
     Endpoint("POST", "/api/session", body={"username": "fuzzer", "password": "a long password"}),
     Endpoint("DELETE", "/api/session"), Endpoint("POST", "/api/session/revoke-all"),
-    Endpoint("GET", "/api/me"),
+    Endpoint("GET", "/api/me"), Endpoint("GET", "/api/session"),
     Endpoint("PATCH", "/api/me", body={"display_name": "F", "settings": {"colour_blind": True}}),
     Endpoint("DELETE", "/api/me", body={"password": "a long password"}),
     Endpoint("POST", "/api/me/password", body={"old_password": "a long password",

@@ -271,17 +271,38 @@ async def sign_out_everywhere(request: Request, response: Response, accounts: Ac
 async def me(request: Request, response: Response, accounts: AccountsDep) -> SignedOut:
     """The signed-in account, its settings and the session's CSRF token; 401 without a live
     session (its stale cookie cleared). The cookie's lifetime starts again."""
+    got = await _session_now(request, response, accounts)
+    if got is None:
+        raise HTTPException(401, "not signed in (no live session): sign in with POST "
+                                 "/api/session", headers=_cleared(response))
+    return got
+
+
+@router.get("/api/session")
+async def session_now(request: Request, response: Response, accounts: AccountsDep
+                      ) -> SignedOut | None:
+    """What ``GET /api/me`` gives when signed in, and ``null`` (200) for a guest: what a page
+    asks to know whether it is signed in, so a guest's page sees no refusal (a stale cookie
+    is cleared)."""
+    return await _session_now(request, response, accounts)
+
+
+async def _session_now(request: Request, response: Response, accounts: AccountService
+                       ) -> SignedOut | None:
     signed = await accounts.signed(request)
     if signed is None:
-        headers = {}
         if "meeple_session" in request.cookies:
-            cleared = Response()
-            accounts.clear_cookie(request, cleared)
-            headers["set-cookie"] = cleared.headers["set-cookie"]
-        raise HTTPException(401, "not signed in (no live session): sign in with POST "
-                                 "/api/session", headers=headers)
+            accounts.clear_cookie(request, response)
+        return None
     accounts.set_cookie(request, response, request.cookies["meeple_session"])
     return await _signed_out(accounts, signed)
+
+
+def _cleared(response: Response) -> dict[str, str]:
+    """The cookie-clearing header ``response`` holds, if any (for an HTTPException, which
+    does not send ``response``'s own headers)."""
+    cookie = response.headers.get("set-cookie")
+    return {"set-cookie": cookie} if cookie else {}
 
 
 @router.patch("/api/me")

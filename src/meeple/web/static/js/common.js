@@ -45,12 +45,13 @@ export async function api(method, path, body) {
   return data;
 }
 
-// The account this browser is signed in to (GET /api/me: {account, csrf, expires}), or null
-// for a guest; asked once a page, again after forgetSession() (sign in or out).
+// The account this browser is signed in to (GET /api/session: {account, csrf, expires}, or
+// null for a guest, never a refusal); asked once a page, again after forgetSession() (sign in
+// or out).
 let signedIn = null;
 export function session() {
   if (!signedIn) {
-    signedIn = fetch("/api/me", { headers: { accept: "application/json" } })
+    signedIn = fetch("/api/session", { headers: { accept: "application/json" } })
       .then((r) => (r.ok ? r.json() : null))
       .catch(() => null);
   }
