@@ -109,7 +109,8 @@ class Joined(BaseModel):
 
 class Leave(BaseModel):
     seat: SeatNumber
-    secret: str = Field(max_length=200)
+    secret: str | None = Field(None, max_length=200, description=(
+        "the seat's secret; without it, a signed-in session whose account holds the seat"))
 
 
 # ---------------------------------------------------------------------- WebSocket frames

@@ -34,7 +34,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Annotated, Any
@@ -203,6 +203,13 @@ class Signed:
     account: Account
 
 
+#: How often (seconds) a WebSocket acting for a seat by a session looks again whether the
+#: session lives (a revocation in another server process is seen then).
+SOCKET_RECHECK = 10.0
+
+#: Closes a WebSocket with the reason given (code 4401).
+SocketCloser = Callable[[str], Awaitable[None]]
+
 #: What :meth:`AccountService.signed` keeps on a request once it has looked (None: no session).
 _STATE = "meeple_signed"
 
@@ -224,6 +231,9 @@ class AccountService:
         self._rates: dict[str, list[RateLimitItem]] = {
             name: rate(getattr(self.settings, name)) for name in ("signin", "signin_user",
                                                                   "signup")}
+        #: this process's WebSockets that act for a seat by a session, by account: (the
+        #: session's id, a function that closes the socket with a reason)
+        self._sockets: dict[str, set[tuple[str, SocketCloser]]] = {}
 
     # -------------------------------------------------------------- passwords
     async def _hash_work(self, work: Any, *args: Any) -> Any:
@@ -325,6 +335,45 @@ class AccountService:
         return signed is not None and await asyncio.to_thread(
             self.accounts.holds, signed.account.id, table_id, seat)
 
+    # -------------------------------------------------------------- sockets
+    def watch(self, account_id: str, session_id: str, close: SocketCloser
+              ) -> Callable[[], None]:
+        """Keep a WebSocket that acts for a seat by session ``session_id``, to close it
+        when the session is revoked here (:meth:`signed_out`); the function returned
+        forgets it (call it when the socket ends)."""
+        entry = (session_id, close)
+        self._sockets.setdefault(account_id, set()).add(entry)
+
+        def forget() -> None:
+            kept = self._sockets.get(account_id)
+            if kept is not None:
+                kept.discard(entry)
+                if not kept:
+                    del self._sockets[account_id]
+        return forget
+
+    async def signed_out(self, account_id: str, session_id: str | None = None) -> int:
+        """Close this process's WebSockets that act for a seat by a session of the
+        account (only by ``session_id`` if given) after those sessions were revoked: how
+        many. Another process's sockets find out at their next move
+        (:meth:`still_holds`)."""
+        closing = [(sid, close) for sid, close in self._sockets.get(account_id, set())
+                   if session_id is None or sid == session_id]
+        for _, close in closing:
+            try:
+                await close("signed out: this session no longer acts for the seat; sign in "
+                            "again to play it")
+            except Exception:  # already gone
+                log.debug("a signed-out socket was already closed", exc_info=True)
+        return len(closing)
+
+    async def still_holds(self, session_id: str, table_id: str, seat: int) -> bool:
+        """Whether session ``session_id`` is still live and its account still holds the
+        seat (a socket that said hello by session looks again now and then)."""
+        got = await asyncio.to_thread(self.accounts.session, session_id)
+        return got is not None and await asyncio.to_thread(
+            self.accounts.holds, got[1].id, table_id, seat)
+
     # -------------------------------------------------------------- limits
     def _wait(self, name: str, key: str, count: bool = True) -> float | None:
         wait = None
@@ -381,11 +430,20 @@ AccountsDep = Annotated[AccountService, Depends(get_accounts)]
 async def may_act(conn: HTTPConnection, table_id: str, seat: int, secret: str | None) -> bool:
     """Whether a request may act for ``seat``: it shows the seat's secret, or its session's
     account holds the seat."""
+    return (await seat_proof(conn, table_id, seat, secret)) is not None
+
+
+async def seat_proof(conn: HTTPConnection, table_id: str, seat: int, secret: str | None
+                     ) -> Signed | bool | None:
+    """What lets a request act for ``seat``: True for the seat's secret, the session
+    (:class:`Signed`) whose account holds the seat, or None: nothing does."""
     store: Store = conn.app.state.store
     if secret is not None and await asyncio.to_thread(store.check_secret, table_id, seat, secret):
         return True
     service: AccountService | None = getattr(conn.app.state, "accounts", None)
-    return service is not None and await service.holds(conn, table_id, seat)
+    if service is None or not await service.holds(conn, table_id, seat):
+        return None
+    return await service.signed(conn)
 
 
 # ------------------------------------------------------------------------------ the guard

@@ -270,6 +270,15 @@ class Accounts:
             return s.scalar(select(AccountSeatRow.account_id).where(
                 AccountSeatRow.table_id == table_id, AccountSeatRow.seat == seat)) == account_id
 
+    def seats_at(self, account_id: str, table_id: str) -> list[int]:
+        """The seats the account holds at one table (none for an unknown table)."""
+        if not valid_table_id(table_id):
+            return []
+        with self.store.session() as s:
+            return list(s.scalars(select(AccountSeatRow.seat).where(
+                AccountSeatRow.table_id == table_id, AccountSeatRow.account_id == account_id)
+                .order_by(AccountSeatRow.seat)))
+
     def claim(self, account_id: str, claims: Sequence[Claim]
               ) -> tuple[list[tuple[str, int]], list[tuple[str, int, str]]]:
         """Claim the seats whose secret is right into the account: the seats claimed (or held

@@ -13,7 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, m
 import meeple
 from meeple.core.state import CHANCE
 from meeple.server.checks import MAX_PARAM, checked_name, checked_text
-from meeple.server.deps import ServiceDep
+from meeple.server.deps import ServiceDep, StoreDep
 from meeple.server.protocol import SeatNumber
 from meeple.server.quotas import ThrottledRoute, client_of
 from meeple.server.routes import tables as table_routes
@@ -253,6 +253,7 @@ async def sign_out(request: Request, response: Response, accounts: AccountsDep
     signed = await accounts.signed(request)
     if signed is not None:
         await asyncio.to_thread(accounts.accounts.revoke, signed.session.id)
+        await accounts.signed_out(signed.account.id, signed.session.id)
     accounts.clear_cookie(request, response)
     return {"signed_out": True}
 
@@ -263,6 +264,7 @@ async def sign_out_everywhere(request: Request, response: Response, accounts: Ac
     """Sign out everywhere: every session of the account is revoked, this one too."""
     signed = await accounts.require(request)
     revoked = await asyncio.to_thread(accounts.accounts.revoke_all, signed.account.id)
+    await accounts.signed_out(signed.account.id)
     accounts.clear_cookie(request, response)
     return {"revoked": revoked}
 
@@ -339,6 +341,7 @@ async def change_password(body: PasswordChange, request: Request, response: Resp
     await _check_password(accounts, signed, body.old_password)
     hashed = await accounts.hash(new)
     await asyncio.to_thread(accounts.accounts.set_password, signed.account.id, hashed)
+    await accounts.signed_out(signed.account.id)
     return await _signed_out(accounts, await accounts.open(request, response, signed.account))
 
 
@@ -353,6 +356,23 @@ async def claim(body: ClaimSeats, request: Request, accounts: AccountsDep) -> Cl
         [Claim(c.table, c.seat, c.secret) for c in body.seats])
     return Claimed(claimed=[SeatRef(table=t, seat=s) for t, s in done],
                    refused=[SeatRefused(table=t, seat=s, reason=r) for t, s, r in refused])
+
+
+class SeatsHeld(BaseModel):
+    table: str
+    seats: list[int] = Field(description="the seats the account holds at the table, in order")
+
+
+@router.get("/api/me/tables/{table_id}/seats")
+async def seats_at(table_id: str, request: Request, accounts: AccountsDep,
+                   store: StoreDep) -> SeatsHeld:
+    """The seats the signed-in account holds at one table (none: an empty list), so a page
+    on another device plays the account's seat with no secret in its storage: the
+    WebSocket hello then names the seat alone and the session is its proof."""
+    signed = await accounts.require(request)
+    await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
+    seats = await asyncio.to_thread(accounts.accounts.seats_at, signed.account.id, table_id)
+    return SeatsHeld(table=table_id, seats=seats)
 
 
 async def _turn(svc: Service, held: HeldTable) -> tuple[Turn | None, int]:
@@ -442,6 +462,7 @@ async def delete_me(body: PasswordOnly, request: Request, response: Response,
     signed = await accounts.require(request)
     await _check_password(accounts, signed, body.password)
     changed = await asyncio.to_thread(accounts.accounts.delete, signed.account.id)
+    await accounts.signed_out(signed.account.id)
     for table_id in changed:
         if table_id in svc.runtimes or (await asyncio.to_thread(svc.store.table, table_id)
                                         ).status == RUNNING:

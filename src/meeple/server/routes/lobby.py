@@ -26,6 +26,7 @@ from meeple.server.protocol import CreateTable, Joined, JoinTable, Leave, TableO
 from meeple.server.quotas import QuotasDep, ThrottledRoute, client_hash, client_of
 from meeple.server.reports import solo_reports
 from meeple.server.service import Service
+from meeple.server.sessions import may_act
 from meeple.store import BOT, Idempotency, SeatSpec, Store, Table, Taken, TooManyOpen
 
 log = logging.getLogger("meeple.server")
@@ -201,8 +202,10 @@ async def leave(table_id: str, body: Leave, request: Request, store: StoreDep,
                         body.model_dump_json())
     await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
     if idem is None or not await asyncio.to_thread(store.recall, idem):
-        if not await asyncio.to_thread(store.check_secret, table_id, body.seat, body.secret):
-            raise HTTPException(403, "that is not the secret of this seat")
+        if not await may_act(request, table_id, body.seat, body.secret):
+            raise HTTPException(403, "that is not the secret of this seat" if body.secret
+                                else "leaving a seat needs its secret, or a signed-in "
+                                     "session whose account holds it")
         await asyncio.to_thread(store.leave, table_id, body.seat, idem)
         await svc.seats_changed(table_id)
     return table_out(await asyncio.to_thread(store.table, table_id))

@@ -23,7 +23,7 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -50,7 +50,7 @@ from meeple.server.protocol import (
 )
 from meeple.server.quotas import Quotas, QuotasDep, Throttled, client_of
 from meeple.server.service import AlreadyPlayed, Client, Refused, Runtime, Service
-from meeple.server.sessions import may_act
+from meeple.server.sessions import SOCKET_RECHECK, AccountService, Signed, seat_proof
 from meeple.store import NotFound, StoreUnavailable
 
 log = logging.getLogger("meeple.server")
@@ -147,6 +147,11 @@ class Connection:
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
         self._closing: asyncio.Task[None] | None = None
+        #: the session the connection acts for its seat by (None: by the seat's secret, or
+        #: a spectator), when it was last seen live, and how to stop watching it
+        self.session: Signed | None = None
+        self._session_seen = 0.0
+        self._forget: Callable[[], None] | None = None
 
     async def send(self, frame: dict[str, Any] | str) -> None:
         """Queue a frame: a dict, or JSON text already (a view frame; a model's dump)."""
@@ -175,6 +180,7 @@ class Connection:
 
     async def finish(self) -> None:
         """Stop the writer (the socket is gone or closing)."""
+        self._by_session(None)
         self._writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self._writer
@@ -267,6 +273,8 @@ class Connection:
             self.client = await self._unless_unavailable(self.hello(frame), self.client)
         elif self.client is None:
             await self.error(SAY_HELLO)
+        elif self.session is not None and not await self._session_lives():
+            return
         elif isinstance(frame, Move | Undo):
             await self.move(self.client, frame)
         elif isinstance(frame, Preview):
@@ -283,11 +291,15 @@ class Connection:
             if seat >= rt.table.players:
                 await self.error(f"seat must be a number 0..{rt.table.players - 1}")
                 return self.client
-            if not await may_act(self.ws, rt.table.id, seat, frame.secret):
+            proof = await seat_proof(self.ws, rt.table.id, seat, frame.secret)
+            if proof is None:
                 await self.error(f"that is not the secret of seat {seat}" if frame.secret
                                  else f"seat {seat} needs its secret, or a signed-in session "
                                       f"whose account holds it")
                 return self.client
+            self._by_session(proof if isinstance(proof, Signed) else None)
+        else:
+            self._by_session(None)
         if self.client is not None:
             rt.clients.discard(self.client)
         client = Client(viewer=seat, send=self.send, text=frame.text is True,
@@ -312,6 +324,43 @@ class Connection:
         else:
             await self.svc.tell_clock(rt, client)
         return client
+
+    def _by_session(self, signed: Signed | None) -> None:
+        """Act by ``signed``'s session from now on (None: not by a session): while it
+        does, a revocation of the session in this process closes the socket."""
+        if self._forget is not None:
+            self._forget()
+            self._forget = None
+        self.session = signed
+        self._session_seen = time.monotonic()
+        accounts: AccountService | None = getattr(self.ws.app.state, "accounts", None)
+        if signed is not None and accounts is not None:
+            self._forget = accounts.watch(signed.account.id, signed.session.id,
+                                          self.signed_out)
+
+    async def signed_out(self, reason: str) -> None:
+        """Close the socket: the session it acted for its seat by was revoked (4401); the
+        page connects again as a spectator, or with the seat's secret."""
+        self._by_session(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code=4401, reason=reason[:120]), 10)
+
+    async def _session_lives(self) -> bool:
+        """Whether the session this socket acts by is still live and holds the seat
+        (looked up at most every :data:`SOCKET_RECHECK` seconds: a revocation in another
+        server process is seen at the next frame after that); if not, the socket is
+        closed (False)."""
+        signed, client = self.session, self.client
+        assert signed is not None and client is not None and client.viewer is not None
+        if time.monotonic() - self._session_seen < SOCKET_RECHECK:
+            return True
+        accounts: AccountService = self.ws.app.state.accounts
+        if await accounts.still_holds(signed.session.id, self.table_id, client.viewer):
+            self._session_seen = time.monotonic()
+            return True
+        await self.signed_out("signed out, or the seat is no longer this account's: sign "
+                              "in again to play it")
+        return False
 
     async def move(self, client: Client, frame: Move | Undo) -> None:
         """A move (or undo) of the client's seat: acked once stored, else refused."""

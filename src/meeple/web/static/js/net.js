@@ -23,12 +23,13 @@
 const MAX_SENDS = 3;
 
 export class Connection {
-  constructor(path, { hello, onFrame, onState, onGiveUp }) {
+  constructor(path, { hello, onFrame, onState, onGiveUp, onClose }) {
     this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
     this.hello = hello;
     this.onFrame = onFrame;
     this.onState = onState || (() => {});
     this.onGiveUp = onGiveUp || (() => {});
+    this.onClose = onClose || (() => {});  // (code, reason): the server closed the socket
     this.delay = 500;
     this.queue = [];
     this.awaiting = null;  // {frame, sends}: the request whose reply has not come yet
@@ -63,7 +64,10 @@ export class Connection {
       }
       this.onFrame(frame);
     };
-    ws.onclose = () => this.lost(ws);
+    ws.onclose = (ev) => {
+      if (this.ws === ws) this.onClose(ev.code, ev.reason);
+      this.lost(ws);
+    };
   }
 
   // the whole view frame an update frame makes of the view held, or null if it does not fit

@@ -6,7 +6,8 @@
 // turn" sends the whole list, which is stored at once or refused whole. Undo and reset act on
 // that list and reach nobody. Which decisions are forced is the server's word, never the page's:
 // a turn that opens with forced ones gets them named in the view frame (`forced`).
-import { accountLink, api, el, heldSeat, holdSeat, myName, setMyName, wireColourBlind,
+import { accountLink, api, el, forgetSession, heldSeat, holdSeat, myName, session, setMyName,
+  wireColourBlind,
   describeVariant } from "./common.js";
 import { Connection } from "./net.js";
 import { loadDrawing } from "./games/index.js";
@@ -774,7 +775,10 @@ function connect() {
   page.conn = new Connection(`/ws/tables/${tableId}`, {
     hello: () => {
       const h = { type: "hello", presence: true, clock: true };
-      if (page.me) Object.assign(h, { seat: page.me.seat, secret: page.me.secret });
+      if (page.me) {
+        h.seat = page.me.seat;
+        if (page.me.secret) h.secret = page.me.secret;
+      }
       if (!page.draw) h.text = true;
       return h;
     },
@@ -785,6 +789,18 @@ function connect() {
       refuse("The server did not answer; please click again.");
       render();
     },
+    onClose: (code, reason) => {
+      // 4401: the session this page played its seat by was signed out (here or on another
+      // device); it watches from now on (a seat whose secret it keeps is not affected)
+      if (code === 4401 && page.me && !page.me.secret) {
+        page.me = null;
+        page.mode = "watch";
+        refuse(reason || "Signed out: you are watching this table now.");
+        forgetSession();
+        accountLink();  // the header says so too
+        render();
+      }
+    },
     onState: async (state) => {
       $("conn").textContent = state;
       if (state === "connected") {
@@ -794,6 +810,19 @@ function connect() {
       }
     },
   });
+}
+
+// The seat the signed-in account holds at this table when this browser keeps no secret for
+// it (a seat taken on another device): the hello names the seat and the session proves it.
+async function accountSeat() {
+  const me = await session();
+  if (!me) return null;
+  try {
+    const held = await api("GET", `/api/me/tables/${tableId}/seats`);
+    return held.seats.length ? { seat: held.seats[0], secret: null } : null;
+  } catch {
+    return null;
+  }
 }
 
 async function start() {
@@ -815,7 +844,7 @@ async function start() {
   ]);
   page.layout = layout;
   page.draw = draw;
-  page.me = heldSeat(tableId);
+  page.me = heldSeat(tableId) || await accountSeat();
   if (params.has("replay") || (page.table.status === "finished" && !params.has("live"))) {
     startReplay();
     return;
