@@ -28,25 +28,30 @@ def hello(s: Session, seat: int | None, secret: str | None, presence: bool = Tru
     assert s.recv()["type"] == "view"
 
 
+def _presence(seats: list[bool], spectators: int) -> dict[str, object]:
+    """A presence frame of a table where nobody conceded and no rematch is made (issue 54)."""
+    return {"type": "presence", "seats": seats, "spectators": spectators,
+            "conceded": [False] * len(seats), "rematch": None}
+
+
 def test_presence_after_the_view_then_at_every_change(table: Table) -> None:
     with session(table) as ann:
         hello(ann, 0, table.secrets[0])
         first = ann.recv()
-        assert first == {"type": "presence", "seats": [True, False], "spectators": 0}
+        assert first == _presence([True, False], 0)
         assert isinstance(SERVER_FRAMES.validate_python(first), PresenceFrame)
         with session(table) as bob:
             hello(bob, 1, table.secrets[1])
-            assert bob.recv() == {"type": "presence", "seats": [True, True], "spectators": 0}
-            assert ann.recv() == {"type": "presence", "seats": [True, True], "spectators": 0}
+            assert bob.recv() == _presence([True, True], 0)
+            assert ann.recv() == _presence([True, True], 0)
             with session(table) as eve:
                 hello(eve, None, None)
                 assert eve.recv()["spectators"] == 1
-                assert ann.recv() == {"type": "presence", "seats": [True, True],
-                                      "spectators": 1}
+                assert ann.recv() == _presence([True, True], 1)
             assert ann.recv()["spectators"] == 0  # the spectator went
             bob.recv()
         # Bob's last connection went: Ann is told his seat is empty
-        assert ann.recv() == {"type": "presence", "seats": [True, False], "spectators": 0}
+        assert ann.recv() == _presence([True, False], 0)
         with session(table) as bob:  # and that he is back
             hello(bob, 1, table.secrets[1])
             assert ann.recv()["seats"] == [True, True]

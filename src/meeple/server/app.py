@@ -89,8 +89,9 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
         app.state.quotas = quotas = Quotas(QuotaSettings.from_env())
         app.state.lane = lane = Lane(LaneSettings.from_env(), processes=bots)
         lane.start()
-        stale = quotas.settings.stale_waiting
-        sweeper = asyncio.ensure_future(lobby.sweep_stale(store, service, stale)) if stale else None
+        stale, abandoned = quotas.settings.stale_waiting, quotas.settings.abandoned
+        sweeper = (asyncio.ensure_future(lobby.sweep_stale(store, service, stale, abandoned))
+                   if stale or abandoned else None)
         fanout = None
         if store.dialect == "postgresql":
             fanout = PgListener(store.url, service, asyncio.get_running_loop())

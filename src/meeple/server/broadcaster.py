@@ -208,7 +208,8 @@ class Broadcaster:
     @staticmethod
     def presence_frame(rt: Runtime) -> str:
         """The ``presence`` frame of the table now: for each seat whether one of this
-        process's connections acts for it, and how many watch without a seat."""
+        process's connections acts for it, how many watch without a seat, which seats'
+        people conceded and the table's rematch (issue 54), once one is made."""
         seats = [False] * rt.table.players
         spectators = 0
         for c in rt.clients:
@@ -216,7 +217,9 @@ class Broadcaster:
                 spectators += 1
             elif 0 <= c.viewer < len(seats):
                 seats[c.viewer] = True
-        return json_text({"type": "presence", "seats": seats, "spectators": spectators})
+        return json_text({"type": "presence", "seats": seats, "spectators": spectators,
+                          "conceded": [x.conceded for x in rt.table.seats],
+                          "rematch": rt.table.rematch})
 
     async def tell_presence(self, rt: Runtime, new: Client | None = None) -> None:
         """Send the presence frame to every client that asked for it, if it changed since

@@ -99,12 +99,33 @@ class TableOut(BaseModel):
     result: list[Any] | None
     #: The name of the table's own (uploaded) sheet; None on a shipped sheet.
     own_sheet: str | None = None
+    #: A finished table's rematch, once someone made it (issue 54).
+    rematch: str | None = None
+    #: ``abandoned``: finished without its game's end (nobody joined, or nobody played on).
+    ended: str | None = None
 
 
 class Joined(BaseModel):
     table: TableOut
     seat: int
     secret: str = Field(description="this seat's secret: keep it; it is shown only once")
+
+
+class Rematch(BaseModel):
+    seat: SeatNumber = Field(description="your seat at the finished table (the same seat at "
+                                         "the rematch)")
+    secret: str | None = Field(None, max_length=200, description=(
+        "that seat's secret; without it, a signed-in session whose account holds the seat"))
+    name: Name | None = Field(None, min_length=1, max_length=60, description=(
+        "your name at the rematch; default the one you had"))
+
+
+class SeatAct(BaseModel):
+    """A request for one seat: its number and secret (or a session that holds it)."""
+
+    seat: SeatNumber
+    secret: str | None = Field(None, max_length=200, description=(
+        "the seat's secret; without it, a signed-in session whose account holds the seat"))
 
 
 class Leave(BaseModel):
@@ -412,6 +433,11 @@ class PresenceFrame(_ServerFrame):
     seats: list[bool] = Field(description="for each seat: whether a connection acts for it "
                               "now (false for a bot seat: a bot has no connection)")
     spectators: int = Field(description="connections watching without a seat")
+    conceded: list[bool] = Field(default_factory=list, description=(
+        "for each seat: whether its person conceded (a bot plays it to the end; issue 54)"))
+    rematch: str | None = Field(None, description=(
+        "a finished table's rematch (the id of the one new table its people are invited "
+        "to), once someone made it; null before"))
 
 
 class RanOut(BaseModel):

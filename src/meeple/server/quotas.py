@@ -48,6 +48,7 @@ ENV: dict[str, tuple[str, str]] = {
     "open_tables": ("MEEPLE_OPEN_TABLES", "20"),
     "sockets": ("MEEPLE_WS_PER_CLIENT", "64"),
     "stale_waiting": ("MEEPLE_STALE_WAITING", "3600"),
+    "abandoned": ("MEEPLE_ABANDONED", "7200"),
 }
 
 #: What each rate limits, for the refusal's sentence.
@@ -77,6 +78,9 @@ class QuotaSettings:
     sockets: int = int(ENV["sockets"][1])
     #: seconds a waiting table may go without a seat taken or left before it is closed; 0: never
     stale_waiting: float = float(ENV["stale_waiting"][1])
+    #: seconds a running table with no turn clock may go with no move and nobody connected
+    #: before it ends as abandoned (issue 54); 0: never
+    abandoned: float = float(ENV["abandoned"][1])
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> QuotaSettings:

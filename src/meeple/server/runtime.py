@@ -156,8 +156,8 @@ class Runtime:
         kind, bot, absent = self.seat_kind(seat)
         if kind == BOT:
             return bot or "random"
-        if absent and not self.connected(seat):
-            return bot or STAND_IN
+        if absent and (self.table.seats[seat].conceded or not self.connected(seat)):
+            return bot or STAND_IN  # a conceded seat: at a bot's pace, for good (issue 54)
         return None
 
     def stand_in(self, seat: int) -> str:

@@ -208,6 +208,8 @@ class Service:
         if not texts:
             raise Refused("no move was given", version)
         rt = await self.runtime(table_id)
+        if not by_bot:
+            conceded(rt, seat, version)
         key = None if client_id is None else request_key(seat, version, client_id, MOVE, texts)
         await self.authority.play(rt, seat, texts, version, key, by_bot=by_bot, draft=draft)
         if mover is not None and mover.merged_ack:
@@ -226,6 +228,7 @@ class Service:
         """What the position would be after ``texts`` (:meth:`Authority.preview`); the turn
         clock restarts, and its clients are told."""
         rt = await self.runtime(table_id)
+        conceded(rt, seat, rt.version)
         answer = self.authority.preview(rt, seat, texts, text, draft)
         await self.broadcaster.tell_clock(rt)
         return answer
@@ -233,6 +236,7 @@ class Service:
     async def undo(self, table_id: str, seat: int, version: int, client_id: str | None) -> int:
         """Take back ``seat``'s last decision of its unfinished turn (as the engine allows)."""
         rt = await self.runtime(table_id)
+        conceded(rt, seat, version)
         key = None if client_id is None else request_key(seat, version, client_id, UNDO, [])
         await self.authority.undo(rt, seat, version, key)
         await self.broadcaster.broadcast(rt)
@@ -247,6 +251,8 @@ class Service:
 
     async def set_absent(self, table_id: str, seat: int, absent: bool) -> None:
         rt = await self.runtime(table_id)
+        if not absent:
+            conceded(rt, seat, rt.version)
         await self.authority.set_absent(rt, seat, absent)
         if not absent:  # the person's own again
             self.bots.seat_back(rt, seat)
@@ -259,3 +265,11 @@ class Service:
             await self.start_table(table_id)
         else:
             await self.broadcaster.broadcast(rt)
+        await self.broadcaster.tell_presence(rt)  # a concession, a rematch made
+
+
+def conceded(rt: Runtime, seat: int, version: int) -> None:
+    """:class:`Refused` if ``seat``'s person conceded (issue 54): its stand-in plays it to the
+    end, and its person can no longer move, preview, undo or take it back."""
+    if 0 <= seat < len(rt.table.seats) and rt.table.seats[seat].conceded:
+        raise Refused("you conceded this game: a bot plays your seat to the end", version)

@@ -77,7 +77,7 @@ UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CSRF_EXEMPT = frozenset({("POST", "/api/accounts"), ("POST", "/api/session")})
 #: The requests after which a signed-in client holds the seat it took: create with
 #: ``join_as``, join.
-_SEAT_TAKING = re.compile(r"/api/tables(/[A-Za-z0-9]{1,32}/join)?")
+_SEAT_TAKING = re.compile(r"/api/tables(/[A-Za-z0-9]{1,32}/(join|rematch))?")
 
 #: The settings, by field of :class:`AccountSettings`: (environment variable, default).
 ENV: dict[str, tuple[str, str]] = {

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -69,6 +70,11 @@ class TableRow(Base):
     #: A digest of the client (address) that created it, to cap the open tables a client
     #: holds (issue 51); None for tables made before it was kept, or by the store directly.
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: The rematch of a finished table: the one new table its people are invited to (issue 54).
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: How a finished table ended when its game did not: ``abandoned`` (nobody played on, or
+    #: nobody joined); None: the game's own end (or a table of before issue 54).
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan")
@@ -90,6 +96,8 @@ class SeatRow(Base):
     secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: A human seat whose clock ran out is played by its stand-in bot until its person returns.
     absent: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The seat's person conceded (issue 54): its stand-in plays it to the end, for good.
+    conceded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 

@@ -60,7 +60,9 @@ from meeple.store.models import (
 
 ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0009"
+#: :attr:`Table.ended` of a table finished without its game's end (nobody played on).
+ABANDONED = "abandoned"
 #: PostgreSQL channel on which every committed log append is announced as "table:version".
 NOTIFY_CHANNEL = "meeple_tables"
 
@@ -213,6 +215,8 @@ class Seat:
     bot: str | None
     taken: bool
     absent: bool
+    #: its person conceded: the stand-in plays it to the end (issue 54)
+    conceded: bool = False
 
 
 @dataclass(frozen=True)
@@ -234,6 +238,10 @@ class Table:
     updated: datetime
     result: list[Any] | None
     seats: tuple[Seat, ...]
+    #: the rematch its people are invited to, once one is made (issue 54)
+    rematch: str | None = None
+    #: ``abandoned`` for a table finished without its game's end; None otherwise
+    ended: str | None = None
 
     @property
     def open_seats(self) -> list[int]:
@@ -246,8 +254,9 @@ def _table(row: TableRow) -> Table:
         players=row.players, seed=row.seed, status=row.status, version=row.version,
         public=row.public, clock=row.clock, turn_started=row.turn_started, created=row.created,
         updated=row.updated, result=row.result,
-        seats=tuple(Seat(s.index, s.kind, s.name, s.bot, s.secret_hash is not None, s.absent)
-                    for s in row.seats),
+        seats=tuple(Seat(s.index, s.kind, s.name, s.bot, s.secret_hash is not None, s.absent,
+                         bool(s.conceded)) for s in row.seats),
+        rematch=row.rematch, ended=row.ended,
     )
 
 
@@ -342,18 +351,9 @@ class Store:
             raise StoreError(f"{players} seats are needed, {len(seats)} were given")
         if idempotency is not None and (done := self.recall(idempotency)) is not None:
             return done
-        table_id = secrets.token_hex(8)
-        row = TableRow(
-            id=table_id, game=game, variant=dict(variant), sheet=sheet, players=players,
-            seed=self._new_seed() if seed is None else seed, status=WAITING, version=0,
-            public=public, clock=clock, created=now(), updated=now(), creator=creator,
-        )
-        for i, spec in enumerate(seats):
-            name = spec.name or (f"{spec.bot} ({i})" if spec.kind == BOT else f"seat {i}")
-            row.seats.append(SeatRow(index=i, kind=spec.kind, bot=spec.bot, name=name,
-                                     absent=False))
-        if all(s.kind == BOT for s in seats):
-            row.status = RUNNING
+        row = self._new_table(game, variant, players, seats, sheet, public, clock, seed,
+                              creator)
+        table_id = row.id
         seat: int | None = None
         secret: str | None = None
         salt = ""
@@ -375,6 +375,85 @@ class Store:
         except IntegrityError:
             return self._raced(idempotency)
         return Taken(table_id, seat, secret)
+
+    def _new_table(self, game: str, variant: dict[str, Any], players: int,
+                   seats: Sequence[SeatSpec], sheet: dict[str, Any] | None, public: bool,
+                   clock: int | None, seed: int | None, creator: str | None) -> TableRow:
+        """A new table's row with its seats (not added to a session yet)."""
+        row = TableRow(
+            id=secrets.token_hex(8), game=game, variant=dict(variant), sheet=sheet,
+            players=players, seed=self._new_seed() if seed is None else seed, status=WAITING,
+            version=0, public=public, clock=clock, created=now(), updated=now(),
+            creator=creator,
+        )
+        for i, spec in enumerate(seats):
+            name = spec.name or (f"{spec.bot} ({i})" if spec.kind == BOT else f"seat {i}")
+            row.seats.append(SeatRow(index=i, kind=spec.kind, bot=spec.bot, name=name,
+                                     absent=False, conceded=False))
+        if all(spec.kind == BOT for spec in seats):
+            row.status = RUNNING
+        return row
+
+    def rematch(self, table_id: str, seat: int, name: str,
+                idempotency: Idempotency | None = None, creator: str | None = None) -> Taken:
+        """Take ``seat`` at the rematch of finished table ``table_id`` under ``name``: the
+        first to ask makes it (the same game, variant, sheet, clock and seats: the bots
+        again, every person's seat open; not listed in the lobby: its people are invited),
+        and everyone after joins that same table. Returns the seat taken there and its
+        secret; with ``idempotency``, a retry gets the same answer."""
+        if idempotency is not None and (done := self.recall(idempotency)) is not None:
+            return done
+        old = self.table(table_id)
+        if old.rematch is None:
+            specs = [SeatSpec(kind=x.kind, bot=x.bot, name=x.name if x.kind == BOT else None)
+                     for x in old.seats]
+            row = self._new_table(old.game, old.variant, old.players, specs, old.sheet,
+                                  False, old.clock, None, creator)
+            # another request made it first (_Lost): join that one
+            with contextlib.suppress(_Lost), self.writing() as s:
+                s.add(row)
+                s.flush()
+                made = s.execute(update(TableRow).where(
+                    TableRow.id == table_id, TableRow.rematch.is_(None))
+                    .values(rematch=row.id, updated=now()))
+                if made.rowcount == 0:  # type: ignore[attr-defined]
+                    raise _Lost  # rolled back: the new table is not kept
+                self._notify(s, table_id, -1)
+            old = self.table(table_id)
+        assert old.rematch is not None
+        return self.join(old.rematch, seat, name, idempotency)
+
+    def concede(self, table_id: str, seat: int) -> None:
+        """``seat``'s person concedes (issue 54): its stand-in plays it to the end, and it
+        cannot be taken back."""
+        with self.writing() as s:
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat,
+                                            SeatRow.kind == HUMAN)
+                      .values(absent=True, conceded=True))
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
+            self._notify(s, table_id, -1)
+
+    def close_abandoned(self, older: float, keep: set[str] | frozenset[str] = frozenset()
+                        ) -> list[str]:
+        """End the running tables with no turn clock (a clock's stand-ins keep a table going)
+        nobody has moved at for ``older`` seconds and that are not in ``keep`` (tables whose
+        people are still connected): each is finished without a result, ``ended`` =
+        ``abandoned``, and leaves the lobby's running list. Returns their ids."""
+        cutoff = now() - timedelta(seconds=older)
+        with self.writing() as s:
+            ids = [t for t in s.scalars(select(TableRow.id).where(
+                TableRow.status == RUNNING, TableRow.clock.is_(None),
+                TableRow.updated < cutoff)) if t not in keep]
+            for k in range(0, len(ids), 500):
+                part = ids[k:k + 500]
+                s.execute(update(TableRow).where(TableRow.id.in_(part),  # (no move since)
+                                                 TableRow.status == RUNNING,
+                                                 TableRow.updated < cutoff)
+                          .values(status=FINISHED, result=None, ended=ABANDONED,
+                                  updated=now()))
+                for table_id in part:
+                    self._notify(s, table_id, -1)
+        return ids
 
     def table(self, table_id: str) -> Table:
         if not valid_table_id(table_id):
@@ -422,7 +501,8 @@ class Store:
                 s.execute(update(TableRow).where(TableRow.id.in_(part),  # (not joined since)
                                                  TableRow.status == WAITING,
                                                  TableRow.updated < cutoff)
-                          .values(status=FINISHED, result=None, updated=now()))
+                          .values(status=FINISHED, result=None, ended=ABANDONED,
+                                  updated=now()))
                 for table_id in part:
                     self._notify(s, table_id, -1)
         return ids
@@ -575,8 +655,10 @@ class Store:
 
     @staticmethod
     def _set_absent(s: Session, table_id: str, seat: int, absent: bool) -> None:
-        s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat)
-                  .values(absent=absent))
+        q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat)
+        if not absent:  # a conceded seat is its stand-in's for good
+            q = q.where(SeatRow.conceded.is_(False))
+        s.execute(q.values(absent=absent))
 
     def _notify(self, s: Session | Connection, table_id: str, version: int) -> None:
         """On PostgreSQL, tell the other server processes (delivered at commit only): the
@@ -798,6 +880,10 @@ class Append:
     expected: int
     entries: Sequence[Entry]
     finished_result: list[Any] | None = None
+
+
+class _Lost(Exception):
+    """A race lost inside a transaction: roll it back."""
 
 
 def parse_notice(payload: str) -> tuple[str, int, str] | None:

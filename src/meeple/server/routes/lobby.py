@@ -22,12 +22,31 @@ from meeple.core.view import view_schema
 from meeple.server import uploads
 from meeple.server.checks import MAX_PARAM, BadInput, checked_variant
 from meeple.server.deps import ServiceDep, StoreDep
-from meeple.server.protocol import CreateTable, Joined, JoinTable, Leave, TableOut
+from meeple.server.protocol import (
+    CreateTable,
+    Joined,
+    JoinTable,
+    Leave,
+    Rematch,
+    SeatAct,
+    TableOut,
+)
 from meeple.server.quotas import QuotasDep, ThrottledRoute, client_hash, client_of
 from meeple.server.reports import solo_reports
 from meeple.server.service import Service
 from meeple.server.sessions import may_act
-from meeple.store import BOT, Idempotency, SeatSpec, Store, Table, Taken, TooManyOpen
+from meeple.store import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    RUNNING,
+    Idempotency,
+    SeatSpec,
+    Store,
+    Table,
+    Taken,
+    TooManyOpen,
+)
 
 log = logging.getLogger("meeple.server")
 
@@ -55,7 +74,8 @@ def table_out(t: Table) -> TableOut:
         players=t.players, status=t.status, version=t.version, public=t.public, clock=t.clock,
         seats=list(t.seats),
         open_seats=t.open_seats, created=t.created.isoformat(), updated=t.updated.isoformat(),
-        result=t.result, own_sheet=uploads.sheet_name(t.sheet),
+        result=t.result, own_sheet=uploads.sheet_name(t.sheet), rematch=t.rematch,
+        ended=t.ended,
     )
 
 
@@ -211,6 +231,68 @@ async def leave(table_id: str, body: Leave, request: Request, store: StoreDep,
     return table_out(await asyncio.to_thread(store.table, table_id))
 
 
+def _human_seat(t: Table, seat: int, what: str) -> None:
+    """422 unless ``seat`` is one of ``t``'s people's seats."""
+    people = [s.index for s in t.seats if s.kind == HUMAN]
+    if seat not in people:
+        raise BadInput(f"seat {seat} is not a person's seat at this table; {what} is for a "
+                       f"person's seat: {', '.join(map(str, people)) or 'none here'}")
+
+
+@router.post("/api/tables/{table_id}/rematch", status_code=201)
+async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDep,
+                  svc: ServiceDep, quotas: QuotasDep,
+                  idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
+                  ) -> Joined:
+    """A finished table's rematch (issue 54): the first of its people to ask makes it (the
+    same game, variant, sheet, clock and bots; not listed in the lobby) and everyone after
+    joins that one table, each at their own seat number; the table's clients are told in
+    their ``presence`` frame. The seat is shown by its secret or a session that holds it.
+    The answer is a join's: the new table, the seat and its secret (and the seat is the
+    signed-in account's, as a join's)."""
+    client = client_of(request)
+    idem = _idempotency(idempotency_key, client, "rematch", table_id, body.model_dump_json())
+    old = await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
+    if idem is None or not await asyncio.to_thread(store.recall, idem):
+        if old.status != FINISHED:
+            raise HTTPException(409, f"a rematch follows a finished game; this table is "
+                                     f"{old.status}")
+        _human_seat(old, body.seat, "a rematch")
+        if not await may_act(request, table_id, body.seat, body.secret):
+            raise HTTPException(403, "a rematch needs your seat's secret at the finished "
+                                     "table, or a signed-in session whose account holds it")
+        quotas.hit("join", client)
+    name = body.name or old.seats[body.seat].name
+    taken = await asyncio.to_thread(store.rematch, table_id, body.seat, name, idem,
+                                    client_hash(client))
+    if not taken.replayed:
+        await svc.seats_changed(taken.table_id)
+        await svc.seats_changed(table_id)  # its people are told of the rematch
+    answer = await asyncio.to_thread(_answer, store, taken)
+    assert isinstance(answer, Joined)
+    return answer
+
+
+@router.post("/api/tables/{table_id}/concede")
+async def concede(table_id: str, body: SeatAct, request: Request, store: StoreDep,
+                  svc: ServiceDep) -> TableOut:
+    """Concede a running game (issue 54): the seat's stand-in bot plays it to the end, for
+    good (the person can no longer move, nor take it back), and it counts as last place
+    (docs/ratings.md). Conceding again changes nothing."""
+    t = await asyncio.to_thread(store.table, table_id)
+    if t.status != RUNNING:
+        raise HTTPException(409, f"only a game under way can be conceded; this table is "
+                                 f"{t.status}")
+    _human_seat(t, body.seat, "conceding")
+    if not await may_act(request, table_id, body.seat, body.secret):
+        raise HTTPException(403, "conceding needs the seat's secret, or a signed-in session "
+                                 "whose account holds it")
+    if not t.seats[body.seat].conceded:
+        await asyncio.to_thread(store.concede, table_id, body.seat)
+        await svc.seats_changed(table_id)
+    return table_out(await asyncio.to_thread(store.table, table_id))
+
+
 def _fault_point(name: str) -> None:
     if os.environ.get(FAULT_ENV) == f"crash-after-commit:{name}":
         log.warning("%s: dying after the commit of a %s request", FAULT_ENV, name)
@@ -259,13 +341,35 @@ async def close_stale(store: Store, svc: Service, older: float) -> list[str]:
     return closed
 
 
-async def sweep_stale(store: Store, svc: Service, older: float) -> None:
-    """Every ``older / 4`` seconds (at most a minute): :func:`close_stale`, for ever."""
-    every = min(60.0, max(0.5, older / 4))
+async def close_abandoned(store: Store, svc: Service, older: float) -> list[str]:
+    """End the running tables with no turn clock that nobody has moved at for ``older``
+    seconds and that have no client connected to this process (issue 54: a game its people
+    walked away from): each is finished without a result (``ended``: abandoned) and
+    leaves the lobby's running list."""
+    closed = await asyncio.to_thread(store.close_abandoned, older, set(svc.connections))
+    for table_id in closed:
+        if table_id in svc.runtimes:
+            try:
+                await svc.seats_changed(table_id)
+            except Exception:
+                log.exception("table %s: ended as abandoned, its clients could not be told",
+                              table_id)
+    if closed:
+        log.info("ended %d running tables nobody moved at for %g s", len(closed), older)
+    return closed
+
+
+async def sweep_stale(store: Store, svc: Service, older: float, abandoned: float = 0) -> None:
+    """For ever, every quarter of the shorter setting (at most a minute): :func:`close_stale`
+    (``older``; 0: never) and :func:`close_abandoned` (``abandoned``; 0: never)."""
+    every = min(60.0, max(0.5, min(x for x in (older, abandoned) if x) / 4))
     while True:
         await asyncio.sleep(every)
         try:
-            await close_stale(store, svc, older)
+            if older:
+                await close_stale(store, svc, older)
+            if abandoned:
+                await close_abandoned(store, svc, abandoned)
         except Exception:  # the store unavailable, say: next time
             log.warning("closing stale tables failed; trying again in %g s", every,
                         exc_info=True)

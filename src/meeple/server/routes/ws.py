@@ -420,8 +420,11 @@ class Connection:
         if client.viewer is None:
             await self.error("a spectator has no seat to take back")
             return
-        await self._unless_unavailable(self.svc.set_absent(self.table_id, client.viewer, False),
-                                       None)
+        try:
+            await self._unless_unavailable(
+                self.svc.set_absent(self.table_id, client.viewer, False), None)
+        except Refused as exc:  # a conceded seat
+            await self.error(exc.reason)
 
     async def _unless_unavailable(self, step: Awaitable[T], otherwise: T) -> T:
         """``step``'s result; if the store is unavailable, an ``error`` frame saying so is
