@@ -138,6 +138,12 @@ export function holdSeat(table, seat, secret, name) {
   localStorage.setItem(SEATS_KEY, JSON.stringify(all));
 }
 export function heldSeat(table) { return heldSeats()[table] || null; }
+// a seat left before its game began: this browser no longer holds it
+export function dropSeat(table) {
+  const all = heldSeats();
+  delete all[table];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
 
 export function myName() { return localStorage.getItem("meeple.name") || ""; }
 export function setMyName(name) { localStorage.setItem("meeple.name", name); }

@@ -6,10 +6,12 @@
 // turn" sends the whole list, which is stored at once or refused whole. Undo and reset act on
 // that list and reach nobody. Which decisions are forced is the server's word, never the page's:
 // a turn that opens with forced ones gets them named in the view frame (`forced`).
-import { accountLink, api, el, forgetSession, heldSeat, holdSeat, myName, session, setMyName,
+import { accountLink, api, dropSeat, el, forgetSession, heldSeat, holdSeat, myName, session,
+  setMyName,
   wireColourBlind,
   describeVariant } from "./common.js";
 import { Connection } from "./net.js";
+import { rematchLinks, renderSeatActions } from "./tablelife.js";
 import { loadDrawing } from "./games/index.js";
 import { label, renderEnd, rowLabels } from "./endgame.js";
 import { announce } from "./toasts.js";
@@ -26,6 +28,7 @@ const page = {
   layout: {},        // GET /api/tables/{id}/layout
   draw: null,        // the game's drawing module
   me: null,          // {seat, secret} held by this browser
+  rematch: null,     // the finished table's rematch, once one is made (issue 54)
   mode: "watch",     // "play" | "watch" | "replay"
   view: null,        // the last committed view
   version: -1,
@@ -71,6 +74,23 @@ function render() {
   renderPad(view);
   renderLog(view);
   renderEndPanel();
+  renderSeatActions($("seat-actions"), {
+    tableId, table: page.table, me: page.mode === "play" ? page.me : null, over: page.view.over,
+    onChange: afterSeatAction,
+  });
+}
+
+// after Leave or Concede (tablelife.js): a seat left goes back to the lobby (a running game's
+// stand-in plays for it until its person opens the table again and clicks); a concession
+// stays, watching its stand-in play
+function afterSeatAction(table, action) {
+  page.table = table;
+  if (action === "leave") {
+    if (table.status === "waiting") dropSeat(tableId);
+    location.href = "/";
+    return;
+  }
+  render();
 }
 
 function renderEndPanel() {
@@ -79,7 +99,16 @@ function renderEndPanel() {
   renderEnd($("end-panel"), {
     view, layout: page.layout, me: page.me ? page.me.seat : -1,
   });
-  if (view && view.over) $("end-panel").append(endLinks());
+  if (view && view.over) {
+    $("end-panel").append(endLinks());
+  } else if (page.table && page.table.ended === "abandoned") {
+    // finished without its game's end: nobody played on (or nobody joined) for too long
+    const box = $("end-panel");
+    box.classList.remove("hidden");
+    box.replaceChildren(el("h2", { id: "end-title" }, "This table was abandoned"),
+      el("p", {}, "Nobody played on for a long while, so the table ended without a result."),
+      endLinks());
+  }
 }
 
 // where to go once the game is over, shown as soon as it ends (live or in the replay): the
@@ -92,28 +121,9 @@ function endLinks() {
     out.append(el("a", { href: `/t/${tableId}?replay`, id: "end-replay" }, "Replay this game"));
   }
   out.append(el("a", { href: "/", id: "end-lobby" }, "Back to the lobby"));
-  if (page.me && !t.own_sheet) {
-    const said = el("span", { class: "error small", id: "end-again-error" });
-    const again = el("button", { class: "primary", id: "end-again", type: "button" }, "Play again");
-    again.title = "a new table of this game and variant, with the same bots; you take a seat, " +
-      "the other people's seats are open for them";
-    again.onclick = async () => {
-      again.disabled = true;
-      try {
-        const name = myName() || (t.seats[page.me.seat] || {}).name || "player";
-        const seats = t.seats.map((s) => (s.kind === "bot"
-          ? { kind: "bot", bot: s.bot, name: s.name } : { kind: "human", ...(s.bot ? { bot: s.bot } : {}) }));
-        const out2 = await api("POST", "/api/tables", { game: t.game, variant: t.variant, seats,
-          clock: t.clock, public: t.public, join_as: name });
-        holdSeat(out2.table.id, out2.seat, out2.secret, name);
-        location.href = `/t/${out2.table.id}`;
-      } catch (err) {
-        said.textContent = `No new table: ${err.message}`;
-        again.disabled = false;
-      }
-    };
-    out.append(again, said);
-  } else {
+  const rematch = rematchLinks({ tableId, table: t, me: page.me, rematch: page.rematch });
+  out.append(...rematch);
+  if (!rematch.length || !page.me) {
     out.append(el("a", { href: "/#new-table", id: "end-new" }, "Start a new game"));
   }
   return out;
@@ -134,6 +144,8 @@ function renderSeats(view) {
     if (info.kind === "bot") tags.push("bot");
     if (mine) tags.push("you");
     if (stood) tags.push(`time ran out: a stand-in bot plays for ${mine ? "you" : "them"}`);
+    const conceded = info.conceded || (page.presence && (page.presence.conceded || [])[i]);
+    if (conceded && !view.over) tags.push("conceded: a bot plays to the end");
     const away = isAway(i);
     if (away) cls.push("away");
     if (stood) cls.push("stood-in");
@@ -158,6 +170,14 @@ function isAway(i) {
 function onPresence(frame) {
   const before = page.presence;
   page.presence = frame;
+  if (frame.rematch && frame.rematch !== page.rematch) {  // a rematch was made (issue 54)
+    page.rematch = frame.rematch;
+    renderEndPanel();
+  }
+  const known = ((page.table && page.table.seats) || []).map((x) => Boolean(x.conceded));
+  if ((frame.conceded || []).some((c, i) => c !== known[i])) {  // somebody conceded
+    api("GET", `/api/tables/${tableId}`).then((t) => { page.table = t; render(); }).catch(() => {});
+  }
   const names = shownView() ? shownView().seats.map((s) => s.name) : [];
   if (before) {
     const news = [];
@@ -177,7 +197,7 @@ function onPresence(frame) {
     api("GET", `/api/tables/${tableId}`).then((t) => {
       page.table = t;
       showInvite();
-      if (page.view) renderSeats(shownView());
+      if (page.view) render();  // the seats, and what a seated person may do now
     }).catch(() => {});
   }
 }
@@ -845,6 +865,7 @@ async function start() {
   page.layout = layout;
   page.draw = draw;
   page.me = heldSeat(tableId) || await accountSeat();
+  page.rematch = page.table.rematch || null;
   if (params.has("replay") || (page.table.status === "finished" && !params.has("live"))) {
     startReplay();
     return;
