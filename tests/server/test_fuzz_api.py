@@ -195,7 +195,8 @@ _ROUTES = [
     (r"/api/tables/[^/]*/(\w+)", r"/api/tables/{id}/\1"), (r"/api/tables/[^/]+", "/api/tables/{id}"),
     (r"/api/schema/.*", "/api/schema/{game}"), (r"/api/sheets/[^/]*/check", "/api/sheets/{game}/check"),
     (r"/api/sheets/[^/]*/.*", "/api/sheets/{game}/{name}"), (r"/api/sheets/[^/]*", "/api/sheets/{game}"),
-    (r"/api/solo/.*", "/api/solo/{player}")]
+    (r"/api/solo/.*", "/api/solo/{player}"), (r"/api/users/[^/]*/solo", "/api/users/{username}/solo"),
+    (r"/api/users/[^/]*", "/api/users/{username}")]
 
 
 class Prober:
@@ -371,7 +372,7 @@ CONTENT_TYPES: list[tuple[str, str, bytes]] = [
 @dataclass(frozen=True)
 class Endpoint:
     method: str
-    route: str  # {table}, {game}, {name} and {player} are filled in
+    route: str  # {table}, {game}, {name}, {player} and {username} are filled in
     query: tuple[str, ...] = ()
     #: a valid JSON body (its fields get hostile values), or None
     body: dict[str, Any] | None = None
@@ -416,6 +417,10 @@ ENDPOINTS = [
                                                        "secret": "{secret}"}]}),
     Endpoint("GET", "/api/me/games", ("limit", "offset", "sort")),
     Endpoint("GET", "/api/me/export"),
+    # profiles (issue 52): a username that does not exist is a 404, a signed-out claim a 401
+    Endpoint("GET", "/api/users/{username}", ("limit", "offset")),
+    Endpoint("GET", "/api/users/{username}/solo", ("game",)),
+    Endpoint("POST", "/api/me/solo/claim", body={"name": "Ann", "game": "pergola"}),
 ]
 IDS = [e.label for e in ENDPOINTS]
 
@@ -449,7 +454,7 @@ class Target:
 
     def path(self, **given: str) -> str:
         values = {"table": self.table, "game": "gardens", "name": "level-1", "player": "Ann",
-                  **given}
+                  "username": "fuzzer", **given}
         return self.endpoint.route.format(**values)
 
     def body(self) -> dict[str, Any] | None:

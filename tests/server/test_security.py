@@ -108,6 +108,8 @@ HUGE = "1180591620717411303424"  # 2**70
     "/api/tables/{t}%00", "/api/tables/" + "x" * 5000, "/api/solo/a%00b",
     "/api/tables/{t}/hint?seat=0&level=mcts:seconds=1e9", "/api/tables?status=" + HUGE,
     "/api/sheets/gardens/%2e%2e%2f%2e%2e%2fpyproject", "/api/schema/" + HUGE,
+    "/api/users/a%00b", "/api/users/" + "x" * 5000, "/api/users/ann?limit=" + HUGE,
+    "/api/users/ann?offset=-" + HUGE, "/api/users/a%00b/solo",
 ])
 def test_hostile_paths_and_queries_get_a_clear_4xx(server: Server, path: str) -> None:
     t = create(server, "gardens", {"level": 1}, TWO_PEOPLE)["id"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, select, update
+from sqlalchemy import ColumnElement, Text, cast, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
@@ -31,10 +31,12 @@ from meeple.store.models import (
     SeatRow,
     ServerSecretRow,
     SessionRow,
+    SoloClaimRow,
     TableRow,
     now,
 )
 from meeple.store.store import (
+    NotFound,
     SeatError,
     Store,
     StoreError,
@@ -50,10 +52,67 @@ from meeple.store.store import (
 DELETED_PLAYER = "deleted player"
 #: The most seats one claim may name.
 MAX_CLAIM = 100
+#: The most tables one claim of a name's solo games moves.
+MAX_NAME_CLAIM = 1000
+#: Names that are nobody's: a deleted account's seats, a seat nobody named, the lobby's
+#: name for a player who typed none. Their tables are never claimed by name.
+UNCLAIMABLE = ("deleted player", "player")
+
+
+def claimable_name(name: str) -> bool:
+    """Whether the solo games kept under seat name ``name`` may be claimed by name (not a
+    name that is nobody's: :data:`UNCLAIMABLE`, or ``seat N``)."""
+    low = name.casefold()
+    return low not in UNCLAIMABLE and not (low.startswith("seat ") and low[5:].isdigit())
 
 
 class UsernameTaken(StoreError):
     """A sign-up under a username another account has (case-insensitively)."""
+
+
+class NameClaimed(StoreError):
+    """A claim of a name's solo games that was made already: the name was claimed (by any
+    account), or the account claimed a name before. Nothing was changed."""
+
+
+class NothingToClaim(NotFound):
+    """A claim of a name's solo games that finds none free to claim. Nothing was changed."""
+
+
+@dataclass(frozen=True)
+class PlayedSeat:
+    """A seat an account holds at a finished table that was played to its end (the rows
+    the profile's numbers are counted from)."""
+
+    table_id: str
+    game: str
+    variant: dict[str, Any]
+    players: int
+    result: list[Any]
+    seat: int
+
+
+@dataclass(frozen=True)
+class PlayedTable:
+    """A finished table an account played: the table, the account's seats, and each seat
+    held by a (live) account with its username and display name."""
+
+    table: Table
+    seats: tuple[int, ...]
+    holders: dict[int, tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class NameClaim:
+    """A name whose solo games were claimed: by which account (None once deleted), when,
+    and how many tables it moved."""
+
+    name: str
+    game: str
+    username: str | None
+    display_name: str
+    created: datetime
+    tables: int
 
 
 @dataclass(frozen=True)
@@ -343,6 +402,149 @@ class Accounts:
             return [HeldTable(_table(rows[t]), tuple(mine.get(t, ())))
                     for t in ids if t in rows], total
 
+    # ------------------------------------------------------------------ profiles
+    def by_username(self, key: str) -> Account | None:
+        """The (live) account whose case-folded username is ``key``, or None."""
+        found = self.find(key)
+        return None if found is None else found[0]
+
+    @staticmethod
+    def _played(account_id: str) -> list[ColumnElement[bool]]:
+        """Finished tables played to their end (a result kept: not abandoned) where the
+        account holds a seat."""
+        held = select(AccountSeatRow.table_id).where(AccountSeatRow.account_id == account_id)
+        return [TableRow.id.in_(held), TableRow.status == FINISHED,
+                TableRow.result.is_not(None),  # an abandoned table keeps JSON null
+                cast(TableRow.result, Text) != "null"]
+
+    def played_seats(self, account_id: str, limit: int) -> list[PlayedSeat]:
+        """The seats the account holds at finished tables played to their end, newest
+        first, at most ``limit``."""
+        q = (select(TableRow.id, TableRow.game, TableRow.variant, TableRow.players,
+                    TableRow.result, AccountSeatRow.seat)
+             .join(AccountSeatRow, AccountSeatRow.table_id == TableRow.id)
+             .where(AccountSeatRow.account_id == account_id, *self._played(account_id))
+             .order_by(TableRow.updated.desc(), TableRow.id, AccountSeatRow.seat).limit(limit))
+        with self.store.session() as s:
+            return [PlayedSeat(r.id, r.game, dict(r.variant or {}), r.players, list(r.result),
+                               r.seat)
+                    for r in s.execute(q) if isinstance(r.result, list)]
+
+    def played_page(self, account_id: str, limit: int, offset: int
+                    ) -> tuple[list[PlayedTable], int]:
+        """A page of the finished tables the account played to their end, newest first:
+        ``limit`` after the first ``offset``, and how many there are in all."""
+        where = self._played(account_id)
+        with self.store.session() as s:
+            total = int(s.scalar(select(func.count()).select_from(TableRow).where(*where)) or 0)
+            rows = list(s.scalars(select(TableRow).options(selectinload(TableRow.seats))
+                                  .where(*where).order_by(TableRow.updated.desc(), TableRow.id)
+                                  .limit(limit).offset(offset)))
+            ids = [r.id for r in rows]
+            holders: dict[str, dict[int, tuple[str, str]]] = {}
+            mine: dict[str, list[int]] = {}
+            if ids:
+                for r in s.execute(select(AccountSeatRow.table_id, AccountSeatRow.seat,
+                                          AccountRow.id, AccountRow.username,
+                                          AccountRow.display_name, AccountRow.deleted)
+                                   .join(AccountRow, AccountRow.id == AccountSeatRow.account_id)
+                                   .where(AccountSeatRow.table_id.in_(ids))
+                                   .order_by(AccountSeatRow.seat)):
+                    if r.id == account_id:
+                        mine.setdefault(r.table_id, []).append(r.seat)
+                    if not r.deleted:
+                        holders.setdefault(r.table_id, {})[r.seat] = (r.username,
+                                                                      r.display_name)
+            return [PlayedTable(_table(r), tuple(mine.get(r.id, ())), holders.get(r.id, {}))
+                    for r in rows], total
+
+    def held_finished(self, account_id: str, game: str, players: int | None = None,
+                      limit: int = 500) -> list[Table]:
+        """Finished tables of ``game`` (public or not) where the account holds a seat, newest
+        first; with ``players``, only tables of that many seats (1: solo games)."""
+        held = select(AccountSeatRow.table_id).where(AccountSeatRow.account_id == account_id)
+        q = (select(TableRow).options(selectinload(TableRow.seats))
+             .where(TableRow.status == FINISHED, TableRow.game == game,
+                    TableRow.id.in_(held)))
+        if players is not None:
+            q = q.where(TableRow.players == players)
+        with self.store.session() as s:
+            return [_table(r) for r in s.scalars(q.order_by(TableRow.updated.desc(),
+                                                            TableRow.id).limit(limit))]
+
+    # ------------------------------------------------------------------ solo claims by name
+    def name_claim(self, game: str, name: str) -> NameClaim | None:
+        """Who claimed the solo games of ``game`` under seat name ``name``, or None."""
+        with self.store.session() as s:
+            found = s.execute(select(SoloClaimRow, AccountRow)
+                              .join(AccountRow, AccountRow.id == SoloClaimRow.account_id)
+                              .where(SoloClaimRow.game == game, SoloClaimRow.name == name)
+                              ).first()
+            if found is None:
+                return None
+            claim, account = found
+            return NameClaim(claim.name, claim.game,
+                             None if account.deleted else account.username,
+                             DELETED_PLAYER if account.deleted else account.display_name,
+                             _aware(claim.created), claim.tables)
+
+    def claim_name(self, account_id: str, game: str, name: str) -> list[str]:
+        """Claim into the account the finished, listed solo tables of ``game`` whose one seat,
+        a person's, bears exactly ``name`` and is held by no account (at most
+        :data:`MAX_NAME_CLAIM`, newest first), in one transaction: the ids of the tables
+        moved. Once per name and game (by any account) and one name per account and game:
+        :class:`NameClaimed` otherwise; :class:`NothingToClaim` when no table is free to
+        claim (and then nothing is recorded: the account may claim another name)."""
+        if not claimable_name(name):
+            raise StoreError(f"{name!r} is nobody's name in particular (a seat nobody named, "
+                             "the lobby's default or a deleted account's): its games cannot "
+                             "be claimed by name")
+        try:
+            with self.store.writing() as s:
+                before = s.execute(select(SoloClaimRow).where(
+                    SoloClaimRow.game == game,
+                    (SoloClaimRow.name == name) | (SoloClaimRow.account_id == account_id))
+                    .order_by(SoloClaimRow.created)).scalars().first()
+                if before is not None:
+                    raise self._claimed(before, account_id)
+                taken = select(AccountSeatRow.table_id)
+                ids = list(s.scalars(
+                    select(TableRow.id)
+                    .join(SeatRow, SeatRow.table_id == TableRow.id)
+                    .where(TableRow.status == FINISHED, TableRow.game == game,
+                           TableRow.players == 1, TableRow.public.is_(True),
+                           TableRow.result.is_not(None), cast(TableRow.result, Text) != "null",
+                           SeatRow.index == 0, SeatRow.kind == HUMAN, SeatRow.name == name,
+                           TableRow.id.not_in(taken))
+                    .order_by(TableRow.updated.desc(), TableRow.id).limit(MAX_NAME_CLAIM)))
+                if not ids:
+                    raise NothingToClaim(
+                        f"no finished listed solo game of {game} under the name {name!r} is "
+                        "free to claim (a person's seat held by no account); nothing was "
+                        "claimed, and you may still claim a name")
+                when = now()
+                s.add(SoloClaimRow(game=game, name=name, account_id=account_id,
+                                   tables=len(ids), created=when))
+                s.add_all(AccountSeatRow(table_id=t, seat=0, account_id=account_id,
+                                         created=when) for t in ids)
+                s.flush()
+        except IntegrityError:  # the same name, or another of this account's, at once
+            raise NameClaimed(f"the solo games under {name!r} were being claimed by another "
+                              "request at the same time; nothing was claimed by this one") \
+                from None
+        return ids
+
+    @staticmethod
+    def _claimed(before: SoloClaimRow, account_id: str) -> NameClaimed:
+        when = _aware(before.created).strftime("%Y-%m-%d")
+        if before.account_id == account_id:
+            return NameClaimed(
+                f"this account claimed the solo games under {before.name!r} already (on "
+                f"{when}, {before.tables} games); an account claims one name, once")
+        return NameClaimed(f"the solo games under {before.name!r} were claimed already, by "
+                           f"another account (on {when}); each name is claimed once, by the "
+                           "first account that asks")
+
     # ------------------------------------------------------------------ deletion
     def delete(self, account_id: str) -> list[str]:
         """Delete the account, in one transaction: its seats at finished tables are renamed
@@ -411,5 +613,7 @@ def table_ids(held: Iterable[HeldTable]) -> list[str]:
     return [h.table.id for h in held]
 
 
-__all__ = ["DELETED_PLAYER", "MAX_CLAIM", "Account", "Accounts", "Claim", "HeldTable",
-           "SessionInfo", "UsernameTaken", "session_id", "table_ids"]
+__all__ = ["DELETED_PLAYER", "MAX_CLAIM", "MAX_NAME_CLAIM", "UNCLAIMABLE", "Account",
+           "Accounts", "Claim", "HeldTable", "NameClaim", "NameClaimed", "NothingToClaim",
+           "PlayedSeat", "PlayedTable", "SessionInfo", "UsernameTaken", "claimable_name",
+           "session_id", "table_ids"]

@@ -205,3 +205,20 @@ class ServerSecretRow(Base):
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SoloClaimRow(Base):
+    """A name whose finished solo games an account claimed (issue 52): once per name and game,
+    by one account ever, and one name per account and game. The tables it moved are held by
+    the account (``account_seats``)."""
+
+    __tablename__ = "solo_claims"
+    __table_args__ = (UniqueConstraint("game", "account_id"),)
+
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    #: the seat name, exactly as the tables keep it
+    name: Mapped[str] = mapped_column(String(60), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    #: how many tables the claim moved
+    tables: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

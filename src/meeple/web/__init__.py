@@ -5,7 +5,8 @@ Plain ES modules, no build step and no Node: the files under ``static/`` are ser
 ``/`` the lobby, ``/t/{table}`` a table (play, watch or replay; a table that does not exist is a
 404 page with the way back to the lobby), ``/solo/{player}`` a player's Pergola solo achievement
 table (``/solo/`` without a name: a page to pick a player), ``/account`` sign up, sign in
-and the signed-in account, ``/static/...`` the assets.
+and the signed-in account, ``/u/{username}`` a player's public profile (an unknown username: a
+404 with the page saying so; ``/u/``: the signed-in account's own), ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
 
@@ -23,6 +24,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from meeple.server.app import create_app
+from meeple.server.sessions import AccountService, username_key
 from meeple.store import NotFound, Store
 
 STATIC = Path(str(resources.files("meeple.web") / "static"))
@@ -33,9 +35,10 @@ STATIC = Path(str(resources.files("meeple.web") / "static"))
 PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "lobby": ("lobby", ("upload.css", "lobby.css")),
     "table": ("table", ("table-ux.css", "drawings.css", "hint.css")),
-    "solo": ("Pergola solo achievements", ("lobby.css",)),
+    "solo": ("Pergola solo achievements", ("lobby.css", "profile.css")),
     "missing": ("no such table", ("lobby.css",)),
     "account": ("your account", ("account.css",)),
+    "profile": ("player profile", ("lobby.css", "profile.css")),
 }
 
 
@@ -74,6 +77,25 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     @app.get("/account", include_in_schema=False)
     def account_page() -> HTMLResponse:
         return serve("account")  # sign up, sign in, the signed-in account (docs/web.md)
+
+    @app.get("/u", include_in_schema=False)
+    def profile_index() -> RedirectResponse:
+        return RedirectResponse("/u/")
+
+    @app.get("/u/", include_in_schema=False)
+    def own_profile() -> HTMLResponse:
+        return serve("profile")  # the page opens the signed-in account's own, or asks
+
+    @app.get("/u/{username}", include_in_schema=False)
+    async def profile_page(username: str) -> HTMLResponse:
+        # a player's profile; an unknown (or deleted) username is a 404, its page saying so
+        accounts: AccountService = app.state.accounts
+        found = None
+        if 0 < len(username) <= 120:
+            found = await asyncio.to_thread(accounts.accounts.by_username,
+                                            username_key(username))
+        return HTMLResponse(pages["profile"], status_code=200 if found else 404,
+                            headers={"Cache-Control": "no-cache"})
 
     @app.get("/solo", include_in_schema=False)
     def solo_index() -> RedirectResponse:

@@ -26,6 +26,7 @@ function show(me) {
   $("set-auto-confirm").checked = account.settings.auto_confirm;
   $("set-hint-level").value = account.settings.hint_level;
   $("export").setAttribute("download", `meeple-${account.username}.json`);
+  $("profile-link").setAttribute("href", `/u/${encodeURIComponent(account.username)}`);
   applySettings(account.settings);
 }
 

@@ -358,7 +358,9 @@ async function refreshList(status) {
 
 // signed in: the account's games first (GET /api/me/games?sort=turn), its turns on top
 async function refreshMyGames() {
-  if (!(await session())) return;
+  const me = await session();
+  if (!me) return;
+  $("my-profile").setAttribute("href", `/u/${encodeURIComponent(me.account.username)}`);
   let games;
   try { games = await api("GET", "/api/me/games?sort=turn&limit=20"); } catch { return; }
   $("my-games-card").classList.remove("hidden");

@@ -1,65 +1,63 @@
 // A player's Pergola solo achievement table (P10): GET /api/solo/{player}, drawn as the
 // rulebook's ten spaces with the best score in each, the total, what is missing and the
 // 1000 club, then every finished solo game under that name. Without a name (/solo/): a box for
-// one and the players with a finished solo game to pick from.
-import { accountLink, api, el, myName, wireColourBlind } from "./common.js";
+// one and the players with a finished solo game to pick from. The table is the name's (anyone
+// may sit under a name): the page says so, and how to keep one's games with an account.
+import { clubLine, drawSoloGames, drawSpaces } from "./achievements.js";
+import { accountLink, api, el, myName, session, wireColourBlind } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const player = decodeURIComponent(location.pathname.replace(/^\/solo\//, ""));
 
-let titles = new Map();  // challenge number -> title, from the table's spaces
-function space(n) {
-  if (n === 10) return "Free game";
-  return titles.has(n) ? `${n}. ${titles.get(n)}` : `challenge ${n}`;
-}
-
-function clubLine(t) {
-  if (!t.games.length) return `${t.player} has not finished a Pergola solo game yet.`;
-  if (t.member) return `${t.player} is in the ${t.thousand} club: all ten spaces, ${t.total} points.`;
-  const parts = [];
-  if (t.missing.length) {
-    const ch = t.missing.filter((n) => n < 10);
-    const names = [];
-    if (ch.length) names.push(`challenge${ch.length > 1 ? "s" : ""} ${ch.join(", ")}`);
-    if (t.missing.includes(10)) names.push("the Free game");
-    parts.push(`${t.missing.length} space${t.missing.length > 1 ? "s" : ""} still empty` +
-      ` (${names.join(" and ")})`);
+// what the name's table is to an account: claimed (by whom), or how to keep the games with one
+// (sign in; signed in: claim them once, POST /api/me/solo/claim)
+async function drawAccountNote(t) {
+  const box = $("solo-account");
+  const me = await session();
+  box.classList.remove("hidden");
+  if (t.claimed) {
+    const by = t.claimed_by;
+    box.replaceChildren(by
+      ? el("span", {}, `These games under “${player}” were claimed by the account `,
+        el("a", { href: `/u/${encodeURIComponent(by.username)}`, id: "solo-claimed-by" }, by.display_name),
+        ": its profile keeps them. Games played under the name since then stay with the name.")
+      : `These games under “${player}” were claimed by an account since deleted.`);
+    return;
   }
-  if (t.total < t.thousand) parts.push(`${t.thousand - t.total} points short of ${t.thousand}`);
-  return `Not in the ${t.thousand} club yet: ${parts.join("; ")}. Total so far ${t.total}.`;
-}
-
-function drawTable(t) {
-  const head = el("tr", {}, el("th", {}, "space and goal"), el("th", {}, "best"),
-    el("th", { title: "the printed neighbour's score" }, "Przemek"),
-    el("th", { title: "the printed neighbour's score" }, "Gołąb"));
-  const rows = t.spaces.map((s) => el("tr", { "data-space": s.number },
-    el("td", {}, el("strong", {}, s.number === 10 ? "Free game" : `${s.number}. ${s.title}`),
-      s.table ? el("a", { class: "small", href: `/t/${s.table}?replay` }, " (replay)") : null,
-      el("div", { class: "small muted" }, s.goal)),
-    el("td", { class: s.best === null ? "space-empty" : "", "data-best": s.best ?? "" },
-      s.best === null ? "missing" : `${s.best}`),
-    el("td", {}, `${s.przemek}`), el("td", {}, `${s.golab}`)));
-  const total = el("tr", { class: "total" }, el("th", {}, "Total"),
-    el("td", { id: "solo-total" }, `${t.total}`),
-    el("td", { class: "small", colspan: 2 }, `of ${t.thousand}`));
-  $("solo-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows, total));
-}
-
-function drawGames(t) {
-  const head = el("tr", {}, el("th", {}, "challenge"), el("th", {}, "result"),
-    el("th", {}, "score"), el("th", {}, "recorded at"), el("th", {}, ""));
-  const rows = t.games.map((g) => el("tr", {},
-    el("td", {}, space(g.challenge),
-      el("div", { class: "small muted" }, `finished ${new Date(g.finished).toLocaleString()}`)),
-    el("td", { class: g.met ? "okay" : "error" },
-      g.challenge === 10 ? "free game" : g.met ? "met" : "not met"),
-    el("td", { "data-label": "score" }, `${g.score}`),
-    el("td", { "data-label": "recorded at" }, space(g.recorded_as)),
-    el("td", { class: "small" }, g.table ? el("a", { href: `/t/${g.table}?replay` }, "replay") : el("span",
-      { class: "muted" }, "unlisted table"))));
-  $("solo-games").replaceChildren(el("thead", {}, head),
-    el("tbody", {}, ...(rows.length ? rows : [el("tr", {}, el("td", { class: "muted" }, "none yet"))])));
+  const keep = "A seat name is anyone's: whoever sits down as " +
+    `“${player}” adds to this table.`;
+  if (!me) {
+    box.replaceChildren(keep, " ", el("a", { href: "/account", id: "solo-sign-in" }, "Sign in"),
+      " and your solo games are kept with your account, on your profile.");
+    return;
+  }
+  const mine = `/u/${encodeURIComponent(me.account.username)}`;
+  if (!t.games.length) {
+    box.replaceChildren(keep, " Signed in, your games are kept with your account: ",
+      el("a", { href: mine }, "your profile"), ".");
+    return;
+  }
+  const button = el("button", { type: "button", id: "solo-claim", class: "primary" },
+    `Claim these games into my account (${me.account.display_name})`);
+  const said = el("span", { id: "solo-claim-status", class: "small", role: "status" });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    said.className = "small";
+    try {
+      const out = await api("POST", "/api/me/solo/claim", { name: player });
+      said.className = "small okay";
+      said.replaceChildren(`${out.claimed} ${out.claimed === 1 ? "game is" : "games are"} ` +
+        "yours now: see ", el("a", { href: mine }, "your profile"), ".");
+      button.remove();
+    } catch (err) {
+      said.className = "small error";
+      said.textContent = err.message;
+      button.disabled = false;
+    }
+  });
+  box.replaceChildren(keep, " Were they yours? Claim them once: the listed games under this " +
+    "name that no account holds become your account's. Each name is claimed once, by the " +
+    "first account that asks, and an account claims one name. ", button, " ", said);
 }
 
 async function pickPlayer() {
@@ -101,10 +99,10 @@ async function start() {
     const t = await api("GET", `/api/solo/${encodeURIComponent(player)}`);
     $("club").textContent = clubLine(t);
     $("club").classList.toggle("okay", t.member);
-    titles = new Map(t.spaces.map((s) => [s.number, s.title]));
+    drawSpaces($("solo-table"), t, "solo-total");
+    drawSoloGames($("solo-games"), t);
+    await drawAccountNote(t);
     document.body.dataset.loaded = "1";
-    drawTable(t);
-    drawGames(t);
   } catch (err) {
     $("club").textContent = `The achievement table cannot be read: ${err.message}`;
     $("club").classList.add("error");
