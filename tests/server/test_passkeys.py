@@ -15,6 +15,8 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,6 +25,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from meeple.server.sessions import AccountSettings
+from meeple.store import Store, sqlite_url
+from meeple.store.passkeys import Passkeys, TooManyChallenges
 from tests.server.conftest import TLS, Server, free_port
 from tests.server.test_accounts import PASSWORD, new_name, problem
 
@@ -673,3 +677,38 @@ def test_relying_party_settings_are_checked() -> None:
             AccountSettings.from_env(env)
         for word in words:
             assert word in str(refused.value), (word, str(refused.value))
+
+
+def test_challenges_are_single_use_expire_and_are_capped(tmp_path: Path) -> None:
+    """The store's side (SQLite here; the ceremonies above run on both stores)."""
+    store = Store(sqlite_url(tmp_path / "c.db"))
+    store.migrate()
+    keys = Passkeys(store)
+    later = datetime.now(UTC) + timedelta(minutes=5)
+    keys.new_challenge(b"one", "signin", later, cap=3)
+    keys.new_challenge(b"two", "register", later, account_id="a1", cap=3)
+    keys.new_challenge(b"old", "signin", datetime.now(UTC) - timedelta(seconds=1), cap=3)
+    assert keys.take_challenge(b"one", "register") is None  # given for another purpose
+    taken = keys.take_challenge(b"one", "signin")
+    assert taken is not None and taken.purpose == "signin"
+    assert keys.take_challenge(b"one", "signin") is None  # once only
+    assert keys.take_challenge(b"old", "signin") is None  # expired
+    got = keys.take_challenge(b"two", "register")
+    assert got is not None and got.account_id == "a1"
+    for i in range(3):
+        keys.new_challenge(bytes([i]), "signin", later, cap=3)
+    with pytest.raises(TooManyChallenges, match="at most 3"):
+        keys.new_challenge(b"more", "signin", later, cap=3)
+    store.close()
+
+
+def test_serve_refuses_a_relying_party_that_cannot_be_one() -> None:
+    from typer.testing import CliRunner
+
+    from meeple.cli import app
+
+    for var, value, words in (("MEEPLE_RP_ID", "192.0.2.7", "not an IP"),
+                              ("MEEPLE_RP_ORIGIN", "ftp://x.example", "origins")):
+        result = CliRunner().invoke(app, ["serve", "--port", "1"], env={var: value})
+        assert result.exit_code == 2, result.output
+        assert words in result.output and var in result.output

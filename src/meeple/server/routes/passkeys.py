@@ -27,9 +27,9 @@ from meeple.server.passkeys import (
 )
 from meeple.server.quotas import ThrottledRoute, client_of
 from meeple.server.routes.accounts import PageSettings, SignedOut, _signed_out
-from meeple.server.sessions import AccountsDep, checked_username
+from meeple.server.sessions import AccountsDep, AccountService, checked_username
 from meeple.store.accounts import UsernameTaken
-from meeple.store.passkeys import MAX_PASSKEYS, Passkey, TooManyPasskeys
+from meeple.store.passkeys import MAX_PASSKEYS, Passkey, TooManyChallenges, TooManyPasskeys
 
 router = APIRouter(route_class=ThrottledRoute)
 
@@ -105,6 +105,16 @@ class MyPasskeys(BaseModel):
     most: int = Field(description="the most passkeys an account may have")
 
 
+async def keep(accounts: AccountService, challenge: bytes, purpose: str,
+               account_id: str | None = None, data: dict[str, Any] | None = None) -> None:
+    """Keep a ceremony's challenge; 503 (with Retry-After) when too many are under way."""
+    try:
+        await asyncio.to_thread(accounts.passkeys.new_challenge, challenge, purpose, expires(),
+                                account_id, data)
+    except TooManyChallenges as exc:
+        raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
+
+
 def passkey_out(p: Passkey) -> PasskeyOut:
     return PasskeyOut(id=p.id, name=p.name, created=p.created.isoformat(),
                       last_used=p.last_used.isoformat() if p.last_used else None,
@@ -126,8 +136,7 @@ async def register_options(request: Request, accounts: AccountsDep) -> Options:
     challenge = new_challenge()
     options = registration_options(rp, account.id, account.username, account.display_name,
                                    challenge, mine)
-    await asyncio.to_thread(accounts.passkeys.new_challenge, challenge, "register", expires(),
-                            account.id)
+    await keep(accounts, challenge, "register", account.id)
     return Options(publicKey=options)
 
 
@@ -153,7 +162,7 @@ async def signin_options(request: Request, accounts: AccountsDep) -> Options:
     accounts.passkey_allowed(client_of(request))
     rp = relying_party(request, accounts.settings)
     challenge = new_challenge()
-    await asyncio.to_thread(accounts.passkeys.new_challenge, challenge, "signin", expires())
+    await keep(accounts, challenge, "signin")
     return Options(publicKey=authentication_options(rp, challenge))
 
 
@@ -188,8 +197,8 @@ async def signup_options(body: PasskeySignUp, request: Request, accounts: Accoun
     display = body.display_name or name
     challenge = new_challenge()
     options = registration_options(rp, account_id, name, display, challenge, [])
-    await asyncio.to_thread(accounts.passkeys.new_challenge, challenge, "signup", expires(),
-                            account_id, {"username": name, "key": key, "display_name": display})
+    await keep(accounts, challenge, "signup", account_id,
+               {"username": name, "key": key, "display_name": display})
     return Options(publicKey=options)
 
 
@@ -253,8 +262,7 @@ async def confirm_options(request: Request, accounts: AccountsDep) -> Options:
         raise HTTPException(409, "this account has no passkey to confirm with; give its "
                                  "password")
     challenge = new_challenge()
-    await asyncio.to_thread(accounts.passkeys.new_challenge, challenge, "confirm", expires(),
-                            signed.account.id)
+    await keep(accounts, challenge, "confirm", signed.account.id)
     return Options(publicKey=authentication_options(rp, challenge, mine))
 
 
