@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import math
@@ -38,6 +39,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException
 from limits import RateLimitItem
@@ -50,10 +52,12 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meeple.server.checks import BadInput, checked_name
+from meeple.server.edge import origin_of
 from meeple.server.quotas import Throttled, rate
 from meeple.store import Store, StoreUnavailable
 from meeple.store.accounts import Account, Accounts, SessionInfo, session_id
 from meeple.store.models import now
+from meeple.store.passkeys import Passkeys
 
 log = logging.getLogger("meeple.server")
 
@@ -73,8 +77,13 @@ PASSWORD_MIN, PASSWORD_MAX = 10, 200
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 #: The methods that change something.
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-#: State changes that need no CSRF token: they make a new session (sign-up, sign-in).
-CSRF_EXEMPT = frozenset({("POST", "/api/accounts"), ("POST", "/api/session")})
+#: State changes that need no CSRF token: they make a new session (sign-up, sign-in, with a
+#: password or a passkey).
+CSRF_EXEMPT = frozenset({("POST", "/api/accounts"), ("POST", "/api/session"),
+                         ("POST", "/api/passkeys/signin/options"),
+                         ("POST", "/api/passkeys/signin"),
+                         ("POST", "/api/passkeys/signup/options"),
+                         ("POST", "/api/passkeys/signup")})
 #: The requests after which a signed-in client holds the seat it took: create with
 #: ``join_as``, join.
 _SEAT_TAKING = re.compile(r"/api/tables(/[A-Za-z0-9]{1,32}/(join|rematch))?")
@@ -87,7 +96,12 @@ ENV: dict[str, tuple[str, str]] = {
     "signin": ("MEEPLE_RATE_SIGNIN", "20/minute;200/hour"),
     "signin_user": ("MEEPLE_RATE_SIGNIN_USER", "10/minute;50/hour"),
     "signup": ("MEEPLE_RATE_SIGNUP", "20/hour"),
+    "rp_id": ("MEEPLE_RP_ID", ""),
+    "rp_origin": ("MEEPLE_RP_ORIGIN", ""),
 }
+#: A relying party id: a host name (never an address), as browsers take one.
+_RP_ID = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
+                    r"(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
 
 
 @dataclass(frozen=True)
@@ -107,6 +121,12 @@ class AccountSettings:
     signin_user: str = ENV["signin_user"][1]
     #: sign-ups a client may make
     signup: str = ENV["signup"][1]
+    #: the passkeys' relying party id (a host name); empty: the name of the Host a request
+    #: came with, or of the first ``rp_origin``
+    rp_id: str = ""
+    #: the origins (comma separated) a passkey ceremony may come from; empty: the request's
+    #: own (its scheme, Host and port)
+    rp_origin: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> AccountSettings:
@@ -129,21 +149,56 @@ class AccountSettings:
                     values[name] = int(raw)
                     if values[name] < 1:
                         raise ValueError(raw)
+                elif name == "rp_id":
+                    values[name] = raw.lower()
+                    if raw and (not _RP_ID.fullmatch(values[name]) or is_address(raw)):
+                        raise ValueError(raw)
+                elif name == "rp_origin":
+                    values[name] = ",".join(origin_of(o) for o in raw.split(",") if o.strip())
                 else:
                     rate(raw)
                     values[name] = raw
             except ValueError:
                 allowed = {"secret_key": "at least 32 characters (or unset)",
                            "session_days": "a number of days above 0 (at most 3650)",
-                           "sessions_per_account": "a whole number, 1 or more"}.get(
+                           "sessions_per_account": "a whole number, 1 or more",
+                           "rp_id": "a host name such as meeple.example.org (not an IP "
+                                    "address: browsers take none as a passkey's relying party)",
+                           "rp_origin": "origins (scheme://host[:port]) separated by commas, "
+                                        "such as https://meeple.example.org"}.get(
                                name, "a rate such as 10/minute (or off)")
                 shown = "(hidden)" if name == "secret_key" else repr(raw)
                 raise ValueError(f"{var}={shown} is not {allowed}") from None
+        rp_id = values.get("rp_id", "")
+        for origin in values.get("rp_origin", "").split(","):
+            host = urlsplit(origin).hostname or ""
+            if rp_id and origin and host != rp_id and not host.endswith("." + rp_id):
+                raise ValueError(f"MEEPLE_RP_ORIGIN={origin!r} is not on MEEPLE_RP_ID="
+                                 f"{rp_id!r}: a passkey's origin must be its relying party's "
+                                 f"host or a subdomain of it")
+            if origin and not rp_id and is_address(host):
+                raise ValueError(f"MEEPLE_RP_ORIGIN={origin!r} names an IP address; passkeys "
+                                 f"need a host name (browsers take no address as a relying "
+                                 f"party): give a name, or MEEPLE_RP_ID")
         return cls(**values)
+
+    @property
+    def rp_origins(self) -> tuple[str, ...]:
+        """:attr:`rp_origin` as a tuple (empty: the request's own origin)."""
+        return tuple(o for o in self.rp_origin.split(",") if o)
 
     @property
     def lifetime(self) -> timedelta:
         return timedelta(days=self.session_days)
+
+
+def is_address(host: str) -> bool:
+    """Whether ``host`` is an IP address (``[::1]`` too)."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 # ------------------------------------------------------------------------------ input
@@ -223,6 +278,7 @@ class AccountService:
 
     def __post_init__(self) -> None:
         self.accounts = Accounts(self.store)
+        self.passkeys = Passkeys(self.store)
         self._key: bytes | None = self.settings.secret_key.encode() or None
         self._hasher = PasswordHash((Argon2Hasher(),))
         self._dummy: str | None = None
@@ -375,11 +431,13 @@ class AccountService:
             self.accounts.holds, got[1].id, table_id, seat)
 
     # -------------------------------------------------------------- limits
-    def _wait(self, name: str, key: str, count: bool = True) -> float | None:
+    def _wait(self, name: str, key: str, count: bool = True, cost: int = 1) -> float | None:
+        """Seconds to wait if ``key`` is over rate ``name`` (hit once if ``count``; else
+        only looked at: whether ``cost`` more would be over), else None."""
         wait = None
         for item in self._rates[name]:
             ok = (self._limiter.hit(item, name, key) if count
-                  else self._limiter.test(item, name, key))
+                  else self._limiter.test(item, name, key, cost=cost))
             if not ok:
                 reset = self._limiter.get_window_stats(item, name, key).reset_time
                 wait = max(wait or 0.0, reset - time.time())
@@ -407,6 +465,18 @@ class AccountService:
             var = ENV["signin_user"][0]
             raise Throttled(429, f"too many wrong passwords for this account (at most "
                                  f"{self.settings.signin_user}, {var}); try again in "
+                                 f"{max(1, math.ceil(wait))} s", var, wait)
+
+    def passkey_allowed(self, client: str, count: bool = True) -> None:
+        """Count a passkey sign-in step of ``client`` (asking for a ceremony's options, or an
+        answer that failed) with its sign-ins; :class:`Throttled` (429) over the rate
+        (``count=False``: only whether it went over already)."""
+        wait = self._wait("signin", client, count, cost=0)
+        if wait is not None:
+            var = ENV["signin"][0]
+            raise Throttled(429, f"too many sign-ins from your address (at most "
+                                 f"{self.settings.signin}, {var}; a passkey's counts as "
+                                 f"one, and a refused answer as another); try again in "
                                  f"{max(1, math.ceil(wait))} s", var, wait)
 
     def signup_allowed(self, client: str) -> None:

@@ -28,6 +28,8 @@ from meeple.store.models import (
     WAITING,
     AccountRow,
     AccountSeatRow,
+    PasskeyChallengeRow,
+    PasskeyRow,
     SeatRow,
     ServerSecretRow,
     SessionRow,
@@ -550,7 +552,7 @@ class Accounts:
         """Delete the account, in one transaction: its seats at finished tables are renamed
         :data:`DELETED_PLAYER` (the records keep their moves); at a waiting table its seat
         opens again; at a running one it is left to its stand-in bot (as a leave does) under
-        that name; its sessions and held seats go; the row stays, marked deleted, with its
+        that name; its sessions, passkeys and held seats go; the row stays, marked deleted, with its
         username freed and its name, password hash and settings erased. Returns the ids of
         the tables changed (their clients are to be told)."""
         changed: list[str] = []
@@ -578,6 +580,9 @@ class Accounts:
                     self.store._notify(s, table_id, -1)
             s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
+            s.execute(delete(PasskeyChallengeRow)
+                      .where(PasskeyChallengeRow.account_id == account_id))
             row.deleted = True
             row.username_key = None
             row.username = ""

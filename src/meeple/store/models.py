@@ -19,6 +19,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -222,3 +223,47 @@ class SoloClaimRow(Base):
     #: how many tables the claim moved
     tables: Mapped[int] = mapped_column(Integer)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+# ---------------------------------------------------------------------------- passkeys (issue 52)
+class PasskeyRow(Base):
+    """A passkey (a WebAuthn credential) an account signs in with: its public key (COSE), never
+    a secret. ``credential_hash`` (the SHA-256 of the credential id) is the unique key; the id
+    itself is kept to list it to the browser."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    credential_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: the credential id as the browser gives it (base64url, at most 1023 bytes: 1364 characters)
+    credential_id: Mapped[str] = mapped_column(String(1400))
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    #: the credential's public key as the authenticator gave it (a COSE key)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    #: the authenticator's signature counter at its last use (0: it keeps none)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: how the browser may reach the authenticator (``internal``, ``usb``, ``hybrid``, ...)
+    transports: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: the name the person gave it
+    name: Mapped[str] = mapped_column(String(60))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_used: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PasskeyChallengeRow(Base):
+    """A challenge of a WebAuthn ceremony under way, kept by the SHA-256 of its purpose and
+    bytes until it is answered (once: it is deleted then) or expires. Every server process of
+    one database finds it."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``register`` (a signed-in account adds a passkey), ``signup`` (a new account with a
+    #: passkey only), ``signin``, ``confirm`` (a passkey-only account confirms its deletion)
+    purpose: Mapped[str] = mapped_column(String(12))
+    #: the account it is for (register, confirm; for signup the id the new account will take)
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: what a signup keeps until it is answered: the username, its key, the display name
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -14,6 +14,7 @@ import meeple
 from meeple.core.state import CHANCE
 from meeple.server.checks import MAX_PARAM, checked_name, checked_text
 from meeple.server.deps import ServiceDep, StoreDep
+from meeple.server.passkeys import Credential, verify_assertion
 from meeple.server.protocol import SeatNumber
 from meeple.server.quotas import ThrottledRoute, client_of
 from meeple.server.routes import tables as table_routes
@@ -112,15 +113,29 @@ class MePatch(BaseModel):
 class PasswordChange(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    old_password: str = Field(min_length=1, max_length=400)
+    old_password: str | None = Field(None, min_length=1, max_length=400,
+                                     description="the password now (an account that has none, "
+                                                 "signing in with passkeys only, sets one "
+                                                 "without)")
     new_password: str = Field(max_length=400, description="10 to 200 characters, not the "
                                                           "username")
 
 
-class PasswordOnly(BaseModel):
+class DeleteMe(BaseModel):
+    """Who you are, again: the password, or for an account with passkeys an answer of one
+    (``POST /api/passkeys/confirm/options`` gives the options)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    password: str = Field(min_length=1, max_length=400)
+    password: str | None = Field(None, min_length=1, max_length=400)
+    passkey: Credential | None = Field(None, description="the answer of "
+                                                         "navigator.credentials.get()")
+
+    @model_validator(mode="after")
+    def _one(self) -> DeleteMe:
+        if (self.password is None) == (self.passkey is None):
+            raise ValueError("give the account's password or a passkey's answer (one of them)")
+        return self
 
 
 class SeatClaim(BaseModel):
@@ -334,11 +349,17 @@ async def _check_password(accounts: AccountService, signed: Signed, password: st
 @router.post("/api/me/password")
 async def change_password(body: PasswordChange, request: Request, response: Response,
                           accounts: AccountsDep) -> SignedOut:
-    """Change the password (the old one first): every session of the account is revoked,
-    and this browser gets a new one (its cookie and CSRF token in the answer)."""
+    """Change the password (the old one first), or set one for an account that has none
+    (it signs in with passkeys): every session of the account is revoked, and this browser
+    gets a new one (its cookie and CSRF token in the answer)."""
     signed = await accounts.require(request)
     new = checked_password(body.new_password, signed.account.username)
-    await _check_password(accounts, signed, body.old_password)
+    stored = await asyncio.to_thread(accounts.accounts.password_hash, signed.account.id)
+    if stored is not None:
+        if body.old_password is None:
+            raise HTTPException(403, "give the password you have now (old_password) to change "
+                                     "it; nothing was changed")
+        await _check_password(accounts, signed, body.old_password)
     hashed = await accounts.hash(new)
     await asyncio.to_thread(accounts.accounts.set_password, signed.account.id, hashed)
     await accounts.signed_out(signed.account.id)
@@ -430,12 +451,14 @@ async def my_games(request: Request, response: Response, accounts: AccountsDep,
 @router.get("/api/me/export")
 async def export(request: Request, accounts: AccountsDep, svc: ServiceDep) -> dict[str, Any]:
     """Everything kept about the account, as JSON: the account and its settings, its live
-    sessions (when, and the browser's User-Agent), the seats it holds and each finished
+    sessions (when, and the browser's User-Agent), its passkeys (names and when; no key
+    material), the seats it holds and each finished
     game's record (as ``GET /api/tables/{id}/record`` gives it)."""
     signed = await accounts.require(request)
     aid = signed.account.id
     held, _ = await asyncio.to_thread(accounts.accounts.tables, aid, 1 << 20, 0)
     sessions = await asyncio.to_thread(accounts.accounts.sessions, aid)
+    passkeys = await asyncio.to_thread(accounts.passkeys.of, aid)
     games = [await table_routes.record(h.table.id, svc) for h in held
              if h.table.status == FINISHED]
     return {
@@ -444,6 +467,9 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep) -> di
         "sessions": [{"created": x.created.isoformat(), "last_seen": x.last_seen.isoformat(),
                       "expires": x.expires.isoformat(), "user_agent": x.user_agent,
                       "this": x.id == signed.session.id} for x in sessions],
+        "passkeys": [{"name": p.name, "created": p.created.isoformat(),
+                      "last_used": p.last_used.isoformat() if p.last_used else None}
+                     for p in passkeys],
         "seats": [{"table": h.table.id, "seat": seat, "name": h.table.seats[seat].name,
                    "game": h.table.game, "status": h.table.status,
                    "updated": h.table.updated.isoformat()}
@@ -453,14 +479,18 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep) -> di
 
 
 @router.delete("/api/me")
-async def delete_me(body: PasswordOnly, request: Request, response: Response,
+async def delete_me(body: DeleteMe, request: Request, response: Response,
                     accounts: AccountsDep, svc: ServiceDep) -> dict[str, Any]:
-    """Delete the account (its password first): its seats at finished tables become
-    "deleted player" (the records keep their moves); at a waiting table its seat opens
-    again, at a running one its stand-in bot plays on under that name; its sessions and
-    held seats go; the username is free again. The cookie is cleared."""
+    """Delete the account (its password first, or a passkey's answer): its seats at finished
+    tables become "deleted player" (the records keep their moves); at a waiting table its
+    seat opens again, at a running one its stand-in bot plays on under that name; its
+    sessions, passkeys and held seats go; the username is free again. The cookie is
+    cleared."""
     signed = await accounts.require(request)
-    await _check_password(accounts, signed, body.password)
+    if body.passkey is not None:
+        await verify_assertion(accounts, request, body.passkey, "confirm", signed.account.id)
+    else:
+        await _check_password(accounts, signed, body.password or "")
     changed = await asyncio.to_thread(accounts.accounts.delete, signed.account.id)
     await accounts.signed_out(signed.account.id)
     for table_id in changed:

@@ -1,7 +1,10 @@
-// The account page (/account): sign up and sign in (a guest's seats in this browser are then
-// claimed into the account), and once signed in: who you are, sign out (here or everywhere),
-// the page settings the account keeps, the export of its records and its deletion.
-import { api, forgetSession, heldSeats, session, setSession } from "./common.js";
+// The account page (/account): sign up and sign in, with a password or a passkey (a guest's
+// seats in this browser are then claimed into the account), and once signed in: who you are,
+// sign out (here or everywhere), the page settings the account keeps, the passkeys (add,
+// rename, remove), the password (change it, or set one for an account of passkeys only), the
+// export of its records and its deletion.
+import { api, el, forgetSession, heldSeats, session, setSession } from "./common.js";
+import { createPasskey, getPasskey, passkeysSupported } from "./passkeys.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +31,155 @@ function show(me) {
   $("export").setAttribute("download", `meeple-${account.username}.json`);
   $("profile-link").setAttribute("href", `/u/${encodeURIComponent(account.username)}`);
   applySettings(account.settings);
+  loadPasskeys();
+}
+
+// ---------------------------------------------------------------- passkeys
+// whether the signed-in account has a password (else it signs in with passkeys only)
+let hasPassword = true;
+
+function when(iso) {
+  return new Date(iso).toLocaleString(undefined, {
+    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+function passkeysSay(text, ok = true) {
+  $("passkeys-status").textContent = text;
+  $("passkeys-status").className = `small ${ok ? "okay" : "error"}`;
+}
+
+// the password form and the deletion as this account needs them: change or set a password,
+// confirm a deletion with the password or with a passkey
+function showPassword(password) {
+  hasPassword = password;
+  $("password-title").textContent = password ? "Change password" : "Set a password";
+  $("password-save").textContent = password ? "Change password" : "Set a password";
+  $("old-password-row").classList.toggle("hidden", !password);
+  $("old-password").required = password;
+  $("password-note").textContent = password ? "your other sessions are signed out"
+    : "you sign in with passkeys only: a password is a second way in";
+  $("delete-password-row").classList.toggle("hidden", !password);
+  $("delete-password").required = password;
+  $("delete-passkey-note").classList.toggle("hidden", password);
+}
+
+function passkeyRow(p) {
+  const used = p.last_used ? `last used ${when(p.last_used)}` : "never used yet";
+  const name = el("span", { class: "passkey-name" }, p.name);
+  const info = el("span", { class: "muted small" }, `added ${when(p.created)}, ${used}`);
+  const actions = el("span", { class: "passkey-actions" });
+  const row = el("li", { "data-passkey": p.id }, name, " ", info, " ", actions);
+  const normal = () => {
+    actions.replaceChildren(
+      el("button", { type: "button", class: "passkey-rename", onclick: rename }, "Rename"),
+      el("button", { type: "button", class: "passkey-remove", onclick: askRemove }, "Remove"));
+  };
+  function rename() {
+    const input = el("input", { class: "passkey-new-name", maxlength: "60", value: p.name,
+      "aria-label": "the passkey's new name" });
+    const save = async () => {
+      try {
+        await api("PATCH", `/api/me/passkeys/${p.id}`, { name: input.value.trim() });
+        passkeysSay("Passkey renamed.");
+        await loadPasskeys();
+      } catch (err) {
+        passkeysSay(err.message, false);
+      }
+    };
+    input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") save(); });
+    name.replaceChildren(input);
+    actions.replaceChildren(
+      el("button", { type: "button", class: "passkey-save", onclick: save }, "Save"),
+      el("button", { type: "button", onclick: () => { name.replaceChildren(p.name); normal(); } },
+        "Cancel"));
+    input.focus();
+  }
+  function askRemove() {
+    actions.replaceChildren(
+      el("span", { class: "small" }, "Remove it? "),
+      el("button", { type: "button", class: "danger passkey-remove-yes", onclick: remove },
+        "Yes, remove"),
+      el("button", { type: "button", onclick: normal }, "Keep it"));
+  }
+  async function remove() {
+    try {
+      await api("DELETE", `/api/me/passkeys/${p.id}`);
+      passkeysSay(`Passkey “${p.name}” removed: it signs in no more.`);
+      await loadPasskeys();
+    } catch (err) {
+      passkeysSay(err.message, false);
+      normal();
+    }
+  }
+  normal();
+  return row;
+}
+
+async function loadPasskeys() {
+  try {
+    const mine = await api("GET", "/api/me/passkeys");
+    $("passkeys-list").replaceChildren(...mine.passkeys.map(passkeyRow));
+    $("passkeys-none").classList.toggle("hidden", mine.passkeys.length > 0);
+    showPassword(mine.password);
+  } catch (err) {
+    passkeysSay(`Your passkeys could not be listed: ${err.message}`, false);
+  }
+}
+
+async function addPasskey() {
+  passkeysSay("");
+  $("passkey-add").disabled = true;
+  try {
+    const options = await api("POST", "/api/passkeys/register/options");
+    const credential = await createPasskey(options);
+    const body = { credential };
+    const name = $("passkey-name").value.trim();
+    if (name) body.name = name;
+    const made = await api("POST", "/api/passkeys/register", body);
+    $("passkey-name").value = "";
+    passkeysSay(`Passkey “${made.name}” added: you can sign in with it.`);
+    await loadPasskeys();
+  } catch (err) {
+    passkeysSay(err.message, false);
+  } finally {
+    $("passkey-add").disabled = false;
+  }
+}
+
+async function passkeySignIn() {
+  $("passkey-signin-error").textContent = "";
+  const options = await api("POST", "/api/passkeys/signin/options");
+  const credential = await getPasskey(options);
+  const me = await api("POST", "/api/passkeys/signin", { credential });
+  await signedIn(me, "Signed in with a passkey");
+}
+
+async function passkeySignUp() {
+  $("passkey-signup-error").textContent = "";
+  const username = $("signup-username").value.trim();
+  if (!username) throw new Error("Choose a username first (above), then sign up with a passkey.");
+  const body = { username };
+  const display = $("signup-display").value.trim();
+  if (display) body.display_name = display;
+  const options = await api("POST", "/api/passkeys/signup/options", body);
+  const credential = await createPasskey(options);
+  const me = await api("POST", "/api/passkeys/signup", { credential });
+  await signedIn(me, "Signed up with a passkey and signed in");
+}
+
+// a button whose action may fail: its error shown under it, the button off meanwhile
+function button(id, error, act) {
+  $(id).addEventListener("click", async () => {
+    $(error).textContent = "";
+    $(id).disabled = true;
+    try {
+      await act();
+    } catch (err) {
+      $(error).textContent = err.message;
+    } finally {
+      $(id).disabled = false;
+    }
+  });
 }
 
 // the seats this browser holds as a guest, claimed into the account just signed in to
@@ -123,6 +275,30 @@ async function start() {
     () => patch({ settings: { auto_confirm: $("set-auto-confirm").checked } }, "Auto-confirm"));
   $("set-hint-level").addEventListener("change",
     () => patch({ settings: { hint_level: $("set-hint-level").value } }, "Hint level"));
+  // passkeys: sign in, sign up, add (the page says so when this browser cannot)
+  button("passkey-signin", "passkey-signin-error", passkeySignIn);
+  button("passkey-signup", "passkey-signup-error", passkeySignUp);
+  $("passkey-add").addEventListener("click", addPasskey);
+  if (!passkeysSupported()) {
+    const why = "This browser cannot use passkeys here (no support, or not a secure address: "
+      + "https or http://localhost).";
+    for (const id of ["passkey-signin-error", "passkey-signup-error"]) $(id).textContent = why;
+    passkeysSay(why, false);
+  }
+  // the password: change it (the current one first), or set one for an account without
+  form("password-form", "password-save", "password-error", async () => {
+    $("password-status").textContent = "";
+    const body = { new_password: $("new-password").value };
+    if (hasPassword) body.old_password = $("old-password").value;
+    const me = await api("POST", "/api/me/password", body);
+    setSession(me);
+    $("old-password").value = "";
+    $("new-password").value = "";
+    $("password-status").textContent = hasPassword
+      ? "Password changed: your other sessions were signed out."
+      : "Password set: you can sign in with it as well as with your passkeys.";
+    await loadPasskeys();
+  });
   // deleting: the password, then a second click to confirm
   form("delete-form", "delete", "delete-error", async () => {
     $("delete-confirm").classList.remove("hidden");
@@ -132,7 +308,12 @@ async function start() {
   $("delete-yes").addEventListener("click", async () => {
     $("delete-error").textContent = "";
     try {
-      await api("DELETE", "/api/me", { password: $("delete-password").value });
+      let body = { password: $("delete-password").value };
+      if (!hasPassword) {  // an account of passkeys only confirms with one of them
+        const options = await api("POST", "/api/passkeys/confirm/options");
+        body = { passkey: await getPasskey(options) };
+      }
+      await api("DELETE", "/api/me", body);
       forgetSession();
       $("delete-password").value = "";
       $("delete-confirm").classList.add("hidden");
