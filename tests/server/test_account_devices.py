@@ -116,3 +116,20 @@ def test_signing_out_closes_the_sessions_sockets(server: Server, everywhere: boo
     finally:
         laptop.close()
         phone.close()
+
+
+def test_the_export_is_written_page_by_page_and_whole(server: Server) -> None:
+    """An account with more tables than an export reads at once (50): every seat is in it,
+    and the JSON is whole."""
+    ann = Browser(server)
+    try:
+        ann.sign_up()
+        made = {ann.create()["table"]["id"] for _ in range(120)}
+        r = ann.http.get("/api/me/export")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+        data = r.json()
+        assert {s["table"] for s in data["seats"]} == made and len(data["seats"]) == 120
+        assert data["games"] == [] and data["account"]["username"] == ann.username
+        problem(server.api("GET", "/api/me/export"), 401)
+    finally:
+        ann.close()

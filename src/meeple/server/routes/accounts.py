@@ -5,9 +5,12 @@ seats, games, export and deletion). Sessions, cookies and CSRF are :mod:`meeple.
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi.responses import StreamingResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 import meeple
@@ -448,20 +451,27 @@ async def my_games(request: Request, response: Response, accounts: AccountsDep,
     return [await _my_game(svc, held) for held in page]
 
 
-@router.get("/api/me/export")
-async def export(request: Request, accounts: AccountsDep, svc: ServiceDep) -> dict[str, Any]:
+#: Tables read at a time while an export is written (its memory stays this size).
+EXPORT_PAGE = 50
+
+
+@router.get("/api/me/export", response_class=StreamingResponse, responses={
+    200: {"content": {"application/json": {}}, "description": "the account's records"}})
+async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
+                 ) -> StreamingResponse:
     """Everything kept about the account, as JSON: the account and its settings, its live
     sessions (when, and the browser's User-Agent), its passkeys (names and when; no key
-    material), the seats it holds and each finished
-    game's record (as ``GET /api/tables/{id}/record`` gives it)."""
+    material), the seats it holds and each finished game's record (as ``GET
+    /api/tables/{id}/record`` gives it). Written as it is read, :data:`EXPORT_PAGE` tables
+    at a time, so an account of any size exports in bounded memory; one export of an
+    account at a time (429 while one is under way)."""
     signed = await accounts.require(request)
     aid = signed.account.id
-    held, _ = await asyncio.to_thread(accounts.accounts.tables, aid, 1 << 20, 0)
+    if aid in _exporting:
+        raise HTTPException(429, "an export of this account is under way; wait for it to end")
     sessions = await asyncio.to_thread(accounts.accounts.sessions, aid)
     passkeys = await asyncio.to_thread(accounts.passkeys.of, aid)
-    games = [await table_routes.record(h.table.id, svc) for h in held
-             if h.table.status == FINISHED]
-    return {
+    head = {
         "exported": now().isoformat(),
         "account": account_out(signed.account).model_dump(),
         "sessions": [{"created": x.created.isoformat(), "last_seen": x.last_seen.isoformat(),
@@ -470,12 +480,48 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep) -> di
         "passkeys": [{"name": p.name, "created": p.created.isoformat(),
                       "last_used": p.last_used.isoformat() if p.last_used else None}
                      for p in passkeys],
-        "seats": [{"table": h.table.id, "seat": seat, "name": h.table.seats[seat].name,
-                   "game": h.table.game, "status": h.table.status,
-                   "updated": h.table.updated.isoformat()}
-                  for h in held for seat in h.seats],
-        "games": games,
     }
+
+    async def pages() -> AsyncIterator[list[HeldTable]]:
+        offset = 0
+        while True:
+            page, _ = await asyncio.to_thread(accounts.accounts.tables, aid, EXPORT_PAGE,
+                                              offset)
+            if not page:
+                return
+            yield page
+            offset += len(page)
+
+    async def written() -> AsyncIterator[str]:
+        _exporting.add(aid)
+        try:
+            yield json.dumps(head)[:-1] + ', "seats": ['
+            sep = ""
+            async for page in pages():
+                for h in page:
+                    for seat in h.seats:
+                        yield sep + json.dumps({
+                            "table": h.table.id, "seat": seat,
+                            "name": h.table.seats[seat].name, "game": h.table.game,
+                            "status": h.table.status, "updated": h.table.updated.isoformat()})
+                        sep = ", "
+            yield '], "games": ['
+            sep = ""
+            async for page in pages():
+                for h in page:
+                    if h.table.status == FINISHED:
+                        record = await table_routes.record(h.table.id, svc)
+                        yield sep + json.dumps(record)
+                        sep = ", "
+            yield "]}"
+        finally:
+            _exporting.discard(aid)
+
+    return StreamingResponse(written(), media_type="application/json")
+
+
+#: The accounts whose export is being written by this process.
+_exporting: set[str] = set()
 
 
 @router.delete("/api/me")
