@@ -60,7 +60,7 @@ from meeple.store.models import (
 
 ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0008"
 #: PostgreSQL channel on which every committed log append is announced as "table:version".
 NOTIFY_CHANNEL = "meeple_tables"
 

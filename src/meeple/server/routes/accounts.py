@@ -28,6 +28,7 @@ from meeple.server.sessions import (
 )
 from meeple.store import FINISHED, RUNNING
 from meeple.store.accounts import Account, Claim, HeldTable
+from meeple.store.chat import Chat
 from meeple.store.models import now
 
 router = APIRouter(route_class=ThrottledRoute)
@@ -430,12 +431,13 @@ async def my_games(request: Request, response: Response, accounts: AccountsDep,
 @router.get("/api/me/export")
 async def export(request: Request, accounts: AccountsDep, svc: ServiceDep) -> dict[str, Any]:
     """Everything kept about the account, as JSON: the account and its settings, its live
-    sessions (when, and the browser's User-Agent), the seats it holds and each finished
-    game's record (as ``GET /api/tables/{id}/record`` gives it)."""
+    sessions (when, and the browser's User-Agent), the seats it holds, each finished
+    game's record (as ``GET /api/tables/{id}/record`` gives it) and its chat messages."""
     signed = await accounts.require(request)
     aid = signed.account.id
     held, _ = await asyncio.to_thread(accounts.accounts.tables, aid, 1 << 20, 0)
     sessions = await asyncio.to_thread(accounts.accounts.sessions, aid)
+    said = await asyncio.to_thread(Chat(accounts.store).of_account, aid)
     games = [await table_routes.record(h.table.id, svc) for h in held
              if h.table.status == FINISHED]
     return {
@@ -449,6 +451,8 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep) -> di
                    "updated": h.table.updated.isoformat()}
                   for h in held for seat in h.seats],
         "games": games,
+        "chat": [{"table": m.table_id, "at": m.at.isoformat(), "seat": m.seat, "name": m.name,
+                  "text": m.text, "hidden": m.hidden} for m in said],
     }
 
 
