@@ -371,7 +371,7 @@ CONTENT_TYPES: list[tuple[str, str, bytes]] = [
 @dataclass(frozen=True)
 class Endpoint:
     method: str
-    route: str  # {table}, {game}, {name} and {player} are filled in
+    route: str  # {table}, {game}, {name}, {player} and {message_id} are filled in
     query: tuple[str, ...] = ()
     #: a valid JSON body (its fields get hostile values), or None
     body: dict[str, Any] | None = None
@@ -416,6 +416,10 @@ ENDPOINTS = [
                                                        "secret": "{secret}"}]}),
     Endpoint("GET", "/api/me/games", ("limit", "offset", "sort")),
     Endpoint("GET", "/api/me/export"),
+    Endpoint("GET", "/api/me/tables/{table}/seats"),
+    # issue 54: the chat's history and reports
+    Endpoint("GET", "/api/tables/{table}/chat", ("after", "before", "limit")),
+    Endpoint("POST", "/api/tables/{table}/chat/{message_id}/report", body={"reason": "rude"}),
 ]
 IDS = [e.label for e in ENDPOINTS]
 
@@ -449,7 +453,7 @@ class Target:
 
     def path(self, **given: str) -> str:
         values = {"table": self.table, "game": "gardens", "name": "level-1", "player": "Ann",
-                  **given}
+                  "message_id": "1", **given}
         return self.endpoint.route.format(**values)
 
     def body(self) -> dict[str, Any] | None:
