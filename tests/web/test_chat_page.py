@@ -3,16 +3,18 @@ a signed-in spectator (two browser contexts: two browsers) chat; a message holdi
 as text; muting an author folds their messages in this browser and the muted list unmutes;
 reporting a message says thanks (and, again, that it was reported already); the counter near
 the limit; an anonymous spectator is told to sign in; a table of bots only has no chat; the
-panel at 375 px (tests/web/conftest.py)."""
+panel at 375 px; a finished game's replay shows its chat, read only (tests/web/conftest.py)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.server.conftest import Server
+from tests.server.test_chat import Chatter
 from tests.web.driver import SHOTS, create_from_lobby
 from tests.web.test_accounts_pages import fresh_name, other, sign_up
 
@@ -170,3 +172,25 @@ def test_a_table_of_bots_only_has_no_chat_panel(page: Any, web: Server) -> None:
                            " || document.body.dataset.phase", timeout=60_000)
     page.wait_for_selector("#board svg, #board pre", timeout=60_000)
     assert page.locator("#chat").count() == 0
+
+
+def test_a_finished_games_replay_shows_its_chat_read_only(page: Any, web: Server) -> None:
+    made = web.api("POST", "/api/tables", json={
+        "game": "gardens", "variant": {"level": 1}, "seats": [{"kind": "human", "bot": "random"}],
+        "join_as": "Ann"}).json()
+    table = made["table"]["id"]
+    ann = Chatter(web, table, 0, made["secret"])
+    assert ann.say("good game, everyone")["type"] == "chat"
+    ann.close()
+    # Ann leaves; her stand-in (random) plays the game to its end
+    r = web.api("POST", f"/api/tables/{table}/leave", json={"seat": 0, "secret": made["secret"]})
+    assert r.status_code == 200, r.text
+    deadline = time.monotonic() + 120
+    while web.api("GET", f"/api/tables/{table}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the stand-in did not finish the game"
+        time.sleep(0.2)
+    page.goto(f"{web.base}/t/{table}")
+    page.wait_for_selector("#chat", state="visible")
+    wait_text(page, "good game, everyone")
+    assert page.is_hidden("#chat-form")
+    assert page.get_attribute("#chat-note a", "href") == f"/t/{table}?live"
