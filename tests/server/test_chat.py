@@ -461,6 +461,17 @@ def test_a_signed_out_spectator_reads_only(server: Server) -> None:
     cy.close()
 
 
+def test_a_seat_left_before_the_game_posts_no_more_as_that_seat(server: Server) -> None:
+    table, secret = seated(server, seats=[{"kind": "human"}, {"kind": "human"}])
+    ann = Chatter(server, table, 0, secret)
+    assert ann.say("I may have to go")["messages"][0]["name"] == "Ann"
+    r = server.api("POST", f"/api/tables/{table}/leave", json={"seat": 0, "secret": secret})
+    assert r.status_code == 200, r.text
+    refused(ann.say("still here?"), "sign in to chat as a spectator")
+    assert [m["text"] for m in history(server, table)] == ["I may have to go"]
+    ann.close()
+
+
 # ------------------------------------------------------------------------ processes
 def test_two_processes_on_one_postgresql_see_each_others_messages(
         server: Server, limited: Server, db_url: str) -> None:

@@ -240,7 +240,7 @@ class ChatHub:
         extra: dict[str, Any] = {} if why is None else {"reason": why}
         await who.send(ChatFrame(
             messages=[line(m) for m in shown], history=True, post=why is None,
-            you=None if you is None else author_key(table.id, seat, you[0]), **extra).dump())
+            you=None if you is None else author_key(table.id, you[2], you[0]), **extra).dump())
         return True
 
     def leave(self, table_id: str, who: Listener) -> None:
@@ -262,7 +262,8 @@ class ChatHub:
         await _send_all([w for w in listeners if w is not poster],
                         ChatFrame(messages=lines).dump())
         if poster is not None:
-            await poster.send(ChatFrame(messages=lines, posted=True).dump())
+            with contextlib.suppress(ConnectionError):  # (it went away meanwhile)
+                await poster.send(ChatFrame(messages=lines, posted=True).dump())
 
     async def remote(self, table_id: str, code: int) -> None:
         """A notice from another server process: a new message at the table
@@ -295,16 +296,17 @@ class ChatHub:
 
     # ------------------------------------------------------------------ posting
     async def _author(self, table: Table, seat: int | None, conn: HTTPConnection
-                      ) -> tuple[tuple[str | None, str] | None, str | None]:
-        """Who posts from this connection: (the account if any, the name), or None and why
-        it may not post."""
-        if seat is not None:
+                      ) -> tuple[tuple[str | None, str, int | None] | None, str | None]:
+        """Who posts from this connection: (the account if any, the name, the seat), or None
+        and why it may not post. A seat left since the hello (open again) posts no more as
+        that seat: its connection is a spectator's for the chat."""
+        if seat is not None and table.seats[seat].taken:
             account = await asyncio.to_thread(self.chat.holder, table.id, seat)
-            return (account, table.seats[seat].name), None
+            return (account, table.seats[seat].name, seat), None
         signed = await self.signed_in(conn)
         if signed is None:
             return None, SIGN_IN
-        return (signed.id, signed.display_name), None
+        return (signed.id, signed.display_name, None), None
 
     async def signed_in(self, conn: HTTPConnection) -> Account | None:
         """The account of the connection's session cookie, looked up now (a session signed
@@ -343,7 +345,7 @@ class ChatHub:
         if author is None:
             await refuse(why or SIGN_IN)
             return
-        account, name = author
+        account, name, seat = author
         wait = self._wait("chat", account or f"{table.id}:{seat}")
         if wait is not None:
             await refuse(f"too many chat messages (at most {self.settings.chat}, "

@@ -154,10 +154,9 @@ class Connection:
         self.session: Signed | None = None
         self._session_seen = 0.0
         self._forget: Callable[[], None] | None = None
-        #: the table's chat (issue 54), and whether this connection gets it (hello ``chat``)
+        #: the table's chat (issue 54)
         state = getattr(getattr(ws, "app", None), "state", None)
         self.chat_hub: ChatHub | None = getattr(state, "chat", None)
-        self.chatting = False
 
     async def send(self, frame: dict[str, Any] | str) -> None:
         """Queue a frame: a dict, or JSON text already (a view frame; a model's dump)."""
@@ -348,7 +347,8 @@ class Connection:
         if hub is None:
             return
         hub.leave(self.table_id, self)
-        self.chatting = wanted and await hub.join(self.rt.table, self, seat, self.ws)
+        if wanted:
+            await hub.join(self.rt.table, self, seat, self.ws)
 
     async def post_chat(self, client: Client, frame: Chat) -> None:
         """A chat message from this connection: its seat's, or its signed-in spectator's."""
