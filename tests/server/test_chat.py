@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -507,3 +508,26 @@ def test_the_message_rule() -> None:
     for bad in ("", " ", "\x7f", "a\u2066b", "\ufeff", "\u2800", "x" * 501, "x" * 2001):
         with pytest.raises(BadInput):
             checked_message(bad)
+
+
+def test_meeple_reports_refuses_bad_options_clearly(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "meeple.db"
+    db.write_bytes(b"")
+    url = f"sqlite:///{db}"
+    for args, words in (
+        (["--db", str(tmp_path / "none.db")], "not a file"),
+        (["--db", str(db), "--database-url", url], "not both"),
+        (["--database-url", url, "--hide", "1", "--unhide", "2"], "not both"),
+        (["--database-url", "postgresql+psycopg://nobody@127.0.0.1:1/none"],
+         "cannot open the database"),
+        (["--database-url", url, "--hide", "0"], "--hide"),
+        (["--database-url", url, "--limit", "501"], "--limit"),
+    ):
+        res = runner.invoke(cli_app, ["reports", *args])
+        assert res.exit_code == 2, (args, res.output)
+        for word in words.split("|"):
+            assert word in " ".join(res.output.split()), (args, res.output)
+    # an empty database has no reports yet
+    res = runner.invoke(cli_app, ["reports", "--db", str(db)])
+    assert res.exit_code == 0 and "no reported messages" in res.output, res.output
