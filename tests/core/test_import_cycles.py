@@ -27,6 +27,10 @@ START_UP = {
                                                 "Starlette), for `meeple serve` only",
     ("meeple.cli.serve", "meeple.server.sessions"): "the accounts' settings (FastAPI, "
                                                     "pwdlib), for `meeple serve` only",
+    ("meeple.cli.serve", "meeple.server.chat"): "the chat's settings (the server), for "
+                                                "`meeple serve` only",
+    ("meeple.cli.reports", "meeple.store"): "SQLAlchemy, for `meeple reports` only",
+    ("meeple.cli.reports", "meeple.store.chat"): "SQLAlchemy, for `meeple reports` only",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "
                                             "worker (it imports meeple.server.botpool) never "
                                             "needs: it starts in half the time",

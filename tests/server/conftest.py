@@ -35,6 +35,8 @@ TEST_LIMITS = {
     "MEEPLE_HINT_PER_CLIENT": "100", "MEEPLE_HINT_QUEUE": "100", "MEEPLE_HINT_CPU": "0",
     # issue 52: sign-ins and sign-ups (tests/server/test_accounts.py sets its own)
     "MEEPLE_RATE_SIGNIN": "off", "MEEPLE_RATE_SIGNIN_USER": "off", "MEEPLE_RATE_SIGNUP": "off",
+    # issue 54: chat messages and reports (tests/server/test_chat.py sets its own)
+    "MEEPLE_RATE_CHAT": "off", "MEEPLE_RATE_REPORT": "off",
 }
 
 

@@ -372,7 +372,7 @@ CONTENT_TYPES: list[tuple[str, str, bytes]] = [
 @dataclass(frozen=True)
 class Endpoint:
     method: str
-    route: str  # {table}, {game}, {name}, {player}, {username} and {passkey_id} are filled in
+    route: str  # {table} {game} {name} {player} {username} {passkey_id} {message_id}: filled in
     query: tuple[str, ...] = ()
     #: a valid JSON body (its fields get hostile values), or None
     body: dict[str, Any] | None = None
@@ -444,6 +444,9 @@ ENDPOINTS = [
     Endpoint("GET", "/api/me/passkeys"),
     Endpoint("PATCH", "/api/me/passkeys/{passkey_id}", body={"name": "K"}),
     Endpoint("DELETE", "/api/me/passkeys/{passkey_id}"),
+    # issue 54: the chat's history and reports
+    Endpoint("GET", "/api/tables/{table}/chat", ("after", "before", "limit")),
+    Endpoint("POST", "/api/tables/{table}/chat/{message_id}/report", body={"reason": "rude"}),
 ]
 IDS = [e.label for e in ENDPOINTS]
 
@@ -477,7 +480,8 @@ class Target:
 
     def path(self, **given: str) -> str:
         values = {"table": self.table, "game": "gardens", "name": "level-1", "player": "Ann",
-                  "username": "fuzzer", "passkey_id": "0123456789abcdef", **given}
+                  "username": "fuzzer", "passkey_id": "0123456789abcdef", "message_id": "1",
+                  **given}
         return self.endpoint.route.format(**values)
 
     def body(self) -> dict[str, Any] | None:

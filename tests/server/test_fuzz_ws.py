@@ -386,6 +386,7 @@ def _frames() -> list[tuple[str, Any]]:
         frames.append((f"hello text={name}", {"type": "hello", "text": value}))
         frames.append((f"back x={name}", {"type": "back", "x": value}))
         frames.append((f"ping x={name}", {"type": "ping", "x": value}))
+        frames.append((f"chat text={name}", {"type": "chat", "text": value}))
         frames.append((f"type={name}", {"type": value}))
     frames += [
         ("hello seat=huge", {"type": "hello", "seat": huge, "secret": "x"}),
@@ -495,7 +496,7 @@ hostile = st.one_of(
 )
 values = st.recursive(hostile, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
     st.text(max_size=5), inner, max_size=3), max_leaves=5)
-TYPES = ["hello", "move", "undo", "preview", "back", "ping"]
+TYPES = ["hello", "move", "undo", "preview", "back", "ping", "chat"]
 
 
 @st.composite
@@ -518,8 +519,8 @@ def frames(draw: st.DrawFn, version: int, legal: list[str], secrets: dict[int, s
         "id": st.text(min_size=1, max_size=8) | values,
     }
     wanted = {"hello": ["seat", "secret", "text"], "move": ["move", "moves", "version", "id"],
-              "undo": ["version", "id"], "preview": ["moves"]}.get(kind if isinstance(kind, str)
-                                                                 else "", [])
+              "undo": ["version", "id"], "preview": ["moves"], "chat": ["text"]
+              }.get(kind if isinstance(kind, str) else "", [])
     for name in wanted:
         if draw(st.integers(0, 3), label=f"has {name}"):
             frame[name] = draw(fields[name], label=name)

@@ -55,6 +55,7 @@ def serve_cmd(
 
     import uvicorn
 
+    from meeple.server.chat import ChatSettings
     from meeple.server.edge import LOOPBACK_HOSTS, EdgeConfig, settings_from, uvicorn_settings
     from meeple.server.sessions import AccountSettings
     from meeple.store import Store, default_url, display_url, sqlite_url
@@ -68,6 +69,7 @@ def serve_cmd(
         proxies = settings_from(os.environ, "MEEPLE_TRUSTED_PROXIES", trusted_proxy)
         edge_settings = uvicorn_settings(edge, proxies)
         AccountSettings.from_env()  # MEEPLE_SECRET_KEY, the sessions' and sign-ins' settings
+        ChatSettings.from_env()  # MEEPLE_RATE_CHAT, MEEPLE_RATE_REPORT
     except ValueError as exc:
         raise refuse(str(exc)) from None
     if db is not None and database_url is not None:

@@ -17,16 +17,18 @@ from fastapi import FastAPI
 import meeple
 from meeple.server import errors
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
+from meeple.server.chat import ChatHub, ChatSettings
 from meeple.server.checks import StrictJsonBodies
 from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.fanout import PgListener
 from meeple.server.lanes import Lane, LaneSettings
 from meeple.server.quotas import Quotas, QuotaSettings
-from meeple.server.routes import accounts, lobby, passkeys, profiles, sheets, solo, tables, ws
+from meeple.server.routes import accounts, chat, lobby, passkeys, profiles, sheets, solo, tables, ws
 from meeple.server.service import Service
 from meeple.server.sessions import AccountService, AccountSettings, SessionGuard
 from meeple.store import Store
+from meeple.store.chat import Chat
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
                "lobby of tables and a WebSocket per client. See docs/server.md.")
@@ -49,8 +51,10 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     # issue 52: accounts; a cookie-authenticated change needs its CSRF token
     app.state.accounts = AccountService(store, AccountSettings.from_env())
     app.add_middleware(SessionGuard)
+    # issue 54: the tables' chat
+    app.state.chat = ChatHub(Chat(store), ChatSettings.from_env(), app.state.accounts)
     errors.install(app)
-    for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles):
+    for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat):
         app.include_router(routes.router)
     if app.edge_config.api_docs:
         install_api_docs(app)
@@ -94,7 +98,8 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
                    if stale or abandoned else None)
         fanout = None
         if store.dialect == "postgresql":
-            fanout = PgListener(store.url, service, asyncio.get_running_loop())
+            fanout = PgListener(store.url, service, asyncio.get_running_loop(),
+                                chat=app.state.chat)
             fanout.start()
         await service.start()
         tune_gc()

@@ -3,7 +3,10 @@
 Every committed log append (and every seat change) is announced on the channel
 ``meeple_tables`` inside its own transaction, so PostgreSQL delivers it exactly when it commits.
 Each server process listens on a connection of its own, in a thread; on a notice for a table it
-holds, it catches up from the stored log and sends its own clients their new views. We chose
+holds, it catches up from the stored log and sends its own clients their new views. A notice
+whose version is a chat code (:data:`~meeple.store.chat.CHAT_NOTICE`: a new message,
+:data:`~meeple.store.chat.HIDDEN_NOTICE`: one hidden) goes to the process's chat instead
+(:meth:`ChatHub.remote <meeple.server.chat.ChatHub.remote>`), which reads it from the store. We chose
 LISTEN/NOTIFY over Redis because the database is already there: no second service to run, and
 a notice can never announce a move that was not committed.
 """
@@ -15,9 +18,11 @@ import logging
 import threading
 from typing import TYPE_CHECKING
 
+from meeple.store.chat import CHAT_NOTICE, HIDDEN_NOTICE
 from meeple.store.store import NOTIFY_CHANNEL, parse_notice
 
 if TYPE_CHECKING:
+    from meeple.server.chat import ChatHub
     from meeple.server.service import Service
 
 log = logging.getLogger("meeple.server")
@@ -36,9 +41,12 @@ def psycopg_dsn(url: str) -> str:
 class PgListener:
     """A thread that LISTENs and hands each notice to the service's event loop."""
 
-    def __init__(self, url: str, service: Service, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, url: str, service: Service, loop: asyncio.AbstractEventLoop,
+                 chat: ChatHub | None = None) -> None:
         self.dsn = psycopg_dsn(url)
         self.service = service
+        #: the tables' chat, told of the chat notices
+        self.chat = chat
         self.loop = loop
         #: the mark of this process's own notices (its store's), which it skips
         self.origin = service.store.origin
@@ -64,6 +72,11 @@ class PgListener:
                             notice = parse_notice(n.payload)
                             if notice is None or notice[2] == self.origin:
                                 continue  # not ours to read, or a commit of this process
+                            if notice[1] in (CHAT_NOTICE, HIDDEN_NOTICE):
+                                if self.chat is not None:
+                                    asyncio.run_coroutine_threadsafe(
+                                        self.chat.remote(notice[0], notice[1]), self.loop)
+                                continue
                             asyncio.run_coroutine_threadsafe(
                                 self.service.remote_change(notice[0], notice[1]), self.loop)
             except Exception as exc:  # the database went away: try again shortly

@@ -2,12 +2,12 @@
 
 WebSocket frames are JSON objects with a ``type``; ``docs/server.md`` says what each means.
 From a client, one of :data:`ClientFrame` (parsed with :data:`CLIENT_FRAMES`): :class:`Hello`,
-:class:`Move`, :class:`Undo`, :class:`Preview`, :class:`Back`, :class:`Ping`. Fields a frame
+:class:`Move`, :class:`Undo`, :class:`Preview`, :class:`Back`, :class:`Ping`, :class:`Chat`. Fields a frame
 type does not know are ignored; a frame that does not validate is answered with an ``error``
 frame saying why (:func:`frame_problem`). From the server, one of :data:`ServerFrame`:
 :class:`Welcome`, :class:`ViewFrame`, :class:`Ack`, :class:`PreviewFrame`,
 :class:`RefusedFrame`, :class:`ErrorFrame`, :class:`PresenceFrame`, :class:`ClockFrame`,
-:class:`Pong`.
+:class:`Pong`, :class:`ChatFrame`.
 ``meeple schema --protocol`` prints the JSON Schema of both (:func:`protocol_schema`).
 """
 
@@ -245,6 +245,9 @@ class Hello(_ClientFrame):
         "a single legal move each, the server previews them for this connection unasked and "
         "sends that preview frame (opening: true) right after the view: the client does not "
         "send them back")
+    chat: StrictBool | None = Field(
+        default=None, description="true: this connection gets the table's chat: its last 50 "
+        "messages in a chat frame after the view (history), then every new message")
 
 
 class Move(_WithSteps):
@@ -282,11 +285,21 @@ class Ping(_ClientFrame):
     type: Literal["ping"]
 
 
+class Chat(_ClientFrame):
+    """Post a message to the table's chat: a seat's client, or a signed-in spectator."""
+
+    type: Literal["chat"]
+    text: StrictStr = Field(description="the message: 1 to 500 characters of printable text "
+                            "once NFKC-normalised and trimmed (newlines and runs of spaces "
+                            "become one space)")
+
+
 #: Every frame a client may send, told apart by ``type``.
-ClientFrame = Annotated[Hello | Move | Undo | Preview | Back | Ping, Field(discriminator="type")]
+ClientFrame = Annotated[Hello | Move | Undo | Preview | Back | Ping | Chat,
+                        Field(discriminator="type")]
 CLIENT_FRAMES: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
 #: The client frames' types, in the order the docs give them.
-CLIENT_TYPES = ("hello", "move", "undo", "preview", "back", "ping")
+CLIENT_TYPES = ("hello", "move", "undo", "preview", "back", "ping", "chat")
 
 
 def _type_required(schema: dict[str, Any]) -> None:
@@ -420,6 +433,8 @@ class ErrorFrame(_ServerFrame):
     type: Literal["error"] = "error"
     reason: str
     retry: Literal[True] | None = None
+    chat: Literal[True] | None = Field(default=None, description="true: a chat message "
+                                       "refused (nothing was posted)")
 
 
 class PresenceFrame(_ServerFrame):
@@ -477,9 +492,49 @@ class Pong(_ServerFrame):
     type: Literal["pong"] = "pong"
 
 
+class ChatLine(BaseModel):
+    """One message of a table's chat, as every client is sent it."""
+
+    id: int = Field(description="its number (increasing with time; history pages by it)")
+    at: str = Field(description="when it was posted (ISO 8601, UTC)")
+    seat: int | None = Field(description="the seat that posted it; null: a spectator")
+    name: str = Field(description="the name shown: the seat's name, or the signed-in "
+                      "spectator's display name, as it was when posted (\"deleted player\" "
+                      "once the account is deleted)")
+    spectator: bool = Field(description="whether a spectator posted it")
+    author: str = Field(description="an opaque key of its author, to mute them by: the same "
+                        "for every message of one account, else of one seat at one table")
+    text: str = Field(description="the message, as text (never markup)")
+
+
+class ChatFrame(_ServerFrame):
+    """The table's chat, to a connection that said ``chat: true`` in its hello: its last
+    messages after the view (``history``), then each new message as it is posted; a message
+    posted by this connection comes back to it with ``posted``; messages a moderator hid are
+    named in ``hidden``."""
+
+    type: Literal["chat"] = "chat"
+    messages: list[ChatLine] = Field(description="messages, oldest first")
+    history: Literal[True] | None = Field(
+        default=None, description="true: the table's last messages (at most 50), sent after "
+        "the hello: they replace what the client holds (it keeps any it was sent since with a "
+        "higher id)")
+    post: bool | None = Field(default=None, description="with history: whether this "
+                              "connection may post")
+    reason: str | None = Field(default=None, description="with post false: why not (sign in "
+                               "to chat as a spectator; no chat at a table of bots only)")
+    you: str | None = Field(default=None, description="with history: the author key this "
+                            "connection's messages carry (null: it cannot post)")
+    posted: Literal[True] | None = Field(default=None, description="true: to the connection "
+                                         "that posted it: its message, stored")
+    hidden: list[int] | None = Field(default=None, description="ids of messages a moderator "
+                                     "hid: shown no more")
+
+
 #: Every frame the server sends, told apart by ``type``.
-ServerFrame = Annotated[Welcome | ViewFrame | UpdateFrame | Ack | PreviewFrame | RefusedFrame | ErrorFrame
-                        | PresenceFrame | ClockFrame | Pong, Field(discriminator="type")]
+ServerFrame = Annotated[Welcome | ViewFrame | UpdateFrame | Ack | PreviewFrame | RefusedFrame
+                        | ErrorFrame | PresenceFrame | ClockFrame | Pong | ChatFrame,
+                        Field(discriminator="type")]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import ColumnElement, Text, cast, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+from meeple.store.chat import forget_author
 from meeple.store.models import (
     FINISHED,
     HUMAN,
@@ -552,9 +553,11 @@ class Accounts:
         """Delete the account, in one transaction: its seats at finished tables are renamed
         :data:`DELETED_PLAYER` (the records keep their moves); at a waiting table its seat
         opens again; at a running one it is left to its stand-in bot (as a leave does) under
-        that name; its sessions, passkeys and held seats go; the row stays, marked deleted, with its
-        username freed and its name, password hash and settings erased. Returns the ids of
-        the tables changed (their clients are to be told)."""
+        that name; its chat messages (and those of the seats it held) show that name, their
+        text kept (:func:`~meeple.store.chat.forget_author`); its sessions, passkeys and held
+        seats go; the row stays, marked deleted, with its username freed and its name, password
+        hash and settings erased. Returns the ids of the tables changed (their clients are to
+        be told)."""
         changed: list[str] = []
         with self.store.writing() as s:
             row = s.get(AccountRow, account_id)
@@ -578,6 +581,8 @@ class Accounts:
                 if table_id not in changed:
                     changed.append(table_id)
                     self.store._notify(s, table_id, -1)
+            # its chat messages keep their text under that name (issue 54)
+            forget_author(s, account_id, [(t, seat) for t, seat, _ in held], DELETED_PLAYER)
             s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))

@@ -34,7 +34,7 @@ STATIC = Path(str(resources.files("meeple.web") / "static"))
 #: Each page file is the body; :data:`FRAME` (``static/frame.html``) is the head they share.
 PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "lobby": ("lobby", ("upload.css", "lobby.css")),
-    "table": ("table", ("table-ux.css", "drawings.css", "hint.css")),
+    "table": ("table", ("table-ux.css", "drawings.css", "hint.css", "chat.css")),
     "solo": ("Pergola solo achievements", ("lobby.css", "profile.css")),
     "missing": ("no such table", ("lobby.css",)),
     "account": ("your account", ("account.css",)),

@@ -32,6 +32,7 @@ from meeple.server.sessions import (
 )
 from meeple.store import FINISHED, RUNNING
 from meeple.store.accounts import Account, Claim, HeldTable
+from meeple.store.chat import Chat
 from meeple.store.models import now
 
 router = APIRouter(route_class=ThrottledRoute)
@@ -461,16 +462,17 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
                  ) -> StreamingResponse:
     """Everything kept about the account, as JSON: the account and its settings, its live
     sessions (when, and the browser's User-Agent), its passkeys (names and when; no key
-    material), the seats it holds and each finished game's record (as ``GET
-    /api/tables/{id}/record`` gives it). Written as it is read, :data:`EXPORT_PAGE` tables
-    at a time, so an account of any size exports in bounded memory; one export of an
-    account at a time (429 while one is under way)."""
+    material), the seats it holds, each finished game's record (as ``GET
+    /api/tables/{id}/record`` gives it) and its chat messages. Written as it is read,
+    :data:`EXPORT_PAGE` tables at a time, so an account of any size exports in bounded
+    memory; one export of an account at a time (429 while one is under way)."""
     signed = await accounts.require(request)
     aid = signed.account.id
     if aid in _exporting:
         raise HTTPException(429, "an export of this account is under way; wait for it to end")
     sessions = await asyncio.to_thread(accounts.accounts.sessions, aid)
     passkeys = await asyncio.to_thread(accounts.passkeys.of, aid)
+    said = await asyncio.to_thread(Chat(accounts.store).of_account, aid)
     head = {
         "exported": now().isoformat(),
         "account": account_out(signed.account).model_dump(),
@@ -480,6 +482,8 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
         "passkeys": [{"name": p.name, "created": p.created.isoformat(),
                       "last_used": p.last_used.isoformat() if p.last_used else None}
                      for p in passkeys],
+        "chat": [{"table": m.table_id, "at": m.at.isoformat(), "seat": m.seat, "name": m.name,
+                  "text": m.text, "hidden": m.hidden} for m in said],
     }
 
     async def pages() -> AsyncIterator[list[HeldTable]]:

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from meeple.server.chat import ChatHub
 from meeple.server.checks import BadInput, loads_strict
 from meeple.server.deps import ServiceDep
 from meeple.server.protocol import (
@@ -36,6 +37,7 @@ from meeple.server.protocol import (
     MAX_FRAME,
     Ack,
     Back,
+    Chat,
     ClientFrame,
     ErrorFrame,
     Hello,
@@ -152,6 +154,9 @@ class Connection:
         self.session: Signed | None = None
         self._session_seen = 0.0
         self._forget: Callable[[], None] | None = None
+        #: the table's chat (issue 54)
+        state = getattr(getattr(ws, "app", None), "state", None)
+        self.chat_hub: ChatHub | None = getattr(state, "chat", None)
 
     async def send(self, frame: dict[str, Any] | str) -> None:
         """Queue a frame: a dict, or JSON text already (a view frame; a model's dump)."""
@@ -181,6 +186,8 @@ class Connection:
     async def finish(self) -> None:
         """Stop the writer (the socket is gone or closing)."""
         self._by_session(None)
+        if self.chat_hub is not None:
+            self.chat_hub.leave(self.table_id, self)
         self._writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self._writer
@@ -236,6 +243,8 @@ class Connection:
             if isinstance(frame, Move | Undo):
                 await self.send(RefusedFrame(id=frame.id, reason=reason, version=frame.version,
                                              retry=True).dump())
+            elif isinstance(frame, Chat):
+                await self.send(ErrorFrame(reason=reason, retry=True, chat=True).dump())
             else:
                 await self.send(ErrorFrame(reason=reason, retry=True).dump())
         except ConnectionError:  # it does not read its answers either: it is being closed
@@ -262,7 +271,10 @@ class Connection:
         try:
             return CLIENT_FRAMES.validate_python(data)
         except ValidationError as exc:
-            await self.error(frame_problem(exc, data["type"]))
+            if data["type"] == "chat":
+                await self.send(ErrorFrame(reason=frame_problem(exc, "chat"), chat=True).dump())
+            else:
+                await self.error(frame_problem(exc, data["type"]))
             return None
 
     async def answer(self, frame: ClientFrame) -> None:
@@ -279,6 +291,8 @@ class Connection:
             await self.move(self.client, frame)
         elif isinstance(frame, Preview):
             await self.preview(self.client, frame)
+        elif isinstance(frame, Chat):
+            await self.post_chat(self.client, frame)
         else:
             assert isinstance(frame, Back)
             await self.back(self.client)
@@ -323,7 +337,25 @@ class Connection:
             await self.svc.tell_clock(rt)
         else:
             await self.svc.tell_clock(rt, client)
+        await self.join_chat(frame.chat is True, seat)
         return client
+
+    async def join_chat(self, wanted: bool, seat: int | None) -> None:
+        """After a hello: the table's chat for a connection that asked for it (its history
+        frame, then every message), none for one that did not."""
+        hub = self.chat_hub
+        if hub is None:
+            return
+        hub.leave(self.table_id, self)
+        if wanted:
+            await hub.join(self.rt.table, self, seat, self.ws)
+
+    async def post_chat(self, client: Client, frame: Chat) -> None:
+        """A chat message from this connection: its seat's, or its signed-in spectator's."""
+        if self.chat_hub is None:
+            await self.send(ErrorFrame(reason="this server has no chat", chat=True).dump())
+            return
+        await self.chat_hub.post(self.rt.table, client.viewer, self.ws, frame.text, self)
 
     def _by_session(self, signed: Signed | None) -> None:
         """Act by ``signed``'s session from now on (None: not by a session): while it
@@ -333,7 +365,8 @@ class Connection:
             self._forget = None
         self.session = signed
         self._session_seen = time.monotonic()
-        accounts: AccountService | None = getattr(self.ws.app.state, "accounts", None)
+        state = getattr(getattr(self.ws, "app", None), "state", None)
+        accounts: AccountService | None = getattr(state, "accounts", None)
         if signed is not None and accounts is not None:
             self._forget = accounts.watch(signed.account.id, signed.session.id,
                                           self.signed_out)

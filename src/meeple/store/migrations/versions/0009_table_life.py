@@ -4,7 +4,7 @@ table every person of it is invited to), how a table ended when not by its game'
 its stand-in plays it to the end, for good).
 
 Revision ID: 0009
-Revises: 0006
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0006"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

@@ -18,6 +18,7 @@ import { announce } from "./toasts.js";
 import { hintButton, lightHint } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
 import { playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
+import { chatPanel, hasChat } from "./chat.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -47,6 +48,7 @@ const page = {
   restoring: true,   // until the first view: steps kept from before a reload are looked at
   restored: null,    // the steps being brought back (their preview is on its way)
   hint: null,        // the hint shown (hint.js): {version, moves, steps}, lit until the table moves on
+  chat: null,        // the table chat's panel (chat.js); none at a table of bots only
 };
 
 // ---------------------------------------------------------------- drawing
@@ -549,6 +551,11 @@ function confirmTurn() {
 }
 
 function onFrame(frame) {
+  // the table chat's frames are the chat panel's (chat.js), never a reply to a move
+  if (frame.type === "chat" || (frame.type === "error" && frame.chat)) {
+    if (page.chat) page.chat.onFrame(frame);
+    return;
+  }
   // a reply settles the request on its way; the server's own preview of a forced opening
   // (opening) answers nothing, and a view frame that carries this page's ack (ack) does
   if (["ack", "refused", "error"].includes(frame.type) || frame.ack
@@ -743,7 +750,20 @@ function startReplay() {
   $("rp-range").oninput = (ev) => replayTo(Number(ev.target.value));
   $("rp-analyse").onclick = showAnalysis;
   $("rp-analyse").classList.toggle("hidden", page.table.status !== "finished");
+  if (mountChat()) {
+    page.chat.load(el("span", {}, "The chat as kept. ",
+      el("a", { href: `/t/${tableId}?live` }, "Open the table"), " to chat."));
+  }
   startReplayAt();
+}
+
+// the table chat (chat.js) beside the log, unless the table is of bots only
+function mountChat() {
+  if (!page.chat && hasChat(page.table)) {
+    page.chat = chatPanel(tableId, (frame) => page.conn.send(frame));
+    document.querySelector(".side-panel").append(page.chat.element);
+  }
+  return page.chat;
 }
 
 async function startReplayAt() {
@@ -792,9 +812,10 @@ function showInvite() {
 function connect() {
   page.mode = page.me ? "play" : "watch";
   setInterval(() => tick(page.clock), 250);
+  mountChat();
   page.conn = new Connection(`/ws/tables/${tableId}`, {
     hello: () => {
-      const h = { type: "hello", presence: true, clock: true };
+      const h = { type: "hello", presence: true, clock: true, chat: Boolean(page.chat) };
       if (page.me) {
         h.seat = page.me.seat;
         if (page.me.secret) h.secret = page.me.secret;

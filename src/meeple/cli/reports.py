@@ -1,0 +1,94 @@
+"""``meeple reports``: the chat messages players reported, for the moderators (issue 54), and
+hiding one from everyone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from meeple.cli.common import app, console, fail, refuse
+
+
+@app.command("reports")
+def reports_cmd(
+    db: Annotated[Path | None, typer.Option(
+        help="the server's SQLite file (default: MEEPLE_DATABASE_URL, else meeple.db in your "
+             "data folder)")] = None,
+    database_url: Annotated[str | None, typer.Option(
+        "--database-url", help="the server's database URL instead, e.g. "
+        "postgresql+psycopg://user@host/db", envvar="MEEPLE_DATABASE_URL")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=500,
+                                       help="how many reported messages to list")] = 20,
+    hidden: Annotated[bool, typer.Option(
+        "--hidden", help="list the messages hidden already too")] = False,
+    hide: Annotated[int | None, typer.Option(
+        "--hide", min=1, metavar="ID", help="hide message ID from everyone (history, and the "
+        "pages open on a PostgreSQL server)")] = None,
+    unhide: Annotated[int | None, typer.Option(
+        "--unhide", min=1, metavar="ID", help="show message ID again")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")
+                       ] = False,
+) -> None:
+    """List the chat messages players reported, the most recently reported first: the
+    message, its author, its table, how many reported it and why. --hide ID removes a message
+    from the chat for everyone (it is kept, hidden; --unhide ID shows it again)."""
+    from meeple.store import NotFound, Store, default_url, display_url, sqlite_url
+    from meeple.store.chat import Chat
+
+    if db is not None and database_url is not None:
+        raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")
+    if hide is not None and unhide is not None:
+        raise fail("give --hide or --unhide, not both")
+    if db is not None and not db.is_file():
+        raise refuse(f"--db {db} is not a file; give the SQLite file the server uses")
+    url = sqlite_url(db) if db is not None else (database_url or default_url())
+    try:
+        store = Store(url)
+        store.migrate()
+    except Exception as exc:  # a database that cannot be reached or written
+        raise refuse(f"cannot open the database {display_url(url)}: {exc}") from None
+    chat = Chat(store)
+    try:
+        which = hide if hide is not None else unhide
+        if which is not None:
+            try:
+                done = chat.hide(which, hidden=hide is not None)
+            except NotFound:
+                raise refuse(f"there is no chat message {which}") from None
+            said = "hidden from everyone" if done.hidden else "shown again"
+            console.print(Text(f"message {done.id} at table {done.table_id} by {done.name}: "
+                               f"{said}"))
+            return
+        found = chat.reports(limit, hidden=hidden)
+    finally:
+        store.close()
+    if as_json:
+        console.print_json(json.dumps([_row(r) for r in found]))
+        return
+    if not found:
+        console.print("no reported messages" + ("" if hidden else " (not hidden)"))
+        return
+    out = Table(title="reported chat messages, most recently reported first")
+    for column in ("id", "table", "posted", "author", "message", "reports", "reasons"):
+        out.add_column(column, overflow="fold")
+    for r in found:
+        m = r.message
+        who = f"{m.name} ({'spectator' if m.seat is None else f'seat {m.seat + 1}'}"
+        who += f", account {r.username})" if r.username else ")"
+        text = m.text + (" [hidden]" if m.hidden else "")
+        out.add_row(str(m.id), m.table_id, m.at.strftime("%Y-%m-%d %H:%M"), Text(who),
+                    Text(text), str(r.reporters), Text("\n".join(f"- {x}" for x in r.reasons)))
+    console.print(out)
+    console.print("hide one from everyone: meeple reports --hide ID")
+
+
+def _row(r: Any) -> dict[str, Any]:
+    m = r.message
+    return {"id": m.id, "table": m.table_id, "at": m.at.isoformat(), "seat": m.seat,
+            "name": m.name, "username": r.username, "text": m.text, "hidden": m.hidden,
+            "reporters": r.reporters, "reasons": list(r.reasons), "last": r.last.isoformat()}
