@@ -28,6 +28,8 @@ from meeple.store.models import (
     WAITING,
     AccountRow,
     AccountSeatRow,
+    RatingHistoryRow,
+    RatingRow,
     SeatRow,
     ServerSecretRow,
     SessionRow,
@@ -341,7 +343,8 @@ class Accounts:
         opens again; at a running one it is left to its stand-in bot (as a leave does) under
         that name; its sessions and held seats go; the row stays, marked deleted, with its
         username freed and its name, password hash and settings erased. Returns the ids of
-        the tables changed (their clients are to be told)."""
+        the tables changed (their clients are to be told). Its ratings and their history are
+        deleted."""
         changed: list[str] = []
         with self.store.writing() as s:
             row = s.get(AccountRow, account_id)
@@ -367,6 +370,9 @@ class Accounts:
                     self.store._notify(s, table_id, -1)
             s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            # its ratings go too (issue 53): a running rated game rates the others without it
+            s.execute(delete(RatingRow).where(RatingRow.subject == account_id))
+            s.execute(delete(RatingHistoryRow).where(RatingHistoryRow.subject == account_id))
             row.deleted = True
             row.username_key = None
             row.username = ""
