@@ -42,9 +42,10 @@ _DEFAULT = model()
 #: A new player's skill and uncertainty (the model's defaults).
 MU: float = float(_DEFAULT.mu)
 SIGMA: float = float(_DEFAULT.sigma)
-#: How far beyond the strongest (or weakest) bot's skill a player is said to be above (or
-#: below) it rather than about at its level: half the model's performance spread (beta).
-_HALF_STEP: float = float(_DEFAULT.beta) / 2
+#: How far beyond the strongest (or weakest) bot's rating a player is said to be above (or
+#: below) it rather than at about its level: half the model's performance spread (beta), in
+#: rating points.
+_HALF_STEP: float = SCALE * float(_DEFAULT.beta) / 2
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -85,21 +86,22 @@ def seed_for(game: str, difficulty: str) -> tuple[float, float]:
     return seeds().get(game, {}).get(difficulty, (MU, SIGMA))
 
 
-def level(mu: float, bots: Mapping[str, float]) -> str | None:
-    """Which bot a player of skill ``mu`` plays like, in words, from the bots' skills in the
-    same game (by difficulty): ``"about medium's level"`` for the nearest, or above the
-    strongest, or below the weakest. None without bots."""
+def level(rating: int, bots: Mapping[str, int]) -> str | None:
+    """Which bot a player plays like, in words, from their rating and the bots' in the same
+    game (by difficulty; shown ratings, so the words agree with the numbers a player sees),
+    to follow "you play": ``"at about medium's level"`` for the nearest,
+    ``"above hard's level"`` beyond the strongest, ``"below easy's level"`` beneath the
+    weakest. None without bots."""
     if not bots:
         return None
     ranked = sorted(bots.items(), key=lambda kv: kv[1])
     weakest, strongest = ranked[0], ranked[-1]
-    if mu > strongest[1] + _HALF_STEP:
+    if rating > strongest[1] + _HALF_STEP:
         return f"above {strongest[0]}'s level"
-    if mu < weakest[1] - _HALF_STEP:
+    if rating < weakest[1] - _HALF_STEP:
         return f"below {weakest[0]}'s level"
-    nearest = min(ranked, key=lambda kv: abs(kv[1] - mu))
-    return f"about {nearest[0]}'s level"
-
+    nearest = min(ranked, key=lambda kv: abs(kv[1] - rating))
+    return f"at about {nearest[0]}'s level"
 
 
 __all__ = ["BASE", "BOT_PREFIX", "MU", "RATED_BOTS", "SCALE", "SEED_FILE", "SIGMA", "Z",

@@ -5,7 +5,8 @@ Plain ES modules, no build step and no Node: the files under ``static/`` are ser
 ``/`` the lobby, ``/t/{table}`` a table (play, watch or replay; a table that does not exist is a
 404 page with the way back to the lobby), ``/solo/{player}`` a player's Pergola solo achievement
 table (``/solo/`` without a name: a page to pick a player), ``/account`` sign up, sign in
-and the signed-in account, ``/static/...`` the assets.
+and the signed-in account, ``/leaderboard/{game}`` a game's leaderboard (``/leaderboard``: the
+first game's), ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
 
@@ -22,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
+import meeple
 from meeple.server.app import create_app
 from meeple.store import NotFound, Store
 
@@ -36,6 +38,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "solo": ("Pergola solo achievements", ("lobby.css",)),
     "missing": ("no such table", ("lobby.css",)),
     "account": ("your account", ("account.css",)),
+    "leaderboard": ("leaderboard", ("leaderboard.css",)),
 }
 
 
@@ -74,6 +77,14 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     @app.get("/account", include_in_schema=False)
     def account_page() -> HTMLResponse:
         return serve("account")  # sign up, sign in, the signed-in account (docs/web.md)
+
+    @app.get("/leaderboard", include_in_schema=False)
+    def leaderboard_index() -> RedirectResponse:
+        return RedirectResponse(f"/leaderboard/{meeple.games()[0].name}")
+
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    def leaderboard_page(game: str) -> HTMLResponse:
+        return serve("leaderboard")  # a game's leaderboard, by page (docs/web.md)
 
     @app.get("/solo", include_in_schema=False)
     def solo_index() -> RedirectResponse:

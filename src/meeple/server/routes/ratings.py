@@ -48,8 +48,9 @@ class Ranked(BaseModel):
     mu: float
     sigma: float
     games: int
-    level: str | None = Field(description="which bot this player plays like, e.g. \"about "
-                                          "medium's level\"")
+    level: str | None = Field(description="which bot this player plays like, to follow \"plays\""
+                                          ": \"at about medium's level\", \"above hard's "
+                                          "level\", \"below easy's level\"")
 
 
 class Leaderboard(BaseModel):
@@ -80,7 +81,8 @@ class GameRating(BaseModel):
     games: int
     updated: str | None
     level: str | None = Field(description="\"you play at about medium's level\": the bot this "
-                                          "player's skill is nearest to in this game")
+                                          "player's skill is nearest to in this game (as in "
+                                          "the leaderboard)")
     history: list[HistoryPoint] = Field(description="the last rated games, oldest first")
 
 
@@ -99,13 +101,13 @@ def _leaderboard(store: Store, game: str, limit: int, offset: int) -> Leaderboar
     ratings = Ratings(store)
     rows, total = ratings.leaderboard(game, limit, offset)
     bots = ratings.bots(game)
-    skills = {d: r.mu for d, r in bots.items()}
+    skills = {d: shown(r.mu, r.sigma) for d, r in bots.items()}
     return Leaderboard(
         game=game, title=meeple.game_info(game).title, total=total, limit=limit, offset=offset,
         players=[Ranked(rank=offset + k + 1, username=r.username, display_name=r.display_name,
                         rating=shown(r.rating.mu, r.rating.sigma), mu=round(r.rating.mu, 4),
                         sigma=round(r.rating.sigma, 4), games=r.rating.games,
-                        level=level(r.rating.mu, skills))
+                        level=level(shown(r.rating.mu, r.rating.sigma), skills))
                  for k, r in enumerate(rows)],
         bots=_bot_lines(bots))
 
@@ -135,12 +137,12 @@ def _player(store: Store, username: str, history: int) -> PlayerRatings | None:
     account_id, name, display = found
     out = []
     for r in ratings.of(account_id):
-        skills = {d: b.mu for d, b in ratings.bots(r.game).items()}
+        skills = {d: shown(b.mu, b.sigma) for d, b in ratings.bots(r.game).items()}
         points = ratings.history(account_id, r.game, history) if history else []
         out.append(GameRating(
             game=r.game, title=_title(r.game), rating=shown(r.mu, r.sigma), mu=round(r.mu, 4),
             sigma=round(r.sigma, 4), games=r.games, updated=_iso(r.updated),
-            level=level(r.mu, skills),
+            level=level(shown(r.mu, r.sigma), skills),
             history=[HistoryPoint(table=p.table_id, at=p.at.isoformat(),
                                   rating=shown(*p.after),
                                   change=shown(*p.after) - shown(*p.before),
