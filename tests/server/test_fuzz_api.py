@@ -195,7 +195,8 @@ _ROUTES = [
     (r"/api/tables/[^/]*/(\w+)", r"/api/tables/{id}/\1"), (r"/api/tables/[^/]+", "/api/tables/{id}"),
     (r"/api/schema/.*", "/api/schema/{game}"), (r"/api/sheets/[^/]*/check", "/api/sheets/{game}/check"),
     (r"/api/sheets/[^/]*/.*", "/api/sheets/{game}/{name}"), (r"/api/sheets/[^/]*", "/api/sheets/{game}"),
-    (r"/api/solo/.*", "/api/solo/{player}")]
+    (r"/api/solo/.*", "/api/solo/{player}"), (r"/api/leaderboard/.*", "/api/leaderboard/{game}"),
+    (r"/api/users/.*/ratings", "/api/users/{username}/ratings")]
 
 
 class Prober:
@@ -371,7 +372,7 @@ CONTENT_TYPES: list[tuple[str, str, bytes]] = [
 @dataclass(frozen=True)
 class Endpoint:
     method: str
-    route: str  # {table}, {game}, {name} and {player} are filled in
+    route: str  # {table}, {game}, {name}, {player} and {username} are filled in
     query: tuple[str, ...] = ()
     #: a valid JSON body (its fields get hostile values), or None
     body: dict[str, Any] | None = None
@@ -385,7 +386,7 @@ class Endpoint:
 
 TABLE_BODY = {"game": "gardens", "variant": {"level": 1}, "clock": None, "public": True,
               "seats": [{"kind": "human", "bot": None, "name": "A"}, {"kind": "human"}],
-              "join_as": "Ann", "sheet": None}
+              "join_as": "Ann", "sheet": None, "rated": False}
 ENDPOINTS = [
     Endpoint("GET", "/api/games"), Endpoint("GET", "/api/bots"),
     Endpoint("GET", "/api/schema/{game}"),
@@ -416,6 +417,9 @@ ENDPOINTS = [
                                                        "secret": "{secret}"}]}),
     Endpoint("GET", "/api/me/games", ("limit", "offset", "sort")),
     Endpoint("GET", "/api/me/export"),
+    # ratings (issue 53)
+    Endpoint("GET", "/api/leaderboard/{game}", ("limit", "offset")),
+    Endpoint("GET", "/api/users/{username}/ratings", ("history",)),
 ]
 IDS = [e.label for e in ENDPOINTS]
 
@@ -449,7 +453,7 @@ class Target:
 
     def path(self, **given: str) -> str:
         values = {"table": self.table, "game": "gardens", "name": "level-1", "player": "Ann",
-                  **given}
+                  "username": "fuzzer", **given}
         return self.endpoint.route.format(**values)
 
     def body(self) -> dict[str, Any] | None:
