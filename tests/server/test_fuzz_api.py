@@ -196,7 +196,9 @@ _ROUTES = [
     (r"/api/schema/.*", "/api/schema/{game}"), (r"/api/sheets/[^/]*/check", "/api/sheets/{game}/check"),
     (r"/api/sheets/[^/]*/.*", "/api/sheets/{game}/{name}"), (r"/api/sheets/[^/]*", "/api/sheets/{game}"),
     (r"/api/solo/.*", "/api/solo/{player}"), (r"/api/users/[^/]*/solo", "/api/users/{username}/solo"),
-    (r"/api/users/[^/]*", "/api/users/{username}")]
+    (r"/api/users/[^/]*/ratings", "/api/users/{username}/ratings"),
+    (r"/api/users/[^/]*", "/api/users/{username}"),
+    (r"/api/leaderboard/.*", "/api/leaderboard/{game}")]
 
 
 class Prober:
@@ -392,7 +394,7 @@ CREDENTIAL = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
               "authenticatorAttachment": "platform", "clientExtensionResults": {}}
 TABLE_BODY = {"game": "gardens", "variant": {"level": 1}, "clock": None, "public": True,
               "seats": [{"kind": "human", "bot": None, "name": "A"}, {"kind": "human"}],
-              "join_as": "Ann", "sheet": None}
+              "join_as": "Ann", "sheet": None, "rated": False}
 ENDPOINTS = [
     Endpoint("GET", "/api/games"), Endpoint("GET", "/api/bots"),
     Endpoint("GET", "/api/schema/{game}"),
@@ -447,6 +449,9 @@ ENDPOINTS = [
     # issue 54: the chat's history and reports
     Endpoint("GET", "/api/tables/{table}/chat", ("after", "before", "limit")),
     Endpoint("POST", "/api/tables/{table}/chat/{message_id}/report", body={"reason": "rude"}),
+    # ratings (issue 53)
+    Endpoint("GET", "/api/leaderboard/{game}", ("limit", "offset")),
+    Endpoint("GET", "/api/users/{username}/ratings", ("history",)),
 ]
 IDS = [e.label for e in ENDPOINTS]
 

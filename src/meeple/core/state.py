@@ -6,8 +6,8 @@ A game subclasses :class:`State` and implements the abstract hooks (``to_move``,
 package's ``PRESENTATION``, :mod:`meeple.core.present`), so the rules never import them. The
 base class gives every game the same
 ``play`` (with move text, a reason on refusal and the state untouched), ``sample_chance``,
-``undo`` inside an unfinished turn, ``record``/``replay``, ``winners`` and the whole-turn
-helper bots use.
+``undo`` inside an unfinished turn, ``record``/``replay``, ``winners``, ``places`` and the
+whole-turn helper bots use.
 """
 
 from __future__ import annotations
@@ -72,6 +72,12 @@ def part_for_update(parts: list[P], own: int, seat: int) -> int:
     parts[seat]._key = None
     return own
 S = TypeVar("S", bound="State[Any]")
+
+
+def places_by_total(totals: Sequence[int]) -> list[int]:
+    """The finishing place of each total (1 is first): one more than the number of higher
+    totals, so equal totals share a place (``[3, 7, 3]`` gives ``[2, 1, 2]``)."""
+    return [1 + sum(1 for other in totals if other > t) for t in totals]
 
 
 class Restart(Protocol):
@@ -316,6 +322,15 @@ class State(ABC, Generic[M]):
         totals = [s.total for s in self.scores()]
         best = max(totals)
         return [i for i, t in enumerate(totals) if t == best]
+
+    def places(self) -> list[int]:
+        """Each seat's finishing place once the game is over (1 is first), by total: a seat's
+        place is one more than the number of seats with a higher total, so equal totals share
+        a place (A4: every rulebook's ties win together, none breaks them). A game whose
+        rulebook breaks ties overrides this. Empty while the game runs."""
+        if self.to_move is not None:
+            return []
+        return places_by_total([s.total for s in self.scores()])
 
     def seen_by(self: S, seat: int) -> S:
         """The position as ``seat`` may see it: a state with nothing in it that the seat may

@@ -24,7 +24,7 @@ from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.fanout import PgListener
 from meeple.server.lanes import Lane, LaneSettings
 from meeple.server.quotas import Quotas, QuotaSettings
-from meeple.server.routes import accounts, chat, lobby, passkeys, profiles, sheets, solo, tables, ws
+from meeple.server.routes import accounts, chat, lobby, passkeys, profiles, ratings, sheets, solo, tables, ws
 from meeple.server.service import Service
 from meeple.server.sessions import AccountService, AccountSettings, SessionGuard
 from meeple.store import Store
@@ -54,7 +54,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     # issue 54: the tables' chat
     app.state.chat = ChatHub(Chat(store), ChatSettings.from_env(), app.state.accounts)
     errors.install(app)
-    for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat):
+    for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat, ratings):
         app.include_router(routes.router)
     if app.edge_config.api_docs:
         install_api_docs(app)

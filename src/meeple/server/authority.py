@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import os
 import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -44,6 +46,15 @@ from meeple.store import (
     effective_moves,
 )
 from meeple.store import CHANCE as CHANCE_ENTRY
+
+log = logging.getLogger("meeple.server")
+
+#: A fault to inject, for the reliability tests only (docs/reliability.md): with
+#: ``MEEPLE_FAULT=crash-after-commit:NAME`` the process dies as a kill -9 would at the fault
+#: point NAME, right after that request's commit and before its reply (``create`` and
+#: ``join`` in the lobby; ``finish``: the transaction that stores a game's end, and rates
+#: it, has committed).
+FAULT_ENV = "MEEPLE_FAULT"
 
 #: Seconds after which a finished or waiting table that nobody watches is forgotten from memory
 #: (and rebuilt from the store when next asked for).
@@ -95,6 +106,13 @@ class Trial(NamedTuple):
     moves: list[str]
     lines: list[LogLine]
     befores: list[State[Any]]
+
+
+def fault_point(name: str) -> None:
+    """Die here if :data:`FAULT_ENV` asks for a crash after the commit of ``name``."""
+    if os.environ.get(FAULT_ENV) == f"crash-after-commit:{name}":
+        log.warning("%s: dying after the commit of a %s request", FAULT_ENV, name)
+        os._exit(137)
 
 
 def rebuild(table: Table, entries: list[Entry]
@@ -168,6 +186,8 @@ class Authority:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        if os.environ.get(FAULT_ENV) == "crash-after-commit:finish":
+            store.after_finish = lambda _table: fault_point("finish")
         self.runtimes: dict[str, Runtime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         #: open WebSocket connections per table (a table with one is never forgotten)
@@ -225,7 +245,7 @@ class Authority:
         version = entries[-1].number if entries else 0
         rt = Runtime(table=table, state=state, lines=lines, version=version, befores=befores)
         if state.is_over and table.status != FINISHED:
-            self.store.finish(table_id, [s.as_dict() for s in state.scores()])
+            self.store.finish(table_id, [s.as_dict() for s in state.scores()], state.places())
             rt.table = self.store.table(table_id)
         return rt
 
@@ -397,7 +417,8 @@ class Authority:
         result = [s.as_dict() for s in trial.scores()] if trial.is_over else None
         try:
             new = await self.committer.append(rt.table.id, rt.version, entries,
-                                              finished_result=result)
+                                              finished_result=result,
+                                              places=trial.places() if result else None)
         except DuplicateMove as exc:
             raise Refused(str(exc), rt.version) from None
         except StaleVersion:

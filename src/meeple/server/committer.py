@@ -41,12 +41,14 @@ class Committer:
         self.appends = 0
 
     async def append(self, table_id: str, expected: int, entries: Sequence[Entry], *,
-                     finished_result: list[Any] | None = None) -> int:
+                     finished_result: list[Any] | None = None,
+                     places: Sequence[int] | None = None) -> int:
         """:meth:`Store.append`, committed with whatever else is waiting."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
         self.submitted += 1
-        self._queue.put((Append(table_id, expected, entries, finished_result), future, loop))
+        self._queue.put((Append(table_id, expected, entries, finished_result, places), future,
+                         loop))
         return await future
 
     def stop(self) -> None:

@@ -1,5 +1,6 @@
 """How the REST API answers what went wrong: every error is ``{"detail": "..."}`` with its
-status (404 unknown, 409 conflict, 422 invalid, 503 store unavailable, 500 a defect)."""
+status (403 a rated table's seat without an account, 404 unknown, 409 conflict, 422 invalid,
+503 store unavailable, 500 a defect)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,21 @@ from starlette.requests import Request
 from meeple.core.errors import MeepleError
 from meeple.server import uploads
 from meeple.server.checks import BadInput
-from meeple.store import KeyReused, NotFound, StoreError, StoreUnavailable
+from meeple.store import (
+    AccountNeeded,
+    KeyReused,
+    NotFound,
+    NotRated,
+    StoreError,
+    StoreUnavailable,
+)
 
 log = logging.getLogger("meeple.server")
 
 
 async def _store_error(_: Any, exc: Exception) -> JSONResponse:
-    code = 404 if isinstance(exc, NotFound) else 422 if isinstance(exc, KeyReused) else 409
+    code = (404 if isinstance(exc, NotFound) else 422 if isinstance(exc, KeyReused | NotRated)
+            else 403 if isinstance(exc, AccountNeeded) else 409)
     return JSONResponse({"detail": str(exc)}, status_code=code)
 
 

@@ -32,7 +32,6 @@ from pydantic import (
 from meeple.bots.limits import MAX_SPEC_LENGTH
 from meeple.core.view import View
 from meeple.server.checks import MAX_PARAM, checked_name
-from meeple.store import Seat
 
 #: The largest frame a client may send, in bytes.
 MAX_FRAME = 16 * 1024
@@ -74,12 +73,37 @@ class CreateTable(BaseModel):
     sheet: str | dict[str, Any] | None = Field(
         None, description="an uploaded sheet: the TOML file's text, or the sheet data that "
                           "POST /api/sheets/{game}/check gave back")
+    rated: StrictBool = Field(False, description=(
+        "a rated table (docs/ratings.md): at least 2 seats, at least one person's; every "
+        "person's seat is taken by a signed-in account, every bot is easy, medium or hard; "
+        "its end moves the seats' ratings. Default false: casual"))
 
 
 class JoinTable(BaseModel):
     seat: SeatNumber | None = Field(None, description="the seat to take; default the first "
                                                       "open one")
     name: Name = Field("player", min_length=1, max_length=60)
+
+
+class SeatOut(BaseModel):
+    """What a client sees of a seat (the store's record, no secret) and its rating."""
+
+    index: int
+    kind: str
+    name: str
+    bot: str | None
+    taken: bool
+    absent: bool
+    conceded: bool = Field(False, description="its person conceded: a bot plays it to the "
+                                              "end (issue 54)")
+    forfeit: bool = Field(False, description="its person left (or conceded) the running game "
+                                             "of a rated table: last place in the ratings")
+    rating: int | None = Field(None, description=(
+        "the rating in this game of the account that holds the seat, or of a named "
+        "difficulty's bot (docs/ratings.md); at a finished rated table, the one its game "
+        "gave; null for an open seat, a guest, another bot"))
+    rating_change: int | None = Field(None, description="at a finished rated table: what "
+                                                        "its game changed the rating by")
 
 
 class TableOut(BaseModel):
@@ -92,7 +116,8 @@ class TableOut(BaseModel):
     version: int
     public: bool
     clock: int | None
-    seats: list[Seat]  # the store's own seat record: what a client sees of a seat
+    rated: bool = False
+    seats: list[SeatOut]
     open_seats: list[int]
     created: str
     updated: str

@@ -31,6 +31,8 @@ from meeple.store.models import (
     AccountSeatRow,
     PasskeyChallengeRow,
     PasskeyRow,
+    RatingHistoryRow,
+    RatingRow,
     SeatRow,
     ServerSecretRow,
     SessionRow,
@@ -557,7 +559,7 @@ class Accounts:
         text kept (:func:`~meeple.store.chat.forget_author`); its sessions, passkeys and held
         seats go; the row stays, marked deleted, with its username freed and its name, password
         hash and settings erased. Returns the ids of the tables changed (their clients are to
-        be told)."""
+        be told). Its ratings and their history are deleted."""
         changed: list[str] = []
         with self.store.writing() as s:
             row = s.get(AccountRow, account_id)
@@ -588,6 +590,9 @@ class Accounts:
             s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
             s.execute(delete(PasskeyChallengeRow)
                       .where(PasskeyChallengeRow.account_id == account_id))
+            # its ratings go too (issue 53): a running rated game rates the others without it
+            s.execute(delete(RatingRow).where(RatingRow.subject == account_id))
+            s.execute(delete(RatingHistoryRow).where(RatingHistoryRow.subject == account_id))
             row.deleted = True
             row.username_key = None
             row.username = ""

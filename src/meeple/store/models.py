@@ -16,6 +16,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -76,6 +77,9 @@ class TableRow(Base):
     #: How a finished table ended when its game did not: ``abandoned`` (nobody played on, or
     #: nobody joined); None: the game's own end (or a table of before issue 54).
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: A rated table (issue 53): its seats are accounts and rated bots, and its end moves
+    #: their ratings in the same transaction.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan")
@@ -99,6 +103,9 @@ class SeatRow(Base):
     absent: Mapped[bool] = mapped_column(Boolean, default=False)
     #: The seat's person conceded (issue 54): its stand-in plays it to the end, for good.
     conceded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The seat's person left the running game of a rated table: last place in the ratings,
+    #: whatever happens after (issue 53).
+    forfeit: Mapped[bool] = mapped_column(Boolean, default=False)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
@@ -306,3 +313,46 @@ class ChatReportRow(Base):
     reporter: Mapped[str] = mapped_column(String(80))
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+
+
+# ---------------------------------------------------------------------------- ratings (issue 53)
+class RatingRow(Base):
+    """A subject's rating in a game: an account (its id) or a bot's difficulty
+    (``bot:medium``). ``ordinal`` is ``mu - 3 sigma``, kept for the leaderboard's order."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("subject", "game"),
+                      Index("ix_ratings_game_ordinal", "game", "ordinal"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subject: Mapped[str] = mapped_column(String(40))
+    game: Mapped[str] = mapped_column(String(40))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    #: rated games played
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingHistoryRow(Base):
+    """One rated game of one subject: its rating before and after, and its place."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (UniqueConstraint("subject", "table_id"),
+                      Index("ix_rating_history_subject_game", "subject", "game", "at"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subject: Mapped[str] = mapped_column(String(40))
+    game: Mapped[str] = mapped_column(String(40))
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          index=True)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    #: the place the rating counted (1 first; a seat that left is last)
+    place: Mapped[int] = mapped_column(Integer)
+    #: how many seats were rated in that game
+    players: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

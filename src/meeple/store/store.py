@@ -17,7 +17,7 @@ import itertools
 import os
 import secrets
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -57,6 +57,7 @@ from meeple.store.models import (
     TableRow,
     now,
 )
+from meeple.store.ratings import forfeit, rate_table, rated_problem
 
 ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
@@ -91,6 +92,16 @@ class KeyReused(StoreError):
     """An ``Idempotency-Key`` sent again with a different request."""
 
 
+class NotRated(StoreError):
+    """Seats that cannot make a rated table (the message names the rule); nothing was
+    created."""
+
+
+class AccountNeeded(StoreError):
+    """A seat of a rated table asked for without a signed-in account (the server answers
+    403)."""
+
+
 class TooManyOpen(StoreError):
     """A client that holds its cap of open tables asked for another (nothing was created)."""
 
@@ -98,6 +109,10 @@ class TooManyOpen(StoreError):
         super().__init__(f"{held} open tables were created from this address already")
         self.held = held
 
+
+#: Why a rated table's seat needs an account (:class:`AccountNeeded`).
+RATED_ACCOUNTS = ("this table is rated: only a signed-in account can take a seat at it (sign in "
+                  "with POST /api/session, or play at a casual table)")
 
 #: How long an idempotency key is remembered (a retry comes within seconds or minutes).
 KEY_TTL = timedelta(hours=24)
@@ -217,6 +232,8 @@ class Seat:
     absent: bool
     #: its person conceded: the stand-in plays it to the end (issue 54)
     conceded: bool = False
+    #: its person left the running game of a rated table: last place in the ratings
+    forfeit: bool = False
 
 
 @dataclass(frozen=True)
@@ -242,6 +259,8 @@ class Table:
     rematch: str | None = None
     #: ``abandoned`` for a table finished without its game's end; None otherwise
     ended: str | None = None
+    #: a rated table (issue 53): accounts and named-difficulty bots only, its end rated
+    rated: bool = False
 
     @property
     def open_seats(self) -> list[int]:
@@ -255,8 +274,8 @@ def _table(row: TableRow) -> Table:
         public=row.public, clock=row.clock, turn_started=row.turn_started, created=row.created,
         updated=row.updated, result=row.result,
         seats=tuple(Seat(s.index, s.kind, s.name, s.bot, s.secret_hash is not None, s.absent,
-                         bool(s.conceded)) for s in row.seats),
-        rematch=row.rematch, ended=row.ended,
+                         bool(s.conceded), bool(s.forfeit)) for s in row.seats),
+        rematch=row.rematch, ended=row.ended, rated=bool(row.rated),
     )
 
 
@@ -275,6 +294,9 @@ class Store:
         self.engine: Engine = _engine(self.url)
         event.listen(self.engine, "handle_error", _unavailable)  # StoreUnavailable, see there
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+        #: called with a table's id right after the transaction that stored its game's end
+        #: committed (the reliability tests' fault point, ``MEEPLE_FAULT``)
+        self.after_finish: Callable[[str], None] | None = None
         #: this store's own mark on its notices (:meth:`_notify`): a server process skips the
         #: notices of its own commits, which it has applied already
         self.origin = secrets.token_hex(6)
@@ -341,18 +363,28 @@ class Store:
                      public: bool = True, clock: int | None = None,
                      seed: int | None = None, join_as: str | None = None,
                      idempotency: Idempotency | None = None, creator: str | None = None,
-                     max_open: int = 0) -> Taken:
-        """A new table; with ``join_as`` its first open seat is taken under that name, in the
-        same transaction. With ``idempotency``, a request already made with that key gets its
-        answer again (the same table, seat and secret) and nothing new is created.
+                     max_open: int = 0, rated: bool = False, account: str | None = None
+                     ) -> Taken:
+        """A new table; with ``join_as`` its first open seat is taken under that name (and
+        held by ``account``, if given), in the same transaction. A ``rated`` table's seats
+        must make one (:func:`~meeple.store.ratings.rated_problem`, else :class:`NotRated`),
+        and its seat is taken only with an account (else :class:`AccountNeeded`). With
+        ``idempotency``, a request already made with that key gets its answer again (the same
+        table, seat and secret) and nothing new is created.
         ``creator``: who made it (a digest of the client); with ``max_open``, a creator who
         has that many tables waiting or running gets :class:`TooManyOpen` instead."""
         if len(seats) != players:
             raise StoreError(f"{players} seats are needed, {len(seats)} were given")
         if idempotency is not None and (done := self.recall(idempotency)) is not None:
             return done
+        if rated:
+            problem = rated_problem(seats)
+            if problem is not None:
+                raise NotRated(problem)
+            if join_as is not None and account is None:
+                raise AccountNeeded(RATED_ACCOUNTS)
         row = self._new_table(game, variant, players, seats, sheet, public, clock, seed,
-                              creator)
+                              creator, rated)
         table_id = row.id
         seat: int | None = None
         secret: str | None = None
@@ -370,7 +402,8 @@ class Store:
                     open_seats = [i for i, spec in enumerate(seats) if spec.kind == HUMAN]
                     if open_seats:
                         seat = open_seats[0]
-                        secret, salt = self._take_seat(s, table_id, seat, join_as, idempotency)
+                        secret, salt = self._take_seat(s, table_id, seat, join_as, idempotency,
+                                                       account)
                 self._remember(s, idempotency, table_id, seat, salt)
         except IntegrityError:
             return self._raced(idempotency)
@@ -378,28 +411,31 @@ class Store:
 
     def _new_table(self, game: str, variant: dict[str, Any], players: int,
                    seats: Sequence[SeatSpec], sheet: dict[str, Any] | None, public: bool,
-                   clock: int | None, seed: int | None, creator: str | None) -> TableRow:
+                   clock: int | None, seed: int | None, creator: str | None,
+                   rated: bool = False) -> TableRow:
         """A new table's row with its seats (not added to a session yet)."""
         row = TableRow(
             id=secrets.token_hex(8), game=game, variant=dict(variant), sheet=sheet,
             players=players, seed=self._new_seed() if seed is None else seed, status=WAITING,
             version=0, public=public, clock=clock, created=now(), updated=now(),
-            creator=creator,
+            creator=creator, rated=rated,
         )
         for i, spec in enumerate(seats):
             name = spec.name or (f"{spec.bot} ({i})" if spec.kind == BOT else f"seat {i}")
             row.seats.append(SeatRow(index=i, kind=spec.kind, bot=spec.bot, name=name,
-                                     absent=False, conceded=False))
+                                     absent=False, conceded=False, forfeit=False))
         if all(spec.kind == BOT for spec in seats):
             row.status = RUNNING
         return row
 
     def rematch(self, table_id: str, seat: int, name: str,
-                idempotency: Idempotency | None = None, creator: str | None = None) -> Taken:
+                idempotency: Idempotency | None = None, creator: str | None = None,
+                account: str | None = None) -> Taken:
         """Take ``seat`` at the rematch of finished table ``table_id`` under ``name``: the
         first to ask makes it (the same game, variant, sheet, clock and seats: the bots
         again, every person's seat open; not listed in the lobby: its people are invited),
-        and everyone after joins that same table. Returns the seat taken there and its
+        and everyone after joins that same table; a rated table's rematch is rated (its
+        seats need accounts, as :meth:`join` says). Returns the seat taken there and its
         secret; with ``idempotency``, a retry gets the same answer."""
         if idempotency is not None and (done := self.recall(idempotency)) is not None:
             return done
@@ -408,7 +444,7 @@ class Store:
             specs = [SeatSpec(kind=x.kind, bot=x.bot, name=x.name if x.kind == BOT else None)
                      for x in old.seats]
             row = self._new_table(old.game, old.variant, old.players, specs, old.sheet,
-                                  False, old.clock, None, creator)
+                                  False, old.clock, None, creator, old.rated)
             # another request made it first (_Lost): join that one
             with contextlib.suppress(_Lost), self.writing() as s:
                 s.add(row)
@@ -421,15 +457,16 @@ class Store:
                 self._notify(s, table_id, -1)
             old = self.table(table_id)
         assert old.rematch is not None
-        return self.join(old.rematch, seat, name, idempotency)
+        return self.join(old.rematch, seat, name, idempotency, account)
 
     def concede(self, table_id: str, seat: int) -> None:
-        """``seat``'s person concedes (issue 54): its stand-in plays it to the end, and it
-        cannot be taken back."""
+        """``seat``'s person concedes (issue 54): its stand-in plays it to the end, it cannot
+        be taken back, and at a rated table it is placed last."""
         with self.writing() as s:
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat,
                                             SeatRow.kind == HUMAN)
                       .values(absent=True, conceded=True))
+            forfeit(s, table_id, seat)  # a rated game: last place (docs/ratings.md)
             s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
             self._notify(s, table_id, -1)
 
@@ -527,15 +564,20 @@ class Store:
 
     # ------------------------------------------------------------------ seats
     def join(self, table_id: str, seat: int | None, name: str,
-             idempotency: Idempotency | None = None) -> Taken:
+             idempotency: Idempotency | None = None, account: str | None = None) -> Taken:
         """Take an open human seat (the first open one if ``seat`` is None): its index and its
         secret, which only this response ever carries (the store keeps its hash). With
-        ``idempotency``, a join already made with that key gets the same seat and secret."""
+        ``idempotency``, a join already made with that key gets the same seat and secret.
+        ``account``: the signed-in account that takes it, which holds it from the same
+        transaction on; a rated table's seat needs one (:class:`AccountNeeded`), and one
+        seat per account there."""
         if idempotency is not None and (done := self.recall(idempotency)) is not None:
             return done
         table = self.table(table_id)
         if table.status == FINISHED:
             raise SeatError(f"table {table_id} is finished; nobody can join it")
+        if table.rated and account is None:
+            raise AccountNeeded(RATED_ACCOUNTS)
         open_seats = table.open_seats
         if seat is None:
             if not open_seats:
@@ -548,7 +590,7 @@ class Store:
                             f"{', '.join(map(str, open_seats)) or 'none'}")
         try:
             with self.writing() as s:
-                secret, salt = self._take_seat(s, table_id, seat, name, idempotency)
+                secret, salt = self._take_seat(s, table_id, seat, name, idempotency, account)
                 self._remember(s, idempotency, table_id, seat, salt)
         except (IntegrityError, SeatError):
             if idempotency is not None and (done := self.recall(idempotency)) is not None:
@@ -557,10 +599,18 @@ class Store:
         return Taken(table_id, seat, secret)
 
     def _take_seat(self, s: Session, table_id: str, seat: int, name: str,
-                   idempotency: Idempotency | None) -> tuple[str, str]:
+                   idempotency: Idempotency | None, account: str | None = None
+                   ) -> tuple[str, str]:
         """Within transaction ``s``: give open seat ``seat`` to ``name`` and its secret (random,
-        or derived from the idempotency key and a salt), and start the table once no seat is
-        open. Returns the secret and the salt."""
+        or derived from the idempotency key and a salt), held by ``account`` if given, and
+        start the table once no seat is open. Returns the secret and the salt."""
+        if account is not None:
+            rated = s.scalar(select(TableRow.rated).where(TableRow.id == table_id))
+            held = s.scalar(select(AccountSeatRow.seat).where(
+                AccountSeatRow.table_id == table_id, AccountSeatRow.account_id == account))
+            if rated and held is not None:
+                raise SeatError(f"you hold seat {held} of this rated table already: an account "
+                                "plays one seat of a rated table")
         salt = secrets.token_hex(16)
         secret = new_secret() if idempotency is None else key_secret(
             idempotency.key, table_id, seat, salt)
@@ -572,6 +622,10 @@ class Store:
         )
         if done.rowcount != 1:  # type: ignore[attr-defined]
             raise SeatError(f"seat {seat} of table {table_id} was just taken")
+        if account is not None:
+            s.add(AccountSeatRow(table_id=table_id, seat=seat, account_id=account,
+                                 created=now()))
+            s.flush()
         still_open = s.scalar(
             select(func.count()).select_from(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.kind == HUMAN,
@@ -624,8 +678,9 @@ class Store:
 
     def leave(self, table_id: str, seat: int, idempotency: Idempotency | None = None) -> Taken:
         """Before the game starts the seat opens again; once it runs, a bot stands in for the
-        seat until its person comes back. With ``idempotency``, a leave already made with that
-        key is answered again without doing anything."""
+        seat until its person comes back, and at a rated table the seat is placed last when
+        the game is rated (:func:`~meeple.store.ratings.forfeit`). With ``idempotency``, a
+        leave already made with that key is answered again without doing anything."""
         if idempotency is not None and (done := self.recall(idempotency)) is not None:
             return done
         table = self.table(table_id)
@@ -642,6 +697,7 @@ class Store:
                                                            AccountSeatRow.seat == seat))
                 else:
                     self._set_absent(s, table_id, seat, True)
+                    forfeit(s, table_id, seat)
                 self._notify(s, table_id, -1)
                 self._remember(s, idempotency, table_id, seat)
         except IntegrityError:
@@ -698,10 +754,14 @@ class Store:
         return int(row.acked) if row.acked is not None else int(row.number)
 
     def append(self, table_id: str, expected: int, entries: Sequence[Entry], *,
-               finished_result: list[Any] | None = None) -> int:
+               finished_result: list[Any] | None = None,
+               places: Sequence[int] | None = None) -> int:
         """Add ``entries`` after entry ``expected`` and raise the version, in one transaction.
         Raises :class:`StaleVersion` if the table moved on meanwhile and
-        :class:`DuplicateMove` if a client move id was used before; nothing is written then."""
+        :class:`DuplicateMove` if a client move id was used before; nothing is written then.
+        With ``finished_result`` the game ended: the table is finished with that result and,
+        if it is rated, its ratings move by ``places`` (each seat's, as the game ranks them)
+        in the same transaction (:func:`~meeple.store.ratings.rate_table`)."""
         if not entries:
             return expected
         if finished_result is None:  # the hot path: the lean statements, alone in a group
@@ -734,9 +794,12 @@ class Store:
                 if done.rowcount != 1:
                     raise _refusal(conn, table_id, expected)
                 conn.execute(insert(log), rows)
+                rate_table(conn, table_id, places, finished_result, values["updated"])
                 self._notify(conn, table_id, new)
         except IntegrityError as exc:
             raise self._integrity_error(table_id, expected, entries) from exc
+        if self.after_finish is not None:
+            self.after_finish(table_id)
         return new
 
     def _integrity_error(self, table_id: str, expected: int, entries: Sequence[Entry]
@@ -780,7 +843,7 @@ class Store:
             r = requests[i]
             try:
                 answers[i] = self.append(r.table_id, r.expected, r.entries,
-                                         finished_result=r.finished_result)
+                                         finished_result=r.finished_result, places=r.places)
             except (StoreError, MeepleError) as exc:
                 answers[i] = exc
         return answers
@@ -857,11 +920,17 @@ class Store:
             return s.scalar(select(func.count()).select_from(LogRow).where(
                 LogRow.table_id == table_id, LogRow.client_id.in_(ids))) != 0
 
-    def finish(self, table_id: str, result: list[Any] | None) -> None:
-        """Mark a table finished (its game is over, or it was abandoned with ``None``)."""
+    def finish(self, table_id: str, result: list[Any] | None,
+               places: Sequence[int] | None = None) -> None:
+        """Mark a table finished (its game is over, or it was abandoned with ``None``); a
+        rated game that ends here is rated in the same transaction (by ``places``, else by
+        the result's totals). A table finished already is left as it is."""
         with self.writing() as s:
-            s.execute(update(TableRow).where(TableRow.id == table_id)
-                      .values(status=FINISHED, result=result, updated=now()))
+            done = s.execute(update(TableRow).where(TableRow.id == table_id,
+                                                    TableRow.status != FINISHED)
+                             .values(status=FINISHED, result=result, updated=now()))
+            if done.rowcount == 1 and result is not None:  # type: ignore[attr-defined]
+                rate_table(s, table_id, places, result)
 
 
 def _refusal(conn: Connection, table_id: str, expected: int) -> StoreError:
@@ -880,6 +949,8 @@ class Append:
     expected: int
     entries: Sequence[Entry]
     finished_result: list[Any] | None = None
+    #: with ``finished_result``: each seat's place (1 first), as the game ranks them
+    places: Sequence[int] | None = None
 
 
 class _Lost(Exception):

@@ -6,7 +6,8 @@ Plain ES modules, no build step and no Node: the files under ``static/`` are ser
 404 page with the way back to the lobby), ``/solo/{player}`` a player's Pergola solo achievement
 table (``/solo/`` without a name: a page to pick a player), ``/account`` sign up, sign in
 and the signed-in account, ``/u/{username}`` a player's public profile (an unknown username: a
-404 with the page saying so; ``/u/``: the signed-in account's own), ``/static/...`` the assets.
+404 with the page saying so; ``/u/``: the signed-in account's own), ``/leaderboard/{game}`` a
+game's leaderboard (``/leaderboard``: the first game's), ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
 
@@ -23,6 +24,7 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
+import meeple
 from meeple.server.app import create_app
 from meeple.server.sessions import AccountService, username_key
 from meeple.store import NotFound, Store
@@ -39,6 +41,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "missing": ("no such table", ("lobby.css",)),
     "account": ("your account", ("account.css",)),
     "profile": ("player profile", ("lobby.css", "profile.css")),
+    "leaderboard": ("leaderboard", ("leaderboard.css",)),
 }
 
 
@@ -96,6 +99,14 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
                                             username_key(username))
         return HTMLResponse(pages["profile"], status_code=200 if found else 404,
                             headers={"Cache-Control": "no-cache"})
+
+    @app.get("/leaderboard", include_in_schema=False)
+    def leaderboard_index() -> RedirectResponse:
+        return RedirectResponse(f"/leaderboard/{meeple.games()[0].name}")
+
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    def leaderboard_page(game: str) -> HTMLResponse:
+        return serve("leaderboard")  # a game's leaderboard, by page (docs/web.md)
 
     @app.get("/solo", include_in_schema=False)
     def solo_index() -> RedirectResponse:

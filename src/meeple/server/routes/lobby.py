@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request, Response
@@ -18,8 +18,10 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request, Response
 import meeple
 from meeple.bots import BOTS
 from meeple.bots.limits import client_spec
+from meeple.bots.ratings import shown
 from meeple.core.view import view_schema
 from meeple.server import uploads
+from meeple.server.authority import fault_point
 from meeple.server.checks import MAX_PARAM, BadInput, checked_variant
 from meeple.server.deps import ServiceDep, StoreDep
 from meeple.server.protocol import (
@@ -29,12 +31,13 @@ from meeple.server.protocol import (
     Leave,
     Rematch,
     SeatAct,
+    SeatOut,
     TableOut,
 )
 from meeple.server.quotas import QuotasDep, ThrottledRoute, client_hash, client_of
 from meeple.server.reports import solo_reports
 from meeple.server.service import Service
-from meeple.server.sessions import may_act
+from meeple.server.sessions import AccountsDep, may_act
 from meeple.store import (
     BOT,
     FINISHED,
@@ -47,6 +50,7 @@ from meeple.store import (
     Taken,
     TooManyOpen,
 )
+from meeple.store.ratings import Ratings, SeatRating, rated_problem
 
 log = logging.getLogger("meeple.server")
 
@@ -56,11 +60,6 @@ router = APIRouter(route_class=ThrottledRoute)
 #: before it had pages).
 PAGE_MAX, PAGE_DEFAULT = 200, 200
 
-#: A fault to inject, for the reliability tests only (docs/reliability.md): with
-#: ``MEEPLE_FAULT=crash-after-commit:join`` (or ``:create``) the process dies as a kill -9
-#: would, right after that request's commit and before its reply.
-FAULT_ENV = "MEEPLE_FAULT"
-
 #: What the ``Idempotency-Key`` header is, for the API docs.
 IDEMPOTENCY_HELP = ("a key of your own for this request (16 to 200 printable ASCII characters, "
                     "unguessable: e.g. a random UUID), so that a retry after a lost reply gets "
@@ -68,15 +67,42 @@ IDEMPOTENCY_HELP = ("a key of your own for this request (16 to 200 printable ASC
                     "request exactly")
 
 
-def table_out(t: Table) -> TableOut:
+def table_out(t: Table, ratings: Mapping[tuple[str, int], SeatRating] | None = None
+              ) -> TableOut:
+    """A table as the API shows it, with its seats' ratings from ``ratings``
+    (:func:`table_outs`)."""
+    ratings = ratings or {}
+    seats = []
+    for s in t.seats:
+        r = ratings.get((t.id, s.index))
+        now = shown(*r.rating) if r is not None else None
+        change = now - shown(*r.before) if r is not None and r.before is not None and \
+            now is not None else None
+        seats.append(SeatOut(index=s.index, kind=s.kind, name=s.name, bot=s.bot, taken=s.taken,
+                             absent=s.absent, conceded=s.conceded, forfeit=s.forfeit,
+                             rating=now,
+                             rating_change=change))
     return TableOut(
         id=t.id, game=t.game, title=meeple.game_info(t.game).title, variant=t.variant,
         players=t.players, status=t.status, version=t.version, public=t.public, clock=t.clock,
-        seats=list(t.seats),
+        rated=t.rated, seats=seats,
         open_seats=t.open_seats, created=t.created.isoformat(), updated=t.updated.isoformat(),
         result=t.result, own_sheet=uploads.sheet_name(t.sheet), rematch=t.rematch,
         ended=t.ended,
     )
+
+
+def table_outs(store: Store, tables: Sequence[Table]) -> list[TableOut]:
+    """The tables as the API shows them, their seats' ratings read at once (in a thread: it
+    reads the store)."""
+    found = Ratings(store).for_tables([
+        (t.id, t.game, t.rated and t.status == FINISHED, [(s.kind, s.bot) for s in t.seats])
+        for t in tables])
+    return [table_out(t, found) for t in tables]
+
+
+def table_with_ratings(store: Store, table_id: str) -> TableOut:
+    return table_outs(store, [store.table(table_id)])[0]
 
 
 @router.get("/api/games")
@@ -117,13 +143,23 @@ def schema(game: str) -> dict[str, Any]:
 
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request, store: StoreDep, svc: ServiceDep,
-                       quotas: QuotasDep,
+                       quotas: QuotasDep, accounts: AccountsDep,
                        idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                        ) -> Joined | TableOut:
     """Create a table; with ``join_as`` its creator takes the first open seat at once (in
-    the same transaction). With an ``Idempotency-Key``, a retry gets the same answer. At
-    most ``MEEPLE_RATE_CREATE`` tables a client, and ``MEEPLE_OPEN_TABLES`` of its tables
-    waiting or running at once (429 beyond)."""
+    the same transaction; held by the signed-in account, if any). With an
+    ``Idempotency-Key``, a retry gets the same answer. At most ``MEEPLE_RATE_CREATE`` tables
+    a client, and ``MEEPLE_OPEN_TABLES`` of its tables waiting or running at once (429
+    beyond). A ``rated`` table is created by a signed-in account only (403), and its seats
+    must make one (422, docs/ratings.md)."""
+    signed = await accounts.signed(request)
+    if body.rated:
+        if signed is None:
+            raise HTTPException(403, "only a signed-in account can create a rated table (sign "
+                                     "in with POST /api/session, or create a casual table)")
+        problem = rated_problem(body.seats)
+        if problem is not None:
+            raise BadInput(problem)
     client = client_of(request)
     idem = _idempotency(idempotency_key, client, "create", body.model_dump_json())
     if idem is not None and (done := await asyncio.to_thread(store.recall, idem)):
@@ -143,10 +179,11 @@ async def create_table(body: CreateTable, request: Request, store: StoreDep, svc
         taken = await asyncio.to_thread(
             store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
             public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem,
-            creator=client_hash(client), max_open=quotas.settings.open_tables)
+            creator=client_hash(client), max_open=quotas.settings.open_tables,
+            rated=body.rated, account=signed.account.id if signed is not None else None)
     except TooManyOpen as exc:
         raise quotas.too_many_open(exc.held) from None
-    _fault_point("create")
+    fault_point("create")
     await svc.seats_changed(taken.table_id)
     return await asyncio.to_thread(_answer, store, taken)
 
@@ -182,28 +219,34 @@ async def list_tables(store: StoreDep, response: Response,
         meeple.game_info(game)
     tables, total = await asyncio.to_thread(store.tables_page, status, game, limit, offset)
     response.headers["X-Total-Count"] = str(total)
-    return [table_out(t) for t in tables]
+    return await asyncio.to_thread(table_outs, store, tables)
 
 
 @router.get("/api/tables/{table_id}")
 async def get_table(table_id: str, store: StoreDep) -> TableOut:
-    return table_out(await asyncio.to_thread(store.table, table_id))
+    """A table, its seats with their ratings (``rating``; at a finished rated table also
+    ``rating_change``)."""
+    return await asyncio.to_thread(table_with_ratings, store, table_id)
 
 
 @router.post("/api/tables/{table_id}/join")
 async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep,
-               svc: ServiceDep, quotas: QuotasDep,
+               svc: ServiceDep, quotas: QuotasDep, accounts: AccountsDep,
                idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                ) -> Joined:
     """Take an open seat; the response carries that seat's secret (shown only here, and
     to a retry from the same address with the same ``Idempotency-Key``). At most
-    ``MEEPLE_RATE_JOIN`` joins a client (429 beyond)."""
+    ``MEEPLE_RATE_JOIN`` joins a client (429 beyond). Signed in, the account holds the seat
+    from the same transaction on; a rated table's seat needs an account (403) and seats an
+    account once (409)."""
     client = client_of(request)
     idem = _idempotency(idempotency_key, client, "join", table_id, body.model_dump_json())
     if idem is None or not await asyncio.to_thread(store.recall, idem):
         quotas.hit("join", client)
-    taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem)
-    _fault_point("join")
+    signed = await accounts.signed(request)
+    taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem,
+                                    signed.account.id if signed is not None else None)
+    fault_point("join")
     if not taken.replayed:
         await svc.seats_changed(table_id)
     answer = await asyncio.to_thread(_answer, store, taken)
@@ -216,8 +259,9 @@ async def leave(table_id: str, body: Leave, request: Request, store: StoreDep,
                 svc: ServiceDep,
                 idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                 ) -> TableOut:
-    """Leave a seat: before the game it opens again; during it a bot plays for it. With
-    an ``Idempotency-Key``, a retry (whose secret no longer holds) gets the same answer."""
+    """Leave a seat: before the game it opens again; during it a bot plays for it, and at a
+    rated table the seat is placed last when the game ends (docs/ratings.md). With an
+    ``Idempotency-Key``, a retry (whose secret no longer holds) gets the same answer."""
     idem = _idempotency(idempotency_key, client_of(request), "leave", table_id,
                         body.model_dump_json())
     await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
@@ -228,7 +272,7 @@ async def leave(table_id: str, body: Leave, request: Request, store: StoreDep,
                                      "session whose account holds it")
         await asyncio.to_thread(store.leave, table_id, body.seat, idem)
         await svc.seats_changed(table_id)
-    return table_out(await asyncio.to_thread(store.table, table_id))
+    return await asyncio.to_thread(table_with_ratings, store, table_id)
 
 
 def _human_seat(t: Table, seat: int, what: str) -> None:
@@ -241,7 +285,7 @@ def _human_seat(t: Table, seat: int, what: str) -> None:
 
 @router.post("/api/tables/{table_id}/rematch", status_code=201)
 async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDep,
-                  svc: ServiceDep, quotas: QuotasDep,
+                  svc: ServiceDep, quotas: QuotasDep, accounts: AccountsDep,
                   idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                   ) -> Joined:
     """A finished table's rematch (issue 54): the first of its people to ask makes it (the
@@ -263,8 +307,10 @@ async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDe
                                      "table, or a signed-in session whose account holds it")
         quotas.hit("join", client)
     name = body.name or old.seats[body.seat].name
+    signed = await accounts.signed(request)
     taken = await asyncio.to_thread(store.rematch, table_id, body.seat, name, idem,
-                                    client_hash(client))
+                                    client_hash(client),
+                                    signed.account.id if signed is not None else None)
     if not taken.replayed:
         await svc.seats_changed(taken.table_id)
         await svc.seats_changed(table_id)  # its people are told of the rematch
@@ -290,13 +336,7 @@ async def concede(table_id: str, body: SeatAct, request: Request, store: StoreDe
     if not t.seats[body.seat].conceded:
         await asyncio.to_thread(store.concede, table_id, body.seat)
         await svc.seats_changed(table_id)
-    return table_out(await asyncio.to_thread(store.table, table_id))
-
-
-def _fault_point(name: str) -> None:
-    if os.environ.get(FAULT_ENV) == f"crash-after-commit:{name}":
-        log.warning("%s: dying after the commit of a %s request", FAULT_ENV, name)
-        os._exit(137)
+    return await asyncio.to_thread(table_with_ratings, store, table_id)
 
 
 def _idempotency(header: str | None, client: str, scope: str, *request: str
@@ -317,7 +357,7 @@ def _idempotency(header: str | None, client: str, scope: str, *request: str
 def _answer(store: Store, taken: Taken) -> Joined | TableOut:
     """The answer to a create or join: the table as it is now, with the seat taken and its
     secret when one was taken."""
-    table = table_out(store.table(taken.table_id))
+    table = table_with_ratings(store, taken.table_id)
     if taken.seat is None or taken.secret is None:
         return table
     return Joined(table=table, seat=taken.seat, secret=taken.secret)

@@ -6,7 +6,7 @@ id or a digest of the client's address, the reason and when; one per reporter an
 The lead chains it after the other branches' 0005-0007 when they are merged.
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -16,6 +16,9 @@ const BOT_CHOICES = [
   ["mcts:seconds=1", "bot: mcts (~1 s a turn)"],
 ];
 
+// the bots a rated table may seat (docs/ratings.md): the named difficulties
+const RATED_BOTS = ["easy", "medium", "hard"];
+
 let games = [];
 const $ = (id) => document.getElementById(id);
 // the checked own sheet: {game, text, name, variant, layout, view}, or null (shipped sheets)
@@ -245,6 +248,20 @@ function refreshSeats() {
     sel.value = old[i] || (i === 0 ? "me" : "bot:medium");
     box.append(el("p", {}, el("label", {}, `Seat ${i + 1} `, sel)));
   }
+  applyRated();
+}
+
+// a rated table seats only the named difficulties' bots: the others are offered no more (a
+// seat that had one takes medium)
+function applyRated() {
+  const rated = $("rated").checked;
+  for (const sel of document.querySelectorAll("#seat-fields select")) {
+    for (const opt of sel.options) {
+      const spec = opt.value.startsWith("bot:") ? opt.value.slice(4) : null;
+      opt.disabled = rated && spec !== null && !RATED_BOTS.includes(spec);
+    }
+    if (sel.selectedOptions[0] && sel.selectedOptions[0].disabled) sel.value = "bot:medium";
+  }
 }
 
 async function create(ev) {
@@ -265,6 +282,7 @@ async function create(ev) {
     clock: $("clock").value ? Number($("clock").value) : null,
     public: $("public").checked,
   };
+  if ($("rated").checked) body.rated = true;
   if (own && own.game === game.name) {
     // the sheet decides the variant; the server checks the file again and keeps it
     body.sheet = own.text;
@@ -292,7 +310,20 @@ function variantText(t) {
 }
 
 function seatSummary(t) {
-  return t.seats.map((s) => (s.kind === "bot" ? s.name : s.taken ? s.name : "open")).join(", ");
+  return t.seats.map((s) => {
+    const who = s.kind === "bot" || s.taken ? s.name : "open";
+    return s.rating !== null && s.rating !== undefined ? `${who} (${s.rating})` : who;
+  }).join(", ");
+}
+
+// the rating column: a rated table's tag and its seats' mean rating, or "casual"
+function ratingCell(t) {
+  if (!t.rated) return el("td", { class: "small muted rating-cell" }, "casual");
+  const known = t.seats.map((s) => s.rating).filter((r) => r !== null && r !== undefined);
+  const mean = known.length ? Math.round(known.reduce((a, b) => a + b, 0) / known.length) : null;
+  return el("td", { class: "small rating-cell" }, el("span", { class: "rated-tag" }, "rated"),
+    mean !== null
+      ? el("span", { class: "seat-rating", title: "the seats' mean rating" }, ` ~${mean}`) : null);
 }
 
 // the lists are paged (GET /api/tables?limit&offset, X-Total-Count: how many in all), so a
@@ -352,6 +383,7 @@ async function refreshList(status) {
       el("td", { class: "small" }, variantText(t),
         t.own_sheet ? el("span", { class: "own-sheet-tag" }, ` own sheet: ${t.own_sheet}`) : null),
       el("td", { class: "small seats" }, seatSummary(t)),
+      ratingCell(t),
       el("td", { class: "actions" }, action, solo ? " · " : null, solo)));
   }
 }
@@ -403,6 +435,9 @@ async function start() {
   $("sheet-clear").addEventListener("click", clearOwnSheet);
   $("players").addEventListener("change", refreshSeats);
   $("create-form").addEventListener("submit", create);
+  $("rated").addEventListener("change", applyRated);
+  // a rated table is an accounts' table: offered only when signed in
+  session().then((me) => { $("rated-field").classList.toggle("hidden", !me); });
   variantOptions(currentGame());
   refreshPlayers();
   showGoal();

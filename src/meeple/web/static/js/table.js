@@ -151,13 +151,25 @@ function renderSeats(view) {
     const away = isAway(i);
     if (away) cls.push("away");
     if (stood) cls.push("stood-in");
+    if (info.forfeit) tags.push("left: last place");
     box.append(el("span", { class: cls.join(" "), "data-seat": i, "data-away": String(away) },
-      `${s.name}: ${s.total}`,
+      `${s.name}: ${s.total}`, seatRating(info),
       tags.length ? el("span", { class: "muted small" }, ` (${tags.join(", ")})`) : null,
       live && info.kind === "human" ? seatClock(page.clock, i) : null,
       away ? el("span", { class: "presence", title: "their page is not connected to the table" },
         " · away") : null));
   });
+}
+
+// the seat's rating in this game (issue 53: the account's, or a named bot's), and what the
+// game changed it by once a rated game is over
+function seatRating(info) {
+  if (info.rating === null || info.rating === undefined) return null;
+  const change = info.rating_change;
+  return el("span", { class: "seat-rating small", title: "rating in this game" }, ` · ${info.rating}`,
+    change === null || change === undefined ? null
+      : el("span", { class: `rating-change ${change >= 0 ? "up" : "down"}` },
+        ` (${change >= 0 ? "+" : ""}${change})`));
 }
 
 // whether a person's seat (not this page's, not a bot, not open) has no connection now, as the
@@ -879,6 +891,7 @@ async function start() {
   }
   document.title = `meeple: ${page.table.title}`;
   $("title").textContent = `${page.table.title} · ${describeVariant(page.table.variant)}`;
+  if (page.table.rated) $("title").append(" ", el("span", { class: "rated-tag" }, "rated"));
   const [layout, draw] = await Promise.all([
     api("GET", `/api/tables/${tableId}/layout`).then((r) => r.layout).catch(() => ({})),
     loadDrawing(page.table.game),

@@ -1,0 +1,109 @@
+"""The rating scale people and bots share (issue 53), and the bots' seeds on it.
+
+A rating is OpenSkill's Plackett-Luce model with the library's own defaults: a skill ``mu``
+(25 at the start) and how unsure of it we are, ``sigma`` (25/3 at the start). The number a
+player sees is a conservative estimate, ``1500 + 30 * (mu - 3 * sigma)`` rounded
+(:func:`shown`): 1500 at the start, rising as the games show what the player can do.
+
+Each named difficulty (``easy``, ``medium``, ``hard``) has a rating per game, stored as the
+subject ``bot:<difficulty>``. It starts from a seed that ``meeple calibrate-bots`` measured in
+games between the bots (``ratings_seed.json`` beside this module, docs/ratings.md), and moves
+with the bot's rated games against people.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from meeple.bots.difficulty import DIFFICULTIES
+
+#: The bots a rated table may seat: the named difficulties (each its game's preset).
+RATED_BOTS = DIFFICULTIES
+#: A bot's subject in the ratings: ``bot:`` and its difficulty.
+BOT_PREFIX = "bot:"
+#: The seeds ``meeple calibrate-bots`` wrote.
+SEED_FILE = Path(__file__).with_name("ratings_seed.json")
+#: The shown number: ``BASE + SCALE * (mu - Z * sigma)``.
+BASE, SCALE, Z = 1500, 30, 3
+
+
+def model() -> PlackettLuce:
+    """The rating model: Plackett-Luce with OpenSkill's defaults."""
+    return PlackettLuce()
+
+
+_DEFAULT = model()
+#: A new player's skill and uncertainty (the model's defaults).
+MU: float = float(_DEFAULT.mu)
+SIGMA: float = float(_DEFAULT.sigma)
+#: How far beyond the strongest (or weakest) bot's rating a player is said to be above (or
+#: below) it rather than at about its level: half the model's performance spread (beta), in
+#: rating points.
+_HALF_STEP: float = SCALE * float(_DEFAULT.beta) / 2
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating a player sees: the conservative estimate ``mu - 3 sigma`` on a scale that
+    starts at 1500 (30 points a unit of ``mu``: between two well-known players, 400 points
+    apart means the higher wins about 9 games in 10)."""
+    return round(BASE + SCALE * (mu - Z * sigma))
+
+
+def bot_subject(difficulty: str) -> str:
+    return BOT_PREFIX + difficulty
+
+
+def bot_difficulty(subject: str) -> str | None:
+    """The difficulty of a bot's subject, None for a person's (an account id)."""
+    return subject[len(BOT_PREFIX):] if subject.startswith(BOT_PREFIX) else None
+
+
+def rated_bot(spec: str | None) -> bool:
+    """Whether a bot seat with this spec may sit at a rated table."""
+    return spec in RATED_BOTS
+
+
+@functools.cache
+def seeds(path: Path = SEED_FILE) -> dict[str, dict[str, tuple[float, float]]]:
+    """The bots' seeds: by game, by difficulty, ``(mu, sigma)``; empty without the file."""
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    return {game: {d: (float(r["mu"]), float(r["sigma"]))
+                   for d, r in entry.get("bots", {}).items()}
+            for game, entry in data.get("games", {}).items()}
+
+
+def seed_for(game: str, difficulty: str) -> tuple[float, float]:
+    """The seed of difficulty ``difficulty`` in ``game`` (a new player's rating if none)."""
+    return seeds().get(game, {}).get(difficulty, (MU, SIGMA))
+
+
+def level(rating: int, bots: Mapping[str, int]) -> str | None:
+    """Which bot a player plays like, in words, from their rating and the bots' in the same
+    game (by difficulty; shown ratings, so the words agree with the numbers a player sees),
+    to follow "you play": ``"at about medium's level"`` for the nearest,
+    ``"above hard's level"`` beyond the strongest, ``"below easy's level"`` beneath the
+    weakest. None without bots."""
+    if not bots:
+        return None
+    ranked = sorted(bots.items(), key=lambda kv: kv[1])
+    weakest, strongest = ranked[0], ranked[-1]
+    if rating > strongest[1] + _HALF_STEP:
+        return f"above {strongest[0]}'s level"
+    if rating < weakest[1] - _HALF_STEP:
+        return f"below {weakest[0]}'s level"
+    nearest = min(ranked, key=lambda kv: abs(kv[1] - rating))
+    return f"at about {nearest[0]}'s level"
+
+
+__all__ = ["BASE", "BOT_PREFIX", "MU", "RATED_BOTS", "SCALE", "SEED_FILE", "SIGMA", "Z",
+           "bot_difficulty", "bot_subject", "level", "model", "rated_bot", "seed_for", "seeds",
+           "shown"]

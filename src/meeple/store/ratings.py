@@ -1,0 +1,364 @@
+"""Ratings per game (issue 53): OpenSkill's Plackett-Luce, updated in the transaction that
+stores a rated game's end.
+
+A subject is an account (its id) or a bot's difficulty (``bot:medium``); each has one rating
+per game (``ratings``) and a line per rated game (``rating_history``). The scale and the bots'
+seeds are :mod:`meeple.bots.ratings`'s.
+
+What a rated table is: every person's seat is taken by a signed-in account (one seat per
+account), every bot is a named difficulty, and it has at least two seats with at least one
+person (:func:`rated_problem`). How a game is rated: :func:`rate_table`, inside the
+transaction that marks the table finished; a person who left the running game is placed last
+(:func:`forfeit`, which a concede can call in its own transaction too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import Connection, and_, exists, func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+
+from meeple.bots.ratings import (
+    MU,
+    RATED_BOTS,
+    SIGMA,
+    Z,
+    bot_difficulty,
+    bot_subject,
+    model,
+    rated_bot,
+    seed_for,
+)
+from meeple.core.state import places_by_total
+from meeple.store.models import (
+    BOT,
+    HUMAN,
+    RUNNING,
+    AccountRow,
+    AccountSeatRow,
+    RatingHistoryRow,
+    RatingRow,
+    SeatRow,
+    TableRow,
+    now,
+)
+
+if TYPE_CHECKING:
+    from meeple.store.store import Store
+
+#: A rated table's seats at most are what any table has; at least two (solo is never rated).
+MIN_RATED_SEATS = 2
+
+
+class SeatLike(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def bot(self) -> str | None: ...
+
+
+def rated_problem(seats: Sequence[SeatLike]) -> str | None:
+    """Why these seats cannot make a rated table (a sentence naming the rule), or None."""
+    if len(seats) < MIN_RATED_SEATS:
+        return (f"a rated table needs at least {MIN_RATED_SEATS} seats (a solo game is never "
+                "rated)")
+    if not any(s.kind == HUMAN for s in seats):
+        return "a rated table needs at least one person's seat (bots alone are never rated)"
+    for i, s in enumerate(seats):
+        if s.kind == BOT and not rated_bot(s.bot):
+            return (f"seat {i}: a rated table's bots are the named difficulties "
+                    f"({', '.join(RATED_BOTS)}), not {s.bot!r}")
+    return None
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """What the leaderboard sorts by: the conservative ``mu - 3 sigma``."""
+    return mu - Z * sigma
+
+
+def start_of(subject: str, game: str) -> tuple[float, float]:
+    """A subject's rating before its first rated game: a bot's seed, else a new player's."""
+    difficulty = bot_difficulty(subject)
+    return seed_for(game, difficulty) if difficulty is not None else (MU, SIGMA)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One subject's rating change in a rated game."""
+
+    subject: str
+    seats: tuple[int, ...]
+    place: int
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+
+def final_places(places: Sequence[int], forfeits: Sequence[bool]) -> list[int]:
+    """The places a rating counts: a seat that left is behind every seat that did not (those
+    that left share the last place); otherwise the game's own places."""
+    keys = [(f, p) for p, f in zip(places, forfeits, strict=True)]
+    return [1 + sum(1 for other in keys if other < k) for k in keys]
+
+
+def rate_table(s: Session | Connection, table_id: str, places: Sequence[int] | None,
+               result: Sequence[Any] | None = None, when: datetime | None = None
+               ) -> list[Change]:
+    """Within the transaction ``s`` that stores the end of ``table_id``'s game: if the table
+    is rated, every rated seat's rating moves by OpenSkill's ``rate`` on the places the game
+    gave (``places``: 1 first, equal places tied; None: by ``result``'s totals, ties sharing)
+    with every seat that left placed last. A seat held by no account (one deleted during the
+    game) is left out. Returns the changes (none for a casual table)."""
+    when = when or now()
+    row = s.execute(select(TableRow.game, TableRow.rated)
+                    .where(TableRow.id == table_id)).first()
+    if row is None or not row.rated:
+        return []
+    game = str(row.game)
+    seats = s.execute(select(SeatRow.index.label("seat"), SeatRow.kind, SeatRow.bot,
+                             SeatRow.forfeit)
+                      .where(SeatRow.table_id == table_id).order_by(SeatRow.index)).all()
+    if places is None:
+        places = places_by_total([int(r["total"]) for r in (result or [])])
+    if len(places) != len(seats):
+        return []
+    holders = {int(r.seat): str(r.account_id) for r in s.execute(
+        select(AccountSeatRow.seat, AccountSeatRow.account_id)
+        .where(AccountSeatRow.table_id == table_id))}
+    entrants: list[tuple[int, str, bool]] = []  # (seat, subject, forfeit)
+    for seat in seats:
+        if seat.kind == BOT:
+            subject = bot_subject(seat.bot) if rated_bot(seat.bot) else None
+        else:
+            subject = holders.get(int(seat.seat))
+        if subject is not None:
+            entrants.append((int(seat.seat), subject, bool(seat.forfeit)))
+    if len({subject for _, subject, _ in entrants}) < 2:
+        return []
+    counted = final_places([places[i] for i, _, _ in entrants], [f for _, _, f in entrants])
+    subjects = sorted({subject for _, subject, _ in entrants})
+    _ensure(s, subjects, game, when)
+    stored = {str(r.subject): (float(r.mu), float(r.sigma)) for r in s.execute(
+        select(RatingRow.subject, RatingRow.mu, RatingRow.sigma)
+        .where(RatingRow.game == game, RatingRow.subject.in_(subjects))
+        .order_by(RatingRow.subject).with_for_update())}
+    m = model()
+    teams = [[m.rating(mu=stored[subject][0], sigma=stored[subject][1])]
+             for _, subject, _ in entrants]
+    rated = m.rate(teams, ranks=[float(p) for p in counted])
+    changes = []
+    for subject in subjects:
+        mine = [k for k, (_, sub, _) in enumerate(entrants) if sub == subject]
+        # a bot of one difficulty at several seats: the mean of its seats' new ratings
+        mu = sum(float(rated[k][0].mu) for k in mine) / len(mine)
+        sigma = sum(float(rated[k][0].sigma) for k in mine) / len(mine)
+        place = min(counted[k] for k in mine)
+        s.execute(update(RatingRow).where(RatingRow.subject == subject, RatingRow.game == game)
+                  .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma),
+                          games=RatingRow.games + 1, updated=when))
+        before = stored[subject]
+        s.execute(RatingHistoryRow.__table__.insert().values(  # type: ignore[attr-defined]
+            subject=subject, game=game, table_id=table_id, mu_before=before[0],
+            sigma_before=before[1], mu_after=mu, sigma_after=sigma, place=place,
+            players=len(entrants), at=when))
+        changes.append(Change(subject, tuple(entrants[k][0] for k in mine), place, before,
+                              (mu, sigma)))
+    return changes
+
+
+def _ensure(s: Session | Connection, subjects: Iterable[str], game: str, when: datetime
+            ) -> None:
+    """The subjects' rating rows in ``game``, made where missing (a bot's from its seed)."""
+    dialect = s.get_bind().dialect.name if isinstance(s, Session) else s.dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    rows = []
+    for subject in subjects:
+        mu, sigma = start_of(subject, game)
+        rows.append({"subject": subject, "game": game, "mu": mu, "sigma": sigma,
+                     "ordinal": ordinal(mu, sigma), "games": 0, "updated": when})
+    s.execute(insert(RatingRow).values(rows)
+              .on_conflict_do_nothing(index_elements=["subject", "game"]))
+
+
+def forfeit(s: Session | Connection, table_id: str, seat: int) -> bool:
+    """Within transaction ``s``: the person at ``seat`` leaves (or concedes) the running game
+    of a rated table, and is placed last when the game is rated at its end (however it ends,
+    and even if they come back and play on). False (nothing changed) at a casual table, or a
+    table not running."""
+    done = s.execute(update(SeatRow).where(
+        SeatRow.table_id == table_id, SeatRow.index == seat, SeatRow.kind == HUMAN,
+        exists().where(TableRow.id == table_id, TableRow.rated.is_(True),
+                       TableRow.status == RUNNING)).values(forfeit=True))
+    return bool(done.rowcount)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------- reading them
+@dataclass(frozen=True)
+class Rating:
+    subject: str
+    game: str
+    mu: float
+    sigma: float
+    games: int
+    updated: datetime | None
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A leaderboard row: an account and its rating in the game."""
+
+    username: str
+    display_name: str
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class Point:
+    """One rated game in a subject's history."""
+
+    table_id: str
+    at: datetime
+    before: tuple[float, float]
+    after: tuple[float, float]
+    place: int
+    players: int
+
+
+@dataclass(frozen=True)
+class SeatRating:
+    """What a seat shows of its rating: ``rating`` (mu, sigma) now, or after this table's game
+    once it was rated, with the one before it (``before``)."""
+
+    rating: tuple[float, float]
+    before: tuple[float, float] | None = None
+
+
+class Ratings:
+    """The ratings of ``store`` (its engine and sessions)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def leaderboard(self, game: str, limit: int, offset: int) -> tuple[list[Ranked], int]:
+        """A page of ``game``'s leaderboard: accounts (not deleted) with at least one rated
+        game, by ``mu - 3 sigma`` (then ``mu``, then username); and how many there are."""
+        where = (RatingRow.game == game, RatingRow.games > 0, AccountRow.deleted.is_(False))
+        joined = and_(AccountRow.id == RatingRow.subject)
+        with self.store.session() as s:
+            total = int(s.scalar(select(func.count()).select_from(RatingRow)
+                                 .join(AccountRow, joined).where(*where)) or 0)
+            rows = s.execute(select(RatingRow, AccountRow.username, AccountRow.display_name)
+                             .join(AccountRow, joined).where(*where)
+                             .order_by(RatingRow.ordinal.desc(), RatingRow.mu.desc(),
+                                       AccountRow.username_key)
+                             .limit(limit).offset(offset)).all()
+            return [Ranked(str(r.username), str(r.display_name), _rating(r[0]))
+                    for r in rows], total
+
+    def bots(self, game: str) -> dict[str, Rating]:
+        """Each difficulty's rating in ``game``: stored, or its seed before its first rated
+        game."""
+        subjects = [bot_subject(d) for d in RATED_BOTS]
+        with self.store.session() as s:
+            stored = {r.subject: _rating(r) for r in s.scalars(select(RatingRow).where(
+                RatingRow.game == game, RatingRow.subject.in_(subjects)))}
+        out = {}
+        for d, subject in zip(RATED_BOTS, subjects, strict=True):
+            if subject in stored:
+                out[d] = stored[subject]
+            else:
+                mu, sigma = start_of(subject, game)
+                out[d] = Rating(subject, game, mu, sigma, 0, None)
+        return out
+
+    def account(self, username_key: str) -> tuple[str, str, str] | None:
+        """The id, username and display name of the account with this case-folded username
+        (not deleted), or None."""
+        with self.store.session() as s:
+            row = s.execute(select(AccountRow.id, AccountRow.username, AccountRow.display_name)
+                            .where(AccountRow.username_key == username_key,
+                                   AccountRow.deleted.is_(False))).first()
+            return None if row is None else (str(row.id), str(row.username),
+                                             str(row.display_name))
+
+    def of(self, subject: str) -> list[Rating]:
+        """The subject's ratings, one per game it played rated."""
+        with self.store.session() as s:
+            return [_rating(r) for r in s.scalars(select(RatingRow).where(
+                RatingRow.subject == subject, RatingRow.games > 0).order_by(RatingRow.game))]
+
+    def history(self, subject: str, game: str, limit: int) -> list[Point]:
+        """The subject's last ``limit`` rated games of ``game``, oldest first."""
+        with self.store.session() as s:
+            rows = list(s.scalars(select(RatingHistoryRow).where(
+                RatingHistoryRow.subject == subject, RatingHistoryRow.game == game)
+                .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.id.desc())
+                .limit(limit)))
+        return [Point(r.table_id, _aware(r.at), (r.mu_before, r.sigma_before),
+                      (r.mu_after, r.sigma_after), r.place, r.players) for r in reversed(rows)]
+
+    def for_tables(self, tables: Sequence[tuple[str, str, bool, Sequence[tuple[str, str | None]]]]
+                   ) -> dict[tuple[str, int], SeatRating]:
+        """The ratings the seats of these tables show, by (table, seat): given each table's
+        id, game, whether its game was rated and ended, and its seats' (kind, bot). A seat an
+        account holds shows the account's rating in the game; a named difficulty's bot seat
+        the bot's; at a finished rated table, each rated seat its rating after that game and
+        the one before. Open seats and other bots are left out."""
+        if not tables:
+            return {}
+        ids = [t[0] for t in tables]
+        games = {t[1] for t in tables}
+        with self.store.session() as s:
+            holders = {(r.table_id, int(r.seat)): str(r.account_id) for r in s.execute(
+                select(AccountSeatRow.table_id, AccountSeatRow.seat, AccountSeatRow.account_id)
+                .where(AccountSeatRow.table_id.in_(ids)))}
+            subjects = set(holders.values()) | {bot_subject(d) for d in RATED_BOTS}
+            now_ = {(str(r.subject), str(r.game)): (float(r.mu), float(r.sigma))
+                    for r in s.execute(select(RatingRow.subject, RatingRow.game, RatingRow.mu,
+                                              RatingRow.sigma)
+                                       .where(RatingRow.subject.in_(subjects),
+                                              RatingRow.game.in_(games)))}
+            ended = [t[0] for t in tables if t[2]]
+            past = {(str(r.table_id), str(r.subject)): r for r in s.scalars(
+                select(RatingHistoryRow).where(RatingHistoryRow.table_id.in_(ended)))
+            } if ended else {}
+        out: dict[tuple[str, int], SeatRating] = {}
+        for table_id, game, _, seats in tables:
+            for i, (kind, bot) in enumerate(seats):
+                if kind == BOT:
+                    if not rated_bot(bot):
+                        continue
+                    subject = bot_subject(str(bot))
+                else:
+                    found = holders.get((table_id, i))
+                    if found is None:
+                        continue
+                    subject = found
+                line = past.get((table_id, subject))
+                if line is not None:
+                    out[(table_id, i)] = SeatRating((line.mu_after, line.sigma_after),
+                                                    (line.mu_before, line.sigma_before))
+                else:  # (before its first rated game: a bot's seed, a new player's rating)
+                    out[(table_id, i)] = SeatRating(now_.get((subject, game),
+                                                             start_of(subject, game)))
+        return out
+
+
+def _rating(row: RatingRow) -> Rating:
+    return Rating(row.subject, row.game, float(row.mu), float(row.sigma), int(row.games),
+                  _aware(row.updated) if row.updated is not None else None)
+
+
+def _aware(when: datetime) -> datetime:
+    """``when`` with a time zone (SQLite gives back naive UTC datetimes)."""
+    return when if when.tzinfo is not None else when.replace(tzinfo=now().tzinfo)
+
+
+__all__ = ["MIN_RATED_SEATS", "Change", "Point", "Ranked", "Rating", "Ratings", "SeatRating",
+           "final_places", "forfeit", "ordinal", "rate_table", "rated_problem", "start_of"]
