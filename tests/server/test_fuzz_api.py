@@ -428,6 +428,10 @@ ENDPOINTS = [
                                                        "secret": "{secret}"}]}),
     Endpoint("GET", "/api/me/games", ("limit", "offset", "sort")),
     Endpoint("GET", "/api/me/tables/{table}/seats"),
+    # Play now (issue 53): without a session, 401s past their bodies' checks
+    Endpoint("POST", "/api/play-now", body={"game": "gardens", "variant": {"level": 1},
+                                            "players": 2}),
+    Endpoint("GET", "/api/play-now"), Endpoint("DELETE", "/api/play-now"),
     Endpoint("GET", "/api/me/export"),
     # profiles (issue 52): a username that does not exist is a 404, a signed-out claim a 401
     Endpoint("GET", "/api/users/{username}", ("limit", "offset")),

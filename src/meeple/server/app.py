@@ -23,12 +23,26 @@ from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.fanout import PgListener
 from meeple.server.lanes import Lane, LaneSettings
+from meeple.server.playnow import Matcher, PlayNowSettings
 from meeple.server.quotas import Quotas, QuotaSettings
-from meeple.server.routes import accounts, chat, lobby, passkeys, profiles, ratings, sheets, solo, tables, ws
+from meeple.server.routes import (
+    accounts,
+    chat,
+    lobby,
+    passkeys,
+    playnow,
+    profiles,
+    ratings,
+    sheets,
+    solo,
+    tables,
+    ws,
+)
 from meeple.server.service import Service
 from meeple.server.sessions import AccountService, AccountSettings, SessionGuard
 from meeple.store import Store
 from meeple.store.chat import Chat
+from meeple.store.playnow import PlayQueue
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
                "lobby of tables and a WebSocket per client. See docs/server.md.")
@@ -54,7 +68,8 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     # issue 54: the tables' chat
     app.state.chat = ChatHub(Chat(store), ChatSettings.from_env(), app.state.accounts)
     errors.install(app)
-    for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat, ratings):
+    for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat, ratings,
+                   playnow):
         app.include_router(routes.router)
     if app.edge_config.api_docs:
         install_api_docs(app)
@@ -102,10 +117,17 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
                                 chat=app.state.chat)
             fanout.start()
         await service.start()
+        # issue 53: Play now's queue, matched by one process of the database at a time
+        app.state.play_queue = queue = PlayQueue(store)
+        app.state.matcher = matcher = Matcher(
+            queue, PlayNowSettings.from_env(),
+            lambda game: playnow.bot_match_ratings(store, game), service.seats_changed)
+        matcher.start()
         tune_gc()
         try:
             yield
         finally:
+            matcher.stop()
             if sweeper is not None:
                 sweeper.cancel()
             lane.stop()

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, variant, seats: me / a friend by link / a bot; clock),
 // a sheet of one's own (Gardens, Reefs, Takenokolor: upload, check, preview), and the lists of
 // waiting, running and finished tables.
+import { mountPlayNow } from "./playnow.js";
 import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, session,
   setMyName, wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
@@ -427,6 +428,7 @@ async function start() {
   accountLink();
   $("my-name").value = myName();
   games = await api("GET", "/api/games");
+  mountPlayNow(games);  // issue 53
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));
   $("game").addEventListener("change",
     () => { variantOptions(currentGame()); refreshPlayers(); showGoal(); refreshOwnSheet(); });
