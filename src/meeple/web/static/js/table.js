@@ -103,7 +103,7 @@ function endLinks() {
         const seats = t.seats.map((s) => (s.kind === "bot"
           ? { kind: "bot", bot: s.bot, name: s.name } : { kind: "human", ...(s.bot ? { bot: s.bot } : {}) }));
         const out2 = await api("POST", "/api/tables", { game: t.game, variant: t.variant, seats,
-          clock: t.clock, public: t.public, join_as: name });
+          clock: t.clock, public: t.public, join_as: name, rated: Boolean(t.rated) });
         holdSeat(out2.table.id, out2.seat, out2.secret, name);
         location.href = `/t/${out2.table.id}`;
       } catch (err) {
