@@ -75,6 +75,10 @@ def test_calibrate_bots_writes_a_seed_file_the_server_reads(tmp_path: Path) -> N
         assert r["rating"] == shown(r["mu"], r["sigma"])
     bad = CliRunner().invoke(app, ["calibrate-bots", "-g", "chess", "--dry-run"])
     assert bad.exit_code == 2 and "chess" in bad.output
+    # a file that cannot be written is refused before any game is played
+    bad = CliRunner().invoke(app, ["calibrate-bots", "-g", "reefs", "--out",
+                                   str(tmp_path / "no" / "seeds.json")])
+    assert bad.exit_code == 2 and "does not exist" in bad.output
 
 
 def test_the_shipped_seeds_cover_every_game_and_difficulty() -> None:

@@ -17,6 +17,7 @@ from meeple.store.models import RatingRow
 from tests.server.conftest import Server
 from tests.server.test_accounts import Browser
 from tests.server.test_ratings import GAME, close, connect, drive, rated_table, signed_up
+from tests.web.driver import held_seat
 from tests.web.test_accounts_pages import SHOTS, sign_in
 
 #: Players the page lists at a time (leaderboard.js's PAGE).
@@ -160,7 +161,20 @@ def test_the_lobby_creates_a_rated_table_and_its_seats_show_ratings(
     assert out["rated"] is True
     assert [s["rating"] for s in out["seats"]] == [
         int(c.split(" · ")[1].split()[0]) for c in chips]
+    # the game played to its end (by this seat's secret, from here): the page reads the table
+    # again and its chips show what the game changed
+    seat, secret = held_seat(page, table)
+    players = connect(web, table, {seat: secret})
+    try:
+        assert drive(players, Rng(3)) == "over"
+    finally:
+        close(players)
+    page.wait_for_selector(".seat-chip .rating-change")
+    done = web.api("GET", f"/api/tables/{table}").json()
+    changes = page.eval_on_selector_all(".seat-chip .rating-change", "cs => cs.map(c => c.textContent)")
+    assert changes == [f" ({'+' if s['rating_change'] >= 0 else ''}{s['rating_change']})"
+                       for s in done["seats"]]
     # the lobby lists it with its rating column
     page.goto(web.base + "/")
-    page.wait_for_selector("#running .rated-tag")
-    assert "rated" in page.text_content("#running")
+    page.wait_for_selector("#finished .rated-tag")
+    assert "rated" in page.text_content("#finished")

@@ -1,7 +1,7 @@
 """The table page as a player lives it (issue 39 #2, #3, #8), in Chromium:
 
 - a game that ends while the page is open shows its way on at once: the replay, the lobby and a
-  new game (``Play again`` makes a new table of the same game, variant and bots);
+  new game (``Rematch`` makes one new table of the same game, variant and bots for its people);
 - announcements have a line of their own in the page's flow that covers no choice, no status
   line, no sheet and no score (the end table's Total row included), and a replay being
   scrubbed announces nothing;

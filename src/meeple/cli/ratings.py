@@ -15,6 +15,7 @@ import meeple
 from meeple.bots.ratings import SEED_FILE
 from meeple.cli.common import app, console, refuse
 from meeple.core.errors import MeepleError
+from meeple.core.records import check_output_file
 from meeple.sim.calibrate import calibrate, schedule, seed_file
 
 
@@ -42,6 +43,7 @@ def calibrate_bots_cmd(
         for name in names:
             meeple.game_info(name)
         plans = {name: len(schedule(name, games_per_pair, seed)) for name in names}
+        check_output_file(out, "--out names the JSON file the seeds are written to")
     except MeepleError as exc:
         raise refuse(str(exc)) from None
     if dry_run:

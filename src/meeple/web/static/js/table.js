@@ -172,6 +172,13 @@ function seatRating(info) {
         ` (${change >= 0 ? "+" : ""}${change})`));
 }
 
+// a rated game that has just ended: the table read again, for the seats' new ratings
+function ratedEnd() {
+  if (!page.view || !page.view.over || !page.table || !page.table.rated || page.ratedEnd) return;
+  page.ratedEnd = true;
+  api("GET", `/api/tables/${tableId}`).then((t) => { page.table = t; render(); }).catch(() => {});
+}
+
 // whether a person's seat (not this page's, not a bot, not open) has no connection now, as the
 // server's presence frames say (none yet: nobody is taken for away)
 function isAway(i) {
@@ -598,6 +605,7 @@ function onFrame(frame) {
     }
     const restoring = page.restoring && restoreDraft(frame);
     render();
+    ratedEnd();
     // the server previews a forced opening itself (its preview frame follows this one)
     if (!restoring && !page.opening.length) playOpening();
   } else if (frame.type === "preview" && frame.opening) {
