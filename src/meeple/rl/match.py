@@ -40,6 +40,8 @@ class Match:
         self.illegal = illegal
         self.shaping = bool(shaping)
         self.state: State[Any] = self._new(0)  # refuses a bad variant or seat count now
+        #: who plays each seat, as the record names them (the envs set these)
+        self.names: list[str] = [f"player_{i}" for i in range(self.players)]
         self.encoding: Encoding = encoding(self.state)
         self._legal: dict[int, Any] = {}
         self._to_move: int | None = self.state.to_move
@@ -53,6 +55,7 @@ class Match:
     # ------------------------------------------------------------------ playing
     def reset(self, seed: int) -> None:
         self.state = self._new(seed)
+        self.state.seats = list(self.names)
         self.refused = None
         self._settle()
         self._totals = self._running_totals() if self.shaping else []
