@@ -199,3 +199,14 @@ def test_maskable_ppo_trains_a_few_hundred_steps_on_the_wrapper() -> None:
         assert g.action_masks()[int(action)], "a masked policy plays a legal action"
         obs, _reward, done, _, info = g.step(int(action))
     assert "illegal" not in info and g.unwrapped.game_state.is_over
+
+
+def test_pettingzoo_refuses_to_make_a_parallel_env_of_a_turn_based_game() -> None:
+    """docs/rl.md: no parallel env; PettingZoo's conversion refuses the AEC env, as it does
+    its own classic games."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    e = env("gardens", 2)
+    assert e.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(e)
