@@ -12,6 +12,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import lshift, or_
 from typing import Any
 
 import numpy as np
@@ -155,7 +157,8 @@ class Encoding:
             out[n:] = ints64[self._value_index]
             return out
         if n:
-            big = sum([row << at for row, at in zip(self._bit_rows(ints), self._shifts, strict=True)])
+            # the rows' bits are disjoint: OR them in place, all in C (map, lshift, reduce)
+            big = reduce(or_, map(lshift, self._bit_rows(ints), self._shifts), 0)
             out[:n] = np.unpackbits(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8),
                                     count=n, bitorder="little")
         if n < self.size:
