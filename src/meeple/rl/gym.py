@@ -2,7 +2,8 @@
 
 ``single_agent_env("pergola", seat=0, opponents=["medium"])`` or, once ``meeple.rl`` is
 imported, ``gymnasium.make("meeple/Pergola-v0", opponents=["medium"])``. The seat count is one
-more than the opponents (``opponents=[]``: solo). Observation, actions, rewards and the
+more than the opponents (``opponents=[]``: solo). The records name every seat: the learner
+``agent`` (or ``name=...``), each opponent by its bot spec. Observation, actions, rewards and the
 illegal-action rule are the AEC env's (:mod:`meeple.rl.aec`); ``info["action_mask"]`` and
 :meth:`MeepleGymEnv.action_masks` (what sb3-contrib's MaskablePPO asks for) give the mask too.
 """
@@ -19,9 +20,12 @@ import numpy as np
 from meeple.core.errors import MeepleError
 from meeple.core.registry import game_info
 from meeple.rl.match import Match, MatchEnv
-from meeple.rl.opponents import Opponent, Seat, opponents_from
+from meeple.rl.opponents import Opponent, Seat, opponents_from, seat_names
 from meeple.rl.render import render_text
 from meeple.rl.spaces import IllegalAction
+
+#: the longest name of the learning seat
+NAME_MAX = 60
 
 
 class MeepleGymEnv(MatchEnv, gymnasium.Env[Any, Any]):
@@ -33,7 +37,10 @@ class MeepleGymEnv(MatchEnv, gymnasium.Env[Any, Any]):
                  *, players: int | None = None,
                  sheet: str | Path | Mapping[str, Any] | None = None, reward: str = "win",
                  shaping: bool = False, illegal: str = "penalty",
-                 render_mode: str | None = None, **variant: Any) -> None:
+                 render_mode: str | None = None, name: str = "agent", **variant: Any) -> None:
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_MAX:
+            raise MeepleError(f"name is the learning seat's name in the records: 1 to "
+                              f"{NAME_MAX} characters, not {name!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
                              f"None, not {render_mode!r}")
@@ -62,6 +69,8 @@ class MeepleGymEnv(MatchEnv, gymnasium.Env[Any, Any]):
         others = [s for s in range(players) if s != seat]
         for s, opp in zip(others, seats, strict=True):
             self._by_seat[s] = opp
+        self.match.names = seat_names([name.strip() if s == seat else self._by_seat[s].describe()
+                                       for s in range(players)])
 
     # ------------------------------------------------------------------ the loop
     def reset(self, *, seed: int | None = None,

@@ -20,6 +20,8 @@ from meeple.rl.rewards import check_reward, final_rewards
 from meeple.rl.spaces import Encoding, IllegalAction, encoding
 
 ILLEGAL = ("penalty", "raise")
+#: legal sets whose masks a match keeps (cleared when full)
+MASKS_KEPT = 2048
 
 
 class Match:
@@ -40,8 +42,14 @@ class Match:
         self.illegal = illegal
         self.shaping = bool(shaping)
         self.state: State[Any] = self._new(0)  # refuses a bad variant or seat count now
+        #: who plays each seat, as the record names them (the envs set these)
+        self.names: list[str] = [f"player_{i}" for i in range(self.players)]
         self.encoding: Encoding = encoding(self.state)
         self._legal: dict[int, Any] = {}
+        #: the mask of the decision now (made on first use), and the masks of the legal sets
+        #: met so far, by their action numbers (the same sets come back all game long)
+        self._mask: np.ndarray | None = None
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self._to_move: int | None = self.state.to_move
         self._totals: list[int] = []
         self.refused: str | None = None
@@ -53,6 +61,7 @@ class Match:
     # ------------------------------------------------------------------ playing
     def reset(self, seed: int) -> None:
         self.state = self._new(seed)
+        self.state.seats = list(self.names)
         self.refused = None
         self._settle()
         self._totals = self._running_totals() if self.shaping else []
@@ -65,6 +74,7 @@ class Match:
             state.sample_chance()
             to_move = state.to_move
         self._to_move = to_move
+        self._mask = None
         if to_move is None:
             self._legal = {}
         else:
@@ -84,10 +94,21 @@ class Match:
         return self._to_move is None or self.refused is not None
 
     def mask(self) -> np.ndarray:
-        out = np.zeros(len(self.encoding.actions), np.int8)
-        if self._legal and self.refused is None:
-            out[list(self._legal)] = 1
-        return out
+        """1 for each legal action of the seat to move (a new array each call)."""
+        if not self._legal or self.refused is not None:
+            return np.zeros(len(self.encoding.actions), np.int8)
+        mask = self._mask
+        if mask is None:
+            key = tuple(self._legal)
+            mask = self._masks.get(key)
+            if mask is None:
+                if len(self._masks) >= MASKS_KEPT:
+                    self._masks.clear()
+                mask = np.zeros(len(self.encoding.actions), np.int8)
+                mask[list(key)] = 1
+                self._masks[key] = mask
+            self._mask = mask
+        return mask.copy()
 
     def legal_actions(self) -> list[int]:
         return [] if self.refused is not None else sorted(self._legal)

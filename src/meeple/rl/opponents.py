@@ -42,11 +42,21 @@ class Seat:
             self.bot = make_bot(self.opponent, seed=seed)
 
     def describe(self) -> str:
+        """The seat's name in the record: the bot spec as given (``mcts:iterations=300``),
+        a :class:`Bot`'s name, or a policy's ``__name__`` (``policy`` for a lambda)."""
         if isinstance(self.opponent, str):
-            return self.opponent
+            return self.opponent.strip()
         if isinstance(self.opponent, Bot):
             return self.opponent.name
-        return getattr(self.opponent, "__name__", "policy")
+        name = getattr(self.opponent, "__name__", None)
+        return name if isinstance(name, str) and name and name != "<lambda>" else "policy"
+
+
+def seat_names(names: list[str]) -> list[str]:
+    """``names`` with each name that repeats told apart by its seat: ``random (1)``,
+    ``random (2)``, as ``meeple play`` names its bots."""
+    low = [n.lower() for n in names]
+    return [f"{n} ({i})" if low.count(n.lower()) > 1 else n for i, n in enumerate(names)]
 
 
 def opponents_from(opponents: Any) -> list[Seat]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import lshift, or_
 from typing import Any
 
 import numpy as np
@@ -123,6 +125,21 @@ class Encoding:
         self._nbits = nbits
         self._nbytes = (nbits + 7) // 8
         self._values = _getter(value_words)
+        # where every bit-set row is at most 63 bits wide, all the ints fit an int64 array:
+        # one numpy conversion, then the rows' bits and the values are picked out by index
+        # (values lie in their blocks' int16 bounds: tests/games/learning_checks.py)
+        widths = [block.shape[1] for block in self.layout if block.bits]
+        self._int64 = all(w <= 63 for w in widths)
+        if self._int64:
+            self._row_index = np.array(bit_rows, np.intp)
+            self._value_index = np.array(value_words, np.intp)
+            starts, at = [], 0
+            for block in self.layout:
+                if block.bits:
+                    for _ in range(block.shape[0]):
+                        starts.append(np.arange(at * 64, at * 64 + block.shape[1]))
+                        at += 1
+            self._bit_index = np.concatenate(starts) if starts else np.zeros(0, np.intp)
 
     # ------------------------------------------------------------------ hot path
     def encode(self, ints: Sequence[int]) -> np.ndarray:
@@ -132,8 +149,16 @@ class Encoding:
                               f"needs {self.words}")
         out = np.empty(self.size, np.int16)
         n = self._nbits
+        if self._int64:
+            ints64 = np.fromiter(ints, np.int64, self.words)
+            if n:
+                rows = ints64[self._row_index].astype("<i8", copy=False)  # little-endian bytes
+                out[:n] = np.unpackbits(rows.view(np.uint8), bitorder="little")[self._bit_index]
+            out[n:] = ints64[self._value_index]
+            return out
         if n:
-            big = sum([row << at for row, at in zip(self._bit_rows(ints), self._shifts, strict=True)])
+            # the rows' bits are disjoint: OR them in place, all in C (map, lshift, reduce)
+            big = reduce(or_, map(lshift, self._bit_rows(ints), self._shifts), 0)
             out[:n] = np.unpackbits(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8),
                                     count=n, bitorder="little")
         if n < self.size:
