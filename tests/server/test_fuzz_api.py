@@ -195,7 +195,7 @@ _ROUTES = [
     (r"/api/tables/[^/]*/(\w+)", r"/api/tables/{id}/\1"), (r"/api/tables/[^/]+", "/api/tables/{id}"),
     (r"/api/schema/.*", "/api/schema/{game}"), (r"/api/sheets/[^/]*/check", "/api/sheets/{game}/check"),
     (r"/api/sheets/[^/]*/.*", "/api/sheets/{game}/{name}"), (r"/api/sheets/[^/]*", "/api/sheets/{game}"),
-    (r"/api/solo/.*", "/api/solo/{player}")]
+    (r"/api/solo/.*", "/api/solo/{player}"), (r"/api/rules/.*", "/api/rules/{game}")]
 
 
 class Prober:
@@ -402,6 +402,7 @@ ENDPOINTS = [
     Endpoint("GET", "/api/tables/{table}/analysis"), Endpoint("GET", "/api/tables/{table}/record"),
     Endpoint("GET", "/api/tables/{table}/layout"), Endpoint("GET", "/api/tables/{table}/log", ("after",)),
     Endpoint("GET", "/api/solo/{player}", ("game",)),
+    Endpoint("GET", "/api/rules"), Endpoint("GET", "/api/rules/{game}"),  # issue 54
     # accounts (issue 52): without a session these are 401s, but for sign-up and sign-in
     Endpoint("POST", "/api/accounts", body={"username": "fuzzer", "password": "a long password",
                                             "display_name": "F"}),
@@ -416,6 +417,7 @@ ENDPOINTS = [
                                                        "secret": "{secret}"}]}),
     Endpoint("GET", "/api/me/games", ("limit", "offset", "sort")),
     Endpoint("GET", "/api/me/export"),
+    Endpoint("GET", "/api/me/tables/{table}/seats"),
 ]
 IDS = [e.label for e in ENDPOINTS]
 

@@ -23,7 +23,7 @@ from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.fanout import PgListener
 from meeple.server.lanes import Lane, LaneSettings
 from meeple.server.quotas import Quotas, QuotaSettings
-from meeple.server.routes import accounts, lobby, sheets, solo, tables, ws
+from meeple.server.routes import accounts, lobby, rules, sheets, solo, tables, ws
 from meeple.server.service import Service
 from meeple.server.sessions import AccountService, AccountSettings, SessionGuard
 from meeple.store import Store
@@ -50,7 +50,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     app.state.accounts = AccountService(store, AccountSettings.from_env())
     app.add_middleware(SessionGuard)
     errors.install(app)
-    for routes in (lobby, sheets, tables, solo, ws, accounts):
+    for routes in (lobby, sheets, tables, solo, ws, accounts, rules):
         app.include_router(routes.router)
     if app.edge_config.api_docs:
         install_api_docs(app)
