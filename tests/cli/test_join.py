@@ -52,7 +52,7 @@ def test_a_whole_game_from_the_terminal_ends_with_the_engines_scores(server: Ser
     final = meeple.replay(record)
     assert final.is_over
     totals = [s.total for s in final.scores()]
-    assert f"Ann: {totals[0]}   random (1): {totals[1]}" in out.stdout
+    assert f"Ann: {totals[0]}   Random bot: {totals[1]}" in out.stdout  # the server's bot name
     # every move of seat 0 was the first legal move of its position, as typed
     state = meeple.new_game("reefs", players=2, seed=record["seed"], sheet=record["sheet"],
                             **record["variant"])

@@ -64,7 +64,7 @@ def test_the_presentation_is_the_package_shapes_functions_by_name(game: str) -> 
         draw=render.draw, draw_score=render.draw_score,
         notation_help=module("moves").NOTATION_HELP, announce=module("words").announce,
         view_board=view.view_board, view_boards=view.view_boards, view_layout=view.view_layout,
-        layout_model=pres.layout_model, board_model=pres.board_model)
+        layout_model=pres.layout_model, board_model=pres.board_model, describe=view.describe)
     assert pres.layout_model.__module__ == pres.board_model.__module__ == view.__name__
 
 

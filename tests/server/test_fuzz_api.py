@@ -198,7 +198,8 @@ _ROUTES = [
     (r"/api/solo/.*", "/api/solo/{player}"), (r"/api/users/[^/]*/solo", "/api/users/{username}/solo"),
     (r"/api/users/[^/]*/ratings", "/api/users/{username}/ratings"),
     (r"/api/users/[^/]*", "/api/users/{username}"),
-    (r"/api/leaderboard/.*", "/api/leaderboard/{game}")]
+    (r"/api/leaderboard/.*", "/api/leaderboard/{game}"),
+    (r"/api/rules/.*", "/api/rules/{game}")]
 
 
 class Prober:
@@ -414,6 +415,7 @@ ENDPOINTS = [
     Endpoint("GET", "/api/tables/{table}/analysis"), Endpoint("GET", "/api/tables/{table}/record"),
     Endpoint("GET", "/api/tables/{table}/layout"), Endpoint("GET", "/api/tables/{table}/log", ("after",)),
     Endpoint("GET", "/api/solo/{player}", ("game",)),
+    Endpoint("GET", "/api/rules"), Endpoint("GET", "/api/rules/{game}"),  # issue 54
     # accounts (issue 52): without a session these are 401s, but for sign-up and sign-in
     Endpoint("POST", "/api/accounts", body={"username": "fuzzer", "password": "a long password",
                                             "display_name": "F"}),

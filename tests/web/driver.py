@@ -4,6 +4,7 @@ the layout, screenshots)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable
@@ -28,6 +29,12 @@ SETTLED = ("my-turn", "complete", "over", "waiting", "watching", "replay")
 #: one click of a turn: (page, rng, counts) -> whether something was clicked (False: nothing
 #: to click yet). It adds to ``counts`` what it clicked.
 Step = Callable[[Any, Rng, dict[str, int]], bool]
+
+
+def turn_moves(page: Any) -> list[str]:
+    """The turn being built, in notation: the page says it in words ("This turn: take the
+    orange pencil (4 fields), then ..."), and keeps the moves in ``#buffer``'s ``data-moves``."""
+    return [str(m) for m in json.loads(page.get_attribute("#buffer", "data-moves") or "[]")]
 
 
 def phase(page: Any, timeout: float = 60_000) -> str:

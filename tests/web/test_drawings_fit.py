@@ -16,7 +16,7 @@ import pytest
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
 from tests.web import driver
-from tests.web.driver import create_from_lobby, fast_forward, phase, settle
+from tests.web.driver import create_from_lobby, fast_forward, phase, settle, turn_moves
 
 #: the box of every element of `sel` (client coordinates), with its text and classes
 BOXES = """([root, sel]) => [...document.querySelectorAll(root)].map((svg) =>
@@ -120,7 +120,8 @@ def test_the_turn_summary_tells_the_letter_o_from_the_digit_0(page: Any, web: Se
     assert phase(page) == "my-turn"
     page.locator("#choices button.choice").first.click()
     settle(page)
-    assert page.inner_text("#buffer").startswith("this turn: take ")
+    assert turn_moves(page)[0].startswith("take ")
+    assert page.inner_text("#buffer").startswith("This turn: take ")
     # drawn in the summary's own font, O and 0 must not look alike: a monospace font gives
     # them one width (and most draw them nearly the same)
     ratio = page.evaluate("""() => {

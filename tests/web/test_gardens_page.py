@@ -23,6 +23,7 @@ from tests.web.driver import (
     phase,
     play_by_clicks,
     settle,
+    turn_moves,
 )
 
 
@@ -149,7 +150,7 @@ def play_half_a_turn(page: Any) -> None:
     page.locator(f'.gd-sheet.main .gd-field.lit[data-move="{field}"]').click()
     settle(page)
     # the turn so far: the pencil taken, the field clicked, then any forced field
-    steps = page.inner_text("#buffer").removeprefix("this turn: ").split(", ")
+    steps = turn_moves(page)
     assert steps[0].startswith("take ") and steps[1] == field, steps
     fields = sorted(steps[1:])
     current = page.eval_on_selector_all(".gd-sheet.main .gd-field.current",
@@ -211,7 +212,7 @@ def test_a_lit_field_plays_on_enter(page: Any, web: Server) -> None:
     pencil.focus()
     page.keyboard.press("Enter")
     settle(page)
-    assert move in page.inner_text("#buffer")
+    assert move in turn_moves(page)
     # now the fields are lit (and the pencil symbol to waste)
     assert page.locator(".gd-sheet.main .gd-field.lit").count() > 0
     assert page.locator(".gd-sheet.main .gd-symbol.lit").count() == 1

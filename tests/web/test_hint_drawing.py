@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import Server
-from tests.web.driver import create_from_lobby, phase, settle, shoot, version
+from tests.web.driver import create_from_lobby, phase, settle, shoot, turn_moves, version
 
 GAMES: list[tuple[str, dict[str, str]]] = [
     ("gardens", {"level": "1"}), ("reefs", {"level": "1"}), ("takenokolor", {}), ("pergola", {})]
@@ -41,9 +41,8 @@ LIT = """() => ({
 
 
 def buffer_of(page: Any) -> list[str]:
-    """The turn being built as the page shows it ("this turn: a, b")."""
-    text = page.inner_text("#buffer").strip()
-    return text.removeprefix("this turn:").strip().split(", ") if text else []
+    """The turn being built, in notation (the page says it in words)."""
+    return turn_moves(page)
 
 
 def ask_hint(page: Any) -> list[str]:
@@ -88,10 +87,10 @@ def confirm(page: Any) -> None:
 
 
 def persons_moves(page: Any) -> list[str]:
-    """The moves of Ann (this page's seat) in the game log, confirmed ones only."""
-    lines = page.eval_on_selector_all("#log li:not(.pending) > span:first-child",
-                                      "spans => spans.map(s => s.textContent)")
-    return [line.removeprefix("Ann: ") for line in lines if line.startswith("Ann: ")]
+    """The moves of Ann (this page's seat 0) in the game log, confirmed ones only, in notation
+    (each line says its move in words and keeps the notation in ``data-move``)."""
+    return list(page.eval_on_selector_all("#log li:not(.pending)[data-seat='0']",
+                                          "lis => lis.map(li => li.dataset.move)"))
 
 
 DRAWN = """(move) => [...document.querySelectorAll('#board [data-move]')]

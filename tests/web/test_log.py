@@ -31,7 +31,8 @@ def test_a_click_adds_its_unconfirmed_line_and_keeps_the_others(page: Any, web: 
                          f".slice(0, {len(before)}).every(li => li.__kept)")
     pending = page.locator("#log li.pending")
     assert pending.count() == len(after) - len(before) >= 1
-    assert move in pending.first.inner_text() and "not confirmed yet" in pending.first.inner_text()
+    assert pending.first.get_attribute("data-move") == move
+    assert "not confirmed yet" in pending.first.inner_text()
     # taking the steps back takes their lines away, and leaves the others
     for _ in range(10):
         if not page.locator("#undo").is_visible():

@@ -18,6 +18,7 @@ from tests.web.driver import (
     phase,
     play_by_clicks,
     settle,
+    turn_moves,
 )
 
 TARGETLESS = ("stop", "skip")
@@ -152,7 +153,7 @@ def test_lit_choices_carry_their_moves(page: Any, web: Server) -> None:
     first.focus()
     page.keyboard.press("Enter")
     settle(page)
-    assert move in page.inner_text("#buffer")
+    assert move in turn_moves(page)
 
 
 def test_colour_blind_mode_adds_letters(page: Any, web: Server) -> None:

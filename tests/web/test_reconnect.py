@@ -10,7 +10,7 @@ from typing import Any
 
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
-from tests.web.driver import create_from_lobby, phase, play_turn, version
+from tests.web.driver import create_from_lobby, phase, play_turn, turn_moves, version
 
 NOT_PENDING = "() => document.body.dataset.phase !== 'pending'"
 
@@ -62,7 +62,7 @@ def test_a_connection_dropped_with_a_preview_on_its_way_sends_it_again(page: Any
     page.wait_for_function(NOT_PENDING, timeout=60_000)
     assert dropped and dropped[0]["moves"] == [move]
     # the click was not lost: the page asked again after reconnecting and shows its preview
-    assert move in page.inner_text("#buffer")
+    assert move in turn_moves(page)
     assert page.inner_text("#conn") == "connected"
     assert phase(page) in ("my-turn", "complete")
 
@@ -82,7 +82,7 @@ def test_a_preview_reply_that_never_comes_is_asked_for_again(page: Any, web: Ser
     move = first_choice(page)
     page.wait_for_function(NOT_PENDING, timeout=60_000)
     assert swallowed and swallowed[0]["moves"][0] == move
-    assert move in page.inner_text("#buffer")
+    assert move in turn_moves(page)
     assert phase(page) in ("my-turn", "complete")
 
 

@@ -187,18 +187,19 @@ def test_announcements_cover_nothing_and_a_replay_announces_nothing(page: Any,
 
 # ---------------------------------------------------------------------- #8: steps and presence
 def first_step(page: Any) -> str:
+    """Click the first choice; returns its words (its label, as the page names the step)."""
     assert phase(page) == "my-turn"
     button = page.locator("#choices button.choice").first
-    move = str(button.get_attribute("data-move"))
+    said = button.inner_text()
     button.click()
     settle(page)
-    return move
+    return said
 
 
 def test_unconfirmed_steps_are_kept_over_a_reload(page: Any, web: Server) -> None:
     create_from_lobby(page, web, "gardens", {"level": "1"}, 2)
     move = first_step(page)
-    assert move in page.inner_text("#buffer")
+    assert move in page.inner_text("#buffer")  # the summary says it in words
     page.reload()
     page.wait_for_function("() => !document.getElementById('draft-note').classList.contains('hidden')",
                            timeout=60_000)

@@ -23,6 +23,7 @@ from tests.web.driver import (
     layout_of,
     phase,
     play_by_clicks,
+    turn_moves,
 )
 
 SHEETS = ["2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon"]
@@ -122,7 +123,7 @@ def test_lit_markers_and_items_play_on_enter(page: Any, web: Server) -> None:
     marker.focus()
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.body.dataset.phase !== 'pending'")
-    assert move in page.inner_text("#buffer")
+    assert move in turn_moves(page)
     # the marker is now in hand, and items are lit to colour
     page.wait_for_function(
         "() => document.querySelectorAll('#board svg .tk-item.lit').length > 0"
@@ -199,8 +200,8 @@ def test_clicking_an_item_takes_its_marker_then_colours_it(page: Any, web: Serve
     item = via.first.get_attribute("data-item")
     take = via.first.get_attribute("data-take")
     via.first.click()
-    page.wait_for_function(
-        "(want) => document.getElementById('buffer').textContent.includes(want)",
-        arg=f"{take}, colour {item}", timeout=30_000)
+    page.wait_for_function(  # the turn in notation (the page says it in words)
+        "(want) => JSON.parse(document.getElementById('buffer').dataset.moves || '[]')"
+        ".join(', ').includes(want)", arg=f"{take}, colour {item}", timeout=30_000)
     assert phase(page) == "complete"
     assert page.locator("#board svg.main .tk-item.coloured").count() == 1

@@ -69,7 +69,7 @@ def test_a_turn_opening_with_a_forced_decision_shows_it_made_with_nothing_to_und
             page.wait_for_timeout(50)
             continue
         shown = page.evaluate(BUFFER)
-        if shown.startswith("this turn: take "):  # made for the player, before any click
+        if shown.startswith("This turn: take "):  # made for the player, before any click
             assert not page.evaluate(UNDO_SHOWN)
             assert page.locator("#choices button.choice").count() >= 1
             play_turn(page, rng)

@@ -11,6 +11,7 @@ here: the per-seat view (:mod:`meeple.core.view`), the terminal (:func:`draw_vie
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -20,6 +21,8 @@ from pydantic import BaseModel
 from meeple.core.registry import kept_game_part
 from meeple.core.state import State
 from meeple.core.viewmodel import View
+
+log = logging.getLogger("meeple")
 
 S = TypeVar("S", bound=State[Any])
 S_contra = TypeVar("S_contra", bound=State[Any], contravariant=True)
@@ -92,6 +95,12 @@ class Presentation(Generic[S]):
     #: How moves are written in this game, with examples (``help`` at the terminal prompt);
     #: empty: the terminal shows examples from the legal moves.
     notation_help: str = ""
+    #: ``describe(before, move)``: ``move`` (a decision of the seat to move, or a chance event)
+    #: in words, as a player reads it in the log and in the turn being built ("colour C7
+    #: green"), from the position before it; only what every seat may know of it (the log is
+    #: public). The words of a decision are those its choice has in ``view_board``
+    #: (``board.choices``). None: the notation (:func:`move_words`).
+    describe: Callable[[S, Any], str] | None = None
 
     def boards(self, state: S, viewers: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
         """The boards of ``viewers`` (seats, None: a spectator) of the whole state ``state``, by
@@ -113,10 +122,11 @@ class Presentation(Generic[S]):
         it checks the fields: a ``words`` whose ``announce`` takes another state is not a
         ``WordsModule[GardensState]``."""
         boards = view.view_boards if isinstance(view, SharedViewModule) else None
+        describe = view.describe if isinstance(view, DescribingViewModule) else None
         return cls(draw=render.draw, draw_score=render.draw_score,
                    notation_help=moves.NOTATION_HELP, announce=words.announce,
                    view_board=view.view_board, view_boards=boards, view_layout=view.view_layout,
-                   layout_model=layout_model, board_model=board_model)
+                   layout_model=layout_model, board_model=board_model, describe=describe)
 
 
 # The modules of a game package that :meth:`Presentation.from_modules` reads (a module object
@@ -154,6 +164,15 @@ class SharedViewModule(ViewModule[S_contra], Protocol[S_contra]):
     def view_boards(self) -> ViewBoards[S_contra]: ...
 
 
+@runtime_checkable
+class DescribingViewModule(ViewModule[S_contra], Protocol[S_contra]):
+    """A game's ``view.py`` that also puts a move into words (:attr:`Presentation.describe`):
+    beside its choices' labels, which say the same."""
+
+    @property
+    def describe(self) -> Callable[[S_contra, Any], str]: ...
+
+
 class RenderModule(Protocol):
     """A game's ``render.py``: its terminal drawing, the whole screen and the score pad."""
 
@@ -187,6 +206,21 @@ def draw_view_score(layout: Mapping[str, Any], view: View, seat: int | None,
     """The score pad alone, as printed, from ``view``; ``None`` if the game draws none."""
     draw = presentation(view.game).draw_score
     return None if draw is None else draw(layout, view, seat, colourblind)
+
+
+def move_words(before: State[Any], move: Any) -> str:
+    """``move``, played from ``before``, in words for players (the game's
+    :attr:`Presentation.describe`), or its notation where the game has no words for it. Words
+    are never worth a failed move: a ``describe`` that fails is logged and the notation shown."""
+    describe = presentation(before.game_name).describe
+    if describe is None:
+        return str(move)
+    try:
+        words = describe(before, move)
+    except Exception:  # a defect in a game's words: the move itself stands
+        log.warning("%s: no words for the move %r", before.game_name, str(move), exc_info=True)
+        return str(move)
+    return words or str(move)
 
 
 def announcements(before: State[Any], after: State[Any]) -> list[str]:

@@ -19,6 +19,7 @@ import pkgutil
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -178,6 +179,26 @@ def game_part(name: str, attr: str, kind: type[T], *, required: bool = True) -> 
         raise IncompleteGame(f"{info.title} ({name}): {package}.{attr} must be a "
                              f"{kind.__module__}.{kind.__qualname__}, not {type(part).__name__}")
     return part
+
+
+#: The how-to-play page a game package may ship beside its modules (Markdown, in the project's
+#: own words; the web's ``/rules/<game>``, ``docs/web.md``).
+HOW_TO_PLAY = "how-to-play.md"
+
+
+def game_text(name: str, filename: str = HOW_TO_PLAY) -> str | None:
+    """The text of ``filename`` shipped in game ``name``'s package (by default its how-to-play
+    page), or None where the package ships none. ``filename`` is a name of the caller's own,
+    never one a client sent: a client names a game, which the registry maps to its package.
+    Raises :class:`UnknownGame` for a game not registered."""
+    game_info(name)
+    package = _PACKAGES.get(name)
+    if package is None or "/" in filename or "\\" in filename or filename.startswith("."):
+        return None
+    try:
+        return (resources.files(package) / filename).read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError, TypeError):
+        return None
 
 
 def kept_game_part(found: dict[str, T], name: str, attr: str, kind: type[T]) -> T:

@@ -49,13 +49,14 @@ def log_lines(state: State[Any], said: Sequence[list[str]] | None = None,
 LOG_TAIL = 50
 
 
-def log_line(state: State[Any], said: list[str]) -> LogLine:
-    """The log line of the move just played on ``state``; ``said``: what it caused."""
+def log_line(state: State[Any], said: list[str], words: str = "") -> LogLine:
+    """The log line of the move just played on ``state``; ``said``: what it caused; ``words``:
+    the move in words (:func:`meeple.core.present.move_words` of the position before it)."""
     mover, move = state.last_logged()
     seat = None if mover == CHANCE else mover
     return LogLine(number=len(state.history), seat=seat,
                    who="chance" if seat is None else state.seats[seat], move=str(move),
-                   said=list(said))
+                   said=list(said), words=words)
 
 
 def seat_view(state: State[Any], viewer: int | None, log: list[LogLine] | None = None,
@@ -104,7 +105,7 @@ def line_data(line: LogLine) -> dict[str, Any]:
     if len(_LINE_DATA) >= LINE_DATA_KEPT:
         _LINE_DATA.clear()
     data = {"number": line.number, "seat": line.seat, "who": line.who, "move": line.move,
-            "said": list(line.said)}
+            "said": list(line.said), "words": line.words}
     _LINE_DATA[id(line)] = (line, data)
     return data
 

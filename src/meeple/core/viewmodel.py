@@ -47,6 +47,9 @@ class LogLine(BaseModel):
     move: str = Field(description="the move in the game's notation")
     said: list[str] = Field(default_factory=list,
                             description="what a player should be told it caused")
+    words: str = Field(default="", description="the move in words, as players read it "
+                                               "('colour C7 green'); empty where the log was "
+                                               "made without them (then show ``move``)")
 
 
 class SeatSummary(BaseModel):

@@ -33,6 +33,7 @@ from meeple.server.routes import (
     playnow,
     profiles,
     ratings,
+    rules,
     sheets,
     solo,
     tables,
@@ -69,7 +70,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     app.state.chat = ChatHub(Chat(store), ChatSettings.from_env(), app.state.accounts)
     errors.install(app)
     for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat, ratings,
-                   playnow):
+                   playnow, rules):
         app.include_router(routes.router)
     if app.edge_config.api_docs:
         install_api_docs(app)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from meeple.store.models import now
 from meeple.store.playnow import Entry, Group, PlayQueue
 
 log = logging.getLogger("meeple.server")
@@ -171,7 +172,6 @@ class Matcher:
         with self.queue.try_lock() as mine:
             if not mine:  # another process is matching
                 return []
-            from meeple.store.models import now
             waiting = self.queue.waiting(self.settings.gone_after)
             made = []
             for group in match(waiting, now(), self.settings, self.bot_ratings):

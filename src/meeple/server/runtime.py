@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
-from meeple.core.present import announcements
+from meeple.core.present import announcements, move_words
 from meeple.core.state import CHANCE, State
 from meeple.core.turn import Turn
 from meeple.core.view import LogLine, log_line
@@ -42,9 +42,11 @@ Sender = Callable[[dict[str, Any] | str], Awaitable[None]]
 
 
 def log_note(before: State[Any], after: State[Any]) -> LogLine:
-    """A step's log line in words: what :class:`~meeple.core.turn.Turn` keeps with each step
-    of a turn in progress, and what the table's log gets when the turn is committed."""
-    return log_line(after, announcements(before, after))
+    """A step's log line in words (the move's words and what it caused): what
+    :class:`~meeple.core.turn.Turn` keeps with each step of a turn in progress, and what the
+    table's log gets when the turn is committed."""
+    return log_line(after, announcements(before, after),
+                    move_words(before, after.last_logged()[1]))
 
 
 @dataclass(eq=False)

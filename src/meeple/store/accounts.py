@@ -49,6 +49,7 @@ from meeple.store.store import (
     _aware,
     _table,
     hash_secret,
+    open_seat_name,
     valid_table_id,
 )
 
@@ -572,7 +573,7 @@ class Accounts:
                 where = (SeatRow.table_id == table_id, SeatRow.index == seat)
                 if status == WAITING:
                     s.execute(update(SeatRow).where(*where)
-                              .values(secret_hash=None, name=f"seat {seat}"))
+                              .values(secret_hash=None, name=open_seat_name(seat)))
                     s.execute(update(TableRow).where(TableRow.id == table_id)
                               .values(updated=now()))
                 elif status == FINISHED:

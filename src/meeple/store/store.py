@@ -222,6 +222,35 @@ def key_secret(key: str, table_id: str, seat: int, salt: str) -> str:
     return base64.urlsafe_b64encode(mac[:24]).decode("ascii")
 
 
+def open_seat_name(index: int) -> str:
+    """The name of open seat ``index`` (0-based, as the protocol counts): "Seat 1" for seat 0,
+    as people count (issue 54 #2)."""
+    return f"Seat {index + 1}"
+
+
+#: How a bot spec's bot is called at a table (its first word; the rest are its options).
+BOT_WORDS = {"mcts": "MCTS"}
+
+
+def bot_seat_names(seats: Sequence[SeatSpec]) -> list[str | None]:
+    """The name each bot seat of ``seats`` gets when it names none: "Easy bot", "Hard bot",
+    "Greedy bot" (the spec's bot, without its options); bots that would share a name are
+    numbered in seat order ("Easy bot 1", "Easy bot 2"). None for the other seats."""
+    base: list[str | None] = []
+    for spec in seats:
+        if spec.kind != BOT or spec.name or not spec.bot:
+            base.append(None)
+            continue
+        word = spec.bot.split(":", 1)[0].strip()
+        base.append(f"{BOT_WORDS.get(word, word.capitalize())} bot")
+    out: list[str | None] = []
+    for i, name in enumerate(base):
+        if name is not None and base.count(name) > 1:
+            name = f"{name} {base[:i + 1].count(name)}"
+        out.append(name)
+    return out
+
+
 @dataclass(frozen=True)
 class Seat:
     index: int
@@ -420,8 +449,9 @@ class Store:
             version=0, public=public, clock=clock, created=now(), updated=now(),
             creator=creator, rated=rated,
         )
+        bot_names = bot_seat_names(seats)
         for i, spec in enumerate(seats):
-            name = spec.name or (f"{spec.bot} ({i})" if spec.kind == BOT else f"seat {i}")
+            name = spec.name or bot_names[i] or open_seat_name(i)
             row.seats.append(SeatRow(index=i, kind=spec.kind, bot=spec.bot, name=name,
                                      absent=False, conceded=False, forfeit=False))
         if all(spec.kind == BOT for spec in seats):
@@ -618,7 +648,7 @@ class Store:
             update(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.index == seat,
                    SeatRow.kind == HUMAN, SeatRow.secret_hash.is_(None))
-            .values(secret_hash=hash_secret(secret), name=name[:60] or f"seat {seat}")
+            .values(secret_hash=hash_secret(secret), name=name[:60] or open_seat_name(seat))
         )
         if done.rowcount != 1:  # type: ignore[attr-defined]
             raise SeatError(f"seat {seat} of table {table_id} was just taken")
@@ -689,7 +719,7 @@ class Store:
                 if table.status == WAITING:
                     s.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                     SeatRow.index == seat)
-                              .values(secret_hash=None, name=f"seat {seat}"))
+                              .values(secret_hash=None, name=open_seat_name(seat)))
                     s.execute(update(TableRow).where(TableRow.id == table_id)
                               .values(updated=now()))
                     # the seat is open again: no account holds it any more (issue 52)

@@ -7,7 +7,9 @@ Plain ES modules, no build step and no Node: the files under ``static/`` are ser
 table (``/solo/`` without a name: a page to pick a player), ``/account`` sign up, sign in
 and the signed-in account, ``/u/{username}`` a player's public profile (an unknown username: a
 404 with the page saying so; ``/u/``: the signed-in account's own), ``/leaderboard/{game}`` a
-game's leaderboard (``/leaderboard``: the first game's), ``/static/...`` the assets.
+game's leaderboard (``/leaderboard``: the first game's), ``/rules/{game}`` how to play a
+game, with its sheet drawn (``/rules`` every game's; a game that is not there: the 404 page),
+``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
 
@@ -25,7 +27,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 import meeple
+from meeple.core.registry import game_text
 from meeple.server.app import create_app
+from meeple.server.routes.rules import NoRules, rules_game, rules_html
 from meeple.server.sessions import AccountService, username_key
 from meeple.store import NotFound, Store
 
@@ -38,20 +42,48 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "lobby": ("lobby", ("upload.css", "lobby.css")),
     "table": ("table", ("table-ux.css", "drawings.css", "hint.css", "chat.css")),
     "solo": ("Pergola solo achievements", ("lobby.css", "profile.css")),
-    "missing": ("no such table", ("lobby.css",)),
+    "missing": ("not found", ("lobby.css",)),
     "account": ("your account", ("account.css",)),
     "profile": ("player profile", ("lobby.css", "profile.css")),
     "leaderboard": ("leaderboard", ("leaderboard.css",)),
+    "rules-index": ("how to play", ("rules.css",)),
 }
+
+#: A game's rules page (:func:`rules_page`): its title and style sheets (the drawings' too).
+RULES_STYLES = ("rules.css", "upload.css", "drawings.css")
 
 
 def page_html(name: str) -> str:
     """Page ``name`` of :data:`PAGES` as served: its body in the shared frame."""
     title, styles = PAGES[name]
+    body = (STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8")
+    return framed(title, styles, body)
+
+
+def framed(title: str, styles: tuple[str, ...], body: str) -> str:
+    """``body`` in the shared frame (:data:`FRAME`'s head) with ``title`` and ``styles``."""
     frame = Template((STATIC / "frame.html").read_text(encoding="utf-8"))
     links = "".join(f'<link rel="stylesheet" href="/static/css/{css}">\n' for css in styles)
-    body = (STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8")
-    return frame.substitute(title=title, styles=links, body=body)
+    return frame.substitute(title=html.escape(title), styles=links, body=body)
+
+
+def rules_page(game: str) -> str:
+    """The how-to-play page of ``game`` (a name the registry knows, with a how-to-play page):
+    its text rendered on the server (raw HTML in it escaped), and where ``rules.js`` draws the
+    sheet of a new game."""
+    info = rules_game(game)
+    body = Template((STATIC / "pages" / "rules.html").read_text(encoding="utf-8"))
+    return framed(f"how to play {info.title}", RULES_STYLES, body.safe_substitute(
+        title=html.escape(info.title), game=html.escape(info.name), html=rules_html(info.name)))
+
+
+def rules_index() -> str:
+    """``/rules``: every game with a how-to-play page, each linked."""
+    items = "".join(
+        f'      <li><a href="/rules/{html.escape(g.name)}">{html.escape(g.title)}</a><br>'
+        f'<span class="small muted">{html.escape(g.summary)}</span></li>\n'
+        for g in meeple.games() if game_text(g.name) is not None)
+    return Template(page_html("rules-index")).safe_substitute(games=items)
 
 
 def create_web_app(store: Store, **kw: Any) -> FastAPI:
@@ -59,9 +91,17 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     app = create_app(store, **kw)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     pages = {name: page_html(name) for name in PAGES}
+    pages["rules-index"] = rules_index()
 
     def serve(name: str) -> HTMLResponse:
         return HTMLResponse(pages[name], headers={"Cache-Control": "no-cache"})
+
+    def missing(heading: str, explain: str, detail: str) -> HTMLResponse:
+        """The site's 404 page: what is not there, why it may be, the way back."""
+        body = Template(pages["missing"]).safe_substitute(  # one pass: no $ re-read
+            heading=html.escape(heading), explain=html.escape(explain),
+            detail=html.escape(detail))
+        return HTMLResponse(body, status_code=404, headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     def lobby() -> HTMLResponse:
@@ -72,10 +112,26 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
         try:
             await asyncio.to_thread(store.table, table_id)
         except NotFound as exc:  # a mistyped or old link: say so, and the way back
-            body = Template(pages["missing"]).safe_substitute(  # one pass: no $ re-read
-                table=html.escape(table_id[:40]), detail=html.escape(str(exc)))
-            return HTMLResponse(body, status_code=404, headers={"Cache-Control": "no-cache"})
+            return missing(f"There is no table “{table_id[:40]}”",
+                           "No table on this server has that address: the link may be "
+                           "mistyped or cut short, or the table was made on another server.",
+                           str(exc))
         return serve("table")
+
+    @app.get("/rules", include_in_schema=False)
+    @app.get("/rules/", include_in_schema=False)
+    def rules_list_page() -> HTMLResponse:
+        return serve("rules-index")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    def rules_game_page(game: str) -> HTMLResponse:
+        # the name is looked up in the registry; a page is never a file the client named
+        try:
+            return HTMLResponse(rules_page(game), headers={"Cache-Control": "no-cache"})
+        except NoRules as exc:
+            return missing(f"There are no rules for “{game[:40]}”",
+                           "meeple has no game of that name: the link may be mistyped. The "
+                           "rules of every game are at /rules.", str(exc.detail))
 
     @app.get("/account", include_in_schema=False)
     def account_page() -> HTMLResponse:
@@ -119,4 +175,4 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     return app
 
 
-__all__ = ["PAGES", "STATIC", "create_web_app", "page_html"]
+__all__ = ["PAGES", "STATIC", "create_web_app", "page_html", "rules_page"]

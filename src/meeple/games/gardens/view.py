@@ -635,24 +635,33 @@ def _choice(move: str, target: str, kind: str, label: str) -> dict[str, Any]:
 
 
 def _choices(state: GardensState) -> list[dict[str, Any]]:
-    out = []
+    return [_choice_of(state, m) for m in state.legal_moves()]
+
+
+def _choice_of(state: GardensState, m: mv.GardensMove) -> dict[str, Any]:
+    """The choice a legal decision of the seat to move is, with its words."""
+    text = str(m)
     name = COLOURS[state.hand] if state.hand >= 0 else ""
-    for m in state.legal_moves():
-        text = str(m)
-        if m.kind == mv.TAKE:
-            c = m.colour
-            out.append(_choice(text, f"pencil-{LETTERS[c]}", "pencil",
-                               f"take the {COLOURS[c]} pencil ({fields(state.faces[c])})"))
-        elif m.kind == mv.FIELD:
-            out.append(_choice(text, text, "field", f"colour {text} {name}"))
-        else:
-            k = state.crossed[state.seat]
-            pen = state.pad.pencil_penalties
-            end = ", ends the game" if k == len(pen) - 1 else ""
-            out.append(_choice(text, f"symbol-{k + 1}", "waste",
-                               f"waste the {name} pencil: cross pencil symbol {k + 1} "
-                               f"({pen[k]}{end})"))
-    return out
+    if m.kind == mv.TAKE:
+        c = m.colour
+        return _choice(text, f"pencil-{LETTERS[c]}", "pencil",
+                       f"take the {COLOURS[c]} pencil ({fields(state.faces[c])})")
+    if m.kind == mv.FIELD:
+        return _choice(text, text, "field", f"colour {text} {name}")
+    k = state.crossed[state.seat]
+    pen = state.pad.pencil_penalties
+    end = ", ends the game" if k == len(pen) - 1 else ""
+    return _choice(text, f"symbol-{k + 1}", "waste",
+                   f"waste the {name} pencil: cross pencil symbol {k + 1} ({pen[k]}{end})")
+
+
+def describe(state: GardensState, move: mv.GardensMove) -> str:
+    """``PRESENTATION.describe``: ``move`` played from ``state`` in words, as its choice says
+    it ("take the green pencil (5 fields)", "colour C7 green"); a roll: "the orange pencil
+    shows 3"."""
+    if move.kind == mv.ROLL:
+        return f"the {COLOURS[move.colour]} pencil shows {move.value}"
+    return str(_choice_of(state, move)["label"])
 
 
 def _public(state: GardensState) -> dict[str, Any]:
@@ -727,5 +736,5 @@ def view_boards(state: GardensState,
     return public_boards(state, viewers, _public, _board)
 
 
-__all__ = ["BOARD_SCHEMA", "LAYOUT_SCHEMA", "GardensBoard", "GardensLayout", "view_board",
-           "view_boards", "view_layout"]
+__all__ = ["BOARD_SCHEMA", "LAYOUT_SCHEMA", "GardensBoard", "GardensLayout", "describe",
+           "view_board", "view_boards", "view_layout"]

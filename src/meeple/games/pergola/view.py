@@ -51,6 +51,7 @@ from meeple.games.pergola.moves import (
     ACTIONS,
     BONUS,
     BUTTERCUP,
+    DRAW,
     DRIP,
     HONEY,
     INSECTS,
@@ -63,6 +64,7 @@ from meeple.games.pergola.moves import (
     MOVE,
     PICK,
     PLACE,
+    REVEAL,
     SKIP_FORM,
     STOP_FORM,
     TAKE,
@@ -886,6 +888,27 @@ def choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
     raise ValueError(f"no choice for the move {text!r} (form {f!r})")
 
 
+def describe(s: PergolaState, m: PergolaMove) -> str:
+    """``PRESENTATION.describe``: ``m`` played from ``s`` in words, as its choice says it
+    ("pick tool S07: ...; then insect flutter", "take leaf G3 from pile 3"); chance: "tool S05
+    drawn onto action space 2 (red hollyhock, butterfly)", "leaf G3 (green) revealed on pile
+    1"."""
+    c = s.c
+    if m.form == DRAW:
+        space = s.chance[0][1] if s.chance and s.chance[0][0] == "draw" else -1
+        onto = f" onto action space {space + 1}" if space >= 0 else ""
+        parts = ", ".join(COMPONENT_LABELS[x] for x in c.tools[m.tool])
+        return f"tool {c.tool_ids[m.tool]} drawn{onto} ({parts})"
+    if m.form == REVEAL:
+        return (f"leaf {c.leaf_ids[m.leaf]} ({c.leaf_colour[m.leaf]}) revealed on pile "
+                f"{m.pile + 1}")
+    if m.form == "":  # known by its text only: the legal move of that text
+        m = next((x for x in s.legal_moves() if x.text == m.text), m)
+        if m.form == "":
+            return m.text
+    return str(choice(s, m)["label"])
+
+
 def _lily_gives(s: PergolaState, lily: int) -> str:
     c = s.c
     ins = c.lily_insect[lily]
@@ -1040,4 +1063,4 @@ def view_boards(state: PergolaState,
 
 
 __all__ = ["BOARD_SCHEMA", "LAYOUT_SCHEMA", "PergolaBoard", "PergolaLayout", "board_model",
-           "layout_model", "view_board", "view_boards", "view_layout"]
+           "describe", "layout_model", "view_board", "view_boards", "view_layout"]

@@ -751,33 +751,39 @@ def _choice(move: str, target: str | None, kind: str, label: str) -> dict[str, A
 
 def _choices(state: ReefsState) -> list[dict[str, Any]]:
     """Every legal move of the seat to move, once each, keyed by the element to click."""
+    return [c for m in state.legal_moves() if (c := _choice_of(state, m)) is not None]
+
+
+def _choice_of(state: ReefsState, m: mv.ReefsMove) -> dict[str, Any] | None:
+    """The choice a legal decision of the seat to move is, with its words (None: a roll)."""
     b = state.board
-    out = []
-    for m in state.legal_moves():
-        kind = m.kind
-        text = str(m)
-        if kind == mv.TAKE:
-            c = m.a
-            face = _face_label(state.middle[c])
-            if m.b == 1:
-                out.append(_choice(text, f"pencil:{LETTERS[c]}", "propeller",
-                                   f"take {COLOURS[c]} and use a propeller: 3 any steps "
-                                   f"instead of {face}"))
-            else:
-                out.append(_choice(text, f"pencil:{LETTERS[c]}", "pencil",
-                                   f"take {COLOURS[c]} ({face})"))
-        elif kind == mv.ENTER:
-            out.append(_choice(text, b.ids[m.a], "entry",
-                               f"start {COLOURS[state.pc]} at {b.ids[m.a]}"))
-        elif kind == mv.STEP:
-            out.append(_choice(text, b.ids[m.a], "step", f"{COLOURS[state.pc]} to {b.ids[m.a]}"))
-        elif kind == mv.STOP:
-            out.append(_choice(text, None, "stop",
-                               f"stop {COLOURS[state.pc]} here ({state.prem} steps)"))
-        elif kind == mv.FORFEIT:
-            out.append(_choice(text, None, "forfeit",
-                               f"forfeit {COLOURS[state.pc]}: draw nothing with it"))
-    return out
+    kind = m.kind
+    text = str(m)
+    if kind == mv.TAKE:
+        c = m.a
+        face = _face_label(state.middle[c])
+        if m.b == 1:
+            return _choice(text, f"pencil:{LETTERS[c]}", "propeller",
+                           f"take {COLOURS[c]} and use a propeller: 3 any steps instead of {face}")
+        return _choice(text, f"pencil:{LETTERS[c]}", "pencil", f"take {COLOURS[c]} ({face})")
+    if kind == mv.ENTER:
+        return _choice(text, b.ids[m.a], "entry", f"start {COLOURS[state.pc]} at {b.ids[m.a]}")
+    if kind == mv.STEP:
+        return _choice(text, b.ids[m.a], "step", f"{COLOURS[state.pc]} to {b.ids[m.a]}")
+    if kind == mv.STOP:
+        return _choice(text, None, "stop", f"stop {COLOURS[state.pc]} here ({state.prem} steps)")
+    if kind == mv.FORFEIT:
+        return _choice(text, None, "forfeit", f"forfeit {COLOURS[state.pc]}: draw nothing with it")
+    return None
+
+
+def describe(state: ReefsState, move: mv.ReefsMove) -> str:
+    """``PRESENTATION.describe``: ``move`` played from ``state`` in words, as its choice says
+    it ("take orange (2 any)", "orange to c3"); a roll: "the orange pencil shows 2 any"."""
+    if move.kind == mv.ROLL:
+        return f"the {COLOURS[move.a]} pencil shows {_face_label(move.b)}"
+    choice = _choice_of(state, move)
+    return str(choice["label"]) if choice is not None else str(move)
 
 
 def view_board(state: ReefsState, viewer: int | None) -> dict[str, Any]:

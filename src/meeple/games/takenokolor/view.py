@@ -29,7 +29,7 @@ from meeple.core.present import public_boards
 from meeple.core.state import CHANCE
 from meeple.core.text import subject, verb
 from meeple.core.viewmodel import TurnWords
-from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE
+from meeple.games.takenokolor.moves import COLOUR, FREE, ROLL, TAKE, Move
 from meeple.games.takenokolor.sheet import ANY, COLOUR_NAMES, COLOURS, SYMBOLS
 from meeple.games.takenokolor.words import (
     AREA_WORDS,
@@ -512,21 +512,32 @@ def _choices(st: TakenokolorState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for m in st.legal_moves():
         if m.kind == TAKE:
-            k = m.a
-            s = st.rolled[k]
-            targets = st._targets(st.seat, k, s)
-            out.append({"move": m.text, "target": COLOURS[k], "kind": "take",
-                        "label": f"Take the {_marker_words(k, s)} marker",
-                        "items": [cs.item_ids[i] for i in targets]})
-        elif m.kind == COLOUR:
-            iid = cs.item_ids[m.a]
-            out.append({"move": m.text, "target": iid, "kind": "colour",
-                        "label": f"Colour {iid} ({_item_words(cs, m.a)})", "items": []})
-        elif m.kind == FREE:
-            iid = cs.item_ids[m.a]
-            out.append({"move": m.text, "target": iid, "kind": "free",
-                        "label": f"Colour {iid} free ({_item_words(cs, m.a)})", "items": []})
+            targets = st._targets(st.seat, m.a, st.rolled[m.a])
+            out.append({"move": m.text, "target": COLOURS[m.a], "kind": "take",
+                        "label": _label(st, m), "items": [cs.item_ids[i] for i in targets]})
+        elif m.kind in (COLOUR, FREE):
+            out.append({"move": m.text, "target": cs.item_ids[m.a],
+                        "kind": "colour" if m.kind == COLOUR else "free",
+                        "label": _label(st, m), "items": []})
     return out
+
+
+def _label(st: TakenokolorState, m: Move) -> str:
+    """A decision of the seat to move in words, as its choice's label says it."""
+    if m.kind == TAKE:
+        return f"Take the {_marker_words(m.a, st.rolled[m.a])} marker"
+    iid = st.cs.item_ids[m.a]
+    return f"Colour {iid}{' free' if m.kind == FREE else ''} ({_item_words(st.cs, m.a)})"
+
+
+def describe(st: TakenokolorState, move: Move) -> str:
+    """``PRESENTATION.describe``: ``move`` played from ``st`` in words, as its choice says it
+    ("take the blue circle marker", "colour b3.2 (blue circle, 2 points)"); a roll: "the blue
+    marker shows circle"."""
+    if move.kind == ROLL:
+        return f"the {COLOUR_NAMES[COLOURS[move.a]]} marker shows {SYMBOLS[move.b]}"
+    words = _label(st, move)
+    return words[:1].lower() + words[1:]
 
 
 PHASES: tuple[Literal["roll", "take", "colour", "free"], ...] = ("roll", "take", "colour", "free")

@@ -16,6 +16,7 @@ from meeple.server.checks import checked_variant
 from meeple.server.playnow import Matcher, bucket_of
 from meeple.server.sessions import AccountsDep
 from meeple.store import Store
+from meeple.store.models import now
 from meeple.store.playnow import GONE, MATCHED, Entry, PlayQueue
 from meeple.store.ratings import Ratings, start_of
 
@@ -70,7 +71,6 @@ def _queue(request: Request) -> PlayQueue:
 def _state(entry: Entry | None, request: Request) -> PlayNowState:
     if entry is None:
         return PlayNowState(state="none")
-    from meeple.store.models import now
     waited = (now() - entry.since).total_seconds()
     matcher: Matcher = request.app.state.matcher
     wide = matcher.settings.window_after(waited)

@@ -40,7 +40,9 @@ export async function api(method, path, body) {
     const detail = Array.isArray(data.detail)
       ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
       : data.detail || r.statusText;
-    throw new Error(detail);
+    const err = new Error(detail);
+    err.body = data;  // the whole answer (a refused sheet's problems, say)
+    throw err;
   }
   return data;
 }
@@ -164,3 +166,9 @@ export function describeVariant(variant) {
   const parts = Object.entries(variant || {}).map(([k, v]) => `${k} ${v}`);
   return parts.join(", ") || "standard";
 }
+
+// Under a shipped sheet that is our reconstruction, in a player's words (issue 54 #8: the
+// sheet file's own note names tools and ruling ids, for whoever edits sheets).
+export const RECONSTRUCTED = "This sheet is a reconstruction: the printed sheet's picture is lost, so " +
+  "its layout and some of its values are our own. Own the printed sheet? Type it in as your own " +
+  "sheet in the lobby.";

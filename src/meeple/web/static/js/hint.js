@@ -44,12 +44,20 @@ function notation(turn) {
 // what the turn brings, in words (the game's announcements and the score pad rows)
 function brings(turn) { return cap(turn.words || ""); }
 
+// a value of the bots' evaluation as points a player counts (issue 54 #7): whole points, "about"
+// (the evaluation has fractions: credit for what is under way), "less than a point" near 0
+function about(n) {
+  const r = Math.round(Math.abs(n));
+  return r ? `about ${points(r)}` : "less than a point";
+}
+
 // what it scores now and is worth, in plain words with the numbers
 function worth(turn) {
   const now = turn.scored ? `${turn.scored > 0 ? "+" : "−"}${points(turn.scored)} on your pad now`
     : "no points on your pad yet";
-  const rise = `${Math.abs(turn.rise).toFixed(1)} ${turn.rise >= 0 ? "more" : "less"} than your position now`;
-  return `${cap(now)}; worth ${turn.value.toFixed(1)} points counting what it sets up (${rise})`;
+  const rise = Math.round(turn.rise) === 0 ? "about as much as your position now"
+    : `${about(turn.rise)} ${turn.rise >= 0 ? "more" : "less"} than your position now`;
+  return `${cap(now)}; worth ${about(turn.value)} counting what it sets up (${rise})`;
 }
 
 // The panel for one answer of fetchHint; `play(moves)` (optional) is what "Play this" does.
@@ -57,8 +65,8 @@ export function hintPanel(frame, { play } = {}) {
   const h = frame.hint;
   const best = h.best;
   const ahead = !h.alternatives.length ? "the only turn there is"
-    : h.margin >= 0 ? `${h.margin.toFixed(1)} ahead of the next best turn`
-      : `the best other turn below is worth ${Math.abs(h.margin).toFixed(1)} more by this count`;
+    : h.margin >= 0 ? `${about(h.margin)} ahead of the next best turn`
+      : `the best other turn below is worth ${about(h.margin)} more by this count`;
   const alts = h.alternatives.map((alt) => el("li", {},
     el("span", { class: "hint-say" }, `${cap(stepWords(alt).join(" → "))}.`),
     el("div", { class: "small" }, `${brings(alt)}. ${worth(alt)}.`),

@@ -7,14 +7,16 @@ import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, sess
 import { loadDrawing } from "./games/index.js";
 
 // the named difficulties first (each its game's preset, docs/bots.md), then the plain bots;
-// short labels, so that a seat's select fits a phone
+// short labels, so that a seat's select fits a phone. The times are what a turn takes as
+// measured (benchmarks/bench_turn_time.py; docs/bots.md): hard searches up to 0.6-0.8 s of
+// CPU a decision and a turn has one to several decisions (issue 54 #10)
 const BOT_CHOICES = [
   ["easy", "bot: easy"],
   ["medium", "bot: medium"],
-  ["hard", "bot: hard (up to ~1 s a turn)"],
+  ["hard", "bot: hard (a few seconds a turn)"],
   ["random", "bot: random (any legal move)"],
   ["greedy", "bot: greedy (best turn now)"],
-  ["mcts:seconds=1", "bot: mcts (~1 s a turn)"],
+  ["mcts:seconds=1", "bot: mcts (1 s a decision)"],
 ];
 
 // the bots a rated table may seat (docs/ratings.md): the named difficulties
@@ -24,6 +26,10 @@ let games = [];
 const $ = (id) => document.getElementById(id);
 // the checked own sheet: {game, text, name, variant, layout, view}, or null (shipped sheets)
 let own = null;
+// a chosen file that is not (yet) a valid sheet: {file, problems: ["line 4, row_stars: ..."]}
+// while it is checked (problems null) or once refused; Create table then refuses too, naming
+// them, rather than playing the shipped sheet (issue 54 #1)
+let notOwn = null;
 const sheetGames = new Map();   // game -> GET /api/sheets/{game} (null: takes no own sheet)
 
 function currentGame() { return games.find((g) => g.name === $("game").value); }
@@ -55,6 +61,13 @@ function showGoal() {
         "table; not met, to the Free game space. The table shows your progress every turn.",
     " ", el("a", { href: name ? `/solo/${encodeURIComponent(name)}` : "/solo/", class: "small" },
       name ? "your achievement table" : "achievement tables"));
+}
+
+// the chosen game's rules page (issue 54), beside the game's select
+function showRulesLink() {
+  const game = currentGame();
+  $("rules-link").href = `/rules/${encodeURIComponent(game.name)}`;
+  $("rules-link").textContent = `how to play ${game.title}`;
 }
 
 function variantOptions(game) {
@@ -106,6 +119,7 @@ async function refreshOwnSheet() {
 
 function clearOwnSheet() {
   own = null;
+  notOwn = null;
   $("sheet-file").value = "";
   $("sheet-clear").classList.add("hidden");
   $("sheet-status").textContent = "";
@@ -142,6 +156,7 @@ async function uploadSheet() {
   const file = $("sheet-file").files[0];
   const game = currentGame();
   own = null;
+  notOwn = file ? { file, problems: null } : null;
   $("sheet-errors").replaceChildren();
   $("sheet-errors").classList.add("hidden");
   $("sheet-preview").replaceChildren();
@@ -152,7 +167,9 @@ async function uploadSheet() {
   const limit = (sheetGames.get(game.name) || {}).max_bytes || 65536;
   status(`checking ${file.name}…`, "");
   if (file.size > limit) {
-    status(`${file.name} is ${file.size} bytes: a sheet file may have at most ${limit} bytes.`, "error");
+    const said = `${file.name} is ${file.size} bytes: a sheet file may have at most ${limit} bytes.`;
+    status(said, "error");
+    notOwn.problems = [said];
     return;
   }
   const text = await file.text();
@@ -162,6 +179,7 @@ async function uploadSheet() {
       method: "POST", headers: { "content-type": "application/toml" }, body: text });
   } catch (err) {
     status(`the sheet could not be checked: ${err.message}`, "error");
+    notOwn.problems = [`it could not be checked (${err.message}): upload it again`];
     return;
   }
   const out = await r.json().catch(() => ({}));
@@ -169,8 +187,11 @@ async function uploadSheet() {
   if (!r.ok) {
     status(`${file.name}: ${out.detail || r.statusText}`, "error");
     showProblems(out.problems || [], out.allowed);
+    notOwn.problems = out.problems && out.problems.length ? out.problems.map(problemText)
+      : [out.detail || r.statusText];
     return;
   }
+  notOwn = null;
   own = { game: game.name, text, name: out.name, variant: out.variant, layout: out.layout, view: out.view };
   lockVariant(out.variant);
   const plays = describeVariant(out.variant);
@@ -184,11 +205,13 @@ function status(text, cls) {
   $("sheet-status").className = `small ${cls}`;
 }
 
+function problemWhere(p) { return [p.line ? `line ${p.line}` : null, p.field].filter(Boolean).join(", "); }
+function problemText(p) { return `${problemWhere(p)}: ${p.message}`; }
+
 function showProblems(problems, allowed) {
   const list = $("sheet-errors");
   for (const p of problems) {
-    const where = [p.line ? `line ${p.line}` : null, p.field].filter(Boolean).join(", ");
-    list.append(el("li", { class: "sheet-problem" }, el("strong", {}, where), `: ${p.message}`));
+    list.append(el("li", { class: "sheet-problem" }, el("strong", {}, problemWhere(p)), `: ${p.message}`));
   }
   if (allowed) list.append(el("li", { class: "sheet-allowed muted" }, allowed));
   list.classList.toggle("hidden", !list.children.length);
@@ -265,10 +288,31 @@ function applyRated() {
   }
 }
 
+// a file chosen under "Your own sheet" that is not a valid sheet is never replaced by the
+// shipped one: Create table refuses, naming its problems (or waits for its check)
+function refuseBrokenSheet(game) {
+  if (!notOwn || !game.own_sheet || (own && own.game === game.name)) return false;
+  const name = notOwn.file.name;
+  if (!notOwn.problems) {
+    $("create-error").textContent = `${name} is still being checked: create the table once it is.`;
+    return true;
+  }
+  const n = notOwn.problems.length;
+  $("create-error").replaceChildren(
+    `No table: your sheet ${name} is not a valid ${game.title} sheet ` +
+      `(${n} problem${n === 1 ? "" : "s"}). Fix ${n === 1 ? "it" : "them"} and upload the file again, or ` +
+      "choose “use the shipped sheet instead”.",
+    el("ul", { class: "sheet-errors", id: "create-problems" },
+      notOwn.problems.slice(0, 10).map((p) => el("li", {}, p)),
+      n > 10 ? el("li", { class: "muted" }, `and ${n - 10} more, listed under Your own sheet`) : null));
+  return true;
+}
+
 async function create(ev) {
   ev.preventDefault();
   $("create-error").textContent = "";
   const game = currentGame();
+  if (refuseBrokenSheet(game)) return;
   const seats = [];
   let me = false;
   for (const sel of document.querySelectorAll("#seat-fields select")) {
@@ -297,7 +341,11 @@ async function create(ev) {
     if (out.secret) holdSeat(table.id, out.seat, out.secret, name);
     location.href = `/t/${table.id}`;
   } catch (err) {
-    $("create-error").textContent = err.message;
+    const problems = (err.body && err.body.problems) || [];
+    $("create-error").replaceChildren(err.message, problems.length
+      ? el("ul", { class: "sheet-errors", id: "create-problems" },
+        problems.map((p) => el("li", {}, problemText(p))))
+      : "");
   } finally {
     $("create").disabled = false;
   }
@@ -430,8 +478,13 @@ async function start() {
   games = await api("GET", "/api/games");
   mountPlayNow(games);  // issue 53
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));
+  // /?game=pergola (a rules page's "Play Pergola"): that game chosen
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (games.some((g) => g.name === wanted)) $("game").value = wanted;
   $("game").addEventListener("change",
-    () => { variantOptions(currentGame()); refreshPlayers(); showGoal(); refreshOwnSheet(); });
+    () => {
+      variantOptions(currentGame()); refreshPlayers(); showGoal(); refreshOwnSheet(); showRulesLink();
+    });
   $("my-name").addEventListener("change", showGoal);
   $("sheet-file").addEventListener("change", uploadSheet);
   $("sheet-clear").addEventListener("click", clearOwnSheet);
@@ -443,6 +496,7 @@ async function start() {
   variantOptions(currentGame());
   refreshPlayers();
   showGoal();
+  showRulesLink();
   await refreshOwnSheet();
   await refreshLists();
   setInterval(refreshLists, 5000);

@@ -144,6 +144,7 @@ function renderSeats(view) {
     const stood = live && info.kind === "human" && stoodIn(page.clock, page.table, i);
     const mine = page.me && page.me.seat === i;
     if (info.kind === "bot") tags.push("bot");
+    if (info.kind === "human" && !info.taken && page.table.status === "waiting") tags.push("open");
     if (mine) tags.push("you");
     if (stood) tags.push(`time ran out: a stand-in bot plays for ${mine ? "you" : "them"}`);
     const conceded = info.conceded || (page.presence && (page.presence.conceded || [])[i]);
@@ -205,7 +206,7 @@ function onPresence(frame) {
     frame.seats.forEach((here, i) => {
       const info = (page.table && page.table.seats[i]) || {};
       if (info.kind !== "human" || (page.me && page.me.seat === i) || before.seats[i] === here) return;
-      const who = names[i] || info.name || `seat ${i + 1}`;
+      const who = names[i] || info.name || `Seat ${i + 1}`;
       news.push(here ? `${who} is back at the table.`
         : `${who} left the table (their page is closed or offline).`);
     });
@@ -238,7 +239,7 @@ function onClock(frame) {
     const move = r.moves[r.moves.length - 1];
     news.push(page.me && page.me.seat === r.seat
       ? `Your time ran out: a stand-in bot played ${move} for you.`
-      : `${names[r.seat] || `seat ${r.seat + 1}`}'s time ran out: a stand-in bot played ${move}.`);
+      : `${names[r.seat] || `Seat ${r.seat + 1}`}'s time ran out: a stand-in bot played ${move}.`);
   }
   if (news.length) announce(news);
   if (page.view) {
@@ -285,8 +286,13 @@ function renderStatus(view) {
     if (said) text += " " + said;
   } else if (page.mode === "replay") {
     text = `Replay: move ${page.replay.at} of ${page.replay.total}`;
+  } else if (waitingForPlayers(view)) {
+    const n = page.table.open_seats.length;
+    text = `Waiting for ${n} more player${n === 1 ? "" : "s"}: the game starts once every seat is taken.`;
   } else if (view.chance_pending) {
-    text = "Rolling…";
+    // the game's own words for what chance does now (a roll, a tool drawn, a leaf revealed)
+    const board = view.board || {};
+    text = board.sentence || (board.doing ? `${board.doing[0].toUpperCase()}${board.doing.slice(1)}.` : "");
   } else if (myTurn(page.view)) {
     const doing = (view.board && view.board.doing) || "";
     text = `Your turn${doing ? ": " + doing : "."}`;
@@ -297,6 +303,12 @@ function renderStatus(view) {
     text = "";
   }
   $("status").textContent = text;
+}
+
+// a table whose game has not started: seats are open and nothing was played yet
+function waitingForPlayers(view) {
+  return page.table && page.table.status === "waiting" && page.table.open_seats.length > 0
+    && !view.over && !view.moves_played;
 }
 
 /** A solo challenge (Pergola, P10): its name, goal and progress under the status line from the
@@ -328,7 +340,9 @@ function renderChoices(view) {
   $("confirm").classList.toggle("hidden", !(mine && page.complete));
   showHintTools(mine);
   $("confirm").disabled = page.pending;
-  $("buffer").textContent = mine && page.buffer.length ? `this turn: ${page.buffer.join(", ")}` : "";
+  $("buffer").textContent = mine && page.buffer.length ? `This turn: ${turnWords().join(", then ")}.` : "";
+  $("buffer").dataset.moves = JSON.stringify(mine ? page.buffer : []);  // the notation, for tests
+  $("buffer").title = mine && page.buffer.length ? `in notation: ${page.buffer.join(", ")}` : "";
   if (!mine || page.complete) return;
   const legal = view.legal_moves || [];
   const labels = new Map(((view.board && view.board.choices) || []).map((c) => [c.move, c.label || c.move]));
@@ -342,8 +356,19 @@ function renderChoices(view) {
   typed.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && typed.value.trim()) { choose(typed.value.trim()); typed.value = ""; }
   });
-  box.append(...foldChoices(group, el("p", { class: "small" }, typed,
+  // a phone has no keyboard to type on: the box and the keys' help are hidden there (css)
+  box.append(...foldChoices(group, el("p", { class: "small keyboard-only" }, typed,
     el("span", { class: "muted" }, "  keys: Enter confirms, Backspace undoes, 1-9 pick a choice"))));
+}
+
+// the moves of the turn being built in words (issue 54 #7): the preview's log lines after the
+// committed ones say each (the game's words); the notation where a line has none
+function turnWords(moves = page.buffer) {
+  const view = page.preview;
+  const done = page.view && page.view.log.length ? page.view.log[page.view.log.length - 1].number : 0;
+  const lines = view ? view.log.filter((line) => line.number > done) : [];
+  return moves.map((m, i) => (lines.length === page.buffer.length && lines[i] && lines[i].move === m
+    && lines[i].words) || m);
 }
 
 // issue 39 #4 (drawings): where the game's drawing takes every choice by a click (its module
@@ -406,7 +431,7 @@ function renderLog(view) {
   // keep the longest run of equal lines from the top, then draw the rest
   const pendingOf = (line) => view !== page.view && line.number > committed;
   const keys = view.log.map((line) => JSON.stringify([line.number, pendingOf(line), line.who, line.move,
-    line.said]));
+    line.words, line.said]));
   const kids = list.children;
   let same = 0;
   while (same < kids.length && same < keys.length && kids[same].dataset.key === keys[same]) same++;
@@ -414,8 +439,9 @@ function renderLog(view) {
   while (list.children.length > same) list.lastChild.remove();
   view.log.slice(same).forEach((line, k) => {
     const pending = pendingOf(line);
-    list.append(el("li", { value: line.number, class: pending ? "pending" : "", "data-key": keys[same + k] },
-      el("span", {}, `${line.who}: ${line.move}`),
+    list.append(el("li", { value: line.number, class: pending ? "pending" : "", "data-key": keys[same + k],
+      "data-move": line.move, "data-seat": line.seat ?? "chance" },
+      el("span", { title: `in notation: ${line.move}` }, `${line.who}: ${line.words || line.move}`),
       pending ? el("span", { class: "muted small" }, " (not confirmed yet)") : null,
       ...line.said.map((s) => el("span", { class: "said" }, s))));
   });
@@ -459,7 +485,7 @@ function keepDraft() {
   const chosen = page.buffer.some((_, i) => page.forced[i] === false);
   if (page.me && chosen) {
     localStorage.setItem(draftKey(), JSON.stringify({ seat: page.me.seat, version: page.version,
-      moves: page.buffer, forced: page.forced, at: Date.now() }));
+      moves: page.buffer, forced: page.forced, words: turnWords(), at: Date.now() }));
   } else forgetDraft();
 }
 
@@ -472,8 +498,11 @@ function note(text, kept = false) {
   box.classList.toggle("kept", kept);
 }
 
-// the steps chosen in the turn being built (not the forced ones)
-function chosenSteps() { return page.buffer.filter((_, i) => page.forced[i] === false); }
+// the steps chosen in the turn being built (not the forced ones), in words
+function chosenSteps() {
+  const words = turnWords();
+  return words.filter((_, i) => page.forced[i] === false);
+}
 
 function dropped(steps, why) {
   note(`Your step${steps.length > 1 ? "s" : ""} not confirmed (${steps.join(", ")}) ` +
@@ -493,7 +522,8 @@ function restoreDraft(frame) {
     sendPreview(d.moves);
     return true;
   }
-  const steps = d.moves.filter((_, i) => !(d.forced || [])[i]);
+  const said = Array.isArray(d.words) && d.words.length === d.moves.length ? d.words : d.moves;
+  const steps = said.filter((_, i) => !(d.forced || [])[i]);
   dropped(steps, "the table moved on since you made them (your turn was played in another tab or " +
     "window, or by the stand-in bot when your time ran out). Here is the position now.");
   return false;
@@ -801,7 +831,7 @@ function showJoin() {
   panel.classList.remove("hidden");
   $("join-name").value = myName();
   const sel = $("join-seat");
-  sel.replaceChildren(...page.table.open_seats.map((i) => el("option", { value: i }, `seat ${i + 1}`)));
+  sel.replaceChildren(...page.table.open_seats.map((i) => el("option", { value: i }, `Seat ${i + 1}`)));
   $("watch-instead").onclick = (ev) => { ev.preventDefault(); panel.classList.add("hidden"); connect(); };
   $("join-form").onsubmit = async (ev) => {
     ev.preventDefault();
@@ -821,12 +851,40 @@ function showJoin() {
   };
 }
 
+// while seats are open: the link to send, in a box of its own with a Copy button (issue 54 #3)
 function showInvite() {
   const open = page.table.open_seats;
-  $("invite").replaceChildren(open.length
-    ? el("span", {}, `Waiting for ${open.length} more player(s). Send your friends this link: `,
-      el("a", { href: `/t/${tableId}?join`, id: "invite-link" }, `${location.origin}/t/${tableId}?join`))
-    : "");
+  const box = $("invite");
+  box.classList.toggle("hidden", !open.length);
+  if (!open.length) { box.replaceChildren(); return; }
+  const url = `${location.origin}/t/${tableId}?join`;
+  const said = el("span", { id: "invite-copied", class: "small", role: "status" });
+  const copy = el("button", { type: "button", id: "invite-copy", class: "primary" }, "Copy link");
+  copy.onclick = async () => {
+    said.textContent = await copyText(url) ? "Copied: paste it in a message to your friends."
+      : "Select the link and copy it (your browser did not let the page copy it).";
+  };
+  const n = open.length;
+  box.replaceChildren(
+    el("h2", {}, n === 1 ? "Invite a friend: 1 seat is open" : `Invite your friends: ${n} seats are open`),
+    el("p", {}, "Send this link. Whoever opens it gives a name and takes an open seat; " +
+      "the game starts once every seat is taken."),
+    el("p", { class: "invite-row" }, el("a", { href: `/t/${tableId}?join`, id: "invite-link" }, url),
+      " ", copy, " ", said));
+}
+
+// copy to the clipboard; false where the browser refuses (then the link is selected)
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents($("invite-link"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    return false;
+  }
 }
 
 function connect() {
@@ -898,6 +956,7 @@ async function start() {
     return;
   }
   document.title = `meeple: ${page.table.title}`;
+  $("rules-link").href = `/rules/${encodeURIComponent(page.table.game)}`;  // how to play it (issue 54)
   $("title").textContent = `${page.table.title} · ${describeVariant(page.table.variant)}`;
   if (page.table.rated) $("title").append(" ", el("span", { class: "rated-tag" }, "rated"));
   const [layout, draw] = await Promise.all([

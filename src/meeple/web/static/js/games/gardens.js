@@ -3,7 +3,7 @@
 // the pencils, the viewer's choices). Nothing here is fixed per printed sheet: a user's own
 // sheet draws the same way. Only the viewer's sheet (seat 0's for a spectator) carries the
 // layout's element ids, so a choice's target names exactly one element to light and click.
-import { clickable, el, svg } from "../common.js";
+import { RECONSTRUCTED, clickable, el, svg } from "../common.js";
 
 const U = 24;                 // layout units (hex size 1) -> SVG units
 const INK = "#1d1d1f";
@@ -572,7 +572,8 @@ export function draw(container, ctx) {
     }
     root.append(grid);
   }
-  if (layout.reconstructed && layout.note) root.append(el("p", { class: "small muted gd-note" },
-    layout.note));
+  // a shipped sheet is our reconstruction: said in a player's words (the sheet file's own note
+  // is for whoever edits sheets: docs/gardens.md)
+  if (layout.reconstructed) root.append(el("p", { class: "small muted gd-note" }, RECONSTRUCTED));
   container.append(root);
 }

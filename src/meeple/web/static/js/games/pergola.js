@@ -39,15 +39,23 @@ const SEAT_FILLS = ["#2e7d32", "#6a1b9a", "#ef6c00", "#00838f"];
 // module state: the source picked for a flutter or a drip, kept while the choices stay the same
 const picked = { key: "", source: null };
 let resizeWatch = null;
+// seat -> whether its garden's <details> is open, as the player left it (kept across redraws)
+const openGardens = new Map();
+// below this drawing width (a phone) the other gardens start folded (issue 54 #6)
+const NARROW = 560;
 
 // ---------------------------------------------------------------- helpers
 const fmt = (n) => String(Math.round(n * 10) / 10);
 
+// attrs.fit: the widest the text may be; a text likely wider (by an estimate of its glyphs) is
+// drawn condensed to that width, so it never runs into what stands beside it
 function text(x, y, s, attrs = {}) {
-  const { size = FONT, weight, anchor = "start", fill = INK, cls } = attrs;
+  const { size = FONT, weight, anchor = "start", fill = INK, cls, fit } = attrs;
+  const long = fit && String(s).length * size * (weight ? 0.64 : 0.6) > fit;
   return svg("text", {
     x: fmt(x), y: fmt(y), "font-size": size, "font-weight": weight, "text-anchor": anchor,
     fill, class: cls ? `pg-t ${cls}` : "pg-t",
+    textLength: long ? fmt(fit) : null, lengthAdjust: long ? "spacingAndGlyphs" : null,
   }, s);
 }
 
@@ -263,31 +271,34 @@ function holderSection(st) {
   if (cur) body.push(toolCard(cur, 10, cy + 6, 180, st, { current: true,
     main: !(board.action_board || []).some((a) => a.tool === cur.id) }));
   else body.push(text(18, cy + 20, "none", { size: 13 }));
-  return section("Holder", w, Math.max(h, cy + 74), body);
+  return section("Holder", w, cur ? Math.max(h, cy + 74) : cy + 32, body);
 }
 
 function pilesSection(st) {
   const { layout, board } = st;
   const piles = new Map((board.piles || []).map((p) => [p.pile, p]));
-  const cw = 92, w = layout.leaves.piles.length * (cw + 8) + 12, h = 150;
+  const cw = 92, w = layout.leaves.piles.length * (cw + 8) + 12, h = 156;
   const body = [];
   layout.leaves.piles.forEach((p, i) => {
     const x = 10 + i * (cw + 8), y = 28;
     const pile = piles.get(p.id) || { top: null, size: 0 };
     const g = svg("g", ident(p.id, true), title(`${p.label}: ${pile.size} leaves`),
-      hitRect(x, y, cw, 112, { fill: "#f4efe3", stroke: INK }));
+      hitRect(x, y, cw, 118, { fill: "#f4efe3", stroke: INK }));
     if (pile.top) {
+      // the leaf's name on top, the leaf under it (its tip clear of the name), its insect and
+      // flutter, then the pile's count: each on a line of its own
       const t = pile.top;
-      g.append(leafShape(x + cw / 2, y + 34, 30, t.rgb, t.colour, st.ctx),
-        text(x + cw / 2, y + 14, `${t.leaf} ${t.colour}`, { size: 11, anchor: "middle" }),
-        insectToken(t.insect, x + cw / 2, y + 76, 9));
-      if (t.flutter) g.append(text(x + cw / 2, y + 96, "+1 flutter", { size: 10.5, anchor: "middle",
+      g.append(text(x + cw / 2, y + 14, `${t.leaf} ${t.colour}`, { size: 11, anchor: "middle",
+        cls: "pg-leaf-label", fit: cw - 8 }),
+      leafShape(x + cw / 2, y + 43, 26, t.rgb, t.colour, st.ctx),
+      insectToken(t.insect, x + cw / 2, y + 76, 9));
+      if (t.flutter) g.append(text(x + cw / 2, y + 99, "+1 flutter", { size: 10.5, anchor: "middle",
         weight: 700 }));
     } else {
       g.append(text(x + cw / 2, y + 50, pile.size ? "to reveal" : "empty", { size: 12, anchor: "middle",
         fill: MUTED }));
     }
-    g.append(text(x + cw / 2, y + 109, `${pile.size} in pile`, { size: 11, anchor: "middle", fill: MUTED }));
+    g.append(text(x + cw / 2, y + 113, `${pile.size} in pile`, { size: 11, anchor: "middle", fill: MUTED }));
     body.push(wire(g, p.id, st));
   });
   return section("Leaf piles (top leaf)", w, h, body);
@@ -297,7 +308,7 @@ function leafShape(cx, cy, r, rgb, name, ctx) {
   const d = `M${fmt(cx)},${fmt(cy - r * 0.75)} Q${fmt(cx + r * 0.85)},${fmt(cy - r * 0.3)}` +
     ` ${fmt(cx)},${fmt(cy + r * 0.75)} Q${fmt(cx - r * 0.85)},${fmt(cy - r * 0.3)}` +
       ` ${fmt(cx)},${fmt(cy - r * 0.75)}Z`;
-  const g = svg("g", { class: "pg-deco" }, svg("path", { d, fill: rgb || LEAF_GREEN, stroke: INK,
+  const g = svg("g", { class: "pg-deco pg-leaf" }, svg("path", { d, fill: rgb || LEAF_GREEN, stroke: INK,
     "stroke-width": 1 }), title(`${name} leaf`));
   if (ctx.cb) g.append(text(cx, cy + 4, cbLetter(name), { size: Math.max(9, r * 0.45), anchor: "middle",
     weight: 700, fill: "#fff", cls: "pg-cb" }));
@@ -380,8 +391,9 @@ function supplySection(st) {
     const g = svg("g", ident(it.id, true), title(`${it.label}: ${left} left of ${it.start}`),
       hitRect(x, y, cw - 6, rh - 3, { fill: "#fff", stroke: "#e2ddd0" }),
       componentIcon(it.item, x + 10, y + 9),
-      text(x + 20, y + 14, it.label, { size: 11 }),
-      text(x + cw - 12, y + 14, String(left ?? "?"), { size: 12, anchor: "end", weight: 700 }));
+      text(x + 20, y + 14, it.label, { size: 11, cls: "pg-supply-label", fit: cw - 6 - 20 - 30 }),
+      text(x + cw - 12, y + 14, String(left ?? "?"), { size: 12, anchor: "end", weight: 700,
+        cls: "pg-supply-count" }));
     body.push(wire(g, it.id, st));
   });
   return section("Supply (left)", w, h, body);
@@ -972,11 +984,14 @@ export function draw(container, ctx) {
   for (const gd of gardens) {
     if (gd === mine) continue;
     const total = ((ctx.view.scores || [])[gd.seat] || {}).total;
-    const det = el("details", { class: "other-sheet pg-other", open: gardens.length <= 2 ? true : null },
+    const open = openGardens.has(gd.seat) ? openGardens.get(gd.seat) : gardens.length <= 2 && W >= NARROW;
+    const det = el("details", { class: "other-sheet pg-other", "data-seat": String(gd.seat),
+      open: open || null },
       el("summary", {},
         `${gd.name}'s garden${total !== undefined ? ` (${total} points)` : ""}` +
           `${board.to_move === gd.seat ? " · to move" : ""}`),
       svgRoot(gardenDrawing(gd, { ...st, main: false }, false), `${gd.name}'s garden`, "pg-garden pg-small"));
+    det.addEventListener("toggle", () => openGardens.set(gd.seat, det.open));
     container.append(det);
   }
   container.append(el("p", { class: "small muted pg-legend" },

@@ -3,7 +3,7 @@
 // treasure-box rows, the coin row, the propeller boxes and the stars) and every other sheet
 // smaller. Everything is drawn from ctx.layout and ctx.board (docs/views/reefs.md); the lit
 // choices are the elements whose id is the choice's target.
-import { clickable, el, svg } from "../common.js";
+import { RECONSTRUCTED, clickable, el, svg } from "../common.js";
 
 const U = 56;          // one lattice step, in SVG units
 const M = 34;          // margin around the lattice
@@ -403,6 +403,6 @@ export function draw(container, ctx) {
   if ((layout.propellers || []).length) keyBits.push("✣ propeller");
   root.append(el("p", { class: "muted small rf-key" },
     `Key: ${keyBits.join(" · ")}; dashed lines are diagonal connections. ${cap(layout.end_text)}.`,
-    layout.reconstructed ? ` ${layout.note}` : ""));
+    layout.reconstructed ? ` ${RECONSTRUCTED}` : ""));
   container.append(root);
 }
