@@ -22,8 +22,10 @@ from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.fanout import PgListener
 from meeple.server.lanes import Lane, LaneSettings
+from meeple.server.mail import Mailer, MailSettings
+from meeple.server.notices import Notifier
 from meeple.server.quotas import Quotas, QuotaSettings
-from meeple.server.routes import accounts, lobby, profiles, sheets, solo, tables, ws
+from meeple.server.routes import accounts, lobby, mail, profiles, sheets, solo, tables, ws
 from meeple.server.service import Service
 from meeple.server.sessions import AccountService, AccountSettings, SessionGuard
 from meeple.store import Store
@@ -45,12 +47,20 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     app.edge_config = edge or EdgeConfig()
     app.state.store = store
     app.state.caches = Caches()
-    app.add_middleware(StrictJsonBodies)
+    # (a one-click unsubscribe's body is a form's, RFC 8058)
+    app.add_middleware(StrictJsonBodies, raw_suffixes=("/check", "/mail/one-click"))
     # issue 52: accounts; a cookie-authenticated change needs its CSRF token
-    app.state.accounts = AccountService(store, AccountSettings.from_env())
+    settings = AccountSettings.from_env()
+    app.state.accounts = AccountService(store, settings)
+    # issue 54: mail (sent only with MEEPLE_SMTP_URL), queued by the notifier, sent by the
+    # mailer (started with the app)
+    mail_settings = MailSettings.from_env()
+    app.state.notifier = Notifier(store, mail_settings,
+                                  Mailer(store, mail_settings, store.origin),
+                                  settings.secret_key.encode() or None)
     app.add_middleware(SessionGuard)
     errors.install(app)
-    for routes in (lobby, sheets, tables, solo, ws, accounts, profiles):
+    for routes in (lobby, sheets, tables, solo, ws, accounts, profiles, mail):
         app.include_router(routes.router)
     if app.edge_config.api_docs:
         install_api_docs(app)
@@ -96,6 +106,9 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
         if store.dialect == "postgresql":
             fanout = PgListener(store.url, service, asyncio.get_running_loop())
             fanout.start()
+        notifier: Notifier = app.state.notifier
+        service.watchers.append(notifier.after_change)
+        notifier.mailer.start()
         await service.start()
         tune_gc()
         try:
@@ -104,6 +117,8 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
             if sweeper is not None:
                 sweeper.cancel()
             lane.stop()
+            notifier.mailer.stop()
+            notifier.stop()
             await service.stop()
             if fanout is not None:
                 fanout.stop()

@@ -47,6 +47,7 @@ from meeple.store.models import (
     BOT,
     FINISHED,
     HUMAN,
+    LIVE,
     RUNNING,
     UNDO,
     WAITING,
@@ -60,7 +61,7 @@ from meeple.store.models import (
 
 ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
-SCHEMA_HEAD = "0009"
+SCHEMA_HEAD = "0010"
 #: :attr:`Table.ended` of a table finished without its game's end (nobody played on).
 ABANDONED = "abandoned"
 #: PostgreSQL channel on which every committed log append is announced as "table:version".
@@ -158,6 +159,8 @@ class Entry:
     text: str
     client_id: str | None = None
     number: int = 0
+    #: when it was stored (read from the log; None for an entry not stored yet)
+    created: datetime | None = None
 
 
 def request_key(seat: int, version: int, move_id: str, kind: str, texts: Sequence[str]) -> str:
@@ -217,6 +220,8 @@ class Seat:
     absent: bool
     #: its person conceded: the stand-in plays it to the end (issue 54)
     conceded: bool = False
+    #: when its person last took it back from the stand-in (None: never)
+    back_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -242,6 +247,10 @@ class Table:
     rematch: str | None = None
     #: ``abandoned`` for a table finished without its game's end; None otherwise
     ended: str | None = None
+    #: ``live`` or ``turn-based`` (issue 54)
+    pace: str = LIVE
+    #: a turn-based table's time bank per seat, in seconds (None at a live table)
+    bank: int | None = None
 
     @property
     def open_seats(self) -> list[int]:
@@ -255,8 +264,10 @@ def _table(row: TableRow) -> Table:
         public=row.public, clock=row.clock, turn_started=row.turn_started, created=row.created,
         updated=row.updated, result=row.result,
         seats=tuple(Seat(s.index, s.kind, s.name, s.bot, s.secret_hash is not None, s.absent,
-                         bool(s.conceded)) for s in row.seats),
-        rematch=row.rematch, ended=row.ended,
+                         bool(s.conceded),
+                         _aware(s.back_at) if s.back_at is not None else None)
+                    for s in row.seats),
+        rematch=row.rematch, ended=row.ended, pace=row.pace or LIVE, bank=row.bank,
     )
 
 
@@ -341,7 +352,7 @@ class Store:
                      public: bool = True, clock: int | None = None,
                      seed: int | None = None, join_as: str | None = None,
                      idempotency: Idempotency | None = None, creator: str | None = None,
-                     max_open: int = 0) -> Taken:
+                     max_open: int = 0, pace: str = LIVE, bank: int | None = None) -> Taken:
         """A new table; with ``join_as`` its first open seat is taken under that name, in the
         same transaction. With ``idempotency``, a request already made with that key gets its
         answer again (the same table, seat and secret) and nothing new is created.
@@ -352,7 +363,7 @@ class Store:
         if idempotency is not None and (done := self.recall(idempotency)) is not None:
             return done
         row = self._new_table(game, variant, players, seats, sheet, public, clock, seed,
-                              creator)
+                              creator, pace, bank)
         table_id = row.id
         seat: int | None = None
         secret: str | None = None
@@ -378,13 +389,14 @@ class Store:
 
     def _new_table(self, game: str, variant: dict[str, Any], players: int,
                    seats: Sequence[SeatSpec], sheet: dict[str, Any] | None, public: bool,
-                   clock: int | None, seed: int | None, creator: str | None) -> TableRow:
+                   clock: int | None, seed: int | None, creator: str | None,
+                   pace: str = LIVE, bank: int | None = None) -> TableRow:
         """A new table's row with its seats (not added to a session yet)."""
         row = TableRow(
             id=secrets.token_hex(8), game=game, variant=dict(variant), sheet=sheet,
             players=players, seed=self._new_seed() if seed is None else seed, status=WAITING,
             version=0, public=public, clock=clock, created=now(), updated=now(),
-            creator=creator,
+            creator=creator, pace=pace, bank=bank if pace != LIVE else None,
         )
         for i, spec in enumerate(seats):
             name = spec.name or (f"{spec.bot} ({i})" if spec.kind == BOT else f"seat {i}")
@@ -408,7 +420,7 @@ class Store:
             specs = [SeatSpec(kind=x.kind, bot=x.bot, name=x.name if x.kind == BOT else None)
                      for x in old.seats]
             row = self._new_table(old.game, old.variant, old.players, specs, old.sheet,
-                                  False, old.clock, None, creator)
+                                  False, old.clock, None, creator, old.pace, old.bank)
             # another request made it first (_Lost): join that one
             with contextlib.suppress(_Lost), self.writing() as s:
                 s.add(row)
@@ -657,7 +669,9 @@ class Store:
     def _set_absent(s: Session, table_id: str, seat: int, absent: bool) -> None:
         q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat)
         if not absent:  # a conceded seat is its stand-in's for good
-            q = q.where(SeatRow.conceded.is_(False))
+            q = q.where(SeatRow.conceded.is_(False), SeatRow.absent.is_(True))
+            s.execute(q.values(absent=False, back_at=now()))  # (a turn-based move's time)
+            return
         s.execute(q.values(absent=absent))
 
     def _notify(self, s: Session | Connection, table_id: str, version: int) -> None:
@@ -685,7 +699,8 @@ class Store:
             rows = s.scalars(select(LogRow).where(LogRow.table_id == table_id,
                                                   LogRow.number > after)
                              .order_by(LogRow.number))
-            return [Entry(r.kind, r.seat, r.text, r.client_id, r.number) for r in rows]
+            return [Entry(r.kind, r.seat, r.text, r.client_id, r.number, _aware(r.created))
+                    for r in rows]
 
     def acked_version(self, table_id: str, key: str) -> int | None:
         """The version a client request with this key (:func:`request_key`) was acknowledged

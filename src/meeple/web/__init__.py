@@ -5,7 +5,8 @@ Plain ES modules, no build step and no Node: the files under ``static/`` are ser
 ``/`` the lobby, ``/t/{table}`` a table (play, watch or replay; a table that does not exist is a
 404 page with the way back to the lobby), ``/solo/{player}`` a player's Pergola solo achievement
 table (``/solo/`` without a name: a page to pick a player), ``/account`` sign up, sign in
-and the signed-in account, ``/u/{username}`` a player's public profile (an unknown username: a
+and the signed-in account, ``/mail/verify`` and ``/mail/unsubscribe`` the pages a mail's links
+open (a button does what they say), ``/u/{username}`` a player's public profile (an unknown username: a
 404 with the page saying so; ``/u/``: the signed-in account's own), ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
@@ -39,6 +40,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "missing": ("no such table", ("lobby.css",)),
     "account": ("your account", ("account.css",)),
     "profile": ("player profile", ("lobby.css", "profile.css")),
+    "mail": ("mail", ("account.css",)),
 }
 
 
@@ -96,6 +98,14 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
                                             username_key(username))
         return HTMLResponse(pages["profile"], status_code=200 if found else 404,
                             headers={"Cache-Control": "no-cache"})
+
+    @app.get("/mail/verify", include_in_schema=False)
+    def mail_verify() -> HTMLResponse:
+        return serve("mail")  # a mail's link: a button confirms the address (issue 54)
+
+    @app.get("/mail/unsubscribe", include_in_schema=False)
+    def mail_unsubscribe() -> HTMLResponse:
+        return serve("mail")  # a mail's link: a button turns that kind of mail off
 
     @app.get("/solo", include_in_schema=False)
     def solo_index() -> RedirectResponse:

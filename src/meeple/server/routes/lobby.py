@@ -75,7 +75,7 @@ def table_out(t: Table) -> TableOut:
         seats=list(t.seats),
         open_seats=t.open_seats, created=t.created.isoformat(), updated=t.updated.isoformat(),
         result=t.result, own_sheet=uploads.sheet_name(t.sheet), rematch=t.rematch,
-        ended=t.ended,
+        ended=t.ended, pace=t.pace, bank=t.bank,
     )
 
 
@@ -143,7 +143,8 @@ async def create_table(body: CreateTable, request: Request, store: StoreDep, svc
         taken = await asyncio.to_thread(
             store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
             public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem,
-            creator=client_hash(client), max_open=quotas.settings.open_tables)
+            creator=client_hash(client), max_open=quotas.settings.open_tables,
+            pace=body.pace, bank=body.bank)
     except TooManyOpen as exc:
         raise quotas.too_many_open(exc.held) from None
     _fault_point("create")
@@ -268,6 +269,8 @@ async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDe
     if not taken.replayed:
         await svc.seats_changed(taken.table_id)
         await svc.seats_changed(table_id)  # its people are told of the rematch
+        if old.rematch is None:  # this request made it: the others are invited by mail
+            request.app.state.notifier.rematch_made(old, taken.table_id, body.seat)
     answer = await asyncio.to_thread(_answer, store, taken)
     assert isinstance(answer, Joined)
     return answer
