@@ -17,7 +17,8 @@ import { label, renderEnd, rowLabels } from "./endgame.js";
 import { announce } from "./toasts.js";
 import { hintButton, lightHint } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
-import { playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
+import { paceWords, playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
+import { notifyControl, notifyTurn } from "./notify.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -579,6 +580,10 @@ function onFrame(frame) {
     }
     const restoring = page.restoring && restoreDraft(frame);
     render();
+    if (myTurn(page.view)) {  // a notification while this tab is hidden (notify.js), once a turn
+      notifyTurn(`${tableId}:${page.view.turn}`, `Your turn: ${page.table.title}`,
+        page.view.board && page.view.board.doing ? page.view.board.doing : "It is your turn.");
+    }
     // the server previews a forced opening itself (its preview frame follows this one)
     if (!restoring && !page.opening.length) playOpening();
   } else if (frame.type === "preview" && frame.opening) {
@@ -791,6 +796,10 @@ function showInvite() {
 
 function connect() {
   page.mode = page.me ? "play" : "watch";
+  if (page.me) {  // "Notify me": a notification when it becomes your turn in a hidden tab
+    $("table-notify").replaceChildren(notifyControl());
+    $("table-notify").classList.remove("hidden");
+  }
   setInterval(() => tick(page.clock), 250);
   page.conn = new Connection(`/ws/tables/${tableId}`, {
     hello: () => {
@@ -857,7 +866,8 @@ async function start() {
     return;
   }
   document.title = `meeple: ${page.table.title}`;
-  $("title").textContent = `${page.table.title} · ${describeVariant(page.table.variant)}`;
+  $("title").textContent = [page.table.title, describeVariant(page.table.variant),
+    paceWords(page.table)].filter(Boolean).join(" · ");
   const [layout, draw] = await Promise.all([
     api("GET", `/api/tables/${tableId}/layout`).then((r) => r.layout).catch(() => ({})),
     loadDrawing(page.table.game),
