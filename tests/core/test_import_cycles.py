@@ -27,6 +27,8 @@ START_UP = {
                                                 "Starlette), for `meeple serve` only",
     ("meeple.cli.serve", "meeple.server.sessions"): "the accounts' settings (FastAPI, "
                                                     "pwdlib), for `meeple serve` only",
+    ("meeple.cli.serve", "meeple.server.mail"): "the mail settings (the store), for `meeple "
+                                                "serve` only",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "
                                             "worker (it imports meeple.server.botpool) never "
                                             "needs: it starts in half the time",

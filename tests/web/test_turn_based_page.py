@@ -139,3 +139,23 @@ def test_the_account_page_keeps_an_address_and_the_mail_settings(page: Any, web:
                            " === 'Mail settings saved.'")
     got = page.evaluate("fetch('/api/me/mail').then((r) => r.json())")
     assert got["notify"] == {"turn": True, "ended": True, "rematch": False}, got
+    page.locator("#mail-card").scroll_into_view_if_needed()
+    shoot(page, "account-mail")
+
+
+def test_a_mails_link_opens_a_page_whose_button_acts(page: Any, web: Server) -> None:
+    # opening the link changes nothing: the page says what the button does; a link whose
+    # signature is not the server's is refused with the server's sentence
+    query = f"a={'0' * 16}&k=turn&s={'0' * 64}"
+    page.goto(f"{web.base}/mail/unsubscribe?{query}")
+    page.wait_for_selector("#mail-confirm:not(.hidden)")
+    assert page.inner_text("#mail-title") == "Stop these mails"
+    assert "no more mail when it is your turn at a turn-based table" in page.inner_text(
+        "#mail-text")
+    shoot(page, "mail-unsubscribe")
+    page.click("#mail-confirm")
+    page.wait_for_function("() => document.getElementById('mail-error').textContent !== ''")
+    assert "not one this server signed" in page.inner_text("#mail-error")
+    page.goto(f"{web.base}/mail/verify?a={'0' * 16}&e={'ab' * 12}&x=1&s={'0' * 64}")
+    page.wait_for_selector("#mail-confirm:not(.hidden)")
+    assert page.inner_text("#mail-confirm") == "Confirm my address"

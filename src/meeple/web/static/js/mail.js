@@ -7,9 +7,9 @@ import { api } from "./common.js";
 const $ = (id) => document.getElementById(id);
 const query = Object.fromEntries(new URLSearchParams(location.search));
 const KINDS = {
-  turn: "“your turn” at a turn-based table",
-  ended: "“game over” at the end of a turn-based game",
-  rematch: "rematch invitations",
+  turn: "mail when it is your turn at a turn-based table",
+  ended: "mail when a turn-based game of yours ends",
+  rematch: "rematch invitations by mail",
 };
 
 function page() {
@@ -25,8 +25,8 @@ function page() {
   }
   const what = KINDS[query.k] || "this kind of mail";
   $("mail-title").textContent = "Stop these mails";
-  $("mail-text").textContent = `Stop ${what} for your meeple account. You can turn it on ` +
-    "again at your account.";
+  $("mail-text").textContent = `Press the button and your meeple account gets no more ${what}. ` +
+    "You can turn it on again at your account.";
   return { label: "Stop these mails", path: "/api/mail/unsubscribe",
     body: { a: query.a || "", k: query.k || "", s: query.s || "" },
     done: () => `Done: no more ${what}.` };
