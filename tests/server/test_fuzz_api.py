@@ -422,6 +422,13 @@ ENDPOINTS = [
     Endpoint("GET", "/api/users/{username}", ("limit", "offset")),
     Endpoint("GET", "/api/users/{username}/solo", ("game",)),
     Endpoint("POST", "/api/me/solo/claim", body={"name": "Ann", "game": "pergola"}),
+    # life at a table (issue 54): concede a running game, a finished table's rematch (409 at
+    # a running one), a signed-out account's seats (401)
+    Endpoint("POST", "/api/tables/{table}/concede", body={"seat": 0, "secret": "{secret}"},
+             changes=True),
+    Endpoint("POST", "/api/tables/{table}/rematch", body={"seat": 0, "secret": "{secret}"},
+             changes=True),
+    Endpoint("GET", "/api/me/tables/{table}/seats"),
     # turn-based tables' mail (issue 54): an account's address and preferences (401 signed
     # out), and the signed links (a bad signature: 403)
     Endpoint("GET", "/api/me/mail"),
