@@ -394,6 +394,7 @@ CREDENTIAL = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
                            "signature": "AAAA", "userHandle": "AAAA", "transports": ["usb"]},
               "authenticatorAttachment": "platform", "clientExtensionResults": {}}
 TABLE_BODY = {"game": "gardens", "variant": {"level": 1}, "clock": None, "public": True,
+              "pace": "live", "bank": None,
               "seats": [{"kind": "human", "bot": None, "name": "A"}, {"kind": "human"}],
               "join_as": "Ann", "sheet": None, "rated": False}
 ENDPOINTS = [
@@ -458,6 +459,16 @@ ENDPOINTS = [
     # ratings (issue 53)
     Endpoint("GET", "/api/leaderboard/{game}", ("limit", "offset")),
     Endpoint("GET", "/api/users/{username}/ratings", ("history",)),
+    # turn-based tables' mail (issue 54): an account's address and preferences (401 signed
+    # out), and the signed links (a bad signature: 403)
+    Endpoint("GET", "/api/me/mail"),
+    Endpoint("PUT", "/api/me/email", body={"email": "ann@example.org"}),
+    Endpoint("PATCH", "/api/me/notify", body={"turn": False, "ended": True}),
+    Endpoint("POST", "/api/mail/verify", body={"a": "0123456789abcdef", "e": "ab" * 12,
+                                               "x": 2_000_000_000, "s": "0" * 64}),
+    Endpoint("POST", "/api/mail/unsubscribe", body={"a": "0123456789abcdef", "k": "turn",
+                                                    "s": "0" * 64}),
+    Endpoint("POST", "/api/mail/one-click", ("a", "k", "s")),
 ]
 IDS = [e.label for e in ENDPOINTS]
 

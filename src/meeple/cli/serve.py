@@ -57,6 +57,7 @@ def serve_cmd(
 
     from meeple.server.chat import ChatSettings
     from meeple.server.edge import LOOPBACK_HOSTS, EdgeConfig, settings_from, uvicorn_settings
+    from meeple.server.mail import MailSettings
     from meeple.server.sessions import AccountSettings
     from meeple.store import Store, default_url, display_url, sqlite_url
     from meeple.web import create_web_app
@@ -70,6 +71,9 @@ def serve_cmd(
         edge_settings = uvicorn_settings(edge, proxies)
         AccountSettings.from_env()  # MEEPLE_SECRET_KEY, the sessions' and sign-ins' settings
         ChatSettings.from_env()  # MEEPLE_RATE_CHAT, MEEPLE_RATE_REPORT
+        bracketed = f"[{host}]" if ":" in host else host  # (the links in mails)
+        os.environ.setdefault("MEEPLE_PUBLIC_URL", f"http://{bracketed}:{port}")
+        MailSettings.from_env()  # MEEPLE_SMTP_URL, MEEPLE_MAIL_FROM, MEEPLE_PUBLIC_URL (issue 54)
     except ValueError as exc:
         raise refuse(str(exc)) from None
     if db is not None and database_url is not None:

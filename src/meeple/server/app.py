@@ -23,12 +23,15 @@ from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.fanout import PgListener
 from meeple.server.lanes import Lane, LaneSettings
+from meeple.server.mail import Mailer, MailSettings
+from meeple.server.notices import Notifier
 from meeple.server.playnow import Matcher, PlayNowSettings
 from meeple.server.quotas import Quotas, QuotaSettings
 from meeple.server.routes import (
     accounts,
     chat,
     lobby,
+    mail,
     passkeys,
     playnow,
     profiles,
@@ -62,15 +65,23 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     app.edge_config = edge or EdgeConfig()
     app.state.store = store
     app.state.caches = Caches()
-    app.add_middleware(StrictJsonBodies)
+    # (a one-click unsubscribe's body is a form's, RFC 8058)
+    app.add_middleware(StrictJsonBodies, raw_suffixes=("/check", "/mail/one-click"))
     # issue 52: accounts; a cookie-authenticated change needs its CSRF token
-    app.state.accounts = AccountService(store, AccountSettings.from_env())
+    settings = AccountSettings.from_env()
+    app.state.accounts = AccountService(store, settings)
+    # issue 54: mail (sent only with MEEPLE_SMTP_URL), queued by the notifier, sent by the
+    # mailer (started with the app)
+    mail_settings = MailSettings.from_env()
+    app.state.notifier = Notifier(store, mail_settings,
+                                  Mailer(store, mail_settings, store.origin),
+                                  settings.secret_key.encode() or None)
     app.add_middleware(SessionGuard)
     # issue 54: the tables' chat
     app.state.chat = ChatHub(Chat(store), ChatSettings.from_env(), app.state.accounts)
     errors.install(app)
     for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat, ratings,
-                   playnow, rules):
+                   playnow, rules, mail):
         app.include_router(routes.router)
     if app.edge_config.api_docs:
         install_api_docs(app)
@@ -117,6 +128,9 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
             fanout = PgListener(store.url, service, asyncio.get_running_loop(),
                                 chat=app.state.chat)
             fanout.start()
+        notifier: Notifier = app.state.notifier
+        service.watchers.append(notifier.after_change)
+        notifier.mailer.start()
         await service.start()
         # issue 53: Play now's queue, matched by one process of the database at a time
         app.state.play_queue = queue = PlayQueue(store)
@@ -132,6 +146,8 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
             if sweeper is not None:
                 sweeper.cancel()
             lane.stop()
+            notifier.mailer.stop()
+            notifier.stop()
             await service.stop()
             if fanout is not None:
                 fanout.stop()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import os
 import time
@@ -30,6 +31,7 @@ from meeple.core.state import CHANCE, State
 from meeple.core.turn import StepRefused, Turn
 from meeple.core.view import LogLine, View, view_data
 from meeple.server.committer import Committer
+from meeple.server.pace import MoveTimes
 from meeple.server.positions import new_state
 from meeple.server.runtime import Draft, Runtime, log_note, not_your_turn
 from meeple.store import (
@@ -115,23 +117,33 @@ def fault_point(name: str) -> None:
         os._exit(137)
 
 
-def rebuild(table: Table, entries: list[Entry]
+def rebuild(table: Table, entries: list[Entry], times: list[MoveTimes | None] | None = None
             ) -> tuple[State[Any], list[LogLine], list[State[Any]]]:
     """The position a stored log describes, its log in words and the positions before the
-    decisions undo can take back now (:attr:`Runtime.befores`)."""
-    return replay_onto(new_state(table), [], [], effective_moves(entries))
+    decisions undo can take back now (:attr:`Runtime.befores`). ``times``: a list to put a
+    turn-based table's move times in (:class:`~meeple.server.pace.MoveTimes`, from the log's
+    times; None for a live table)."""
+    state = new_state(table)
+    kept = MoveTimes.of(table, state, entries[0].created if entries else None)
+    if times is not None:
+        times.append(kept)
+    return replay_onto(state, [], [], effective_moves(entries), kept)
 
 
 def replay_onto(state: State[Any], lines: list[LogLine], befores: list[State[Any]],
-                entries: Sequence[Entry]) -> tuple[State[Any], list[LogLine], list[State[Any]]]:
+                entries: Sequence[Entry], times: MoveTimes | None = None
+                ) -> tuple[State[Any], list[LogLine], list[State[Any]]]:
     """``state`` (changed in place) after the moves of ``entries`` (no undo among them), with
-    their log lines added to ``lines`` and ``befores`` kept as :func:`undoable` says."""
+    their log lines added to ``lines`` and ``befores`` kept as :func:`undoable` says; a
+    turn-based table's ``times`` follow the entries' times."""
     for e in entries:
         before = state.clone()
         state.play(e.text)
         lines.append(log_note(before, state))
         befores.append(before)
         befores = undoable(state, befores)
+        if times is not None:
+            times.passed(state, e.created.timestamp() if e.created else time.time())
     return state, lines, befores
 
 
@@ -241,9 +253,11 @@ class Authority:
         """The table rebuilt from its whole stored log (in a thread: it reads the store)."""
         table = self.store.table(table_id)
         entries = self.store.log(table_id)
-        state, lines, befores = rebuild(table, entries)
+        times: list[MoveTimes | None] = []
+        state, lines, befores = rebuild(table, entries, times)
         version = entries[-1].number if entries else 0
-        rt = Runtime(table=table, state=state, lines=lines, version=version, befores=befores)
+        rt = Runtime(table=table, state=state, lines=lines, version=version, befores=befores,
+                     times=times[0])
         if state.is_over and table.status != FINISHED:
             self.store.finish(table_id, [s.as_dict() for s in state.scores()], state.places())
             rt.table = self.store.table(table_id)
@@ -259,11 +273,13 @@ class Authority:
             return self.load(rt.table.id)
         state = rt.state.clone()
         state.seats = [s.name for s in table.seats]
-        state, lines, befores = replay_onto(state, list(rt.lines), list(rt.befores), entries)
+        times = None if rt.times is None else copy.deepcopy(rt.times)
+        state, lines, befores = replay_onto(state, list(rt.lines), list(rt.befores), entries,
+                                            times)
         if state.is_over and table.status != FINISHED:
             return self.load(rt.table.id)
         return Runtime(table=table, state=state, lines=lines, version=entries[-1].number,
-                       befores=befores)
+                       befores=befores, times=times)
 
     async def refresh(self, rt: Runtime) -> bool:
         """Catch up with the stored log (another process may have moved the table on).
@@ -281,6 +297,8 @@ class Authority:
                 continue  # read before a commit of ours that has landed since: read again
             if table.version == rt.version:
                 changed = table != rt.table
+                if rt.version == 0 and rt.table.status != RUNNING and table.status == RUNNING:
+                    rt.times = MoveTimes.of(table, rt.state)  # the game starts now
                 rt.table = table
                 rt.state.seats = [s.name for s in table.seats]
                 return changed
@@ -289,7 +307,7 @@ class Authority:
                 continue  # the runtime caught up meanwhile: read the table's row again
             rt.table, rt.state, rt.lines, rt.version = fresh.table, fresh.state, fresh.lines, \
                 fresh.version
-            rt.befores = fresh.befores
+            rt.befores, rt.times = fresh.befores, fresh.times
             rt.since = time.monotonic()
             return True
         return False  # (commits kept landing while it read: the runtime is the newest)
@@ -428,6 +446,8 @@ class Authority:
         rt.state, rt.lines, rt.version = trial, lines, new
         rt.befores = undoable(trial, befores)
         rt.since = time.monotonic()
+        if rt.times is not None:
+            rt.times.passed(trial, time.time())
         if result is not None:
             rt.table = await asyncio.to_thread(self.store.table, rt.table.id)
 

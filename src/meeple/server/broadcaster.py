@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -26,6 +27,7 @@ from meeple.core.view import view_data
 from meeple.server.authority import PreviewAnswer
 from meeple.server.runtime import Client, Runtime, json_text
 from meeple.store import HUMAN
+from meeple.store.models import TURN_BASED
 
 
 @dataclass(eq=False)
@@ -184,6 +186,15 @@ class Broadcaster:
             "seat": rt.state.to_move if left is not None else None,
             "left": None if left is None else round(left, 1),
             "stood_in": [s.kind == HUMAN and s.absent for s in seats]}
+        if rt.times is not None:  # turn-based (issue 54): the move's allowance and the banks
+            now = time.time()
+            running = data["seat"]
+            data["pace"] = TURN_BASED
+            data["bank"] = rt.table.bank
+            data["move_left"] = (None if running is None else round(
+                rt.times.move_left(now, seats[running].back_at), 1))
+            data["banks"] = [round(rt.times.bank_left(i, now, s.back_at), 1)
+                             if s.kind == HUMAN else None for i, s in enumerate(seats)]
         played = [{"seat": seat, "moves": moves, "version": version}
                   for seat, (moves, version) in sorted(rt.ran_out.items())
                   if seat < len(seats) and seats[seat].absent]

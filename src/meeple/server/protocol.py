@@ -32,9 +32,12 @@ from pydantic import (
 from meeple.bots.limits import MAX_SPEC_LENGTH
 from meeple.core.view import View
 from meeple.server.checks import MAX_PARAM, checked_name
+from meeple.server.pace import BANK_DEFAULT, BANK_MAX, MOVE_DEFAULT, MOVE_MAX, MOVE_MIN
 
 #: The largest frame a client may send, in bytes.
 MAX_FRAME = 16 * 1024
+#: The longest clock of a live table: seconds a decision.
+LIVE_MAX = 86400
 
 
 def _name(value: str) -> str:
@@ -63,8 +66,16 @@ class CreateTable(BaseModel):
     variant: dict[str, Any] = Field(default_factory=dict,
                                     description="variant options, e.g. {\"level\": 2}")
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
-    clock: int | None = Field(None, ge=5, le=86400,
-                              description="seconds per decision for human seats; none: off")
+    clock: int | None = Field(None, ge=5, le=MOVE_MAX, description=(
+        "a live table: seconds per decision for human seats (5 to 86400; none: off); a "
+        "turn-based table: seconds per move (3600 to 604800: 1 hour to 7 days; default a "
+        "day)"))
+    pace: Literal["live", "turn-based"] = Field("live", description=(
+        "live: played at one sitting; turn-based: each move may take hours or days, with a "
+        "time bank per seat (issue 54)"))
+    bank: int | None = Field(None, ge=0, le=BANK_MAX, description=(
+        "a turn-based table: the time bank each seat starts with, in seconds (0 to 30 days; "
+        "default 3 days): a move's time past `clock` is drawn from it"))
     public: bool = Field(True, description="listed in the lobby (else reachable by link only)")
     #: A table may be created with its first seat taken at once by its creator.
     join_as: Name | None = Field(None, max_length=60,
@@ -77,6 +88,28 @@ class CreateTable(BaseModel):
         "a rated table (docs/ratings.md): at least 2 seats, at least one person's; every "
         "person's seat is taken by a signed-in account, every bot is easy, medium or hard; "
         "its end moves the seats' ratings. Default false: casual"))
+
+    @model_validator(mode="after")
+    def _pace(self) -> Self:
+        """A live table's clock is 5 s to a day a decision, and it has no bank; a turn-based
+        table's is an hour to 7 days a move (default a day), with a bank (default 3 days)."""
+        if self.pace == "live":
+            if self.clock is not None and self.clock > LIVE_MAX:
+                raise ValueError(f"clock: a live table's clock is 5 to {LIVE_MAX} seconds a "
+                                 f"decision; for hours or days a move, make it turn-based "
+                                 f"(pace: turn-based)")
+            if self.bank is not None:
+                raise ValueError("bank: only a turn-based table has a time bank (pace: "
+                                 "turn-based)")
+            return self
+        if self.clock is None:
+            self.clock = MOVE_DEFAULT
+        if not MOVE_MIN <= self.clock <= MOVE_MAX:
+            raise ValueError(f"clock: a turn-based table gives each move {MOVE_MIN} to "
+                             f"{MOVE_MAX} seconds (an hour to 7 days), not {self.clock}")
+        if self.bank is None:
+            self.bank = BANK_DEFAULT
+        return self
 
 
 class JoinTable(BaseModel):
@@ -128,6 +161,10 @@ class TableOut(BaseModel):
     rematch: str | None = None
     #: ``abandoned``: finished without its game's end (nobody joined, or nobody played on).
     ended: str | None = None
+    #: ``live`` or ``turn-based`` (issue 54)
+    pace: str = "live"
+    #: a turn-based table's time bank per seat at the start, in seconds (null: live)
+    bank: int | None = None
 
 
 class Joined(BaseModel):
@@ -509,6 +546,17 @@ class ClockFrame(_ServerFrame):
     ran_out: list[RanOut] | None = Field(
         default=None, description="for each stood-in seat whose person is connected: what its "
         "stand-in played since (absent when none)")
+    pace: Literal["turn-based"] | None = Field(
+        default=None, description="turn-based (issue 54): the table gives each move `limit` "
+        "seconds and each seat a time bank; absent at a live table")
+    bank: int | None = Field(default=None, description="turn-based: each seat's bank at the "
+                             "start, in seconds")
+    move_left: float | None = Field(
+        default=None, description="turn-based: seconds left of the running move's allowance "
+        "(negative once the bank is being drawn from), or null")
+    banks: list[float | None] | None = Field(
+        default=None, description="turn-based: each person's seat's bank left now, in seconds "
+        "(the seat to move's counted down as it is drawn from); null for a bot seat")
 
 
 class Pong(_ServerFrame):

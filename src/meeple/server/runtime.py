@@ -29,7 +29,9 @@ from meeple.core.present import announcements, move_words
 from meeple.core.state import CHANCE, State
 from meeple.core.turn import Turn
 from meeple.core.view import LogLine, log_line
+from meeple.server.pace import MoveTimes
 from meeple.store import BOT, HUMAN, RUNNING, Table
+from meeple.store.models import TURN_BASED
 
 if TYPE_CHECKING:
     from meeple.server.broadcaster import Shown
@@ -127,6 +129,8 @@ class Runtime:
     #: the version and the forced decisions that open the turn there (see
     #: :meth:`~meeple.server.broadcaster.Broadcaster.opening_forced`)
     opening: tuple[int, list[str]] | None = None
+    #: a turn-based table's move and bank times, from the stored log's times (None: live)
+    times: MoveTimes | None = None
     # ---- the broadcaster's: who is told, and what was made for them
     clients: set[Client] = field(default_factory=set)
     #: the views made for the position now, by (viewer, text): see :class:`Shown`
@@ -158,8 +162,11 @@ class Runtime:
         kind, bot, absent = self.seat_kind(seat)
         if kind == BOT:
             return bot or "random"
-        if absent and (self.table.seats[seat].conceded or not self.connected(seat)):
-            return bot or STAND_IN  # a conceded seat: at a bot's pace, for good (issue 54)
+        if absent and (self.table.seats[seat].conceded or not self.connected(seat)
+                       or self.table.pace == TURN_BASED):
+            # a conceded seat: at a bot's pace, for good; a turn-based table's seat out of
+            # time: at a bot's pace, page open or not (nobody waits days a decision; issue 54)
+            return bot or STAND_IN
         return None
 
     def stand_in(self, seat: int) -> str:
@@ -182,6 +189,10 @@ class Runtime:
         if (clock is None or self.table.status != RUNNING or seat is None or seat == CHANCE
                 or self.table.seats[seat].kind != HUMAN or self.bot_for(seat) is not None):
             return None
+        if self.times is not None:  # turn-based: the move's time, then the seat's bank
+            if self.times.seat != seat:
+                return None
+            return self.times.left(back_at=self.table.seats[seat].back_at)
         return max(0.0, clock - (time.monotonic() - self.since))
 
 

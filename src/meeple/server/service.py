@@ -58,6 +58,9 @@ class Service:
                                  new_pool=new_pool)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
+        #: called after every change this process made, once its clients are told (the mail
+        #: notices, issue 54): each must return at once (it may start a task)
+        self.watchers: list[Callable[[Runtime], None]] = []
 
     # what the routes, the hints' lane and the tests read of the parts
     @property
@@ -173,6 +176,11 @@ class Service:
         for client in list(rt.clients):
             await self.open_turn(rt, client)
         self.bots.schedule(rt)
+        for watch in self.watchers:
+            try:
+                watch(rt)
+            except Exception:  # a notice must never break the move path
+                log.exception("table %s: a watcher of changes failed", rt.table.id)
 
     async def open_turn(self, rt: Runtime, client: Client) -> None:
         """For a client that asked (hello ``opening``) whose seat is to move, and whose turn

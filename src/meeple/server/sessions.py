@@ -78,12 +78,15 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 #: The methods that change something.
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: State changes that need no CSRF token: they make a new session (sign-up, sign-in, with a
-#: password or a passkey).
+#: password or a passkey), or whose authority is a mail link's signature.
 CSRF_EXEMPT = frozenset({("POST", "/api/accounts"), ("POST", "/api/session"),
                          ("POST", "/api/passkeys/signin/options"),
                          ("POST", "/api/passkeys/signin"),
                          ("POST", "/api/passkeys/signup/options"),
-                         ("POST", "/api/passkeys/signup")})
+                         ("POST", "/api/passkeys/signup"),
+                         # a mail's signed links (issue 54): the signature is their authority
+                         ("POST", "/api/mail/verify"), ("POST", "/api/mail/unsubscribe"),
+                         ("POST", "/api/mail/one-click")})
 #: The requests after which a signed-in client holds the seat it took: create with
 #: ``join_as``, join.
 _SEAT_TAKING = re.compile(r"/api/tables(/[A-Za-z0-9]{1,32}/(join|rematch))?")

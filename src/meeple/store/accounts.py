@@ -29,6 +29,7 @@ from meeple.store.models import (
     WAITING,
     AccountRow,
     AccountSeatRow,
+    MailRow,
     PasskeyChallengeRow,
     PasskeyRow,
     RatingHistoryRow,
@@ -129,6 +130,11 @@ class Account:
     created: datetime
     settings: dict[str, Any]
     deleted: bool = False
+    #: the e-mail address (None: none given), whether it was verified, the mail preferences
+    #: (issue 54)
+    email: str | None = None
+    email_verified: bool = False
+    notify: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -162,7 +168,8 @@ class Claim:
 
 def _account(row: AccountRow) -> Account:
     return Account(row.id, row.username, row.display_name, _aware(row.created),
-                   dict(row.settings or {}), row.deleted)
+                   dict(row.settings or {}), row.deleted, row.email, bool(row.email_verified),
+                   dict(row.notify) if isinstance(row.notify, dict) else None)
 
 
 def _session(row: SessionRow) -> SessionInfo:
@@ -600,6 +607,10 @@ class Accounts:
             row.display_name = DELETED_PLAYER
             row.password_hash = None
             row.settings = {}
+            row.email = None  # (its queued mails go with its outbox rows, below)
+            row.email_verified = False
+            row.notify = None
+            s.execute(delete(MailRow).where(MailRow.account_id == account_id))
         return changed
 
     # ------------------------------------------------------------------ server secrets

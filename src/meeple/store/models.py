@@ -43,6 +43,12 @@ WAITING, RUNNING, FINISHED = "waiting", "running", "finished"
 MOVE, CHANCE, UNDO = "move", "chance", "undo"
 #: Seat kinds.
 HUMAN, BOT = "human", "bot"
+#: A table's pace (issue 54): played at once (``clock``: seconds a decision) or turn-based
+#: (``clock``: seconds a move, hours or days, and ``bank``: each seat's time bank).
+LIVE, TURN_BASED = "live", "turn-based"
+#: A mail's state in the outbox: to send (at ``next_try``), being sent by one process, sent,
+#: given up (after its tries).
+QUEUED, SENDING, SENT, FAILED = "queued", "sending", "sent", "failed"
 
 
 class TableRow(Base):
@@ -61,8 +67,14 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(12), index=True, default=WAITING)
     version: Mapped[int] = mapped_column(Integer, default=0)
     public: Mapped[bool] = mapped_column(Boolean, default=True)
-    #: Seconds a human seat has for each decision; None: no clock.
+    #: Seconds a human seat has for each decision (a turn-based table: for each move);
+    #: None: no clock.
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: ``live`` or ``turn-based`` (issue 54)
+    pace: Mapped[str] = mapped_column(String(12), default=LIVE, server_default=LIVE)
+    #: A turn-based table's time bank: seconds each person's seat starts with, drawn from by
+    #: the time a move takes past ``clock``; None at a live table.
+    bank: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: When the seat to move started thinking (for the turn clock).
     turn_started: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
@@ -106,6 +118,9 @@ class SeatRow(Base):
     #: The seat's person left the running game of a rated table: last place in the ratings,
     #: whatever happens after (issue 53).
     forfeit: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: When its person last took the seat back from the stand-in (a turn-based move's time
+    #: starts again then).
+    back_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
@@ -173,6 +188,13 @@ class AccountRow(Base):
     #: the page preferences (colour-blind mode, ...), as the server's settings model allows
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the e-mail address (optional); nothing but its verification is sent before it is
+    #: verified (issue 54)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                 server_default=false())
+    #: the mail preferences: ``{"turn": bool, "ended": bool, "rematch": bool}`` (None: all on)
+    notify: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class SessionRow(Base):
@@ -382,3 +404,33 @@ class QueueRow(Base):
     seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class MailRow(Base):
+    """One mail to send (issue 54): queued, claimed by one server process (``sending``),
+    ``sent`` or ``failed`` after its tries. ``key`` names what it is about (``turn:<table>:
+    <seat>:<version>``, ``verify:<account>:<n>``...), unique, so two processes that see the
+    same turn queue one mail."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (Index("ix_mail_outbox_state_next", "state", "next_try"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(120), unique=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    #: ``verify``, ``turn``, ``ended``, ``rematch``
+    kind: Mapped[str] = mapped_column(String(12))
+    to_addr: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    #: extra headers (List-Unsubscribe and its one-click POST)
+    headers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    state: Mapped[str] = mapped_column(String(8), default=QUEUED)
+    tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: when it may be (tried) next; while ``sending``, when the claim lapses
+    next_try: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    claimed_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    sent: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -47,6 +47,7 @@ from meeple.store.models import (
     BOT,
     FINISHED,
     HUMAN,
+    LIVE,
     RUNNING,
     UNDO,
     WAITING,
@@ -173,6 +174,8 @@ class Entry:
     text: str
     client_id: str | None = None
     number: int = 0
+    #: when it was stored (read from the log; None for an entry not stored yet)
+    created: datetime | None = None
 
 
 def request_key(seat: int, version: int, move_id: str, kind: str, texts: Sequence[str]) -> str:
@@ -263,6 +266,8 @@ class Seat:
     conceded: bool = False
     #: its person left the running game of a rated table: last place in the ratings
     forfeit: bool = False
+    #: when its person last took it back from the stand-in (None: never)
+    back_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -290,6 +295,10 @@ class Table:
     ended: str | None = None
     #: a rated table (issue 53): accounts and named-difficulty bots only, its end rated
     rated: bool = False
+    #: ``live`` or ``turn-based`` (issue 54)
+    pace: str = LIVE
+    #: a turn-based table's time bank per seat, in seconds (None at a live table)
+    bank: int | None = None
 
     @property
     def open_seats(self) -> list[int]:
@@ -303,8 +312,11 @@ def _table(row: TableRow) -> Table:
         public=row.public, clock=row.clock, turn_started=row.turn_started, created=row.created,
         updated=row.updated, result=row.result,
         seats=tuple(Seat(s.index, s.kind, s.name, s.bot, s.secret_hash is not None, s.absent,
-                         bool(s.conceded), bool(s.forfeit)) for s in row.seats),
-        rematch=row.rematch, ended=row.ended, rated=bool(row.rated),
+                         bool(s.conceded), bool(s.forfeit),
+                         _aware(s.back_at) if s.back_at is not None else None)
+                    for s in row.seats),
+        rematch=row.rematch, ended=row.ended, rated=bool(row.rated), pace=row.pace or LIVE,
+        bank=row.bank,
     )
 
 
@@ -392,14 +404,15 @@ class Store:
                      public: bool = True, clock: int | None = None,
                      seed: int | None = None, join_as: str | None = None,
                      idempotency: Idempotency | None = None, creator: str | None = None,
-                     max_open: int = 0, rated: bool = False, account: str | None = None
-                     ) -> Taken:
+                     max_open: int = 0, rated: bool = False, account: str | None = None,
+                     pace: str = LIVE, bank: int | None = None) -> Taken:
         """A new table; with ``join_as`` its first open seat is taken under that name (and
         held by ``account``, if given), in the same transaction. A ``rated`` table's seats
         must make one (:func:`~meeple.store.ratings.rated_problem`, else :class:`NotRated`),
         and its seat is taken only with an account (else :class:`AccountNeeded`). With
         ``idempotency``, a request already made with that key gets its answer again (the same
-        table, seat and secret) and nothing new is created.
+        table, seat and secret) and nothing new is created. ``pace``/``bank``: a turn-based
+        table's (issue 54).
         ``creator``: who made it (a digest of the client); with ``max_open``, a creator who
         has that many tables waiting or running gets :class:`TooManyOpen` instead."""
         if len(seats) != players:
@@ -413,7 +426,7 @@ class Store:
             if join_as is not None and account is None:
                 raise AccountNeeded(RATED_ACCOUNTS)
         row = self._new_table(game, variant, players, seats, sheet, public, clock, seed,
-                              creator, rated)
+                              creator, rated, pace, bank)
         table_id = row.id
         seat: int | None = None
         secret: str | None = None
@@ -441,13 +454,14 @@ class Store:
     def _new_table(self, game: str, variant: dict[str, Any], players: int,
                    seats: Sequence[SeatSpec], sheet: dict[str, Any] | None, public: bool,
                    clock: int | None, seed: int | None, creator: str | None,
-                   rated: bool = False) -> TableRow:
+                   rated: bool = False, pace: str = LIVE, bank: int | None = None
+                   ) -> TableRow:
         """A new table's row with its seats (not added to a session yet)."""
         row = TableRow(
             id=secrets.token_hex(8), game=game, variant=dict(variant), sheet=sheet,
             players=players, seed=self._new_seed() if seed is None else seed, status=WAITING,
             version=0, public=public, clock=clock, created=now(), updated=now(),
-            creator=creator, rated=rated,
+            creator=creator, rated=rated, pace=pace, bank=bank if pace != LIVE else None,
         )
         bot_names = bot_seat_names(seats)
         for i, spec in enumerate(seats):
@@ -474,7 +488,8 @@ class Store:
             specs = [SeatSpec(kind=x.kind, bot=x.bot, name=x.name if x.kind == BOT else None)
                      for x in old.seats]
             row = self._new_table(old.game, old.variant, old.players, specs, old.sheet,
-                                  False, old.clock, None, creator, old.rated)
+                                  False, old.clock, None, creator, old.rated, old.pace,
+                                  old.bank)
             # another request made it first (_Lost): join that one
             with contextlib.suppress(_Lost), self.writing() as s:
                 s.add(row)
@@ -743,7 +758,9 @@ class Store:
     def _set_absent(s: Session, table_id: str, seat: int, absent: bool) -> None:
         q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat)
         if not absent:  # a conceded seat is its stand-in's for good
-            q = q.where(SeatRow.conceded.is_(False))
+            q = q.where(SeatRow.conceded.is_(False), SeatRow.absent.is_(True))
+            s.execute(q.values(absent=False, back_at=now()))  # (a turn-based move's time)
+            return
         s.execute(q.values(absent=absent))
 
     def _notify(self, s: Session | Connection, table_id: str, version: int) -> None:
@@ -771,7 +788,8 @@ class Store:
             rows = s.scalars(select(LogRow).where(LogRow.table_id == table_id,
                                                   LogRow.number > after)
                              .order_by(LogRow.number))
-            return [Entry(r.kind, r.seat, r.text, r.client_id, r.number) for r in rows]
+            return [Entry(r.kind, r.seat, r.text, r.client_id, r.number, _aware(r.created))
+                    for r in rows]
 
     def acked_version(self, table_id: str, key: str) -> int | None:
         """The version a client request with this key (:func:`request_key`) was acknowledged

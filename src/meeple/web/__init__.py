@@ -9,6 +9,8 @@ and the signed-in account, ``/u/{username}`` a player's public profile (an unkno
 404 with the page saying so; ``/u/``: the signed-in account's own), ``/leaderboard/{game}`` a
 game's leaderboard (``/leaderboard``: the first game's), ``/rules/{game}`` how to play a
 game, with its sheet drawn (``/rules`` every game's; a game that is not there: the 404 page),
+``/mail/verify`` and
+``/mail/unsubscribe`` the pages a mail's links open (a button does what they say),
 ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
@@ -47,6 +49,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "profile": ("player profile", ("lobby.css", "profile.css")),
     "leaderboard": ("leaderboard", ("leaderboard.css",)),
     "rules-index": ("how to play", ("rules.css",)),
+    "mail": ("mail", ("account.css",)),
 }
 
 #: A game's rules page (:func:`rules_page`): its title and style sheets (the drawings' too).
@@ -163,6 +166,13 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     @app.get("/leaderboard/{game}", include_in_schema=False)
     def leaderboard_page(game: str) -> HTMLResponse:
         return serve("leaderboard")  # a game's leaderboard, by page (docs/web.md)
+    @app.get("/mail/verify", include_in_schema=False)
+    def mail_verify() -> HTMLResponse:
+        return serve("mail")  # a mail's link: a button confirms the address (issue 54)
+
+    @app.get("/mail/unsubscribe", include_in_schema=False)
+    def mail_unsubscribe() -> HTMLResponse:
+        return serve("mail")  # a mail's link: a button turns that kind of mail off
 
     @app.get("/solo", include_in_schema=False)
     def solo_index() -> RedirectResponse:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
@@ -210,6 +211,12 @@ class MyGame(BaseModel):
     created: str
     updated: str
     result: list[Any] | None
+    pace: str = Field("live", description="live or turn-based (issue 54)")
+    clock: int | None = Field(None, description="seconds a decision (live) or a move "
+                                                "(turn-based); null: no clock")
+    left: float | None = Field(None, description=(
+        "seconds the seat to move has left before its stand-in plays (turn-based: the "
+        "move's time, then its bank); null when no clock runs"))
 
 
 # ------------------------------------------------------------------------------ answers
@@ -400,27 +407,31 @@ async def seats_at(table_id: str, request: Request, accounts: AccountsDep,
     return SeatsHeld(table=table_id, seats=seats)
 
 
-async def _turn(svc: Service, held: HeldTable) -> tuple[Turn | None, int]:
-    """Whose turn it is at a table (a running one's position) and its version."""
+async def _turn(svc: Service, held: HeldTable) -> tuple[Turn | None, int, float | None]:
+    """Whose turn it is at a table (a running one's position), its version, and the seconds
+    the seat to move has left on its clock (None: none runs)."""
     t = held.table
     if t.status != RUNNING:
-        return None, t.version
+        return None, t.version, None
     rt = await svc.runtime(t.id)
     seat = rt.state.to_move
     if seat is None or seat == CHANCE or not 0 <= seat < len(rt.table.seats):
-        return None, rt.version
-    return Turn(seat=seat, name=rt.table.seats[seat].name), rt.version
+        return None, rt.version, None
+    left = rt.clock_left()
+    return (Turn(seat=seat, name=rt.table.seats[seat].name), rt.version,
+            None if left is None else round(left, 1))
 
 
 async def _my_game(svc: Service, held: HeldTable) -> MyGame:
     t = held.table
-    turn, version = await _turn(svc, held)
+    turn, version, left = await _turn(svc, held)
     return MyGame(table=t.id, game=t.game, title=meeple.game_info(t.game).title,
                   variant=t.variant, status=t.status, players=t.players,
                   seats=[s.name for s in t.seats], my_seat=held.seats[0] if held.seats else -1,
                   my_seats=list(held.seats), turn=turn,
                   my_turn=turn is not None and turn.seat in held.seats, version=version,
-                  created=t.created.isoformat(), updated=t.updated.isoformat(), result=t.result)
+                  created=t.created.isoformat(), updated=t.updated.isoformat(), result=t.result,
+                  pace=t.pace, clock=t.clock, left=left)
 
 
 @router.get("/api/me/games")
@@ -443,10 +454,13 @@ async def my_games(request: Request, response: Response, accounts: AccountsDep,
     if sort == "turn":
         running, _ = await asyncio.to_thread(accounts.accounts.tables, aid, TURN_SCAN, 0,
                                              status=RUNNING)
-        for held in running:
-            turn, _ = await _turn(svc, held)
+        urgent: list[tuple[float, int, str]] = []
+        for k, held in enumerate(running):  # (newest change first)
+            turn, _, left = await _turn(svc, held)
             if turn is not None and turn.seat in held.seats:
-                first.append(held.table.id)
+                urgent.append((math.inf if left is None else left, k, held.table.id))
+        # the account's turns with the least time left first (a clock's before none)
+        first = [table for _, _, table in sorted(urgent)]
     page, total = await asyncio.to_thread(accounts.accounts.tables, aid, limit, offset, first)
     response.headers["X-Total-Count"] = str(total)
     return [await _my_game(svc, held) for held in page]

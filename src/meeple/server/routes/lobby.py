@@ -88,7 +88,7 @@ def table_out(t: Table, ratings: Mapping[tuple[str, int], SeatRating] | None = N
         rated=t.rated, seats=seats,
         open_seats=t.open_seats, created=t.created.isoformat(), updated=t.updated.isoformat(),
         result=t.result, own_sheet=uploads.sheet_name(t.sheet), rematch=t.rematch,
-        ended=t.ended,
+        ended=t.ended, pace=t.pace, bank=t.bank,
     )
 
 
@@ -180,7 +180,8 @@ async def create_table(body: CreateTable, request: Request, store: StoreDep, svc
             store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
             public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem,
             creator=client_hash(client), max_open=quotas.settings.open_tables,
-            rated=body.rated, account=signed.account.id if signed is not None else None)
+            rated=body.rated, account=signed.account.id if signed is not None else None,
+            pace=body.pace, bank=body.bank)
     except TooManyOpen as exc:
         raise quotas.too_many_open(exc.held) from None
     fault_point("create")
@@ -314,6 +315,8 @@ async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDe
     if not taken.replayed:
         await svc.seats_changed(taken.table_id)
         await svc.seats_changed(table_id)  # its people are told of the rematch
+        if old.rematch is None:  # this request made it: the others are invited by mail
+            request.app.state.notifier.rematch_made(old, taken.table_id, body.seat)
     answer = await asyncio.to_thread(_answer, store, taken)
     assert isinstance(answer, Joined)
     return answer

@@ -3,7 +3,7 @@ its game, variant and seats (``bucket``: who may be seated together), its rating
 whether bots may fill its table, when it asked and was last seen, and the table and seat given.
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0009"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

@@ -32,6 +32,7 @@ function show(me) {
   $("profile-link").setAttribute("href", `/u/${encodeURIComponent(account.username)}`);
   applySettings(account.settings);
   loadPasskeys();
+  loadMail();
 }
 
 // ---------------------------------------------------------------- passkeys
@@ -249,7 +250,57 @@ async function patch(body, what) {
   }
 }
 
+// ---------------------------------------------------------------- mail (issue 54)
+const KINDS = ["turn", "ended", "rematch"];
+
+function mailSaid(text, cls = "") {
+  $("mail-status").textContent = text;
+  $("mail-status").className = `small ${cls}`;
+}
+
+function showMail(mail) {
+  $("mail-off").classList.toggle("hidden", mail.mail);
+  $("email").disabled = !mail.mail && !mail.email;
+  $("email-save").disabled = !mail.mail;
+  $("email").value = mail.email || "";
+  $("email-remove").classList.toggle("hidden", !mail.email);
+  $("email-state").textContent = !mail.email ? "No address: you get no mail."
+    : mail.email_verified ? `${mail.email} is confirmed.`
+      : `${mail.email} is not confirmed yet: open the link in the mail sent to it.`;
+  $("email-state").className = `small ${mail.email && !mail.email_verified ? "error" : ""}`;
+  for (const kind of KINDS) $(`notify-${kind}`).checked = Boolean(mail.notify[kind]);
+}
+
+async function loadMail() {
+  try { showMail(await api("GET", "/api/me/mail")); } catch { /* signed out meanwhile */ }
+}
+
+async function mailChange(method, path, body, done) {
+  mailSaid("");
+  try {
+    showMail(await api(method, path, body));
+    mailSaid(done, "okay");
+  } catch (err) {
+    mailSaid(err.message, "error");
+  }
+}
+
+function wireMail() {
+  $("email-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const email = $("email").value.trim();
+    mailChange("PUT", "/api/me/email", { email }, `A mail with a link to confirm ${email} was sent to it.`);
+  });
+  $("email-remove").addEventListener("click",
+    () => mailChange("PUT", "/api/me/email", { email: null }, "The address was removed."));
+  for (const kind of KINDS) {
+    $(`notify-${kind}`).addEventListener("change", () => mailChange("PATCH", "/api/me/notify",
+      { [kind]: $(`notify-${kind}`).checked }, "Mail settings saved."));
+  }
+}
+
 async function start() {
+  wireMail();
   form("signin-form", "signin", "signin-error", async () => {
     const me = await api("POST", "/api/session", {
       username: $("signin-username").value.trim(), password: $("signin-password").value });

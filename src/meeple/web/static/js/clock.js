@@ -17,6 +17,41 @@ export function mmss(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/** Seconds in days, hours and minutes, for a turn-based table ("2 d 4 h", "5 h 20 min",
+ *  "12 min", "40 s"). */
+export function dhm(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d) return h ? `${d} d ${h} h` : `${d} d`;
+  if (h) return m ? `${h} h ${m} min` : `${h} h`;
+  return m ? `${m} min` : `${s} s`;
+}
+
+/** A turn-based table's pace in words: "1 d a move, a bank of 3 d" (null: a live table). */
+export function paceWords(table) {
+  if (!table || table.pace !== "turn-based") return null;
+  const bank = table.bank ? `a time bank of ${dhm(table.bank)}` : "no time bank";
+  return `turn-based: ${dhm(table.clock)} a move, ${bank}`;
+}
+
+function turnBased(clock) { return Boolean(clock && clock.pace === "turn-based"); }
+
+/** At a turn-based table, seat `i`'s bank now (the running move's drawn from it once its
+ *  allowance is spent); null elsewhere. */
+export function bankNow(clock, i) {
+  if (!turnBased(clock) || !clock.banks || clock.banks[i] === null || clock.banks[i] === undefined) {
+    return null;
+  }
+  let bank = clock.banks[i];
+  if (clock.seat === i && clock.move_left !== null) {
+    const move = clock.move_left - (performance.now() - clock.at) / 1000;
+    bank -= Math.max(0, -move) - Math.max(0, -clock.move_left);
+  }
+  return Math.max(0, bank);
+}
+
 /** The clock frame as kept by the page: the frame and when it came. */
 export function received(frame) {
   return { ...frame, at: performance.now() };
@@ -33,6 +68,15 @@ function clockWords(seconds, running) {
   return running ? ` ${mmss(seconds)} left` : ` ${mmss(seconds)} a decision`;
 }
 
+// a turn-based seat: the running move's time left, then the bank ("5 h left · bank 3 d")
+function turnWords(clock, i) {
+  const bank = bankNow(clock, i);
+  const banked = bank === null ? "" : ` · bank ${dhm(bank)}`;
+  if (clock.seat !== i || clock.move_left === null) return ` ${dhm(clock.limit)} a move${banked}`;
+  const move = clock.move_left - (performance.now() - clock.at) / 1000;
+  return move > 0 ? ` ${dhm(move)} left${banked}` : ` move time spent${banked}`;
+}
+
 /** Seat `i`'s clock for its chip (null without a clock). */
 export function seatClock(clock, i) {
   if (!clock) return null;
@@ -40,6 +84,15 @@ export function seatClock(clock, i) {
   const left = running ? leftNow(clock) : clock.limit;
   const cls = ["seat-clock"];
   if (running) cls.push("running");
+  if (turnBased(clock)) {
+    cls.push("turn-based");
+    const move = running ? clock.move_left - (performance.now() - clock.at) / 1000 : 1;
+    if (move < 0) cls.push("low");  // drawing on the bank
+    return el("span", { class: cls.join(" "), "data-seat": i,
+      title: running ? "time left for this move, then the time bank"
+        : `${dhm(clock.limit)} for each move; time past it is drawn from the time bank` },
+    turnWords(clock, i));
+  }
   if (running && left <= LOW) cls.push("low");
   return el("span", {
     class: cls.join(" "), "data-seat": i,
@@ -52,6 +105,10 @@ export function tick(clock) {
   const left = leftNow(clock);
   if (left === null) return;
   for (const node of document.querySelectorAll(".seat-clock.running")) {
+    if (turnBased(clock)) {
+      node.textContent = turnWords(clock, Number(node.dataset.seat));
+      continue;
+    }
     node.textContent = clockWords(left, true);
     node.classList.toggle("low", left <= LOW);
   }
@@ -72,6 +129,10 @@ export function playedFor(clock, i) {
 
 /** The note for this page's own seat while a stand-in plays for it ("" when none does). */
 export function standInNote(clock, me) {
+  if (turnBased(clock)) {
+    return "Your time for the move and your time bank ran out, so a stand-in bot plays for " +
+      "you. Your next click takes your seat back; from then on each move has its time again.";
+  }
   const moves = playedFor(clock, me);
   const played = moves.length ? ` So far it played: ${moves.join(", ")}.` : "";
   return "Your time ran out, so a stand-in bot plays for you: one decision each time your " +

@@ -5,6 +5,8 @@ import { mountPlayNow } from "./playnow.js";
 import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, session,
   setMyName, wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
+import { dhm, paceWords } from "./clock.js";
+import { notifyControl, notifyTurn } from "./notify.js";
 
 // the named difficulties first (each its game's preset, docs/bots.md), then the plain bots;
 // short labels, so that a seat's select fits a phone. The times are what a turn takes as
@@ -328,6 +330,10 @@ async function create(ev) {
     public: $("public").checked,
   };
   if ($("rated").checked) body.rated = true;
+  if ($("pace").value === "turn-based") {  // hours or days a move, and a time bank (issue 54)
+    Object.assign(body, { pace: "turn-based", clock: Number($("move-time").value),
+      bank: Number($("bank").value) });
+  }
   if (own && own.game === game.name) {
     // the sheet decides the variant; the server checks the file again and keeps it
     body.sheet = own.text;
@@ -430,17 +436,25 @@ async function refreshList(status) {
     body.append(el("tr", {},
       el("td", {}, el("strong", {}, t.title)),
       el("td", { class: "small" }, variantText(t),
-        t.own_sheet ? el("span", { class: "own-sheet-tag" }, ` own sheet: ${t.own_sheet}`) : null),
+        t.own_sheet ? el("span", { class: "own-sheet-tag" }, ` own sheet: ${t.own_sheet}`) : null,
+        paceWords(t) ? el("span", { class: "pace-tag", title: paceWords(t) },
+          ` turn-based · ${dhm(t.clock)} a move`) : null),
       el("td", { class: "small seats" }, seatSummary(t)),
       ratingCell(t),
       el("td", { class: "actions" }, action, solo ? " · " : null, solo)));
   }
 }
 
+// the turns My games shows when the page opens are no news: only later ones are notified
+let firstLook = true;
+
 // signed in: the account's games first (GET /api/me/games?sort=turn), its turns on top
 async function refreshMyGames() {
   const me = await session();
   if (!me) return;
+  if (!$("notify")) {  // "Notify me": a notification when a turn of yours comes (notify.js)
+    $("my-games-card").querySelector("h2").after(el("p", { class: "small" }, notifyControl()));
+  }
   $("my-profile").setAttribute("href", `/u/${encodeURIComponent(me.account.username)}`);
   let games;
   try { games = await api("GET", "/api/me/games?sort=turn&limit=20"); } catch { return; }
@@ -454,11 +468,21 @@ async function refreshMyGames() {
     const whose = g.status === "finished" ? "finished"
       : g.status === "waiting" ? "waiting for players"
         : g.turn ? `${g.turn.name} to move` : "";
+    // the time the seat to move has left (a turn-based table's: its move, then its bank)
+    const left = g.status === "running" && g.left !== null && g.left !== undefined
+      ? el("span", { class: "time-left", title: "time left to move, then a stand-in plays" },
+        ` · ${dhm(g.left)} left`) : null;
+    if (g.my_turn) {  // a browser notification while this tab is hidden (notify.js)
+      notifyTurn(`${g.table}:${g.version}`, `Your turn: ${g.title}`,
+        `${g.seats.join(", ")}${g.left !== null ? ` · ${dhm(g.left)} left` : ""}`, `/t/${g.table}`,
+        firstLook);
+    }
     body.append(el("tr", { "data-table": g.table },
       el("td", {}, el("strong", {}, g.title), " ",
         el("span", { class: "small muted" }, describeVariant(g.variant))),
       el("td", { class: "small" }, g.seats.join(", ")),
-      el("td", { class: "small" }, whose),
+      el("td", { class: "small" }, whose, left,
+        g.pace === "turn-based" ? el("span", { class: "pace-tag" }, " · turn-based") : null),
       el("td", {}, g.my_turn ? el("span", { class: "your-turn" }, "your turn") : null),
       el("td", { class: "actions" }, el("a",
         { href: `/t/${g.table}${g.status === "finished" ? "?replay" : ""}` },
@@ -468,6 +492,7 @@ async function refreshMyGames() {
 
 async function refreshLists() {
   await refreshMyGames();
+  firstLook = false;
   for (const status of ["waiting", "running", "finished"]) await refreshList(status);
 }
 
@@ -489,6 +514,11 @@ async function start() {
   $("sheet-file").addEventListener("change", uploadSheet);
   $("sheet-clear").addEventListener("click", clearOwnSheet);
   $("players").addEventListener("change", refreshSeats);
+  $("pace").addEventListener("change", () => {
+    const turnBased = $("pace").value === "turn-based";
+    $("turn-clock").classList.toggle("hidden", !turnBased);
+    $("live-clock").classList.toggle("hidden", turnBased);
+  });
   $("create-form").addEventListener("submit", create);
   $("rated").addEventListener("change", applyRated);
   // a rated table is an accounts' table: offered only when signed in

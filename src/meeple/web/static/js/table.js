@@ -17,8 +17,9 @@ import { label, renderEnd, rowLabels } from "./endgame.js";
 import { announce } from "./toasts.js";
 import { hintButton, lightHint } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
-import { playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
+import { paceWords, playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
 import { chatPanel, hasChat } from "./chat.js";
+import { notifyControl, notifyTurn } from "./notify.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -636,6 +637,10 @@ function onFrame(frame) {
     const restoring = page.restoring && restoreDraft(frame);
     render();
     ratedEnd();
+    if (myTurn(page.view)) {  // a notification while this tab is hidden (notify.js), once a turn
+      notifyTurn(`${tableId}:${page.view.turn}`, `Your turn: ${page.table.title}`,
+        page.view.board && page.view.board.doing ? page.view.board.doing : "It is your turn.");
+    }
     // the server previews a forced opening itself (its preview frame follows this one)
     if (!restoring && !page.opening.length) playOpening();
   } else if (frame.type === "preview" && frame.opening) {
@@ -889,6 +894,10 @@ async function copyText(text) {
 
 function connect() {
   page.mode = page.me ? "play" : "watch";
+  if (page.me) {  // "Notify me": a notification when it becomes your turn in a hidden tab
+    $("table-notify").replaceChildren(notifyControl());
+    $("table-notify").classList.remove("hidden");
+  }
   setInterval(() => tick(page.clock), 250);
   mountChat();
   page.conn = new Connection(`/ws/tables/${tableId}`, {
@@ -957,7 +966,8 @@ async function start() {
   }
   document.title = `meeple: ${page.table.title}`;
   $("rules-link").href = `/rules/${encodeURIComponent(page.table.game)}`;  // how to play it (issue 54)
-  $("title").textContent = `${page.table.title} · ${describeVariant(page.table.variant)}`;
+  $("title").textContent = [page.table.title, describeVariant(page.table.variant),
+    paceWords(page.table)].filter(Boolean).join(" · ");
   if (page.table.rated) $("title").append(" ", el("span", { class: "rated-tag" }, "rated"));
   const [layout, draw] = await Promise.all([
     api("GET", `/api/tables/${tableId}/layout`).then((r) => r.layout).catch(() => ({})),
