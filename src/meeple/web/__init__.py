@@ -46,7 +46,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "solo": ("Pergola solo achievements", ("lobby.css", "profile.css")),
     "missing": ("not found", ("lobby.css",)),
     "account": ("your account", ("account.css",)),
-    "profile": ("player profile", ("lobby.css", "profile.css")),
+    "profile": ("player profile", ("lobby.css", "profile.css", "leaderboard.css")),
     "leaderboard": ("leaderboard", ("leaderboard.css",)),
     "rules-index": ("how to play", ("rules.css",)),
     "mail": ("mail", ("account.css",)),

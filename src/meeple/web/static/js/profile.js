@@ -5,6 +5,7 @@
 // it, signed in or not; /u/ without a name opens the signed-in account's own.
 import { clubLine, drawSoloGames, drawSpaces } from "./achievements.js";
 import { accountLink, api, describeVariant, el, session, wireColourBlind } from "./common.js";
+import { ratingChart } from "./ratingchart.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.replace(/^\/u\/?/, ""));
@@ -101,6 +102,29 @@ async function drawSolo() {
   }
 }
 
+// the account's rating in each game it played rated, the bot it plays like, and the history
+// chart of each (ratingchart.js, as the leaderboard draws it; issue 53)
+async function drawRatings() {
+  const box = $("profile-ratings");
+  let found;
+  try {
+    found = await api("GET", `/api/users/${encodeURIComponent(username)}/ratings?history=200`);
+  } catch (err) {
+    box.replaceChildren(el("p", { class: "error" }, `No ratings: ${err.message}`));
+    return;
+  }
+  if (!found.ratings.length) {
+    box.replaceChildren(el("p", { class: "muted", id: "profile-no-ratings" }, "No rated game yet."));
+    return;
+  }
+  box.replaceChildren(...found.ratings.map((r) => el("div", { class: "profile-rating", "data-game": r.game },
+    el("h3", {}, el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, r.title || r.game), " ",
+      el("span", { class: "seat-rating" }, String(r.rating))),
+    el("p", { class: "small" }, `${r.games} rated game${r.games === 1 ? "" : "s"}`
+      + (r.level ? ` · plays ${r.level}` : "")),
+    ratingChart(r.history, { label: `${found.display_name}'s rating in ${r.title || r.game}` }))));
+}
+
 async function load() {
   const p = await api("GET", `/api/users/${encodeURIComponent(username)}?limit=${PAGE}&offset=${offset}`);
   document.title = `meeple: ${p.display_name}`;
@@ -113,6 +137,7 @@ async function load() {
     el("strong", { id: "profile-wins" }, `${p.wins}`), ` ${p.wins === 1 ? "win" : "wins"}`);
   drawStats(p);
   drawRecent(p);
+  drawRatings();
   $("profile-body").classList.remove("hidden");
   return p;
 }
