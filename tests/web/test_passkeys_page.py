@@ -122,7 +122,9 @@ def test_add_a_passkey_sign_in_with_it_rename_and_remove_it(laptop: tuple[Any, A
     page.fill("#passkeys-list li .passkey-new-name", "Work laptop")
     page.click("#passkeys-list li .passkey-save")
     wait_text(page, "#passkeys-status", "renamed")
-    assert text(page, "#passkeys-list li .passkey-name") == "Work laptop"
+    # (the status is said before the list is drawn again: wait for the new name)
+    page.wait_for_function("() => document.querySelector('#passkeys-list li .passkey-name')"
+                           "?.textContent === 'Work laptop'")
     # remove it: asked first, kept on "Keep it"
     page.click("#passkeys-list li .passkey-remove")
     page.click("text=Keep it")
