@@ -35,9 +35,10 @@ from meeple.server.committer import Committer
 from meeple.server.runtime import STAND_IN, Client, Draft, Runtime, Sender, not_your_turn
 from meeple.server.scheduler import INLINE_BOTS, BotScheduler
 from meeple.store import MOVE, RUNNING, UNDO, Store, request_key
+from meeple.store.accounts import Accounts
 
 __all__ = [
-    "IDLE_EVICT", "INLINE_BOTS", "STAND_IN", "AlreadyPlayed", "Client", "Draft",
+    "IDLE_EVICT", "INLINE_BOTS", "SEAT_LOST", "STAND_IN", "AlreadyPlayed", "Client", "Draft",
     "PreviewAnswer", "Refused", "Runtime", "Sender", "Service", "Shown", "not_your_turn",
     "opening_forced", "play_steps", "rebuild", "undoable",
 ]
@@ -148,6 +149,8 @@ class Service:
             return
         async with rt.lock:
             changed = await self.refresh(rt)
+        if version < 0:  # the seats changed there: a seat here may have changed hands
+            await self.end_lost_seats(rt)
         if changed:
             await self.broadcaster.broadcast(rt)
 
@@ -266,9 +269,48 @@ class Service:
             self.bots.seat_back(rt, seat)
         await self._told(rt)
 
+    async def holders_changed(self, table_id: str) -> None:
+        """A seat's holder changed at ``table_id`` without a change to the table (a secret
+        claimed into an account, or revoked): end the sockets whose proof no longer holds,
+        if this process holds the table live."""
+        rt = self.runtimes.get(table_id)
+        if rt is not None:
+            await self.end_lost_seats(rt)
+
+    async def end_lost_seats(self, rt: Runtime) -> None:
+        """Close (:data:`SEAT_LOST`) every socket of ``rt`` that acts for a seat by a proof
+        that no longer holds: the secret it showed is no longer the seat's (the seat was
+        left before the game and opened again, taken by someone else, claimed into an
+        account, or its secrets revoked), or the session it acted by was revoked or its
+        account no longer holds the seat. One rule for every way a seat changes hands
+        (docs/server.md, "One identity per seat")."""
+        seated = [c for c in rt.clients if c.viewer is not None and c.holder is not None]
+        if not seated:
+            return
+        hashes = await asyncio.to_thread(self.store.seat_secret_hashes, rt.table.id)
+        for client in seated:
+            assert client.viewer is not None and client.holder is not None
+            kind, proof = client.holder
+            if kind == "secret":
+                lost = None if hashes.get(client.viewer) == proof else SEAT_LOST
+            else:
+                lost = await asyncio.to_thread(session_lost, self.store, proof, rt.table.id,
+                                               client.viewer)
+            if lost is None:
+                continue
+            rt.clients.discard(client)
+            if client.end is not None:
+                try:
+                    await client.end(lost, SEAT_LOST_REASON if lost == SEAT_LOST
+                                     else SIGNED_OUT_REASON)
+                except Exception:  # already gone
+                    log.debug("a socket whose seat changed hands was already closed",
+                              exc_info=True)
+
     async def seats_changed(self, table_id: str) -> None:
         rt = await self.runtime(table_id)
         await self.refresh(rt)
+        await self.end_lost_seats(rt)
         if rt.table.status == RUNNING:
             await self.start_table(table_id)
         else:
@@ -281,3 +323,26 @@ def conceded(rt: Runtime, seat: int, version: int) -> None:
     end, and its person can no longer move, preview, undo or take it back."""
     if 0 <= seat < len(rt.table.seats) and rt.table.seats[seat].conceded:
         raise Refused("you conceded this game: a bot plays your seat to the end", version)
+
+
+#: The close code of a socket whose seat is no longer its own (changed hands, left, its
+#: secret revoked); 4401 is a signed-out session's.
+SEAT_LOST = 4403
+SEAT_LOST_REASON = ("this seat is no longer yours: it was left, taken by someone else, or its "
+                    "secret was revoked")
+
+
+#: The close code and reason of a socket whose session was signed out (as
+#: :meth:`AccountService.signed_out <meeple.server.sessions.AccountService.signed_out>`'s).
+SIGNED_OUT = 4401
+SIGNED_OUT_REASON = "signed out: this session no longer acts for the seat; sign in again to play it"
+
+
+def session_lost(store: Store, session: str, table_id: str, seat: int) -> int | None:
+    """None while session ``session`` is live and its account holds the seat; else the close
+    code of its sockets: :data:`SIGNED_OUT` (the session was revoked) or :data:`SEAT_LOST`."""
+    accounts = Accounts(store)
+    got = accounts.session(session)
+    if got is None:
+        return SIGNED_OUT
+    return None if accounts.holds(got[1].id, table_id, seat) else SEAT_LOST

@@ -354,25 +354,70 @@ class Accounts:
     def claim(self, account_id: str, claims: Sequence[Claim]
               ) -> tuple[list[tuple[str, int]], list[tuple[str, int, str]]]:
         """Claim the seats whose secret is right into the account: the seats claimed (or held
-        already), and those refused with the reason (a wrong secret, no such seat, another
-        account's); a refused seat changes nothing."""
+        by this account already: a retry claims again), and those refused with the reason
+        (a wrong secret, no such seat, another account's); a refused seat changes nothing.
+        A claimed seat's secret is revoked (:func:`revoke_seat_secret`): from now on the
+        account holds it and its old secret opens it nowhere."""
         if len(claims) > MAX_CLAIM:
             raise StoreError(f"{len(claims)} seats named; a claim names at most {MAX_CLAIM}")
         done: list[tuple[str, int]] = []
         refused: list[tuple[str, int, str]] = []
         with self.store.writing() as s:
             for c in claims:
+                known = valid_table_id(c.table_id)
+                holder = s.scalar(select(AccountSeatRow.account_id).where(
+                    AccountSeatRow.table_id == c.table_id,
+                    AccountSeatRow.seat == c.seat)) if known else None
+                if holder == account_id:  # claimed before (a retry): nothing to do
+                    done.append((c.table_id, c.seat))
+                    continue
+                if holder is not None:  # its secret was revoked when it was claimed
+                    refused.append((c.table_id, c.seat, "another account holds this seat; "
+                                    "nothing was claimed"))
+                    continue
                 stored = s.scalar(select(SeatRow.secret_hash).where(
                     SeatRow.table_id == c.table_id, SeatRow.index == c.seat,
-                    SeatRow.kind == HUMAN)) if valid_table_id(c.table_id) else None
+                    SeatRow.kind == HUMAN)) if known else None
                 if stored is None or not hmac.compare_digest(stored, hash_secret(c.secret)):
                     refused.append((c.table_id, c.seat, "not the secret of this seat (or no "
                                     "such seat taken): nothing was claimed"))
-                elif not self._hold(s, account_id, c.table_id, c.seat):
-                    refused.append((c.table_id, c.seat, "another account holds this seat"))
+                elif not self._hold(s, account_id, c.table_id, c.seat):  # (just now)
+                    refused.append((c.table_id, c.seat, "another account holds this seat; "
+                                    "nothing was claimed"))
                 else:
+                    revoke_seat_secret(s, c.table_id, c.seat)
+                    self.store._notify(s, c.table_id, -1)
                     done.append((c.table_id, c.seat))
         return done, refused
+
+    def revoke_seat_secrets(self, account_id: str) -> list[str]:
+        """Revoke the secrets of every seat the account holds at a table not finished (sign
+        out everywhere): a secret kept on any device (a page's storage, a script) opens none
+        of them from now on; only a new session of the account does. The tables changed."""
+        with self.store.writing() as s:
+            held = list(s.execute(
+                select(AccountSeatRow.table_id, AccountSeatRow.seat)
+                .join(TableRow, TableRow.id == AccountSeatRow.table_id)
+                .where(AccountSeatRow.account_id == account_id, TableRow.status != FINISHED)))
+            for table_id, seat in held:
+                revoke_seat_secret(s, table_id, seat)
+            tables = sorted({t for t, _ in held})
+            for table_id in tables:
+                self.store._notify(s, table_id, -1)
+        return tables
+
+    def tell_seats(self, account_id: str) -> list[str]:
+        """The tables not finished where the account holds a seat, each announced as changed
+        to the other server processes (PostgreSQL), so that a socket there which acts for
+        the seat by a session looks again at once whether its session lives (sign-out)."""
+        with self.store.writing() as s:
+            tables = sorted(set(s.scalars(
+                select(AccountSeatRow.table_id)
+                .join(TableRow, TableRow.id == AccountSeatRow.table_id)
+                .where(AccountSeatRow.account_id == account_id, TableRow.status != FINISHED))))
+            for table_id in tables:
+                self.store._notify(s, table_id, -1)
+        return tables
 
     def seats(self, account_id: str) -> list[tuple[str, int]]:
         """The seats the account holds, as (table, seat)."""
@@ -629,6 +674,16 @@ class Accounts:
         with self.store.session() as s:
             return str(s.scalar(select(ServerSecretRow.value)
                                 .where(ServerSecretRow.name == name)))
+
+
+def revoke_seat_secret(s: Session, table_id: str, seat: int) -> None:
+    """Within transaction ``s``: the seat's secret replaced by the hash of a new random one
+    that nobody is told (the seat stays taken: an open seat is one with no secret); the old
+    secret opens it nowhere, and sockets that showed it are closed (docs/server.md, "One
+    identity per seat")."""
+    s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat,
+                                    SeatRow.secret_hash.is_not(None))
+              .values(secret_hash=hash_secret(secrets.token_urlsafe(32))))
 
 
 def session_id(token: str) -> str:

@@ -781,6 +781,21 @@ class Store:
         given = hash_secret(secret or "")
         return stored is not None and secret is not None and hmac.compare_digest(stored, given)
 
+    def seat_secret_hashes(self, table_id: str) -> dict[int, str | None]:
+        """Each seat's secret hash now (None: open), to see whether a socket's proof of its
+        seat still holds (docs/server.md, "One identity per seat")."""
+        with self.session() as s:
+            return {i: h for i, h in s.execute(select(SeatRow.index, SeatRow.secret_hash)
+                                               .where(SeatRow.table_id == table_id))}
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The finished table whose rematch ``table_id`` is (None: it is none): its seats are
+        for that table's people only. A rematch is private, so a public table is none."""
+        with self.session() as s:
+            if s.scalar(select(TableRow.public).where(TableRow.id == table_id)) is not False:
+                return None
+            return s.scalar(select(TableRow.id).where(TableRow.rematch == table_id).limit(1))
+
     # ------------------------------------------------------------------ the log
     def log(self, table_id: str, after: int = 0) -> list[Entry]:
         """The log entries numbered above ``after``, in order."""

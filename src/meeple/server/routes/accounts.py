@@ -275,22 +275,29 @@ async def sign_in(body: SignIn, request: Request, response: Response,
 @router.delete("/api/session")
 async def sign_out(request: Request, response: Response, accounts: AccountsDep
                    ) -> dict[str, bool]:
-    """Sign out: this session is revoked and its cookie cleared (also without one)."""
+    """Sign out: this session is revoked and its cookie cleared (also without one); its
+    sockets close (4401), in every server process (the account's tables are announced)."""
     signed = await accounts.signed(request)
     if signed is not None:
         await asyncio.to_thread(accounts.accounts.revoke, signed.session.id)
         await accounts.signed_out(signed.account.id, signed.session.id)
+        await asyncio.to_thread(accounts.accounts.tell_seats, signed.account.id)
     accounts.clear_cookie(request, response)
     return {"signed_out": True}
 
 
 @router.post("/api/session/revoke-all")
-async def sign_out_everywhere(request: Request, response: Response, accounts: AccountsDep
-                              ) -> dict[str, int]:
-    """Sign out everywhere: every session of the account is revoked, this one too."""
+async def sign_out_everywhere(request: Request, response: Response, accounts: AccountsDep,
+                              svc: ServiceDep) -> dict[str, int]:
+    """Sign out everywhere: every session of the account is revoked, this one too, and the
+    secrets of the seats it holds at tables not finished (a secret kept on any device no
+    longer opens them); every socket acting for those seats closes, in every process."""
     signed = await accounts.require(request)
     revoked = await asyncio.to_thread(accounts.accounts.revoke_all, signed.account.id)
     await accounts.signed_out(signed.account.id)
+    tables = await asyncio.to_thread(accounts.accounts.revoke_seat_secrets, signed.account.id)
+    for table_id in tables:
+        await svc.holders_changed(table_id)
     accounts.clear_cookie(request, response)
     return {"revoked": revoked}
 
@@ -378,14 +385,19 @@ async def change_password(body: PasswordChange, request: Request, response: Resp
 
 
 @router.post("/api/me/claim")
-async def claim(body: ClaimSeats, request: Request, accounts: AccountsDep) -> Claimed:
+async def claim(body: ClaimSeats, request: Request, accounts: AccountsDep,
+                svc: ServiceDep) -> Claimed:
     """Claim seats taken as a guest (the browser's localStorage keeps their secrets) into
-    the account: each whose secret is right is the account's from now on; the others are
-    listed as refused, with why, and nothing is changed for them."""
+    the account: each whose secret is right is the account's from now on and its secret is
+    revoked (sockets that showed it close with 4403; the session plays it); the others are
+    listed as refused, with why, and nothing is changed for them. A retry claims the seats
+    this account holds already again."""
     signed = await accounts.require(request)
     done, refused = await asyncio.to_thread(
         accounts.accounts.claim, signed.account.id,
         [Claim(c.table, c.seat, c.secret) for c in body.seats])
+    for table_id in sorted({t for t, _ in done}):
+        await svc.holders_changed(table_id)
     return Claimed(claimed=[SeatRef(table=t, seat=s) for t, s in done],
                    refused=[SeatRefused(table=t, seat=s, reason=r) for t, s, r in refused])
 

@@ -243,6 +243,7 @@ async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep
     client = client_of(request)
     idem = _idempotency(idempotency_key, client, "join", table_id, body.model_dump_json())
     if idem is None or not await asyncio.to_thread(store.recall, idem):
+        await _not_a_rematch(store, table_id)
         quotas.hit("join", client)
     signed = await accounts.signed(request)
     taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem,
@@ -253,6 +254,19 @@ async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep
     answer = await asyncio.to_thread(_answer, store, taken)
     assert isinstance(answer, Joined)
     return answer
+
+
+async def _not_a_rematch(store: Store, table_id: str) -> None:
+    """403 if ``table_id`` is a finished table's rematch: its seats belong to that table's
+    people, who take them (each their own seat number) by ``POST .../rematch`` with their
+    seat's secret or account at the finished table; a stranger who learnt its id takes
+    none."""
+    finished = await asyncio.to_thread(store.rematch_of, table_id)
+    if finished is not None:
+        raise HTTPException(403, f"this table is the rematch of table {finished}: its seats "
+                                 f"are for the people of that game only, each taking their "
+                                 f"own seat with POST /api/tables/{finished}/rematch (their "
+                                 f"seat's secret there, or their account); you may watch it")
 
 
 @router.post("/api/tables/{table_id}/leave")

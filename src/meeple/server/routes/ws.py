@@ -54,6 +54,7 @@ from meeple.server.quotas import Quotas, QuotasDep, Throttled, client_of
 from meeple.server.service import AlreadyPlayed, Client, Refused, Runtime, Service
 from meeple.server.sessions import SOCKET_RECHECK, AccountService, Signed, seat_proof
 from meeple.store import NotFound, StoreUnavailable
+from meeple.store.store import hash_secret
 
 log = logging.getLogger("meeple.server")
 
@@ -154,6 +155,8 @@ class Connection:
         self.session: Signed | None = None
         self._session_seen = 0.0
         self._forget: Callable[[], None] | None = None
+        #: whether the server closed it (:meth:`end`): a frame still read is not answered
+        self.ended = False
         #: the table's chat (issue 54)
         state = getattr(getattr(ws, "app", None), "state", None)
         self.chat_hub: ChatHub | None = getattr(state, "chat", None)
@@ -279,6 +282,8 @@ class Connection:
 
     async def answer(self, frame: ClientFrame) -> None:
         """Answer one valid frame: one call into the service per frame type."""
+        if self.ended:  # closed by the server (its seat changed hands): nothing more
+            return
         if isinstance(frame, Ping):
             await self.send(Pong().dump())
         elif isinstance(frame, Hello):
@@ -312,15 +317,18 @@ class Connection:
                                       f"whose account holds it")
                 return self.client
             self._by_session(proof if isinstance(proof, Signed) else None)
+            holder = (("session", proof.session.id) if isinstance(proof, Signed)
+                      else ("secret", hash_secret(frame.secret or "")))
         else:
             self._by_session(None)
+            holder = None
         if self.client is not None:
             rt.clients.discard(self.client)
         client = Client(viewer=seat, send=self.send, text=frame.text is True,
                         updates=frame.updates is True, presence=frame.presence is True,
                         clock=frame.clock is True, merged_ack=frame.merged_ack is True,
                         preview_updates=frame.preview_updates is True,
-                        opening=frame.opening is True)
+                        opening=frame.opening is True, holder=holder, end=self.end)
         await self.svc.refresh(rt)
         # welcome, the whole view, and only then a client of the table: nothing in between
         # waits (a send only queues), so no broadcast can come before the welcome or slip
@@ -377,6 +385,15 @@ class Connection:
         self._by_session(None)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ws.close(code=4401, reason=reason[:120]), 10)
+
+    async def end(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` and ``reason`` (its seat is no longer its own:
+        :meth:`Service.end_lost_seats <meeple.server.service.Service.end_lost_seats>`); the
+        page opens the table again, as a spectator or by the account's session."""
+        self._by_session(None)
+        self.ended = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code=code, reason=reason[:120]), 10)
 
     async def _session_lives(self) -> bool:
         """Whether the session this socket acts by is still live and holds the seat
