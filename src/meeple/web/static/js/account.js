@@ -3,7 +3,7 @@
 // sign out (here or everywhere), the page settings the account keeps, the passkeys (add,
 // rename, remove), the password (change it, or set one for an account of passkeys only), the
 // export of its records and its deletion.
-import { api, el, forgetSession, heldSeats, session, setSession } from "./common.js";
+import { api, claimBrowserSeats, el, forgetSeats, forgetSession, session, setSession } from "./common.js";
 import { createPasskey, getPasskey, passkeysSupported } from "./passkeys.js";
 
 const $ = (id) => document.getElementById(id);
@@ -183,15 +183,12 @@ function button(id, error, act) {
   });
 }
 
-// the seats this browser holds as a guest, claimed into the account just signed in to
+// the seats this browser holds as a guest, claimed into the account just signed in to and
+// removed from the browser (common.js): what to say about them
 async function claimSeats() {
-  const seats = Object.entries(heldSeats())
-    .filter(([, s]) => s && s.secret && Number.isInteger(s.seat))
-    .slice(0, 100)
-    .map(([table, s]) => ({ table, seat: s.seat, secret: s.secret }));
-  if (!seats.length) return "";
   try {
-    const out = await api("POST", "/api/me/claim", { seats });
+    const out = await claimBrowserSeats();
+    if (!out) return "";
     const n = out.claimed.length;
     const refused = out.refused.length ? ` (${out.refused.length} not: ${out.refused[0].reason})` : "";
     return ` ${n} ${n === 1 ? "seat" : "seats"} of this browser claimed into your account${refused}.`;
@@ -226,6 +223,7 @@ async function signOut(path, method, text) {
   $("session-error").textContent = "";
   try {
     const out = await api(method, path);
+    forgetSeats();  // a signed-out browser keeps no seat (docs/web.md)
     forgetSession();
     show(null);
     const n = out.revoked;

@@ -129,7 +129,9 @@ export function clickable(node, act, { label, data = {}, cls = "lit", title = fa
   return node;
 }
 
-// The seats this browser holds: {tableId: {seat, secret, name}}.
+// The seats this browser holds as a guest: {tableId: {seat, secret, name}}. One identity per
+// seat (docs/web.md): a signed-in browser keeps none; its seats are its account's, played by
+// the session.
 const SEATS_KEY = "meeple.seats";
 export function heldSeats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}"); } catch { return {}; }
@@ -145,6 +147,28 @@ export function dropSeat(table) {
   const all = heldSeats();
   delete all[table];
   localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+
+// every seat secret of this browser removed (at sign-out, and once claimed)
+export function forgetSeats() { localStorage.removeItem(SEATS_KEY); }
+
+// Signed in: the guest seats this browser keeps are claimed into the account (POST
+// /api/me/claim, 100 a request; a retry is harmless) and then removed from the browser,
+// claimed or refused (a refused one is stale, or another account's). Their answers merged,
+// or null when there was nothing to claim; an error leaves the secrets to try again later.
+export async function claimBrowserSeats() {
+  const seats = Object.entries(heldSeats())
+    .filter(([, s]) => s && typeof s.secret === "string" && Number.isInteger(s.seat))
+    .map(([table, s]) => ({ table, seat: s.seat, secret: s.secret }));
+  if (!seats.length) { forgetSeats(); return null; }
+  const out = { claimed: [], refused: [] };
+  for (let i = 0; i < seats.length; i += 100) {
+    const got = await api("POST", "/api/me/claim", { seats: seats.slice(i, i + 100) });
+    out.claimed.push(...got.claimed);
+    out.refused.push(...got.refused);
+  }
+  forgetSeats();
+  return out;
 }
 
 export function myName() { return localStorage.getItem("meeple.name") || ""; }

@@ -344,7 +344,8 @@ async function create(ev) {
     $("create").disabled = true;
     const out = await api("POST", "/api/tables", body);
     const table = out.table || out;
-    if (out.secret) holdSeat(table.id, out.seat, out.secret, name);
+    // a guest keeps the seat's secret; a signed-in seat is the account's (docs/web.md)
+    if (out.secret && !(await session())) holdSeat(table.id, out.seat, out.secret, name);
     location.href = `/t/${table.id}`;
   } catch (err) {
     const problems = (err.body && err.body.problems) || [];

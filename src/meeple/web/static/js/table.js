@@ -6,8 +6,8 @@
 // turn" sends the whole list, which is stored at once or refused whole. Undo and reset act on
 // that list and reach nobody. Which decisions are forced is the server's word, never the page's:
 // a turn that opens with forced ones gets them named in the view frame (`forced`).
-import { accountLink, api, dropSeat, el, forgetSession, heldSeat, holdSeat, myName, session,
-  setMyName,
+import { accountLink, api, claimBrowserSeats, dropSeat, el, forgetSession, heldSeat, holdSeat, myName,
+  session, setMyName,
   wireColourBlind,
   describeVariant } from "./common.js";
 import { Connection } from "./net.js";
@@ -844,8 +844,11 @@ function showJoin() {
     setMyName(name);
     try {
       const out = await api("POST", `/api/tables/${tableId}/join`, { name, seat: Number(sel.value) });
-      holdSeat(tableId, out.seat, out.secret, name);
-      page.me = { seat: out.seat, secret: out.secret };
+      // a guest keeps the seat's secret; a signed-in seat is the account's, played by the
+      // session (docs/web.md)
+      const guest = !(await session());
+      if (guest) holdSeat(tableId, out.seat, out.secret, name);
+      page.me = { seat: out.seat, secret: guest ? out.secret : null };
       page.table = out.table;
       panel.classList.add("hidden");
       history.replaceState(null, "", `/t/${tableId}`);
@@ -917,7 +920,7 @@ function connect() {
       refuse("The server did not answer; please click again.");
       render();
     },
-    onClose: (code, reason) => {
+    onClose: async (code, reason) => {
       // 4401: the session this page played its seat by was signed out (here or on another
       // device); it watches from now on (a seat whose secret it keeps is not affected)
       if (code === 4401 && page.me && !page.me.secret) {
@@ -927,6 +930,10 @@ function connect() {
         forgetSession();
         accountLink();  // the header says so too
         render();
+      } else if (code === 4403 && page.me) {
+        // 4403: the seat is no longer this page's (left, taken by someone else, or its
+        // secret revoked: claimed into an account, or the account signed out everywhere)
+        await seatLost(reason);
       }
     },
     onState: async (state) => {
@@ -938,6 +945,24 @@ function connect() {
       }
     },
   });
+}
+
+// The seat this page played was taken from it (the socket closed with 4403): its secret is
+// forgotten; if the signed-in account holds the seat now (its secret was just claimed into
+// the account in another tab), the page opens again and plays it by the session, else it
+// watches.
+async function seatLost(reason) {
+  dropSeat(tableId);
+  forgetSession();  // asked again: signed out everywhere revokes the secrets too
+  if (await accountSeat()) {
+    location.reload();
+    return;
+  }
+  page.me = null;
+  page.mode = "watch";
+  refuse(reason || "This seat is no longer yours: you are watching this table now.");
+  accountLink();
+  render();
 }
 
 // The seat the signed-in account holds at this table when this browser keeps no secret for
@@ -975,6 +1000,8 @@ async function start() {
   ]);
   page.layout = layout;
   page.draw = draw;
+  // signed in: the guest seats this browser kept are the account's from now on (docs/web.md)
+  if (await session()) await claimBrowserSeats().catch(() => null);
   page.me = heldSeat(tableId) || await accountSeat();
   page.rematch = page.table.rematch || null;
   if (params.has("replay") || (page.table.status === "finished" && !params.has("live"))) {
