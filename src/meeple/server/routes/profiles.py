@@ -13,6 +13,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 import meeple
+from meeple.core.state import places_by_total
 from meeple.server.checks import MAX_PARAM, BadInput, checked_name
 from meeple.server.deps import CachesDep, StoreDep
 from meeple.server.quotas import ThrottledRoute
@@ -61,7 +62,9 @@ class Player(BaseModel):
     username: str | None = Field(description="the account holding the seat (its profile), "
                                              "or null")
     bot: bool = Field(description="a bot's seat")
-    place: int = Field(description="1 for first; seats with equal scores share a place")
+    place: int = Field(description="1 for first; seats with equal scores share a place, and "
+                                   "a seat that conceded or left the game is placed below "
+                                   "every seat that played on (the first to forfeit last)")
     score: int
     this: bool = Field(description="a seat of the profile's account")
 
@@ -125,12 +128,6 @@ async def account_of(accounts: AccountService, username: str) -> Account:
     return found
 
 
-def places(result: list[Any]) -> list[int]:
-    """Each seat's place by its total: 1 + the seats with more (equal totals share one)."""
-    totals = [_total(r) for r in result]
-    return [1 + sum(1 for t in totals if t > mine) for mine in totals]
-
-
 def _total(score: Any) -> int:
     if isinstance(score, dict) and isinstance(score.get("total"), int):
         return int(score["total"])
@@ -146,7 +143,7 @@ def stats(seats: list[PlayedSeat]) -> tuple[list[GameStats], int, int]:
         if not 0 <= s.seat < len(s.result):
             continue
         held = best_seat.get(s.table_id)
-        if held is None or places(s.result)[s.seat] < places(held.result)[held.seat]:
+        if held is None or s.places()[s.seat] < held.places()[held.seat]:
             best_seat[s.table_id] = s
     rows: dict[tuple[str, str, bool], dict[str, Any]] = {}
     for s in best_seat.values():
@@ -157,7 +154,8 @@ def stats(seats: list[PlayedSeat]) -> tuple[list[GameStats], int, int]:
         row["played"] += 1
         score = _total(s.result[s.seat])
         row["best"] = score if row["best"] is None else max(row["best"], score)
-        if not solo and places(s.result)[s.seat] == 1:
+        # a seat that conceded or left is placed below those who played on: never a win
+        if not solo and s.places()[s.seat] == 1:
             row["wins"] += 1
     out = []
     for row in rows.values():
@@ -183,7 +181,7 @@ def recent(played: PlayedTable, account: Account) -> RecentGame:
     """One finished game of the account as its profile lists it."""
     t = played.table
     result = t.result or []
-    place = places(result)
+    place = t.places() or places_by_total([_total(r) for r in result])
     public = t.public
     players = []
     for s in t.seats:

@@ -80,8 +80,10 @@ export function ratingChart(points,
     const tip = `game ${k + 1} (${new Date(p.at).toLocaleDateString()}): ${p.rating} (${sign}${p.change}), ` +
       `${ordinal(p.place)} of ${p.players}`;
     const dot = svg("circle", { cx: x(k + 1), cy: y(p.rating), r: n > 60 ? 2 : 3.5,
-      class: `rating-dot ${p.change >= 0 ? "up" : "down"}`, "data-table": p.table }, svg("title", {}, tip));
-    root.append(svg("a", { href: `/t/${p.table}?replay`, "aria-label": tip }, dot));
+      class: `rating-dot ${p.change >= 0 ? "up" : "down"}`, "data-table": p.table || "" },
+      svg("title", {}, p.table ? tip : `${tip} (an unlisted table: no replay)`));
+    // an unlisted table's replay is its people's only: a dot without a link
+    root.append(p.table ? svg("a", { href: `/t/${p.table}?replay`, "aria-label": tip }, dot) : dot);
   });
   root.append(svg("text", { x: x0, y: height - 6, class: "axis" }, "older"),
     svg("text", { x: x1, y: height - 6, class: "axis", "text-anchor": "end" }, `${n} rated games`));
