@@ -18,7 +18,7 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request, Response
 import meeple
 from meeple.bots import BOTS
 from meeple.bots.limits import client_spec
-from meeple.bots.ratings import shown
+from meeple.bots.ratings import change_note, provisional, shown
 from meeple.core.view import view_schema
 from meeple.server import uploads
 from meeple.server.authority import fault_point
@@ -73,15 +73,20 @@ def table_out(t: Table, ratings: Mapping[tuple[str, int], SeatRating] | None = N
     (:func:`table_outs`)."""
     ratings = ratings or {}
     seats = []
+    places = t.places() if t.status == FINISHED else []
     for s in t.seats:
         r = ratings.get((t.id, s.index))
         now = shown(*r.rating) if r is not None else None
-        change = now - shown(*r.before) if r is not None and r.before is not None and \
-            now is not None else None
+        change = note = None
+        place = places[s.index] if s.index < len(places) else None
+        if r is not None and r.before is not None and now is not None:
+            change = now - shown(*r.before)
+            note = change_note(r.before, r.rating, place or 0, len(t.seats), s.forfeit)
         seats.append(SeatOut(index=s.index, kind=s.kind, name=s.name, bot=s.bot, taken=s.taken,
                              absent=s.absent, conceded=s.conceded, forfeit=s.forfeit,
                              rating=now,
-                             rating_change=change))
+                             provisional=r is not None and provisional(r.rating[1]),
+                             rating_change=change, rating_note=note, place=place))
     return TableOut(
         id=t.id, game=t.game, title=meeple.game_info(t.game).title, variant=t.variant,
         players=t.players, status=t.status, version=t.version, public=t.public, clock=t.clock,

@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field
 
 import meeple
-from meeple.bots.ratings import level, shown
+from meeple.bots.ratings import level, provisional, shown
 from meeple.server.checks import MAX_PARAM
 from meeple.server.deps import StoreDep
 from meeple.server.quotas import ThrottledRoute
@@ -47,6 +47,8 @@ class Ranked(BaseModel):
     rating: int
     mu: float
     sigma: float
+    provisional: bool = Field(description="a new rating (its sigma still 5 or more): shown "
+                                          "with a '?', it moves fast (docs/ratings.md)")
     games: int
     level: str | None = Field(description="which bot this player plays like, to follow \"plays\""
                                           ": \"at about medium's level\", \"above hard's "
@@ -80,6 +82,8 @@ class GameRating(BaseModel):
     rating: int
     mu: float
     sigma: float
+    provisional: bool = Field(description="a new rating (its sigma still 5 or more): shown "
+                                          "with a '?', it moves fast (docs/ratings.md)")
     games: int
     updated: str | None
     level: str | None = Field(description="\"you play at about medium's level\": the bot this "
@@ -109,6 +113,7 @@ def _leaderboard(store: Store, game: str, limit: int, offset: int) -> Leaderboar
         players=[Ranked(rank=offset + k + 1, username=r.username, display_name=r.display_name,
                         rating=shown(r.rating.mu, r.rating.sigma), mu=round(r.rating.mu, 4),
                         sigma=round(r.rating.sigma, 4), games=r.rating.games,
+                        provisional=provisional(r.rating.sigma),
                         level=level(shown(r.rating.mu, r.rating.sigma), skills))
                  for k, r in enumerate(rows)],
         bots=_bot_lines(bots))
@@ -147,7 +152,8 @@ def _player(store: Store, username: str, history: int, viewer: str | None = None
         points = ratings.history(account_id, r.game, history) if history else []
         out.append(GameRating(
             game=r.game, title=_title(r.game), rating=shown(r.mu, r.sigma), mu=round(r.mu, 4),
-            sigma=round(r.sigma, 4), games=r.games, updated=_iso(r.updated),
+            sigma=round(r.sigma, 4), provisional=provisional(r.sigma), games=r.games,
+            updated=_iso(r.updated),
             level=level(shown(r.mu, r.sigma), skills),
             history=[HistoryPoint(table=p.table_id if p.public or own else None,
                                   at=p.at.isoformat(),

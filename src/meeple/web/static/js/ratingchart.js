@@ -14,6 +14,15 @@ const PAD = { left: 44, right: 96, top: 12, bottom: 26 };
 const LABEL_GAP = 13;  // the least distance between two bots' labels
 
 // "1st", "2nd", "3rd", "4th"
+/** What a provisional rating's "?" means (a tooltip). */
+export const PROVISIONAL_WORDS = "? = provisional: the rating is new, so it still moves fast " +
+  "(docs/ratings.md)";
+
+/** A rating as players read it: "1630", or "1500?" while it is provisional. */
+export function ratingWords(rating, provisional) {
+  return `${rating}${provisional ? "?" : ""}`;
+}
+
 export function ordinal(n) {
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
   return `${n}${tail}`;
