@@ -331,8 +331,9 @@ async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDe
 async def concede(table_id: str, body: SeatAct, request: Request, store: StoreDep,
                   svc: ServiceDep) -> TableOut:
     """Concede a running game (issue 54): the seat's stand-in bot plays it to the end, for
-    good (the person can no longer move, nor take it back), and it counts as last place
-    (docs/ratings.md). Conceding again changes nothing."""
+    good (the person can no longer move, nor take it back), and it is placed below every
+    seat that plays on, the first to give up last (docs/ratings.md). Conceding again
+    changes nothing."""
     t = await asyncio.to_thread(store.table, table_id)
     if t.status != RUNNING:
         raise HTTPException(409, f"only a game under way can be conceded; this table is "
