@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection, and_, func, select, update
@@ -218,15 +218,17 @@ def forfeit(s: Session | Connection, table_id: str, seat: int, conceded: bool = 
 
 
 def abort_rating_early(s: Session | Connection, table_id: str) -> bool:
-    """Within the transaction of a forfeit at rated table ``table_id``: if some person's seat
-    has not made a single move yet, the game is no longer rated (as Lichess aborts a game
-    before each side's first move), so a result given away at once moves no rating (rating
-    farming). The game goes on, casual. Whether it did."""
+    """Within the transaction of a forfeit at rated table ``table_id`` with two people or
+    more: if one of their seats has not made a single move yet, the game is no longer rated
+    (as Lichess aborts a game before each side's first move), so a result one person gives
+    another at once moves no rating (rating farming between two accounts). The game goes on,
+    casual. A person alone with bots who gives up at once is rated as usual: their own rating
+    is the one that pays. Whether it was aborted."""
     people = [int(i) for i in s.scalars(select(SeatRow.index).where(
         SeatRow.table_id == table_id, SeatRow.kind == HUMAN))]
     moved = {int(i) for i in s.scalars(select(LogRow.seat).where(
         LogRow.table_id == table_id, LogRow.kind == MOVE).distinct())}
-    if all(i in moved for i in people):
+    if len(people) < 2 or all(i in moved for i in people):
         return False
     s.execute(update(TableRow).where(TableRow.id == table_id).values(rated=False))
     return True
@@ -390,6 +392,68 @@ class Ratings:
         return out
 
 
+#: How far back :meth:`Ratings.given_results` looks, and how many results one person gave
+#: another there before the pair is listed for the moderators.
+GIVEN_WITHIN = timedelta(days=30)
+GIVEN_LEAST = 3
+
+
+@dataclass(frozen=True)
+class GivenResults:
+    """Two accounts one of which kept giving the other rated results (probe 7): ``giver``
+    conceded or left ``games`` rated games in which ``taker`` was placed above them."""
+
+    taker: str
+    giver: str
+    games: int
+    tables: tuple[str, ...]
+    last: datetime
+
+
+def given_results(store: Store, within: timedelta = GIVEN_WITHIN, least: int = GIVEN_LEAST,
+                  when: datetime | None = None) -> list[GivenResults]:
+    """The pairs of accounts for the moderators (``meeple reports --ratings``): in the rated
+    games of the last ``within``, one account conceded or left at least ``least`` times
+    with the other placed above it (who may be farming rating from a second account, or be
+    given it). Most games first. Bots and deleted accounts are left out."""
+    cutoff = (when or now()) - within
+    with store.session() as s:
+        lines = s.execute(select(RatingHistoryRow.table_id, RatingHistoryRow.subject,
+                                 RatingHistoryRow.place, RatingHistoryRow.at)
+                          .where(RatingHistoryRow.at >= cutoff,
+                                 RatingHistoryRow.subject.not_like("bot:%"))).all()
+        tables = sorted({str(r.table_id) for r in lines})
+        gave: set[tuple[str, str]] = set()
+        for k in range(0, len(tables), 500):
+            gave |= {(str(r.table_id), str(r.account_id)) for r in s.execute(
+                select(AccountSeatRow.table_id, AccountSeatRow.account_id)
+                .join(SeatRow, and_(SeatRow.table_id == AccountSeatRow.table_id,
+                                    SeatRow.index == AccountSeatRow.seat))
+                .where(AccountSeatRow.table_id.in_(tables[k:k + 500]),
+                       SeatRow.forfeit_order.is_not(None)))}
+        names = {str(r.id): str(r.username) for r in s.execute(
+            select(AccountRow.id, AccountRow.username).where(
+                AccountRow.id.in_({str(r.subject) for r in lines}),
+                AccountRow.deleted.is_(False)))}
+    by_table: dict[str, list[Any]] = {}
+    for r in lines:
+        by_table.setdefault(str(r.table_id), []).append(r)
+    pairs: dict[tuple[str, str], list[tuple[str, datetime]]] = {}
+    for table_id, here in by_table.items():
+        for giver in here:
+            if (table_id, str(giver.subject)) not in gave:
+                continue
+            for taker in here:
+                if (table_id, str(taker.subject)) not in gave and taker.place < giver.place:
+                    pairs.setdefault((str(taker.subject), str(giver.subject)), []).append(
+                        (table_id, _aware(giver.at)))
+    out = [GivenResults(names[t], names[g], len(found), tuple(sorted(x for x, _ in found)),
+                        max(at for _, at in found))
+           for (t, g), found in pairs.items()
+           if len(found) >= least and t in names and g in names]
+    return sorted(out, key=lambda f: (-f.games, f.taker, f.giver))
+
+
 def _rating(row: RatingRow) -> Rating:
     return Rating(row.subject, row.game, float(row.mu), float(row.sigma), int(row.games),
                   _aware(row.updated) if row.updated is not None else None)
@@ -400,6 +464,6 @@ def _aware(when: datetime) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=now().tzinfo)
 
 
-__all__ = ["MIN_RATED_SEATS", "Change", "Point", "Ranked", "Rating", "Ratings", "SeatRating",
-           "abort_rating_early", "final_places", "forfeit", "ordinal", "rate_table",
-           "rated_problem", "start_of"]
+__all__ = ["GIVEN_LEAST", "GIVEN_WITHIN", "MIN_RATED_SEATS", "Change", "GivenResults", "Point",
+           "Ranked", "Rating", "Ratings", "SeatRating", "abort_rating_early", "final_places",
+           "forfeit", "given_results", "ordinal", "rate_table", "rated_problem", "start_of"]

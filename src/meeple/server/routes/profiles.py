@@ -47,7 +47,9 @@ class GameStats(BaseModel):
     solo: bool = Field(description="one seat: a solo game (no wins counted; see the "
                                    "achievement table)")
     played: int = Field(description="finished games played to their end")
-    wins: int | None = Field(description="first places, a shared first place included; null "
+    wins: int | None = Field(description="first places played to the end (a shared first "
+                                         "place included; a seat that conceded or left never "
+                                         "wins); null "
                                          "for solo games")
     win_rate: float | None = Field(description="wins / played (0 to 1); null for solo games")
     best: int = Field(description="the best score")
@@ -80,7 +82,9 @@ class RecentGame(BaseModel):
     seat: int = Field(description="the (first) seat the account held")
     place: int
     score: int
-    won: bool | None = Field(description="first place (shared or not); null for a solo game")
+    won: bool | None = Field(description="first place (shared or not) and played to the end "
+                                         "(a seat that conceded or left never wins); null for "
+                                         "a solo game")
     finished: str
 
 
@@ -128,6 +132,14 @@ async def account_of(accounts: AccountService, username: str) -> Account:
     return found
 
 
+def won(place: int, forfeited: bool) -> bool:
+    """Whether a seat's game counts as a win on its profile: first place (shared or not),
+    played to the end. A seat that conceded or left is never a win: it is placed below the
+    seats that played on, and when all gave up, the last to go is first in the ratings
+    without winning a game it did not finish."""
+    return place == 1 and not forfeited
+
+
 def _total(score: Any) -> int:
     if isinstance(score, dict) and isinstance(score.get("total"), int):
         return int(score["total"])
@@ -154,8 +166,8 @@ def stats(seats: list[PlayedSeat]) -> tuple[list[GameStats], int, int]:
         row["played"] += 1
         score = _total(s.result[s.seat])
         row["best"] = score if row["best"] is None else max(row["best"], score)
-        # a seat that conceded or left is placed below those who played on: never a win
-        if not solo and s.places()[s.seat] == 1:
+        gave_up = s.seat < len(s.forfeits) and s.forfeits[s.seat] is not None
+        if not solo and won(s.places()[s.seat], gave_up):
             row["wins"] += 1
     out = []
     for row in rows.values():
@@ -204,10 +216,12 @@ def recent(played: PlayedTable, account: Account) -> RecentGame:
                               this=mine))
     own = [p for p in players if p.this] or players[:1]
     me = min(own, key=lambda p: p.place)
+    gave_up = me.seat < len(t.seats) and t.seats[me.seat].forfeit
     solo = t.players == 1
     return RecentGame(table=t.id if public else None, game=t.game, title=_title(t.game),
                       variant=t.variant, solo=solo, players=players, seat=me.seat,
-                      place=me.place, score=me.score, won=None if solo else me.place == 1,
+                      place=me.place, score=me.score,
+                      won=None if solo else won(me.place, gave_up),
                       finished=utc(t.updated).isoformat())
 
 

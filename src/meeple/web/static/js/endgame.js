@@ -42,7 +42,8 @@ export function renderEnd(box, { view, layout, me, seats = [] }) {
 function firstPlaces(view, seats) {
   const places = view.seats.map((_, i) => (seats[i] || {}).place);
   if (places.some((p) => typeof p !== "number")) return view.winners;
-  return places.flatMap((p, i) => (p === 1 ? [i] : []));
+  // a seat that gave up never wins, even placed first because everyone else went before it
+  return places.flatMap((p, i) => (p === 1 && !seats[i].forfeit ? [i] : []));
 }
 
 function winnersLine(view, seats) {
@@ -51,7 +52,9 @@ function winnersLine(view, seats) {
   const top = winners.length ? view.seats[winners[0]].total : 0;
   let text;
   if (view.players === 1) text = `${view.seats[0].name} scored ${view.seats[0].total}.`;
-  else if (!names.length) text = "Nobody wins.";
+  else if (!names.length) {
+    text = view.winners.length ? "Nobody played the game to its end, so nobody wins." : "Nobody wins.";
+  }
   else if (names.length === 1) text = `${names[0]} wins with ${top} points.`;
   else text = `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win with ${top}` +
     ` points each.`;
