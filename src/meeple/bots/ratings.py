@@ -55,6 +55,44 @@ def shown(mu: float, sigma: float) -> int:
     return round(BASE + SCALE * (mu - Z * sigma))
 
 
+#: A rating is provisional (shown with a ``?``) while its uncertainty ``sigma`` is at least
+#: this: 5, that is 150 rating points, 60 % of a new player's 25/3. Lichess calls a rating
+#: provisional while its deviation is above 110 of a new player's 500; our sigma falls more
+#: slowly, so the bound is looser: about 12 two-player games against settled players, fewer
+#: at bigger tables. The bots' seeds (sigma at most 2.78) are never provisional.
+PROVISIONAL_SIGMA = 5.0
+
+
+def provisional(sigma: float) -> bool:
+    """Whether a rating of this uncertainty is provisional (:data:`PROVISIONAL_SIGMA`): its
+    number still moves fast, and players see it with a ``?``."""
+    return sigma >= PROVISIONAL_SIGMA
+
+
+def change_note(before: tuple[float, float], after: tuple[float, float], place: int,
+                players: int, forfeited: bool = False) -> str:
+    """Why a rated game changed a rating by what it did, in words, for the seat's tooltip
+    (docs/ratings.md, *Why it moved so much*): ``"+103: ..."``."""
+    change = shown(*after) - shown(*before)
+    out = [f"{'+' if change >= 0 else ''}{change}"]
+    if forfeited:
+        out.append(f"counted as place {place} of {players}: this seat conceded or left")
+    elif players > 1:
+        out.append(f"place {place} of {players}")
+    head = ", ".join(out) + ". "
+    if provisional(before[1]):
+        why = ("The rating was new (provisional, shown with ?), so it moves fast; it settles "
+               "as more rated games are played.")
+    else:
+        why = ("An established rating moves little, more when the result is a surprise "
+               "(beating a higher-rated player gains more than beating a lower-rated one).")
+    if change > 0 and place > 1:
+        why += (" It rose although others finished ahead: the shown number is a careful "
+                "estimate (skill minus 3 times its uncertainty), and each game makes the "
+                "uncertainty smaller.")
+    return head + why
+
+
 def bot_subject(difficulty: str) -> str:
     return BOT_PREFIX + difficulty
 
@@ -104,6 +142,6 @@ def level(rating: int, bots: Mapping[str, int]) -> str | None:
     return f"at about {nearest[0]}'s level"
 
 
-__all__ = ["BASE", "BOT_PREFIX", "MU", "RATED_BOTS", "SCALE", "SEED_FILE", "SIGMA", "Z",
-           "bot_difficulty", "bot_subject", "level", "model", "rated_bot", "seed_for", "seeds",
-           "shown"]
+__all__ = ["BASE", "BOT_PREFIX", "MU", "PROVISIONAL_SIGMA", "RATED_BOTS", "SCALE", "SEED_FILE",
+           "SIGMA", "Z", "bot_difficulty", "bot_subject", "change_note", "level", "model",
+           "provisional", "rated_bot", "seed_for", "seeds", "shown"]

@@ -33,10 +33,15 @@ def reports_cmd(
         "--unhide", min=1, metavar="ID", help="show message ID again")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")
                        ] = False,
+    ratings: Annotated[bool, typer.Option(
+        "--ratings", help="list instead the pairs of accounts one of which gave the other "
+        "rated results (conceded or left, 3 times or more in 30 days: docs/ratings.md)")
+                       ] = False,
 ) -> None:
     """List the chat messages players reported, the most recently reported first: the
     message, its author, its table, how many reported it and why. --hide ID removes a message
-    from the chat for everyone (it is kept, hidden; --unhide ID shows it again)."""
+    from the chat for everyone (it is kept, hidden; --unhide ID shows it again). --ratings
+    lists the pairs of accounts that look like rating farming instead."""
     from meeple.store import NotFound, Store, default_url, display_url, sqlite_url
     from meeple.store.chat import Chat
 
@@ -52,6 +57,12 @@ def reports_cmd(
         store.migrate()
     except Exception as exc:  # a database that cannot be reached or written
         raise refuse(f"cannot open the database {display_url(url)}: {exc}") from None
+    if ratings:
+        try:
+            _given(store, as_json)
+        finally:
+            store.close()
+        return
     chat = Chat(store)
     try:
         which = hide if hide is not None else unhide
@@ -85,6 +96,31 @@ def reports_cmd(
                     Text(text), str(r.reporters), Text("\n".join(f"- {x}" for x in r.reasons)))
     console.print(out)
     console.print("hide one from everyone: meeple reports --hide ID")
+
+
+def _given(store: Any, as_json: bool) -> None:
+    """Print the pairs of accounts one of which kept giving the other rated results."""
+    from meeple.store.ratings import GIVEN_LEAST, GIVEN_WITHIN, given_results
+
+    found = given_results(store)
+    if as_json:
+        console.print_json(json.dumps([
+            {"taker": f.taker, "giver": f.giver, "games": f.games, "tables": list(f.tables),
+             "last": f.last.isoformat()} for f in found]))
+        return
+    days = GIVEN_WITHIN.days
+    if not found:
+        console.print(f"no pair of accounts with {GIVEN_LEAST} or more results given in "
+                      f"{days} days")
+        return
+    out = Table(title=f"rated results given: one account conceded or left {GIVEN_LEAST} "
+                      f"times or more in {days} days with the other placed above it")
+    for column in ("placed above", "gave up", "games", "tables", "last"):
+        out.add_column(column, overflow="fold")
+    for f in found:
+        out.add_row(Text(f.taker), Text(f.giver), str(f.games), " ".join(f.tables),
+                    f.last.strftime("%Y-%m-%d %H:%M"))
+    console.print(out)
 
 
 def _row(r: Any) -> dict[str, Any]:

@@ -80,6 +80,29 @@ def places_by_total(totals: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in totals if other > t) for t in totals]
 
 
+def places_with_forfeits(totals: Sequence[int], forfeits: Sequence[int | None]) -> list[int]:
+    """Each seat's finishing place (1 is first) when some seats forfeited the game (their
+    person conceded, or left a rated game): ``forfeits[i]`` is None for a seat that played
+    on, else the order of its forfeit at the table (1 for the first, 2 for the next...).
+
+    - every seat that did not forfeit is placed above every seat that did, whatever the
+      scores (a stand-in bot's points never win a forfeited seat the game);
+    - among themselves the seats that did not forfeit are placed by total, equal totals
+      sharing a place (A4, as :func:`places_by_total`);
+    - the forfeited seats are placed by when they forfeited: the first to forfeit is last,
+      and seats with the same order (forfeits the store could not tell apart) share a place.
+
+    A place is one more than the number of seats placed strictly above, so the places are a
+    ranking with shared places (``[3, 7, 3]`` with the middle seat forfeited first gives
+    ``[1, 3, 1]``)."""
+    if len(totals) != len(forfeits):
+        raise ValueError(f"{len(totals)} totals but {len(forfeits)} forfeits")
+    # a smaller key is a better place: not forfeited before forfeited, then the higher total,
+    # or the later forfeit
+    keys = [(0, -t) if f is None else (1, -f) for t, f in zip(totals, forfeits, strict=True)]
+    return [1 + sum(1 for other in keys if other < k) for k in keys]
+
+
 class Restart(Protocol):
     """How a state starts its game afresh: :func:`meeple.core.registry.new_game`, which gives
     it to every state it makes (clones keep it), so the state needs no import of the registry."""

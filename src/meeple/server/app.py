@@ -136,7 +136,8 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
         app.state.play_queue = queue = PlayQueue(store)
         app.state.matcher = matcher = Matcher(
             queue, PlayNowSettings.from_env(),
-            lambda game: playnow.bot_match_ratings(store, game), service.seats_changed)
+            lambda game: playnow.bot_shown_ratings(store, game), service.seats_changed,
+            shown=lambda entry: playnow.shown_rating(store, entry.account_id, entry.game))
         matcher.start()
         tune_gc()
         try:

@@ -83,14 +83,25 @@ def bucket_of(game: str, variant: Mapping[str, Any], players: int) -> str:
     return f"{game}|{players}|{json.dumps(dict(variant), sort_keys=True, separators=(',', ':'))}"
 
 
+def nearest_bot(rating: float, bots: Mapping[str, float]) -> str | None:
+    """The difficulty whose rating is closest to ``rating`` (the weaker of two as close), or
+    None without bots. Play now gives it the ratings players see (:func:`match`)."""
+    if not bots:
+        return None
+    return min(bots, key=lambda b: (abs(bots[b] - rating), bots[b], b))
+
+
 def match(waiting: Sequence[Entry], now: datetime, settings: PlayNowSettings,
-          bot_ratings: Callable[[str], Mapping[str, float]]) -> list[Group]:
+          bot_ratings: Callable[[str], Mapping[str, float]],
+          shown: Callable[[Entry], float] | None = None) -> list[Group]:
     """The groups to seat now, from everyone ``waiting`` (oldest first). For each wish, the
     longest waiting is seated with the others closest in rating within their window; if too
     few are, and they said bots may fill, once they waited ``bots_after`` seconds, with the
-    people in the window and bots for the other seats (each the difficulty whose rating for
-    the game (``bot_ratings(game)``: difficulty to rating) is closest to theirs). Someone not
-    seated waits on."""
+    people in the window and bots for the other seats: the difficulty whose displayed rating
+    for the game (``bot_ratings(game)``: difficulty to rating) is closest to the displayed
+    rating of the one who waited longest (``shown(entry)``; by default the rating it is
+    matched by), so a newcomer at 1500 meets the bot whose number is nearest the one they
+    see. Someone not seated waits on."""
     groups: list[Group] = []
     by_bucket: dict[str, list[Entry]] = {}
     for e in sorted(waiting, key=lambda e: (e.since, e.account_id)):
@@ -108,10 +119,10 @@ def match(waiting: Sequence[Entry], now: datetime, settings: PlayNowSettings,
                 groups.append(Group((first, *chosen)))
             elif first.bots and waited >= settings.bots_after:
                 chosen = near
-                bots = bot_ratings(first.game)
-                if not bots:
+                level = nearest_bot(first.rating if shown is None else shown(first),
+                                    bot_ratings(first.game))
+                if level is None:
                     continue
-                level = min(bots, key=lambda b: (abs(bots[b] - first.rating), b))
                 groups.append(Group((first, *chosen), (level,) * (need - len(chosen))))
             else:
                 continue
@@ -127,9 +138,11 @@ class Matcher:
 
     def __init__(self, queue: PlayQueue, settings: PlayNowSettings,
                  bot_ratings: Callable[[str], Mapping[str, float]],
-                 started: Callable[[str], Any], rated: bool = True) -> None:
+                 started: Callable[[str], Any], rated: bool = True,
+                 shown: Callable[[Entry], float] | None = None) -> None:
         self.queue, self.settings = queue, settings
         self.bot_ratings, self.started, self.rated = bot_ratings, started, rated
+        self.shown = shown
         self._task: asyncio.Task[None] | None = None
         self._kicks: set[asyncio.Task[list[str]]] = set()
         self._lock: asyncio.Lock | None = None
@@ -174,7 +187,7 @@ class Matcher:
                 return []
             waiting = self.queue.waiting(self.settings.gone_after)
             made = []
-            for group in match(waiting, now(), self.settings, self.bot_ratings):
+            for group in match(waiting, now(), self.settings, self.bot_ratings, self.shown):
                 table_id = self.queue.seat(group, rated=self.rated)
                 if table_id is not None:
                     made.append(table_id)

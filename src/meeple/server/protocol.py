@@ -129,14 +129,24 @@ class SeatOut(BaseModel):
     absent: bool
     conceded: bool = Field(False, description="its person conceded: a bot plays it to the "
                                               "end (issue 54)")
-    forfeit: bool = Field(False, description="its person left (or conceded) the running game "
-                                             "of a rated table: last place in the ratings")
+    forfeit: bool = Field(False, description="its person conceded the running game, or left "
+                                             "it at a rated table: placed below every seat "
+                                             "that played on, the first to forfeit last "
+                                             "(docs/ratings.md)")
     rating: int | None = Field(None, description=(
         "the rating in this game of the account that holds the seat, or of a named "
         "difficulty's bot (docs/ratings.md); at a finished rated table, the one its game "
         "gave; null for an open seat, a guest, another bot"))
+    provisional: bool = Field(False, description="the rating is provisional (new: its "
+                                                 "uncertainty sigma is still 5 or more), shown "
+                                                 "with a '?'; it moves fast")
     rating_change: int | None = Field(None, description="at a finished rated table: what "
                                                         "its game changed the rating by")
+    rating_note: str | None = Field(None, description="with rating_change: why it changed by "
+                                                      "that much, in words")
+    place: int | None = Field(None, description="once the game is over: its place (1 first; "
+                                                "equal totals share a place, A4; a seat that "
+                                                "forfeited is below the others)")
 
 
 class TableOut(BaseModel):

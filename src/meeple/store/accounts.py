@@ -22,6 +22,7 @@ from sqlalchemy import ColumnElement, Text, cast, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+from meeple.core.state import places_with_forfeits
 from meeple.store.chat import forget_author
 from meeple.store.models import (
     FINISHED,
@@ -32,6 +33,7 @@ from meeple.store.models import (
     MailRow,
     PasskeyChallengeRow,
     PasskeyRow,
+    QueueRow,
     RatingHistoryRow,
     RatingRow,
     SeatRow,
@@ -51,6 +53,7 @@ from meeple.store.store import (
     _table,
     hash_secret,
     open_seat_name,
+    result_total,
     valid_table_id,
 )
 
@@ -97,6 +100,14 @@ class PlayedSeat:
     players: int
     result: list[Any]
     seat: int
+    #: each seat's forfeit order at the table (None: played on to the end)
+    forfeits: tuple[int | None, ...] = ()
+
+    def places(self) -> list[int]:
+        """Each seat's place: by total, the seats that forfeited below the others."""
+        totals = [result_total(r) for r in self.result]
+        forfeits = self.forfeits if len(self.forfeits) == len(totals) else (None,) * len(totals)
+        return places_with_forfeits(totals, forfeits)
 
 
 @dataclass(frozen=True)
@@ -484,9 +495,21 @@ class Accounts:
              .where(AccountSeatRow.account_id == account_id, *self._played(account_id))
              .order_by(TableRow.updated.desc(), TableRow.id, AccountSeatRow.seat).limit(limit))
         with self.store.session() as s:
-            return [PlayedSeat(r.id, r.game, dict(r.variant or {}), r.players, list(r.result),
-                               r.seat)
-                    for r in s.execute(q) if isinstance(r.result, list)]
+            rows = [r for r in s.execute(q) if isinstance(r.result, list)]
+            # the seats that forfeited, at the tables of those seats
+            forfeited: dict[str, dict[int, int]] = {}
+            for f in s.execute(select(SeatRow.table_id, SeatRow.index, SeatRow.forfeit_order)
+                               .join(AccountSeatRow, AccountSeatRow.table_id == SeatRow.table_id)
+                               .where(AccountSeatRow.account_id == account_id,
+                                      SeatRow.forfeit_order.is_not(None))):
+                forfeited.setdefault(f[0], {})[int(f[1])] = int(f[2] or 0)
+        out = []
+        for r in rows:
+            orders = forfeited.get(r.id, {})
+            out.append(PlayedSeat(r.id, r.game, dict(r.variant or {}), r.players,
+                                  list(r.result), r.seat,
+                                  tuple(orders.get(i) for i in range(len(r.result)))))
+        return out
 
     def played_page(self, account_id: str, limit: int, offset: int
                     ) -> tuple[list[PlayedTable], int]:
@@ -612,7 +635,7 @@ class Accounts:
         text kept (:func:`~meeple.store.chat.forget_author`); its sessions, passkeys and held
         seats go; the row stays, marked deleted, with its username freed and its name, password
         hash and settings erased. Returns the ids of the tables changed (their clients are to
-        be told). Its ratings and their history are deleted."""
+        be told). Its ratings and their history are deleted, and its Play now wish."""
         changed: list[str] = []
         with self.store.writing() as s:
             row = s.get(AccountRow, account_id)
@@ -646,6 +669,8 @@ class Accounts:
             # its ratings go too (issue 53): a running rated game rates the others without it
             s.execute(delete(RatingRow).where(RatingRow.subject == account_id))
             s.execute(delete(RatingHistoryRow).where(RatingHistoryRow.subject == account_id))
+            # Play now's wish goes too: a deleted account is never seated at a new table
+            s.execute(delete(QueueRow).where(QueueRow.account_id == account_id))
             row.deleted = True
             row.username_key = None
             row.username = ""

@@ -118,6 +118,9 @@ class SeatRow(Base):
     #: The seat's person left the running game of a rated table: last place in the ratings,
     #: whatever happens after (issue 53).
     forfeit: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: When it forfeited, as an order among the table's forfeits (1: the first to concede or
+    #: leave, placed last); None while its person plays on (issue 58).
+    forfeit_order: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: When its person last took the seat back from the stand-in (a turn-based move's time
     #: starts again then).
     back_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -132,7 +132,10 @@ class PlayQueue:
         ids = [e.account_id for e in group.entries]
         with contextlib.suppress(_Raced), self.store.writing() as s:
             names = {str(r.id): str(r.display_name) for r in s.execute(
-                select(AccountRow.id, AccountRow.display_name).where(AccountRow.id.in_(ids)))}
+                select(AccountRow.id, AccountRow.display_name).where(
+                    AccountRow.id.in_(ids), AccountRow.deleted.is_(False)))}
+            if len(names) != len(set(ids)):  # one was deleted meanwhile: never seated
+                raise _Raced
             s.add(row)
             s.flush()
             for i, e in enumerate(group.entries):

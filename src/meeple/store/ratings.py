@@ -8,18 +8,19 @@ seeds are :mod:`meeple.bots.ratings`'s.
 What a rated table is: every person's seat is taken by a signed-in account (one seat per
 account), every bot is a named difficulty, and it has at least two seats with at least one
 person (:func:`rated_problem`). How a game is rated: :func:`rate_table`, inside the
-transaction that marks the table finished; a person who left the running game is placed last
-(:func:`forfeit`, which a concede can call in its own transaction too).
+transaction that marks the table finished; a person who left or conceded the running game is
+placed below those who played on, the first to forfeit last (:func:`forfeit`, called in the
+transaction of the leave or the concede).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import Connection, and_, exists, func, select, update
+from sqlalchemy import Connection, and_, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -35,13 +36,15 @@ from meeple.bots.ratings import (
     rated_bot,
     seed_for,
 )
-from meeple.core.state import places_by_total
+from meeple.core.state import places_by_total, places_with_forfeits
 from meeple.store.models import (
     BOT,
     HUMAN,
+    MOVE,
     RUNNING,
     AccountRow,
     AccountSeatRow,
+    LogRow,
     RatingHistoryRow,
     RatingRow,
     SeatRow,
@@ -100,11 +103,12 @@ class Change:
     after: tuple[float, float]
 
 
-def final_places(places: Sequence[int], forfeits: Sequence[bool]) -> list[int]:
-    """The places a rating counts: a seat that left is behind every seat that did not (those
-    that left share the last place); otherwise the game's own places."""
-    keys = [(f, p) for p, f in zip(places, forfeits, strict=True)]
-    return [1 + sum(1 for other in keys if other < k) for k in keys]
+def final_places(places: Sequence[int], forfeits: Sequence[int | None]) -> list[int]:
+    """The places a rating counts, from the game's own places (``places``: 1 first, equal
+    places tied) and each seat's forfeit order (None: played on):
+    :func:`~meeple.core.state.places_with_forfeits` over them (a game's places serve as
+    totals the other way round)."""
+    return places_with_forfeits([-p for p in places], forfeits)
 
 
 def rate_table(s: Session | Connection, table_id: str, places: Sequence[int] | None,
@@ -113,7 +117,8 @@ def rate_table(s: Session | Connection, table_id: str, places: Sequence[int] | N
     """Within the transaction ``s`` that stores the end of ``table_id``'s game: if the table
     is rated, every rated seat's rating moves by OpenSkill's ``rate`` on the places the game
     gave (``places``: 1 first, equal places tied; None: by ``result``'s totals, ties sharing)
-    with every seat that left placed last. A seat held by no account (one deleted during the
+    with the seats that forfeited placed below the others, the first to forfeit last
+    (:func:`final_places`). A seat held by no account (one deleted during the
     game) is left out. Returns the changes (none for a casual table)."""
     when = when or now()
     row = s.execute(select(TableRow.game, TableRow.rated)
@@ -122,7 +127,7 @@ def rate_table(s: Session | Connection, table_id: str, places: Sequence[int] | N
         return []
     game = str(row.game)
     seats = s.execute(select(SeatRow.index.label("seat"), SeatRow.kind, SeatRow.bot,
-                             SeatRow.forfeit)
+                             SeatRow.forfeit_order)
                       .where(SeatRow.table_id == table_id).order_by(SeatRow.index)).all()
     if places is None:
         places = places_by_total([int(r["total"]) for r in (result or [])])
@@ -131,14 +136,15 @@ def rate_table(s: Session | Connection, table_id: str, places: Sequence[int] | N
     holders = {int(r.seat): str(r.account_id) for r in s.execute(
         select(AccountSeatRow.seat, AccountSeatRow.account_id)
         .where(AccountSeatRow.table_id == table_id))}
-    entrants: list[tuple[int, str, bool]] = []  # (seat, subject, forfeit)
+    entrants: list[tuple[int, str, int | None]] = []  # (seat, subject, forfeit order)
     for seat in seats:
         if seat.kind == BOT:
             subject = bot_subject(seat.bot) if rated_bot(seat.bot) else None
         else:
             subject = holders.get(int(seat.seat))
         if subject is not None:
-            entrants.append((int(seat.seat), subject, bool(seat.forfeit)))
+            order = seat.forfeit_order
+            entrants.append((int(seat.seat), subject, None if order is None else int(order)))
     if len({subject for _, subject, _ in entrants}) < 2:
         return []
     counted = final_places([places[i] for i, _, _ in entrants], [f for _, _, f in entrants])
@@ -186,16 +192,46 @@ def _ensure(s: Session | Connection, subjects: Iterable[str], game: str, when: d
               .on_conflict_do_nothing(index_elements=["subject", "game"]))
 
 
-def forfeit(s: Session | Connection, table_id: str, seat: int) -> bool:
-    """Within transaction ``s``: the person at ``seat`` leaves (or concedes) the running game
-    of a rated table, and is placed last when the game is rated at its end (however it ends,
-    and even if they come back and play on). False (nothing changed) at a casual table, or a
-    table not running."""
+def forfeit(s: Session | Connection, table_id: str, seat: int, conceded: bool = False) -> bool:
+    """Within transaction ``s``: the person at ``seat`` forfeits the running game: they
+    conceded it (``conceded``, at any table), or left it at a rated table. The seat gets the
+    next forfeit order of the table (1 for the first) and is placed below every seat that
+    played on, the first to forfeit last (:func:`~meeple.core.state.places_with_forfeits`),
+    however the game ends and even if they come back and play on; a seat keeps its first
+    forfeit. At a rated table a forfeit before every person has made a move aborts the
+    rating (:func:`abort_rating_early`). False (nothing changed) for a leave at a casual
+    table, a table not running, a bot's seat or one that forfeited already."""
+    table = s.execute(select(TableRow.rated, TableRow.status).where(TableRow.id == table_id)
+                      .with_for_update()).first()  # (one forfeit of a table at a time)
+    if table is None or table.status != RUNNING or not (conceded or table.rated):
+        return False
+    order = select(func.coalesce(func.max(SeatRow.forfeit_order), 0) + 1).where(
+        SeatRow.table_id == table_id).scalar_subquery()
     done = s.execute(update(SeatRow).where(
         SeatRow.table_id == table_id, SeatRow.index == seat, SeatRow.kind == HUMAN,
-        exists().where(TableRow.id == table_id, TableRow.rated.is_(True),
-                       TableRow.status == RUNNING)).values(forfeit=True))
-    return bool(done.rowcount)  # type: ignore[attr-defined]
+        SeatRow.forfeit_order.is_(None)).values(forfeit=True, forfeit_order=order))
+    if not done.rowcount:  # type: ignore[attr-defined]
+        return False
+    if table.rated:
+        abort_rating_early(s, table_id)
+    return True
+
+
+def abort_rating_early(s: Session | Connection, table_id: str) -> bool:
+    """Within the transaction of a forfeit at rated table ``table_id`` with two people or
+    more: if one of their seats has not made a single move yet, the game is no longer rated
+    (as Lichess aborts a game before each side's first move), so a result one person gives
+    another at once moves no rating (rating farming between two accounts). The game goes on,
+    casual. A person alone with bots who gives up at once is rated as usual: their own rating
+    is the one that pays. Whether it was aborted."""
+    people = [int(i) for i in s.scalars(select(SeatRow.index).where(
+        SeatRow.table_id == table_id, SeatRow.kind == HUMAN))]
+    moved = {int(i) for i in s.scalars(select(LogRow.seat).where(
+        LogRow.table_id == table_id, LogRow.kind == MOVE).distinct())}
+    if len(people) < 2 or all(i in moved for i in people):
+        return False
+    s.execute(update(TableRow).where(TableRow.id == table_id).values(rated=False))
+    return True
 
 
 # ---------------------------------------------------------------------------- reading them
@@ -228,6 +264,8 @@ class Point:
     after: tuple[float, float]
     place: int
     players: int
+    #: whether its table is listed (public); an unlisted table's id is its people's only
+    public: bool = True
 
 
 @dataclass(frozen=True)
@@ -296,12 +334,16 @@ class Ratings:
     def history(self, subject: str, game: str, limit: int) -> list[Point]:
         """The subject's last ``limit`` rated games of ``game``, oldest first."""
         with self.store.session() as s:
-            rows = list(s.scalars(select(RatingHistoryRow).where(
-                RatingHistoryRow.subject == subject, RatingHistoryRow.game == game)
-                .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.id.desc())
-                .limit(limit)))
+            rows = list(s.execute(select(RatingHistoryRow, TableRow.public)
+                                  .outerjoin(TableRow, TableRow.id == RatingHistoryRow.table_id)
+                                  .where(RatingHistoryRow.subject == subject,
+                                         RatingHistoryRow.game == game)
+                                  .order_by(RatingHistoryRow.at.desc(),
+                                            RatingHistoryRow.id.desc())
+                                  .limit(limit)))
         return [Point(r.table_id, _aware(r.at), (r.mu_before, r.sigma_before),
-                      (r.mu_after, r.sigma_after), r.place, r.players) for r in reversed(rows)]
+                      (r.mu_after, r.sigma_after), r.place, r.players, bool(public))
+                for r, public in reversed(rows)]
 
     def for_tables(self, tables: Sequence[tuple[str, str, bool, Sequence[tuple[str, str | None]]]]
                    ) -> dict[tuple[str, int], SeatRating]:
@@ -350,6 +392,68 @@ class Ratings:
         return out
 
 
+#: How far back :meth:`Ratings.given_results` looks, and how many results one person gave
+#: another there before the pair is listed for the moderators.
+GIVEN_WITHIN = timedelta(days=30)
+GIVEN_LEAST = 3
+
+
+@dataclass(frozen=True)
+class GivenResults:
+    """Two accounts one of which kept giving the other rated results (probe 7): ``giver``
+    conceded or left ``games`` rated games in which ``taker`` was placed above them."""
+
+    taker: str
+    giver: str
+    games: int
+    tables: tuple[str, ...]
+    last: datetime
+
+
+def given_results(store: Store, within: timedelta = GIVEN_WITHIN, least: int = GIVEN_LEAST,
+                  when: datetime | None = None) -> list[GivenResults]:
+    """The pairs of accounts for the moderators (``meeple reports --ratings``): in the rated
+    games of the last ``within``, one account conceded or left at least ``least`` times
+    with the other placed above it (who may be farming rating from a second account, or be
+    given it). Most games first. Bots and deleted accounts are left out."""
+    cutoff = (when or now()) - within
+    with store.session() as s:
+        lines = s.execute(select(RatingHistoryRow.table_id, RatingHistoryRow.subject,
+                                 RatingHistoryRow.place, RatingHistoryRow.at)
+                          .where(RatingHistoryRow.at >= cutoff,
+                                 RatingHistoryRow.subject.not_like("bot:%"))).all()
+        tables = sorted({str(r.table_id) for r in lines})
+        gave: set[tuple[str, str]] = set()
+        for k in range(0, len(tables), 500):
+            gave |= {(str(r.table_id), str(r.account_id)) for r in s.execute(
+                select(AccountSeatRow.table_id, AccountSeatRow.account_id)
+                .join(SeatRow, and_(SeatRow.table_id == AccountSeatRow.table_id,
+                                    SeatRow.index == AccountSeatRow.seat))
+                .where(AccountSeatRow.table_id.in_(tables[k:k + 500]),
+                       SeatRow.forfeit_order.is_not(None)))}
+        names = {str(r.id): str(r.username) for r in s.execute(
+            select(AccountRow.id, AccountRow.username).where(
+                AccountRow.id.in_({str(r.subject) for r in lines}),
+                AccountRow.deleted.is_(False)))}
+    by_table: dict[str, list[Any]] = {}
+    for r in lines:
+        by_table.setdefault(str(r.table_id), []).append(r)
+    pairs: dict[tuple[str, str], list[tuple[str, datetime]]] = {}
+    for table_id, here in by_table.items():
+        for giver in here:
+            if (table_id, str(giver.subject)) not in gave:
+                continue
+            for taker in here:
+                if (table_id, str(taker.subject)) not in gave and taker.place < giver.place:
+                    pairs.setdefault((str(taker.subject), str(giver.subject)), []).append(
+                        (table_id, _aware(giver.at)))
+    out = [GivenResults(names[t], names[g], len(found), tuple(sorted(x for x, _ in found)),
+                        max(at for _, at in found))
+           for (t, g), found in pairs.items()
+           if len(found) >= least and t in names and g in names]
+    return sorted(out, key=lambda f: (-f.games, f.taker, f.giver))
+
+
 def _rating(row: RatingRow) -> Rating:
     return Rating(row.subject, row.game, float(row.mu), float(row.sigma), int(row.games),
                   _aware(row.updated) if row.updated is not None else None)
@@ -360,5 +464,6 @@ def _aware(when: datetime) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=now().tzinfo)
 
 
-__all__ = ["MIN_RATED_SEATS", "Change", "Point", "Ranked", "Rating", "Ratings", "SeatRating",
-           "final_places", "forfeit", "ordinal", "rate_table", "rated_problem", "start_of"]
+__all__ = ["GIVEN_LEAST", "GIVEN_WITHIN", "MIN_RATED_SEATS", "Change", "GivenResults", "Point",
+           "Ranked", "Rating", "Ratings", "SeatRating", "abort_rating_early", "final_places",
+           "forfeit", "given_results", "ordinal", "rate_table", "rated_problem", "start_of"]

@@ -43,6 +43,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError, Pro
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from meeple.core.errors import MeepleError
+from meeple.core.state import places_with_forfeits
 from meeple.store.models import (
     BOT,
     FINISHED,
@@ -62,7 +63,7 @@ from meeple.store.ratings import forfeit, rate_table, rated_problem
 
 ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
-SCHEMA_HEAD = "0011"
+SCHEMA_HEAD = "0012"
 #: :attr:`Table.ended` of a table finished without its game's end (nobody played on).
 ABANDONED = "abandoned"
 #: PostgreSQL channel on which every committed log append is announced as "table:version".
@@ -264,10 +265,13 @@ class Seat:
     absent: bool
     #: its person conceded: the stand-in plays it to the end (issue 54)
     conceded: bool = False
-    #: its person left the running game of a rated table: last place in the ratings
+    #: its person conceded, or left the running game of a rated table: placed below the
+    #: seats that played on
     forfeit: bool = False
     #: when its person last took it back from the stand-in (None: never)
     back_at: datetime | None = None
+    #: the order of its forfeit among the table's (1: the first, placed last), or None
+    forfeit_order: int | None = None
 
 
 @dataclass(frozen=True)
@@ -304,6 +308,22 @@ class Table:
     def open_seats(self) -> list[int]:
         return [s.index for s in self.seats if s.kind == HUMAN and not s.taken]
 
+    def places(self) -> list[int]:
+        """Each seat's place once the game is over (1 first; empty before, or for a table
+        abandoned without a result): by the result's totals, the seats that forfeited below
+        the others (:func:`~meeple.core.state.places_with_forfeits`)."""
+        if not self.result or len(self.result) != len(self.seats):
+            return []
+        return places_with_forfeits([result_total(r) for r in self.result],
+                                    [s.forfeit_order for s in self.seats])
+
+
+def result_total(score: Any) -> int:
+    """The total of one seat's stored result (``{"total": n, ...}``; 0 if it has none)."""
+    if isinstance(score, dict) and isinstance(score.get("total"), int):
+        return int(score["total"])
+    return 0
+
 
 def _table(row: TableRow) -> Table:
     return Table(
@@ -313,7 +333,8 @@ def _table(row: TableRow) -> Table:
         updated=row.updated, result=row.result,
         seats=tuple(Seat(s.index, s.kind, s.name, s.bot, s.secret_hash is not None, s.absent,
                          bool(s.conceded), bool(s.forfeit),
-                         _aware(s.back_at) if s.back_at is not None else None)
+                         _aware(s.back_at) if s.back_at is not None else None,
+                         s.forfeit_order)
                     for s in row.seats),
         rematch=row.rematch, ended=row.ended, rated=bool(row.rated), pace=row.pace or LIVE,
         bank=row.bank,
@@ -506,12 +527,14 @@ class Store:
 
     def concede(self, table_id: str, seat: int) -> None:
         """``seat``'s person concedes (issue 54): its stand-in plays it to the end, it cannot
-        be taken back, and at a rated table it is placed last."""
+        be taken back, and it is placed below the people who play on (at any table; at a
+        rated table that is what its rating counts)."""
         with self.writing() as s:
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat,
                                             SeatRow.kind == HUMAN)
                       .values(absent=True, conceded=True))
-            forfeit(s, table_id, seat)  # a rated game: last place (docs/ratings.md)
+            # below the players who play on (docs/ratings.md, Leaving a rated game)
+            forfeit(s, table_id, seat, conceded=True)
             s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
             self._notify(s, table_id, -1)
 

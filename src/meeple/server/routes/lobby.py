@@ -18,7 +18,7 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request, Response
 import meeple
 from meeple.bots import BOTS
 from meeple.bots.limits import client_spec
-from meeple.bots.ratings import shown
+from meeple.bots.ratings import change_note, provisional, shown
 from meeple.core.view import view_schema
 from meeple.server import uploads
 from meeple.server.authority import fault_point
@@ -73,15 +73,20 @@ def table_out(t: Table, ratings: Mapping[tuple[str, int], SeatRating] | None = N
     (:func:`table_outs`)."""
     ratings = ratings or {}
     seats = []
+    places = t.places() if t.status == FINISHED else []
     for s in t.seats:
         r = ratings.get((t.id, s.index))
         now = shown(*r.rating) if r is not None else None
-        change = now - shown(*r.before) if r is not None and r.before is not None and \
-            now is not None else None
+        change = note = None
+        place = places[s.index] if s.index < len(places) else None
+        if r is not None and r.before is not None and now is not None:
+            change = now - shown(*r.before)
+            note = change_note(r.before, r.rating, place or 0, len(t.seats), s.forfeit)
         seats.append(SeatOut(index=s.index, kind=s.kind, name=s.name, bot=s.bot, taken=s.taken,
                              absent=s.absent, conceded=s.conceded, forfeit=s.forfeit,
                              rating=now,
-                             rating_change=change))
+                             provisional=r is not None and provisional(r.rating[1]),
+                             rating_change=change, rating_note=note, place=place))
     return TableOut(
         id=t.id, game=t.game, title=meeple.game_info(t.game).title, variant=t.variant,
         players=t.players, status=t.status, version=t.version, public=t.public, clock=t.clock,
@@ -340,8 +345,9 @@ async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDe
 async def concede(table_id: str, body: SeatAct, request: Request, store: StoreDep,
                   svc: ServiceDep) -> TableOut:
     """Concede a running game (issue 54): the seat's stand-in bot plays it to the end, for
-    good (the person can no longer move, nor take it back), and it counts as last place
-    (docs/ratings.md). Conceding again changes nothing."""
+    good (the person can no longer move, nor take it back), and it is placed below every
+    seat that plays on, the first to give up last (docs/ratings.md). Conceding again
+    changes nothing."""
     t = await asyncio.to_thread(store.table, table_id)
     if t.status != RUNNING:
         raise HTTPException(409, f"only a game under way can be conceded; this table is "

@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 import meeple
-from meeple.bots.ratings import SCALE
+from meeple.bots.ratings import SCALE, shown
 from meeple.server.checks import checked_variant
 from meeple.server.playnow import Matcher, bucket_of
 from meeple.server.sessions import AccountsDep
@@ -58,9 +58,19 @@ def match_rating(store: Store, account_id: str, game: str) -> float:
     return SCALE * start_of(account_id, game)[0]
 
 
-def bot_match_ratings(store: Store, game: str) -> dict[str, float]:
-    """Each rated bot difficulty's skill in ``game``, on the same scale."""
-    return {d: SCALE * r.mu for d, r in Ratings(store).bots(game).items()}
+def shown_rating(store: Store, account_id: str, game: str) -> float:
+    """The rating the account sees in the game (1500 for a new player): what the bots that
+    fill its table are chosen by."""
+    for r in Ratings(store).of(account_id):
+        if r.game == game:
+            return float(shown(r.mu, r.sigma))
+    return float(shown(*start_of(account_id, game)))
+
+
+def bot_shown_ratings(store: Store, game: str) -> dict[str, float]:
+    """Each rated bot difficulty's rating in ``game`` as players see it (the leaderboard's
+    reference rows)."""
+    return {d: float(shown(r.mu, r.sigma)) for d, r in Ratings(store).bots(game).items()}
 
 
 def _queue(request: Request) -> PlayQueue:

@@ -13,6 +13,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 import meeple
+from meeple.core.state import places_by_total
 from meeple.server.checks import MAX_PARAM, BadInput, checked_name
 from meeple.server.deps import CachesDep, StoreDep
 from meeple.server.quotas import ThrottledRoute
@@ -46,7 +47,9 @@ class GameStats(BaseModel):
     solo: bool = Field(description="one seat: a solo game (no wins counted; see the "
                                    "achievement table)")
     played: int = Field(description="finished games played to their end")
-    wins: int | None = Field(description="first places, a shared first place included; null "
+    wins: int | None = Field(description="first places played to the end (a shared first "
+                                         "place included; a seat that conceded or left never "
+                                         "wins); null "
                                          "for solo games")
     win_rate: float | None = Field(description="wins / played (0 to 1); null for solo games")
     best: int = Field(description="the best score")
@@ -61,7 +64,9 @@ class Player(BaseModel):
     username: str | None = Field(description="the account holding the seat (its profile), "
                                              "or null")
     bot: bool = Field(description="a bot's seat")
-    place: int = Field(description="1 for first; seats with equal scores share a place")
+    place: int = Field(description="1 for first; seats with equal scores share a place, and "
+                                   "a seat that conceded or left the game is placed below "
+                                   "every seat that played on (the first to forfeit last)")
     score: int
     this: bool = Field(description="a seat of the profile's account")
 
@@ -77,7 +82,9 @@ class RecentGame(BaseModel):
     seat: int = Field(description="the (first) seat the account held")
     place: int
     score: int
-    won: bool | None = Field(description="first place (shared or not); null for a solo game")
+    won: bool | None = Field(description="first place (shared or not) and played to the end "
+                                         "(a seat that conceded or left never wins); null for "
+                                         "a solo game")
     finished: str
 
 
@@ -125,10 +132,12 @@ async def account_of(accounts: AccountService, username: str) -> Account:
     return found
 
 
-def places(result: list[Any]) -> list[int]:
-    """Each seat's place by its total: 1 + the seats with more (equal totals share one)."""
-    totals = [_total(r) for r in result]
-    return [1 + sum(1 for t in totals if t > mine) for mine in totals]
+def won(place: int, forfeited: bool) -> bool:
+    """Whether a seat's game counts as a win on its profile: first place (shared or not),
+    played to the end. A seat that conceded or left is never a win: it is placed below the
+    seats that played on, and when all gave up, the last to go is first in the ratings
+    without winning a game it did not finish."""
+    return place == 1 and not forfeited
 
 
 def _total(score: Any) -> int:
@@ -146,7 +155,7 @@ def stats(seats: list[PlayedSeat]) -> tuple[list[GameStats], int, int]:
         if not 0 <= s.seat < len(s.result):
             continue
         held = best_seat.get(s.table_id)
-        if held is None or places(s.result)[s.seat] < places(held.result)[held.seat]:
+        if held is None or s.places()[s.seat] < held.places()[held.seat]:
             best_seat[s.table_id] = s
     rows: dict[tuple[str, str, bool], dict[str, Any]] = {}
     for s in best_seat.values():
@@ -157,7 +166,8 @@ def stats(seats: list[PlayedSeat]) -> tuple[list[GameStats], int, int]:
         row["played"] += 1
         score = _total(s.result[s.seat])
         row["best"] = score if row["best"] is None else max(row["best"], score)
-        if not solo and places(s.result)[s.seat] == 1:
+        gave_up = s.seat < len(s.forfeits) and s.forfeits[s.seat] is not None
+        if not solo and won(s.places()[s.seat], gave_up):
             row["wins"] += 1
     out = []
     for row in rows.values():
@@ -183,7 +193,7 @@ def recent(played: PlayedTable, account: Account) -> RecentGame:
     """One finished game of the account as its profile lists it."""
     t = played.table
     result = t.result or []
-    place = places(result)
+    place = t.places() or places_by_total([_total(r) for r in result])
     public = t.public
     players = []
     for s in t.seats:
@@ -206,10 +216,12 @@ def recent(played: PlayedTable, account: Account) -> RecentGame:
                               this=mine))
     own = [p for p in players if p.this] or players[:1]
     me = min(own, key=lambda p: p.place)
+    gave_up = me.seat < len(t.seats) and t.seats[me.seat].forfeit
     solo = t.players == 1
     return RecentGame(table=t.id if public else None, game=t.game, title=_title(t.game),
                       variant=t.variant, solo=solo, players=players, seat=me.seat,
-                      place=me.place, score=me.score, won=None if solo else me.place == 1,
+                      place=me.place, score=me.score,
+                      won=None if solo else won(me.place, gave_up),
                       finished=utc(t.updated).isoformat())
 
 

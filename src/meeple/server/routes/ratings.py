@@ -7,15 +7,15 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime
 
-from fastapi import APIRouter, HTTPException, Query, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field
 
 import meeple
-from meeple.bots.ratings import level, shown
+from meeple.bots.ratings import level, provisional, shown
 from meeple.server.checks import MAX_PARAM
 from meeple.server.deps import StoreDep
 from meeple.server.quotas import ThrottledRoute
-from meeple.server.sessions import username_key
+from meeple.server.sessions import AccountsDep, username_key
 from meeple.store import Store
 from meeple.store.ratings import Rating, Ratings
 
@@ -47,6 +47,8 @@ class Ranked(BaseModel):
     rating: int
     mu: float
     sigma: float
+    provisional: bool = Field(description="a new rating (its sigma still 5 or more): shown "
+                                          "with a '?', it moves fast (docs/ratings.md)")
     games: int
     level: str | None = Field(description="which bot this player plays like, to follow \"plays\""
                                           ": \"at about medium's level\", \"above hard's "
@@ -64,11 +66,13 @@ class Leaderboard(BaseModel):
 
 
 class HistoryPoint(BaseModel):
-    table: str
+    table: str | None = Field(description="the table (its replay: /t/<id>?replay); null for an "
+                                          "unlisted table, except to the player themselves")
     at: str
     rating: int = Field(description="the rating after this game")
     change: int = Field(description="what this game changed it by")
-    place: int = Field(description="the place it counted (1 first; a player who left is last)")
+    place: int = Field(description="the place it counted (1 first; a player who conceded or "
+                                   "left is below those who played on, the first to go last)")
     players: int
 
 
@@ -78,6 +82,8 @@ class GameRating(BaseModel):
     rating: int
     mu: float
     sigma: float
+    provisional: bool = Field(description="a new rating (its sigma still 5 or more): shown "
+                                          "with a '?', it moves fast (docs/ratings.md)")
     games: int
     updated: str | None
     level: str | None = Field(description="\"you play at about medium's level\": the bot this "
@@ -107,6 +113,7 @@ def _leaderboard(store: Store, game: str, limit: int, offset: int) -> Leaderboar
         players=[Ranked(rank=offset + k + 1, username=r.username, display_name=r.display_name,
                         rating=shown(r.rating.mu, r.rating.sigma), mu=round(r.rating.mu, 4),
                         sigma=round(r.rating.sigma, 4), games=r.rating.games,
+                        provisional=provisional(r.rating.sigma),
                         level=level(shown(r.rating.mu, r.rating.sigma), skills))
                  for k, r in enumerate(rows)],
         bots=_bot_lines(bots))
@@ -129,21 +136,27 @@ async def leaderboard(game: str, store: StoreDep, response: Response,
     return board
 
 
-def _player(store: Store, username: str, history: int) -> PlayerRatings | None:
+def _player(store: Store, username: str, history: int, viewer: str | None = None
+            ) -> PlayerRatings | None:
+    """The ratings of ``username`` as ``viewer`` (an account id, or None) may read them: an
+    unlisted table's id only to the player themselves, as their profile shows it."""
     ratings = Ratings(store)
     found = ratings.account(username_key(username))
     if found is None:
         return None
     account_id, name, display = found
+    own = viewer == account_id
     out = []
     for r in ratings.of(account_id):
         skills = {d: shown(b.mu, b.sigma) for d, b in ratings.bots(r.game).items()}
         points = ratings.history(account_id, r.game, history) if history else []
         out.append(GameRating(
             game=r.game, title=_title(r.game), rating=shown(r.mu, r.sigma), mu=round(r.mu, 4),
-            sigma=round(r.sigma, 4), games=r.games, updated=_iso(r.updated),
+            sigma=round(r.sigma, 4), provisional=provisional(r.sigma), games=r.games,
+            updated=_iso(r.updated),
             level=level(shown(r.mu, r.sigma), skills),
-            history=[HistoryPoint(table=p.table_id, at=p.at.isoformat(),
+            history=[HistoryPoint(table=p.table_id if p.public or own else None,
+                                  at=p.at.isoformat(),
                                   rating=shown(*p.after),
                                   change=shown(*p.after) - shown(*p.before),
                                   place=p.place, players=p.players) for p in points]))
@@ -162,17 +175,21 @@ def _iso(when: datetime | None) -> str | None:
 
 
 @router.get("/api/users/{username}/ratings")
-async def player_ratings(username: str, store: StoreDep,
+async def player_ratings(username: str, store: StoreDep, request: Request,
+                         accounts: AccountsDep,
                          history: int = Query(HISTORY_DEFAULT, ge=0, le=HISTORY_MAX,
                                               description="history points per game (the "
                                                           "last ones)")) -> PlayerRatings:
     """A player's rating in each game they played rated, with the bot they play like and
     their last rated games (rating after each, the change, the place). Any visitor may
-    read it, as the leaderboard shows it (404 for no such account)."""
+    read it, as the leaderboard shows it (404 for no such account); the id of an unlisted
+    table (its replay) only the player themselves."""
     if not 0 < len(username) <= NAME_MAX or not username.isprintable():
         raise HTTPException(404, f"no player {username[:40]!r}: usernames are 3 to 30 "
                                  "letters, digits, '_', '-' and '.'")
-    found = await asyncio.to_thread(_player, store, username, history)
+    signed = await accounts.signed(request)
+    viewer = signed.account.id if signed is not None else None
+    found = await asyncio.to_thread(_player, store, username, history, viewer)
     if found is None:
         raise HTTPException(404, f"no player {username[:40]!r}")
     return found

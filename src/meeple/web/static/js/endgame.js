@@ -20,8 +20,12 @@ export function label(labels, key) {
   return labels.get(key) || key.charAt(0).toUpperCase() + key.slice(1);
 }
 
-/** Empty `box` and, if `view` is a finished game, fill it with the end panel. */
-export function renderEnd(box, { view, layout, me }) {
+/**
+ * Empty `box` and, if `view` is a finished game, fill it with the end panel. `seats`: the
+ * table's seats as the server lists them (their `place` once the game is over puts a seat
+ * that conceded or left below the others; without it the game's own winners).
+ */
+export function renderEnd(box, { view, layout, me, seats = [] }) {
   box.replaceChildren();
   box.classList.toggle("hidden", !(view && view.over));
   if (!view || !view.over) return;
@@ -29,21 +33,47 @@ export function renderEnd(box, { view, layout, me }) {
   const challenge = solo && view.board ? view.board.challenge : null;
   box.append(el("h2", { id: "end-title" }, "Game over"));
   if (challenge) box.append(soloVerdict(view, layout, challenge));
-  else box.append(winnersLine(view));
+  else box.append(winnersLine(view, seats));
   box.append(breakdown(view, layout, me));
 }
 
-function winnersLine(view) {
-  const names = view.winners.map((i) => view.seats[i].name);
-  const top = view.winners.length ? view.seats[view.winners[0]].total : 0;
+// the seats placed first: by the server's places (a seat that forfeited is never first,
+// whatever its stand-in scored), else the game's winners
+function firstPlaces(view, seats) {
+  const places = view.seats.map((_, i) => (seats[i] || {}).place);
+  if (places.some((p) => typeof p !== "number")) return view.winners;
+  // a seat that gave up never wins, even placed first because everyone else went before it
+  return places.flatMap((p, i) => (p === 1 && !seats[i].forfeit ? [i] : []));
+}
+
+function winnersLine(view, seats) {
+  const winners = firstPlaces(view, seats);
+  const names = winners.map((i) => view.seats[i].name);
+  const top = winners.length ? view.seats[winners[0]].total : 0;
   let text;
   if (view.players === 1) text = `${view.seats[0].name} scored ${view.seats[0].total}.`;
-  else if (!names.length) text = "Nobody wins.";
+  else if (!names.length) {
+    text = view.winners.length ? "Nobody played the game to its end, so nobody wins." : "Nobody wins.";
+  }
   else if (names.length === 1) text = `${names[0]} wins with ${top} points.`;
   else text = `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win with ${top}` +
     ` points each.`;
-  return el("p", { class: "end-winners", id: "end-winners", "data-winners": JSON.stringify(view.winners) },
-    text);
+  const gone = view.players > 1 ? forfeitWords(view, seats) : "";
+  return el("p", { class: "end-winners", id: "end-winners", "data-winners": JSON.stringify(winners) },
+    text + gone);
+}
+
+// " Ann conceded and Bob left: ..." for the seats placed below the others for giving up
+function forfeitWords(view, seats) {
+  const gone = view.seats.flatMap((s, i) => {
+    const info = seats[i] || {};
+    return info.forfeit ? [`${s.name} ${info.conceded ? "conceded" : "left"}`] : [];
+  });
+  if (!gone.length) return "";
+  const who = gone.length === 1 ? gone[0]
+    : `${gone.slice(0, -1).join(", ")} and ${gone[gone.length - 1]}`;
+  return ` ${who}: placed below the players who played on (the first to go last), whatever ` +
+    "the bot that finished for them scored.";
 }
 
 function soloVerdict(view, layout, ch) {

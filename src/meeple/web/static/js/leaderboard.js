@@ -3,7 +3,7 @@
 // signed-in player's own rating and the bot they play like; a player's rating history drawn
 // (ratingchart.js) when their row is clicked.
 import { accountLink, api, el, session, wireColourBlind } from "./common.js";
-import { ordinal, ratingChart } from "./ratingchart.js";
+import { PROVISIONAL_WORDS, ordinal, ratingChart, ratingWords } from "./ratingchart.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 25;
@@ -33,7 +33,8 @@ function playerRow(p) {
   el("td", { class: "rank" }, String(p.rank)),
   el("td", {}, el("strong", {}, p.display_name), p.display_name !== p.username
     ? el("span", { class: "small muted" }, ` @${p.username}`) : null),
-  el("td", { class: "num" }, String(p.rating)),
+  el("td", { class: "num", title: p.provisional ? PROVISIONAL_WORDS : null },
+    ratingWords(p.rating, p.provisional)),
   el("td", { class: "num" }, String(p.games)),
   el("td", { class: "small" }, p.level || ""));
   const open = () => showHistory(p.username, row);
@@ -122,7 +123,8 @@ async function meLine() {
       "(tick “Rated”) and play it to the end.";
     return;
   }
-  line.replaceChildren(el("strong", {}, `Your rating: ${here.rating}`),
+  line.replaceChildren(el("strong", { title: here.provisional ? PROVISIONAL_WORDS : null },
+    `Your rating: ${ratingWords(here.rating, here.provisional)}`),
     ` after ${here.games} rated game${here.games === 1 ? "" : "s"}`,
     here.level ? `: you play ${here.level}.` : ".", " ",
     el("button", { type: "button", id: "my-history", onclick: () => showHistory(me.username, null) },
@@ -153,7 +155,8 @@ async function showHistory(username, row) {
   }
   const lastGame = here.history[here.history.length - 1];
   const games = `${here.games} rated game${here.games === 1 ? "" : "s"}`;
-  $("history-note").textContent = `${here.rating} after ${games}` +
+  $("history-note").textContent = `${ratingWords(here.rating, here.provisional)} after ${games}` +
+    (here.provisional ? " (? = provisional: new, it still moves fast)" : "") +
     (here.level ? ` · plays ${here.level}` : "") +
     (lastGame ? ` · last game: ${ordinal(lastGame.place)} of ${lastGame.players}, ` +
       `${lastGame.change >= 0 ? "+" : ""}${lastGame.change}` : "") +

@@ -2,6 +2,7 @@
 // a sheet of one's own (Gardens, Reefs, Takenokolor: upload, check, preview), and the lists of
 // waiting, running and finished tables.
 import { mountPlayNow } from "./playnow.js";
+import { ratingWords } from "./ratingchart.js";
 import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, session,
   setMyName, wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
@@ -368,7 +369,8 @@ function variantText(t) {
 function seatSummary(t) {
   return t.seats.map((s) => {
     const who = s.kind === "bot" || s.taken ? s.name : "open";
-    return s.rating !== null && s.rating !== undefined ? `${who} (${s.rating})` : who;
+    return s.rating !== null && s.rating !== undefined
+      ? `${who} (${ratingWords(s.rating, s.provisional)})` : who;
   }).join(", ");
 }
 

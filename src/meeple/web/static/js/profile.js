@@ -5,7 +5,7 @@
 // it, signed in or not; /u/ without a name opens the signed-in account's own.
 import { clubLine, drawSoloGames, drawSpaces } from "./achievements.js";
 import { accountLink, api, describeVariant, el, session, wireColourBlind } from "./common.js";
-import { ratingChart } from "./ratingchart.js";
+import { PROVISIONAL_WORDS, ratingChart, ratingWords } from "./ratingchart.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.replace(/^\/u\/?/, ""));
@@ -119,8 +119,10 @@ async function drawRatings() {
   }
   box.replaceChildren(...found.ratings.map((r) => el("div", { class: "profile-rating", "data-game": r.game },
     el("h3", {}, el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, r.title || r.game), " ",
-      el("span", { class: "seat-rating" }, String(r.rating))),
+      el("span", { class: "seat-rating", title: r.provisional ? PROVISIONAL_WORDS : null },
+        ratingWords(r.rating, r.provisional))),
     el("p", { class: "small" }, `${r.games} rated game${r.games === 1 ? "" : "s"}`
+      + (r.provisional ? " · ? = provisional: the rating is new, so it still moves fast" : "")
       + (r.level ? ` · plays ${r.level}` : "")),
     ratingChart(r.history, { label: `${found.display_name}'s rating in ${r.title || r.game}` }))));
 }

@@ -14,6 +14,15 @@ const PAD = { left: 44, right: 96, top: 12, bottom: 26 };
 const LABEL_GAP = 13;  // the least distance between two bots' labels
 
 // "1st", "2nd", "3rd", "4th"
+/** What a provisional rating's "?" means (a tooltip). */
+export const PROVISIONAL_WORDS = "? = provisional: the rating is new, so it still moves fast " +
+  "(docs/ratings.md)";
+
+/** A rating as players read it: "1630", or "1500?" while it is provisional. */
+export function ratingWords(rating, provisional) {
+  return `${rating}${provisional ? "?" : ""}`;
+}
+
 export function ordinal(n) {
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
   return `${n}${tail}`;
@@ -80,8 +89,10 @@ export function ratingChart(points,
     const tip = `game ${k + 1} (${new Date(p.at).toLocaleDateString()}): ${p.rating} (${sign}${p.change}), ` +
       `${ordinal(p.place)} of ${p.players}`;
     const dot = svg("circle", { cx: x(k + 1), cy: y(p.rating), r: n > 60 ? 2 : 3.5,
-      class: `rating-dot ${p.change >= 0 ? "up" : "down"}`, "data-table": p.table }, svg("title", {}, tip));
-    root.append(svg("a", { href: `/t/${p.table}?replay`, "aria-label": tip }, dot));
+      class: `rating-dot ${p.change >= 0 ? "up" : "down"}`, "data-table": p.table || "" },
+      svg("title", {}, p.table ? tip : `${tip} (an unlisted table: no replay)`));
+    // an unlisted table's replay is its people's only: a dot without a link
+    root.append(p.table ? svg("a", { href: `/t/${p.table}?replay`, "aria-label": tip }, dot) : dot);
   });
   root.append(svg("text", { x: x0, y: height - 6, class: "axis" }, "older"),
     svg("text", { x: x1, y: height - 6, class: "axis", "text-anchor": "end" }, `${n} rated games`));

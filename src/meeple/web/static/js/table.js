@@ -101,6 +101,7 @@ function renderEndPanel() {
   const view = page.preview ? null : page.view;
   renderEnd($("end-panel"), {
     view, layout: page.layout, me: page.me ? page.me.seat : -1,
+    seats: page.table ? page.table.seats : [],
   });
   if (view && view.over) {
     $("end-panel").append(endLinks());
@@ -147,13 +148,11 @@ function renderSeats(view) {
     if (info.kind === "bot") tags.push("bot");
     if (info.kind === "human" && !info.taken && page.table.status === "waiting") tags.push("open");
     if (mine) tags.push("you");
-    if (stood) tags.push(`time ran out: a stand-in bot plays for ${mine ? "you" : "them"}`);
-    const conceded = info.conceded || (page.presence && (page.presence.conceded || [])[i]);
-    if (conceded && !view.over) tags.push("conceded: a bot plays to the end");
+    const status = seatStatus(info, i, { live, over: view.over, mine });
+    if (status) tags.push(status);
     const away = isAway(i);
     if (away) cls.push("away");
     if (stood) cls.push("stood-in");
-    if (info.forfeit) tags.push("left: last place");
     box.append(el("span", { class: cls.join(" "), "data-seat": i, "data-away": String(away) },
       `${s.name}: ${s.total}`, seatRating(info),
       tags.length ? el("span", { class: "muted small" }, ` (${tags.join(", ")})`) : null,
@@ -163,12 +162,38 @@ function renderSeats(view) {
   });
 }
 
-// the seat's rating in this game (issue 53: the account's, or a named bot's), and what the
-// game changed it by once a rated game is over
+// What happened to a person's seat, in one phrase that is true of this seat at this table
+// (null: nothing): conceded, or left (a bot plays for them to the end), and at a rated table
+// where that places them; or, only at a table with a clock, that their time ran out.
+function seatStatus(info, i, { live, over, mine }) {
+  if (info.kind !== "human") return null;
+  const conceded = info.conceded || (page.presence && (page.presence.conceded || [])[i]);
+  const rated = page.table.rated;
+  if (conceded || info.forfeit) {
+    const what = conceded ? "conceded" : "left";
+    if (over) return rated || conceded ? `${what}: placed below the players who played on` : what;
+    return `${what}: a bot plays ${mine ? "your seat" : "for them"} to the end` +
+      (rated || conceded ? ", placed below the players who play on" : "");
+  }
+  if (!live || !info.taken) return null;
+  const clocked = page.table.clock !== null && page.table.clock !== undefined;
+  if (clocked && stoodIn(page.clock, page.table, i)) {
+    return `time ran out: a stand-in bot plays for ${mine ? "you" : "them"}`;
+  }
+  if (!clocked && info.absent) return `left: a bot plays for ${mine ? "you" : "them"}`;
+  return null;
+}
+
+// the seat's rating in this game (issue 53: the account's, or a named bot's; a "?" while it is
+// provisional), and what the game changed it by once a rated game is over, with why on hover
 function seatRating(info) {
   if (info.rating === null || info.rating === undefined) return null;
   const change = info.rating_change;
-  return el("span", { class: "seat-rating small", title: "rating in this game" }, ` · ${info.rating}`,
+  const title = info.rating_note || (info.provisional
+    ? "rating in this game; ? = provisional: the rating is new, so it still moves fast"
+    : "rating in this game");
+  return el("span", { class: "seat-rating small", title },
+    ` · ${info.rating}${info.provisional ? "?" : ""}`,
     change === null || change === undefined ? null
       : el("span", { class: `rating-change ${change >= 0 ? "up" : "down"}` },
         ` (${change >= 0 ? "+" : ""}${change})`));
@@ -176,7 +201,9 @@ function seatRating(info) {
 
 // a rated game that has just ended: the table read again, for the seats' new ratings
 function ratedEnd() {
-  if (!page.view || !page.view.over || !page.table || !page.table.rated || page.ratedEnd) return;
+  if (!page.view || !page.view.over || !page.table || page.ratedEnd) return;
+  // a rated game's new ratings, or the places of a game somebody gave up (endgame.js)
+  if (!page.table.rated && !page.table.seats.some((x) => x.forfeit || x.conceded)) return;
   page.ratedEnd = true;
   api("GET", `/api/tables/${tableId}`).then((t) => { page.table = t; render(); }).catch(() => {});
 }
