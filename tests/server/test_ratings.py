@@ -393,7 +393,7 @@ def test_the_leaderboard_pages_and_its_bounds(server: Server, store: Store) -> N
         r = server.api("GET", f"/api/leaderboard/{game}?offset=1000000")
         assert r.status_code == 200 and r.json()["players"] == []
         r = server.api("GET", "/api/leaderboard/chess")
-        assert r.status_code == 422 and "gardens" in r.json()["detail"]
+        assert r.status_code == 404 and "gardens" in r.json()["detail"]
         for name in ("nobody-" + "x" * 10, "x" * 500, "%00"):
             r = server.api("GET", f"/api/users/{name}/ratings")
             assert r.status_code == 404, (name, r.text)

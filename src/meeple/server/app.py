@@ -15,7 +15,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from fastapi import FastAPI
 
 import meeple
-from meeple.server import errors
+from meeple.server import errors, wslog
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
 from meeple.server.chat import ChatHub, ChatSettings
 from meeple.server.checks import StrictJsonBodies
@@ -24,6 +24,7 @@ from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.fanout import PgListener
 from meeple.server.lanes import Lane, LaneSettings
 from meeple.server.mail import Mailer, MailSettings
+from meeple.server.nostore import NoStore
 from meeple.server.notices import Notifier
 from meeple.server.playnow import Matcher, PlayNowSettings
 from meeple.server.quotas import Quotas, QuotaSettings
@@ -79,6 +80,9 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     app.add_middleware(SessionGuard)
     # issue 54: the tables' chat
     app.state.chat = ChatHub(Chat(store), ChatSettings.from_env(), app.state.accounts)
+    # the API's answers carry personal data, the CSRF token and seat secrets: no cache keeps them
+    app.add_middleware(NoStore)
+    wslog.install()  # a refused WebSocket handshake: logged in bounded form, not as an ERROR
     errors.install(app)
     for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat, ratings,
                    playnow, rules, mail):

@@ -50,6 +50,8 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
+from meeple.server import wslog
+
 log = logging.getLogger("meeple.edge")
 
 #: The most bytes of a request head (request line and headers) read; a longer head is 431.
@@ -338,6 +340,8 @@ class Edge:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int,
                       detail: str) -> None:
+        if scope["type"] == "websocket":
+            wslog.mark_refused()  # logged by refused(), within its budget
         payload = _body(detail)
         headers = [(b"content-type", b"application/json"),
                    (b"content-length", str(len(payload)).encode()), (b"connection", b"close"),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.policy
 import hashlib
 import hmac
 import logging
@@ -210,14 +211,16 @@ def letter(settings: MailSettings, signer: Signer, account: str, kind: str, subj
     kind of mail off (a page with a button) and the RFC 8058 one-click headers."""
     base = settings.public_url
     query = urlencode(signer.unsubscribe_query(account, kind))
-    what = {"turn": "your turn at a turn-based table", "ended": "a turn-based game ended",
-            "rematch": "a rematch invitation"}[kind]
+    when = {"turn": "it is your turn at a turn-based table",
+            "ended": "a turn-based game of yours ends",
+            "rematch": "someone invites you to a rematch"}[kind]
     text = list(lines)
     if table is not None:
         text += ["", f"Open the table: {base}/t/{table}"]
-    text += ["", "--", f"You get this mail because your meeple account asks for mail when "
-             f"there is {what}.",
-             f"Stop these mails (one click, then a button): {base}/mail/unsubscribe?{query}",
+    text += ["", "--", f"You get this mail because you asked meeple to write to you when "
+             f"{when}.",
+             f"To stop these mails, open this link and press the button: "
+             f"{base}/mail/unsubscribe?{query}",
              f"All your mail settings: {base}/account"]
     return Letter(subject, "\n".join(text) + "\n", {
         "List-Unsubscribe": f"<{base}/api/mail/one-click?{query}>",
@@ -230,11 +233,13 @@ def verify_letter(settings: MailSettings, signer: Signer, account: str, display:
     link = f"{settings.public_url}/mail/verify?{query}"
     return Letter("Confirm your e-mail address for meeple", "\n".join([
         f"Hello {display},", "",
-        "Someone (we hope you) gave this address to a meeple account. To get mail from it",
-        "(your turn at a turn-based table, a game ended, a rematch), confirm the address:", "",
+        "Someone, we hope you, gave this address to a meeple account. Before meeple",
+        "writes to it (when it is your turn at a turn-based table, when a game ends,",
+        "when someone invites you to a rematch), please confirm that it is yours: open",
+        "this link and press the button.", "",
         link, "",
-        "The link holds for 7 days. If it was not you, do nothing: no other mail is sent",
-        "to this address until it is confirmed."]) + "\n", {})
+        "The link works for 7 days. If it was not you, ignore this mail: nothing else is",
+        "sent to this address unless it is confirmed."]) + "\n", {})
 
 
 # ------------------------------------------------------------------------------ sending
@@ -242,19 +247,26 @@ class Permanent(Exception):
     """The mail server refused a mail for good (a 5xx answer): it is not tried again."""
 
 
+#: How a mail is written: the default policy, but a header set raw (the extra headers: our
+#: own ASCII) goes out as written. The default refolds a line over 78 characters, and
+#: List-Unsubscribe's ``<URL>`` (RFC 2369, 8058) has no space to fold at, so it was written as
+#: RFC 2047 encoded-words, which no mail program reads as a link to offer unsubscribing by.
+SENT = email.policy.default.clone(refold_source="none")
+
+
 def deliver(target: SmtpTarget, mail_from: str, mail: Mail) -> None:
     """Hand ``mail`` to the SMTP server (in a thread: it blocks). Raises :class:`Permanent`
     for a refusal for good, another exception for one to try again."""
-    msg = EmailMessage()
+    msg = EmailMessage(policy=SENT)
     msg["From"] = mail_from
     msg["To"] = mail.to
     msg["Subject"] = mail.subject
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain=mail_from.rpartition("@")[2].strip(" >") or None)
     msg["Auto-Submitted"] = "auto-generated"
-    for name, value in mail.headers.items():
-        msg[name] = value
     msg.set_content(mail.body)
+    for name, value in mail.headers.items():
+        msg.set_raw(name, value)  # as written (see SENT)
     smtp: smtplib.SMTP
     try:
         if target.tls == "ssl":

@@ -19,18 +19,23 @@ from __future__ import annotations
 
 import asyncio
 import html
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from string import Template
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
 
 import meeple
 from meeple.core.registry import game_text
 from meeple.server.app import create_app
+from meeple.server.routes.ratings import known_games, unknown_game
 from meeple.server.routes.rules import NoRules, rules_game, rules_html
 from meeple.server.sessions import AccountService, username_key
 from meeple.store import NotFound, Store
@@ -165,7 +170,14 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
 
     @app.get("/leaderboard/{game}", include_in_schema=False)
     def leaderboard_page(game: str) -> HTMLResponse:
-        return serve("leaderboard")  # a game's leaderboard, by page (docs/web.md)
+        # a game's leaderboard, by page (docs/web.md); a game that is not there: the 404 page
+        if game not in known_games():
+            return missing(f"There is no leaderboard for “{game[:40]}”",
+                           "meeple has no game of that name: the link may be mistyped. "
+                           "Every game's leaderboard is linked from /leaderboard.",
+                           unknown_game(game))
+        return serve("leaderboard")
+
     @app.get("/mail/verify", include_in_schema=False)
     def mail_verify() -> HTMLResponse:
         return serve("mail")  # a mail's link: a button confirms the address (issue 54)
@@ -173,6 +185,10 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     @app.get("/mail/unsubscribe", include_in_schema=False)
     def mail_unsubscribe() -> HTMLResponse:
         return serve("mail")  # a mail's link: a button turns that kind of mail off
+
+    @app.exception_handler(StarletteHTTPException)
+    async def page_not_found(request: Request, exc: StarletteHTTPException) -> Response:
+        return await not_found_page(request, exc, missing)
 
     @app.get("/solo", include_in_schema=False)
     def solo_index() -> RedirectResponse:
@@ -185,4 +201,21 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     return app
 
 
-__all__ = ["PAGES", "STATIC", "create_web_app", "page_html", "rules_page"]
+#: Paths whose answers are the API's (JSON, also when nothing is there), not pages.
+API_PATHS = ("/api/", "/ws/", "/openapi.json", "/docs")
+
+
+async def not_found_page(request: Request, exc: StarletteHTTPException,
+                         missing: Callable[[str, str, str], HTMLResponse]) -> Response:
+    """Every HTTP error raised outside a page's own handling: a 404 for a page (any path but
+    the API's, :data:`API_PATHS`) is the site's 404 page, in HTML, with the way back; the
+    API's errors, and other statuses, stay JSON (FastAPI's own answer)."""
+    path = request.url.path
+    if exc.status_code == 404 and not path.startswith(API_PATHS):
+        return missing(f"There is no page “{path[:60]}”",
+                       "Nothing on this site has that address: the link may be mistyped or "
+                       "cut short.", "not found")
+    return await http_exception_handler(request, exc)
+
+
+__all__ = ["API_PATHS", "PAGES", "STATIC", "create_web_app", "page_html", "rules_page"]

@@ -15,6 +15,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 import meeple
+from meeple.bots.ratings import shown
 from meeple.core.state import CHANCE
 from meeple.server.checks import MAX_PARAM, checked_name, checked_text
 from meeple.server.deps import ServiceDep, StoreDep
@@ -34,7 +35,9 @@ from meeple.server.sessions import (
 from meeple.store import FINISHED, RUNNING
 from meeple.store.accounts import Account, Claim, HeldTable
 from meeple.store.chat import Chat
+from meeple.store.mail import Mailbox
 from meeple.store.models import now
+from meeple.store.ratings import Ratings
 
 router = APIRouter(route_class=ThrottledRoute)
 
@@ -488,7 +491,9 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
                  ) -> StreamingResponse:
     """Everything kept about the account, as JSON: the account and its settings, its live
     sessions (when, and the browser's User-Agent), its passkeys (names and when; no key
-    material), the seats it holds, each finished game's record (as ``GET
+    material), its e-mail address (whether verified, and which mails it asks for), its
+    rating in each game it played rated with every rated game's change (the whole history),
+    the seats it holds, each finished game's record (as ``GET
     /api/tables/{id}/record`` gives it) and its chat messages. Written as it is read,
     :data:`EXPORT_PAGE` tables at a time, so an account of any size exports in bounded
     memory; one export of an account at a time (429 while one is under way)."""
@@ -510,6 +515,8 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
                      for p in passkeys],
         "chat": [{"table": m.table_id, "at": m.at.isoformat(), "seat": m.seat, "name": m.name,
                   "text": m.text, "hidden": m.hidden} for m in said],
+        "mail": await asyncio.to_thread(_mail_kept, accounts, aid),
+        "ratings": await asyncio.to_thread(_ratings_kept, accounts, aid),
     }
 
     async def pages() -> AsyncIterator[list[HeldTable]]:
@@ -549,6 +556,32 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
 
     return StreamingResponse(written(), media_type="application/json")
 
+
+def _mail_kept(accounts: AccountService, aid: str) -> dict[str, Any]:
+    """The export's ``mail``: the account's e-mail address as kept (null: none), whether it
+    was verified, and which mails it asks for."""
+    got = Mailbox(accounts.store).contact(aid)
+    email, verified, notify = got if got is not None else (None, False, {})
+    return {"email": email, "email_verified": verified, "notify": notify}
+
+
+def _ratings_kept(accounts: AccountService, aid: str) -> list[dict[str, Any]]:
+    """The export's ``ratings``: per game played rated, the rating as shown and as kept
+    (mu, sigma), and every rated game's before and after, oldest first."""
+    ratings = Ratings(accounts.store)
+    return [{"game": r.game, "rating": shown(r.mu, r.sigma), "mu": r.mu, "sigma": r.sigma,
+             "games": r.games, "updated": r.updated.isoformat() if r.updated else None,
+             "history": [{"table": p.table_id, "at": p.at.isoformat(), "place": p.place,
+                          "players": p.players, "rating_before": shown(*p.before),
+                          "rating_after": shown(*p.after), "mu_before": p.before[0],
+                          "sigma_before": p.before[1], "mu_after": p.after[0],
+                          "sigma_after": p.after[1]}
+                         for p in ratings.history(aid, r.game, EXPORT_HISTORY)]}
+            for r in ratings.of(aid)]
+
+
+#: Rated games per game the export lists at most: every one an account can have played.
+EXPORT_HISTORY = 10**9
 
 #: The accounts whose export is being written by this process.
 _exporting: set[str] = set()

@@ -98,6 +98,16 @@ class PlayerRatings(BaseModel):
     ratings: list[GameRating]
 
 
+def known_games() -> list[str]:
+    """The names of the games this server plays."""
+    return [g.name for g in meeple.games()]
+
+
+def unknown_game(game: str) -> str:
+    """What the API and the pages say of a game name that is none of :func:`known_games`."""
+    return f"there is no game {game[:40]!r}; the games are {', '.join(known_games())}"
+
+
 def _bot_lines(found: dict[str, Rating]) -> list[BotLine]:
     return [BotLine(difficulty=d, rating=shown(r.mu, r.sigma), mu=round(r.mu, 4),
                     sigma=round(r.sigma, 4), games=r.games) for d, r in found.items()]
@@ -129,8 +139,10 @@ async def leaderboard(game: str, store: StoreDep, response: Response,
     """A game's leaderboard: accounts with at least one rated game of it, highest rating
     first (the rating is ``1500 + 30 (mu - 3 sigma)``, docs/ratings.md), a page of ``limit``
     after the first ``offset``; and every bot difficulty's rating in the game, as reference
-    lines. ``X-Total-Count``: players in all."""
-    meeple.game_info(game)  # an unknown game: 422 naming the games
+    lines. ``X-Total-Count``: players in all. 404 for a game that is not there, naming
+    the games."""
+    if game not in known_games():
+        raise HTTPException(404, unknown_game(game))
     board = await asyncio.to_thread(_leaderboard, store, game, limit, offset)
     response.headers["X-Total-Count"] = str(board.total)
     return board

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from meeple.server import edge, wslog
 from meeple.server.chat import ChatHub
 from meeple.server.checks import BadInput, loads_strict
 from meeple.server.deps import ServiceDep
@@ -86,7 +87,10 @@ async def play(ws: WebSocket, table_id: str, svc: ServiceDep, quotas: QuotasDep)
 async def refuse(ws: WebSocket, exc: Throttled) -> None:
     """Refuse a WebSocket before accepting it: an HTTP answer (429, ``Retry-After``, the JSON
     body of every refusal) where the server can send one, else accepted and closed at once
-    with 1013 (try again later) and the reason."""
+    with 1013 (try again later) and the reason. Logged by :data:`edge.refused` (a bounded
+    number of lines a minute), not by uvicorn's ERROR line (:mod:`meeple.server.wslog`)."""
+    edge.refused(429, f"WebSocket {ws.url.path[:80]}", ws.scope.get("client"), exc.detail)
+    wslog.mark_refused()
     if "websocket.http.response" in ws.scope.get("extensions", {}):
         await ws.send_denial_response(exc.response())
         return
