@@ -100,6 +100,9 @@ def test_a_guests_seat_is_claimed_at_sign_up_and_sign_out_leaves_no_seat(
     tab.wait_for_selector("#guest", state="visible")
     page.wait_for_function("() => document.body.dataset.phase === 'watching'", timeout=60_000)
     assert not _mine(page) and _seats(page) in (None, "{}")
+    assert "sign in again" in (page.text_content("#refusal") or "").lower()
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.screenshot(path=str(SHOTS / "seat-identity-signed-out-375.png"))
     # the other device plays on
     assert _mine(other)
     assert other.evaluate("document.body.dataset.phase") != "watching"
