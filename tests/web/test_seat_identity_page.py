@@ -155,3 +155,23 @@ def test_a_stranger_cannot_take_a_seat_at_someone_elses_rematch(page: Any, web: 
     assert "/api/" not in said and "403" not in said
     assert 1 in web.api("GET", f"/api/tables/{rematch}").json()["open_seats"]
     page.screenshot(path=str(SHOTS / "rematch-stranger-refused.png"))
+
+
+def test_the_lobby_knows_a_signed_in_persons_own_waiting_table(page: Any, web: Server) -> None:
+    """No secret is kept for it, yet the lobby's waiting list offers its maker "play", not
+    "join" (the account's tables, from My games)."""
+    sign_up(page, web, fresh_name())
+    page.goto(web.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "gardens")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "friend")
+    page.fill("#my-name", "Ann")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    table = str(page.url.rsplit("/", 1)[1])
+    assert table not in (_seats(page) or "")
+    page.goto(web.base + "/")
+    row = page.locator(f"#waiting tbody tr:has(a[href^='/t/{table}'])")
+    row.wait_for(timeout=60_000)
+    assert row.locator("a").first.text_content() == "play"
