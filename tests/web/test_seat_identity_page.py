@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import Server, db_url, free_port
+from tests.server.test_seat_identity import _finished, _join
 from tests.web.driver import create_from_lobby
 from tests.web.test_accounts_pages import fresh_name, other, sign_in, sign_up
 
@@ -100,6 +101,77 @@ def test_a_guests_seat_is_claimed_at_sign_up_and_sign_out_leaves_no_seat(
     tab.wait_for_selector("#guest", state="visible")
     page.wait_for_function("() => document.body.dataset.phase === 'watching'", timeout=60_000)
     assert not _mine(page) and _seats(page) in (None, "{}")
+    assert "sign in again" in (page.text_content("#refusal") or "").lower()
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.screenshot(path=str(SHOTS / "seat-identity-signed-out-375.png"))
     # the other device plays on
     assert _mine(other)
     assert other.evaluate("document.body.dataset.phase") != "watching"
+
+
+def test_a_page_whose_seat_was_left_and_taken_watches_and_says_why(
+        page: Any, web: Server) -> None:
+    """The probe's repro as a player meets it: this browser took seat 1 of a 3-seat table by
+    its link; the seat is left (its secret, by a script) and another person takes it; the
+    page stops playing the seat."""
+    r = web.api("POST", "/api/tables", json={"game": "gardens", "variant": {"level": 1},
+                                              "seats": [{"kind": "human"}] * 3,
+                                              "join_as": "Ann"})
+    assert r.status_code == 201, r.text
+    table = r.json()["table"]["id"]
+    page.goto(f"{web.base}/t/{table}?join")
+    page.wait_for_selector("#join-form", state="visible")
+    page.fill("#join-name", "Bob")
+    page.select_option("#join-seat", "1")
+    page.click("#join-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('seats').textContent"
+                           ".includes('(you)')", timeout=60_000)
+    secret = page.evaluate(f"JSON.parse(localStorage.getItem('meeple.seats'))['{table}'].secret")
+    r = web.api("POST", f"/api/tables/{table}/leave", json={"seat": 1, "secret": secret})
+    assert r.status_code == 200, r.text
+    _join(web, table, 1, "Cat")
+    page.wait_for_function("() => document.body.dataset.phase === 'watching'", timeout=60_000)
+    assert "no longer yours" in (page.text_content("#refusal") or "")
+    _join(web, table, 2, "Dan")  # the game starts: Cat's seat, not this page's
+    page.wait_for_function("() => document.getElementById('seats').textContent"
+                           ".includes('Cat')", timeout=60_000)
+    assert not _mine(page) and table not in (_seats(page) or "")
+    assert page.evaluate("document.body.dataset.phase") == "watching"
+
+
+def test_a_stranger_cannot_take_a_seat_at_someone_elses_rematch(page: Any, web: Server) -> None:
+    finished, (ann, _) = _finished(web)
+    r = web.api("POST", f"/api/tables/{finished}/rematch",
+                json={"seat": 0, "secret": ann, "name": "Ann"})
+    assert r.status_code == 201, r.text
+    rematch = r.json()["table"]["id"]
+    page.goto(f"{web.base}/t/{rematch}?join")
+    page.wait_for_selector("#join-form", state="visible")
+    page.fill("#join-name", "Eve")
+    page.click("#join-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('join-error').textContent !== ''")
+    said = page.text_content("#join-error") or ""
+    assert "This table is a rematch" in said and "You can watch it" in said
+    assert "/api/" not in said and "403" not in said
+    assert 1 in web.api("GET", f"/api/tables/{rematch}").json()["open_seats"]
+    page.screenshot(path=str(SHOTS / "rematch-stranger-refused.png"))
+
+
+def test_the_lobby_knows_a_signed_in_persons_own_waiting_table(page: Any, web: Server) -> None:
+    """No secret is kept for it, yet the lobby's waiting list offers its maker "play", not
+    "join" (the account's tables, from My games)."""
+    sign_up(page, web, fresh_name())
+    page.goto(web.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "gardens")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "friend")
+    page.fill("#my-name", "Ann")
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    table = str(page.url.rsplit("/", 1)[1])
+    assert table not in (_seats(page) or "")
+    page.goto(web.base + "/")
+    row = page.locator(f"#waiting tbody tr:has(a[href^='/t/{table}'])")
+    row.wait_for(timeout=60_000)
+    assert row.locator("a").first.text_content() == "play"

@@ -270,8 +270,9 @@ async def _not_a_rematch(store: Store, table_id: str) -> None:
     if finished is not None:
         raise HTTPException(403, f"this table is the rematch of table {finished}: its seats "
                                  f"are for the people of that game only, each taking their "
-                                 f"own seat with POST /api/tables/{finished}/rematch (their "
-                                 f"seat's secret there, or their account); you may watch it")
+                                 f"own seat from that game (POST /api/tables/{finished}/"
+                                 f"rematch with their seat's secret there, or their account); "
+                                 f"anyone may watch it")
 
 
 @router.post("/api/tables/{table_id}/leave")

@@ -425,7 +425,8 @@ async function refreshList(status) {
   showPager(status, page.total);
   if (!page.tables.length) body.append(el("tr", {}, el("td", { class: "muted" }, "none")));
   for (const t of page.tables) {
-    const mine = heldSeat(t.id);
+    // a guest's seat by its secret here, a signed-in person's by the account (My games)
+    const mine = heldSeat(t.id) || accountTables.has(t.id);
     const action = status === "waiting" && t.open_seats.length && !mine
       ? el("a", { href: `/t/${t.id}?join` }, "join")
       : status === "finished"
@@ -450,6 +451,8 @@ async function refreshList(status) {
 
 // the turns My games shows when the page opens are no news: only later ones are notified
 let firstLook = true;
+// the tables of My games: the account's seats (a signed-in browser keeps no secret for them)
+let accountTables = new Set();
 
 // signed in: the account's games first (GET /api/me/games?sort=turn), its turns on top
 async function refreshMyGames() {
@@ -461,6 +464,7 @@ async function refreshMyGames() {
   $("my-profile").setAttribute("href", `/u/${encodeURIComponent(me.account.username)}`);
   let games;
   try { games = await api("GET", "/api/me/games?sort=turn&limit=20"); } catch { return; }
+  accountTables = new Set(games.map((g) => g.table));
   $("my-games-card").classList.remove("hidden");
   const body = document.querySelector("#my-games tbody");
   body.replaceChildren();

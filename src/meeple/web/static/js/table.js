@@ -881,7 +881,11 @@ function showJoin() {
       history.replaceState(null, "", `/t/${tableId}`);
       connect();
     } catch (err) {
-      $("join-error").textContent = err.message;
+      // a rematch's seats are its people's (docs/server.md): said in a player's words
+      $("join-error").textContent = /is the rematch of table/.test(err.message)
+        ? "This table is a rematch: its seats are kept for the people who played the game " +
+          "before it (they take them from that game's end). You can watch it."
+        : err.message;
     }
   };
 }
@@ -947,20 +951,21 @@ function connect() {
       refuse("The server did not answer; please click again.");
       render();
     },
-    onClose: async (code, reason) => {
+    onClose: async (code) => {
       // 4401: the session this page played its seat by was signed out (here or on another
       // device); it watches from now on (a seat whose secret it keeps is not affected)
       if (code === 4401 && page.me && !page.me.secret) {
         page.me = null;
         page.mode = "watch";
-        refuse(reason || "Signed out: you are watching this table now.");
+        refuse("You were signed out (on this device or another), so you are watching this " +
+          "table now. Sign in again to play your seat.");
         forgetSession();
         accountLink();  // the header says so too
         render();
       } else if (code === 4403 && page.me) {
         // 4403: the seat is no longer this page's (left, taken by someone else, or its
         // secret revoked: claimed into an account, or the account signed out everywhere)
-        await seatLost(reason);
+        await seatLost();
       }
     },
     onState: async (state) => {
@@ -978,7 +983,7 @@ function connect() {
 // forgotten; if the signed-in account holds the seat now (its secret was just claimed into
 // the account in another tab), the page opens again and plays it by the session, else it
 // watches.
-async function seatLost(reason) {
+async function seatLost() {
   dropSeat(tableId);
   forgetSession();  // asked again: signed out everywhere revokes the secrets too
   if (await accountSeat()) {
@@ -987,7 +992,8 @@ async function seatLost(reason) {
   }
   page.me = null;
   page.mode = "watch";
-  refuse(reason || "This seat is no longer yours: you are watching this table now.");
+  refuse("This seat is no longer yours here (it was left, taken by someone else, or its " +
+    "secret was revoked), so you are watching this table now.");
   accountLink();
   render();
 }
