@@ -3,7 +3,7 @@
 // invited to: the first to press Rematch makes it, the others are shown "Join the rematch").
 // The server's side is docs/server.md, "Concede, rematch, abandoned tables".
 
-import { api, el, holdSeat, myName } from "./common.js";
+import { api, el, holdSeat } from "./common.js";
 
 // The seat's proof for a request: its secret when this browser keeps it, else nothing (the
 // signed-in session's account holds the seat).
@@ -75,9 +75,9 @@ export function rematchLinks(ctx) {
     button.onclick = async () => {
       button.disabled = true;
       try {
-        const name = myName() || (table.seats[me.seat] || {}).name || "player";
-        const out2 = await api("POST", `/api/tables/${tableId}/rematch`, { ...proof(me), name });
-        holdSeat(out2.table.id, out2.seat, out2.secret, name);
+        // no name sent: the seat keeps this table's name (an account's seat, the account's)
+        const out2 = await api("POST", `/api/tables/${tableId}/rematch`, proof(me));
+        holdSeat(out2.table.id, out2.seat, out2.secret, out2.table.seats[out2.seat].name);
         location.href = `/t/${out2.table.id}`;
       } catch (err) {
         said.textContent = `No rematch: ${err.message}`;
