@@ -33,8 +33,9 @@ def bob(browser: Any) -> Iterator[Any]:
 
 
 def lobby_table_with_a_friend(page: Any, web: Server) -> str:
-    """In the lobby, signed in: no name box, "You play as ..."; a two-seat table of
-    this person and a friend made (Takenokolor: a short game). Returns its id (the page is left on the table)."""
+    """In the lobby, signed in: no name box, "You play as ..."; a two-seat table of this
+    person and a friend made (Takenokolor: a short game). Returns its id (the page is left on
+    the table)."""
     page.goto(web.base + "/")
     page.wait_for_selector("#play-as", state="visible")
     assert page.is_hidden("#my-name")
