@@ -51,6 +51,7 @@ from meeple.store.store import (
     Table,
     _aware,
     _table,
+    account_seat_name,
     hash_secret,
     open_seat_name,
     result_total,
@@ -232,18 +233,50 @@ class Accounts:
             return None if row is None or row.deleted else row.password_hash
 
     def update(self, account_id: str, display_name: str | None = None,
-               settings: dict[str, Any] | None = None) -> Account:
-        """Change the display name and the settings (given ones only)."""
+               settings: dict[str, Any] | None = None) -> tuple[Account, list[str]]:
+        """Change the display name and the settings (given ones only). A new display name
+        renames every seat the account holds in the same transaction
+        (:meth:`_name_held_seats`); returns the account and the ids of the tables whose seat
+        was renamed (their clients are to be told)."""
+        renamed: list[str] = []
         with self.store.writing() as s:
             row = s.get(AccountRow, account_id)
             if row is None or row.deleted:
                 raise StoreError("this account was deleted")
             if display_name is not None:
                 row.display_name = display_name
+                s.flush()
+                renamed = self._name_held_seats(s, account_id)
             if settings is not None:
                 row.settings = dict(settings)
             s.flush()
-            return _account(row)
+            return _account(row), renamed
+
+    def _name_held_seats(self, s: Session, account_id: str,
+                         only: Sequence[tuple[str, int]] | None = None) -> list[str]:
+        """Within transaction ``s``: name the seats the account holds (or those of ``only``)
+        by its display name as it is now, as a seat taken signed in is named
+        (:func:`~meeple.store.store.account_seat_name`), at waiting, running and finished
+        tables alike: a table's answers, its record and replay, the lists, My games and the
+        mails then all say the name the profile says. Returns the ids of the tables where a
+        seat's name changed (each notified)."""
+        name = account_seat_name(s, account_id)
+        if name is None:
+            return []
+        held = s.execute(select(AccountSeatRow.table_id, AccountSeatRow.seat)
+                         .where(AccountSeatRow.account_id == account_id)).all()
+        wanted = None if only is None else set(only)
+        renamed: list[str] = []
+        for table_id, seat in held:
+            if wanted is not None and (table_id, seat) not in wanted:
+                continue
+            done = s.execute(update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.index == seat, SeatRow.kind == HUMAN,
+                SeatRow.name != name).values(name=name))
+            if done.rowcount and table_id not in renamed:  # type: ignore[attr-defined]
+                renamed.append(table_id)
+                self.store._notify(s, table_id, -1)
+        return renamed
 
     def set_password(self, account_id: str, password_hash: str) -> int:
         """A new password hash; every session of the account is revoked (how many)."""
@@ -399,6 +432,7 @@ class Accounts:
                     revoke_seat_secret(s, c.table_id, c.seat)
                     self.store._notify(s, c.table_id, -1)
                     done.append((c.table_id, c.seat))
+            self._name_held_seats(s, account_id, done)  # the account's seats bear its name
         return done, refused
 
     def revoke_seat_secrets(self, account_id: str) -> list[str]:

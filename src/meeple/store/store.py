@@ -52,6 +52,7 @@ from meeple.store.models import (
     RUNNING,
     UNDO,
     WAITING,
+    AccountRow,
     AccountSeatRow,
     IdempotencyRow,
     LogRow,
@@ -230,6 +231,14 @@ def open_seat_name(index: int) -> str:
     """The name of open seat ``index`` (0-based, as the protocol counts): "Seat 1" for seat 0,
     as people count (issue 54 #2)."""
     return f"Seat {index + 1}"
+
+
+def account_seat_name(s: Session, account_id: str) -> str | None:
+    """The name a seat held by account ``account_id`` bears: the account's display name as it
+    is now (``deleted player`` once deleted), read in transaction ``s``; None for no such
+    account. A signed-in person is named by the account, never by a name the client sends, so
+    nobody can sit down under another's name while signed in (docs/server.md, *Seat names*)."""
+    return s.scalar(select(AccountRow.display_name).where(AccountRow.id == account_id))
 
 
 #: How a bot spec's bot is called at a table (its first word; the rest are its options).
@@ -671,8 +680,11 @@ class Store:
                    ) -> tuple[str, str]:
         """Within transaction ``s``: give open seat ``seat`` to ``name`` and its secret (random,
         or derived from the idempotency key and a salt), held by ``account`` if given, and
-        start the table once no seat is open. Returns the secret and the salt."""
+        start the table once no seat is open. Returns the secret and the salt. A seat an
+        account takes bears the account's display name, whatever ``name`` the client sent
+        (:func:`account_seat_name`)."""
         if account is not None:
+            name = account_seat_name(s, account) or name
             rated = s.scalar(select(TableRow.rated).where(TableRow.id == table_id))
             held = s.scalar(select(AccountSeatRow.seat).where(
                 AccountSeatRow.table_id == table_id, AccountSeatRow.account_id == account))

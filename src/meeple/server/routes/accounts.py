@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
@@ -344,17 +344,29 @@ def _cleared(response: Response) -> dict[str, str]:
 
 
 @router.patch("/api/me")
-async def change_me(body: MePatch, request: Request, accounts: AccountsDep) -> SignedOut:
-    """Change the display name and some page settings (the others kept)."""
+async def change_me(body: MePatch, request: Request, accounts: AccountsDep,
+                    svc: ServiceDep) -> SignedOut:
+    """Change the display name and some page settings (the others kept). The seats the
+    account holds take the new name (docs/server.md, *Seat names*)."""
     signed = await accounts.require(request)
     settings = None
     if body.settings is not None:
         merged = _settings(signed.account.settings).model_dump()
         merged.update(body.settings.model_dump(exclude_none=True))
         settings = PageSettings(**merged).model_dump()
-    account = await asyncio.to_thread(accounts.accounts.update, signed.account.id,
-                                      body.display_name, settings)
+    account, renamed = await asyncio.to_thread(accounts.accounts.update, signed.account.id,
+                                               body.display_name, settings)
+    await _tell_renamed(svc, renamed)
     return await _signed_out(accounts, Signed(signed.session, account))
+
+
+async def _tell_renamed(svc: Service, tables: Iterable[str]) -> None:
+    """The clients of the tables where the account's seats were renamed (a new display name,
+    or seats claimed into it) are sent the new names; a table nobody watches reads them from
+    the store when it is opened."""
+    for table_id in dict.fromkeys(tables):
+        if table_id in svc.runtimes:
+            await svc.seats_changed(table_id)
 
 
 async def _check_password(accounts: AccountService, signed: Signed, password: str) -> None:
@@ -401,6 +413,7 @@ async def claim(body: ClaimSeats, request: Request, accounts: AccountsDep,
         [Claim(c.table, c.seat, c.secret) for c in body.seats])
     for table_id in sorted({t for t, _ in done}):
         await svc.holders_changed(table_id)
+    await _tell_renamed(svc, [t for t, _ in done])  # a claimed seat bears the account's name
     return Claimed(claimed=[SeatRef(table=t, seat=s) for t, s in done],
                    refused=[SeatRefused(table=t, seat=s, reason=r) for t, s, r in refused])
 

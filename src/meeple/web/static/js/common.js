@@ -173,6 +173,17 @@ export async function claimBrowserSeats() {
 
 export function myName() { return localStorage.getItem("meeple.name") || ""; }
 export function setMyName(name) { localStorage.setItem("meeple.name", name); }
+// The name a seat taken here will bear: signed in, the account's display name (the server
+// names an account's seat so whatever is sent, docs/server.md "Seat names"); a guest's typed one.
+export function seatName(me, typed) { return me ? me.account.display_name : typed; }
+// Signed in, a page asks for no name: the name box (`field`) is hidden and `note` says
+// "You play as Alice"; a guest sees the box.
+export function showPlayAs(field, note, me) {
+  field.classList.toggle("hidden", Boolean(me));
+  note.classList.toggle("hidden", !me);
+  note.replaceChildren(...(me ? ["You play as ", el("strong", {}, me.account.display_name),
+    " (your account's name)"] : []));
+}
 
 // Colour-blind mode: a letter or pattern for every colour (body.cb), remembered.
 export function colourBlind() { return localStorage.getItem("meeple.cb") === "1"; }

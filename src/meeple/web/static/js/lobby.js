@@ -3,8 +3,8 @@
 // waiting, running and finished tables.
 import { mountPlayNow } from "./playnow.js";
 import { ratingWords } from "./ratingchart.js";
-import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, session,
-  setMyName, wireColourBlind } from "./common.js";
+import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, seatName, session,
+  setMyName, showPlayAs, wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
 import { dhm, paceWords } from "./clock.js";
 import { notifyControl, notifyTurn } from "./notify.js";
@@ -323,8 +323,9 @@ async function create(ev) {
     else if (sel.value === "friend") seats.push({ kind: "human" });
     else seats.push({ kind: "bot", bot: sel.value.slice(4) });
   }
-  const name = $("my-name").value.trim() || "player";
-  setMyName(name);
+  const signed = await session();
+  const name = seatName(signed, $("my-name").value.trim() || "player");
+  if (!signed) setMyName(name);
   const body = {
     game: game.name, variant: chosenVariant(), seats,
     clock: $("clock").value ? Number($("clock").value) : null,
@@ -529,7 +530,10 @@ async function start() {
   $("create-form").addEventListener("submit", create);
   $("rated").addEventListener("change", applyRated);
   // a rated table is an accounts' table: offered only when signed in
-  session().then((me) => { $("rated-field").classList.toggle("hidden", !me); });
+  session().then((me) => {
+    $("rated-field").classList.toggle("hidden", !me);
+    showPlayAs($("my-name-field"), $("play-as"), me);  // signed in: no name box
+  });
   variantOptions(currentGame());
   refreshPlayers();
   showGoal();

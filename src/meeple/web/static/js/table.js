@@ -7,7 +7,7 @@
 // that list and reach nobody. Which decisions are forced is the server's word, never the page's:
 // a turn that opens with forced ones gets them named in the view frame (`forced`).
 import { accountLink, api, claimBrowserSeats, dropSeat, el, forgetSession, heldSeat, holdSeat, myName,
-  session, setMyName,
+  session, seatName, setMyName, showPlayAs,
   wireColourBlind,
   describeVariant } from "./common.js";
 import { Connection } from "./net.js";
@@ -862,13 +862,18 @@ function showJoin() {
   const panel = $("join-panel");
   panel.classList.remove("hidden");
   $("join-name").value = myName();
+  session().then((me) => showPlayAs($("join-name-field"), $("join-as"), me));
   const sel = $("join-seat");
   sel.replaceChildren(...page.table.open_seats.map((i) => el("option", { value: i }, `Seat ${i + 1}`)));
   $("watch-instead").onclick = (ev) => { ev.preventDefault(); panel.classList.add("hidden"); connect(); };
   $("join-form").onsubmit = async (ev) => {
     ev.preventDefault();
-    const name = $("join-name").value.trim();
-    setMyName(name);
+    const signed = await session();
+    const name = seatName(signed, $("join-name").value.trim());
+    $("join-error").textContent = name ? "" : "Type your name to take the seat (or sign in: "
+      + "then your account's name is used).";
+    if (!name) { $("join-name").focus(); return; }
+    if (!signed) setMyName(name);
     try {
       const out = await api("POST", `/api/tables/${tableId}/join`, { name, seat: Number(sel.value) });
       // a guest keeps the seat's secret; a signed-in seat is the account's, played by the
@@ -906,7 +911,7 @@ function showInvite() {
   const n = open.length;
   box.replaceChildren(
     el("h2", {}, n === 1 ? "Invite a friend: 1 seat is open" : `Invite your friends: ${n} seats are open`),
-    el("p", {}, "Send this link. Whoever opens it gives a name and takes an open seat; " +
+    el("p", {}, "Send this link. Whoever opens it takes an open seat (under their name); " +
       "the game starts once every seat is taken."),
     el("p", { class: "invite-row" }, el("a", { href: `/t/${tableId}?join`, id: "invite-link" }, url),
       " ", copy, " ", said));

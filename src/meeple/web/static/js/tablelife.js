@@ -3,7 +3,7 @@
 // invited to: the first to press Rematch makes it, the others are shown "Join the rematch").
 // The server's side is docs/server.md, "Concede, rematch, abandoned tables".
 
-import { api, el, holdSeat, myName, session } from "./common.js";
+import { api, el, holdSeat, session } from "./common.js";
 
 // The seat's proof for a request: its secret when this browser keeps it, else nothing (the
 // signed-in session's account holds the seat).
@@ -75,10 +75,12 @@ export function rematchLinks(ctx) {
     button.onclick = async () => {
       button.disabled = true;
       try {
-        const name = myName() || (table.seats[me.seat] || {}).name || "player";
-        const out2 = await api("POST", `/api/tables/${tableId}/rematch`, { ...proof(me), name });
+        // no name sent: the seat keeps this table's name (an account's seat, the account's)
+        const out2 = await api("POST", `/api/tables/${tableId}/rematch`, proof(me));
         // a guest keeps the seat's secret; a signed-in seat is the account's (docs/web.md)
-        if (!(await session())) holdSeat(out2.table.id, out2.seat, out2.secret, name);
+        if (!(await session())) {
+          holdSeat(out2.table.id, out2.seat, out2.secret, out2.table.seats[out2.seat].name);
+        }
         location.href = `/t/${out2.table.id}`;
       } catch (err) {
         said.textContent = `No rematch: ${err.message}`;
