@@ -113,7 +113,7 @@ def test_the_conceder_is_last_and_the_one_who_stayed_longer_gains(server: Server
         assert ann_chip["provisional"] and bob_chip["provisional"]
         assert ann_chip["rating_note"].startswith(f"+{ann_chip['rating_change']}")
         assert "new (provisional" in ann_chip["rating_note"]
-        assert "conceded or left" in bob_chip["rating_note"]
+        assert "place 2 of 2 (conceded" in bob_chip["rating_note"]
         # neither profile counts a win: both gave the game up
         for b in (ann, bob):
             prof = server.api("GET", f"/api/users/{b.username}").json()
