@@ -100,6 +100,8 @@ def test_the_conceder_is_last_and_the_one_who_stayed_longer_gains(server: Server
         done = finished(server, table)
         # Bob conceded first: last, whatever the bots scored; Ann first
         assert [s["place"] for s in done["seats"]] == [1, 2], done
+        record = server.api("GET", f"/api/tables/{table}/record").json()
+        assert record["places"] == [1, 2] and record["forfeits"] == [2, 1]
         m = PlackettLuce()
         want = m.rate([[m.rating(mu=priors[ann_id][0], sigma=priors[ann_id][1])],
                        [m.rating(mu=priors[bob_id][0], sigma=priors[bob_id][1])]],
