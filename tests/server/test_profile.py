@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from meeple.server.routes.profiles import places, stats
+from meeple.core.state import places_by_total
+from meeple.server.routes.profiles import stats
 from meeple.store import Store
 from meeple.store.accounts import PlayedSeat
 from tests.server.conftest import Server
@@ -79,21 +80,24 @@ def test_places_and_wins_count_a_shared_first_place_as_a_win() -> None:
     def score(*totals: int) -> list[dict[str, Any]]:
         return [{"total": t, "breakdown": {}} for t in totals]
 
-    assert places(score(10, 30, 30, 5)) == [3, 1, 1, 4]
-    assert places(score(7)) == [1]
+    assert places_by_total([10, 30, 30, 5]) == [3, 1, 1, 4]
+    assert places_by_total([7]) == [1]
     seats = [PlayedSeat("t1", "gardens", {"level": 1}, 2, score(30, 30), 0),  # shared: a win
              PlayedSeat("t2", "gardens", {"level": 1}, 2, score(10, 30), 0),
              PlayedSeat("t3", "gardens", {"level": 2}, 3, score(50, 1, 2), 0),
              # two seats of one table: counted once, at the better place
              PlayedSeat("t4", "gardens", {"level": 1}, 2, score(1, 2), 0),
              PlayedSeat("t4", "gardens", {"level": 1}, 2, score(1, 2), 1),
-             PlayedSeat("t5", "pergola", {"challenge": 3}, 1, score(80), 0)]
+             PlayedSeat("t5", "pergola", {"challenge": 3}, 1, score(80), 0),
+             # issue 58: a seat that conceded is no win, however it scored
+             PlayedSeat("t6", "gardens", {"level": 3}, 2, score(40, 10), 0, (1, None))]
     rows, games, wins = stats(seats)
-    assert (games, wins) == (5, 3)
+    assert (games, wins) == (6, 3)
     by = {(r.game, r.variant.get("level", r.variant.get("challenge"))): r for r in rows}
     g1 = by["gardens", 1]
     assert (g1.played, g1.wins, g1.win_rate, g1.best, g1.solo) == (3, 2, 0.667, 30, False)
     assert (by["gardens", 2].played, by["gardens", 2].wins) == (1, 1)
+    assert (by["gardens", 3].played, by["gardens", 3].wins, by["gardens", 3].best) == (1, 0, 40)
     solo = by["pergola", 3]
     assert (solo.solo, solo.played, solo.wins, solo.win_rate, solo.best) == (
         True, 1, None, None, 80)

@@ -59,7 +59,7 @@ def test_concede_then_a_rematch_for_both(page: Any, bea: Any, web: Server) -> No
         p.wait_for_selector("#concede", state="visible", timeout=60_000)
     page.click("#concede")
     page.wait_for_selector("#concede-confirm", state="visible")
-    assert "you count as last" in page.text_content("#concede-confirm")
+    assert "placed below everyone who plays on" in page.text_content("#concede-confirm")
     page.screenshot(path=str(SHOTS / "table-concede-confirm.png"))
     page.click("#concede-no")  # cancel: nothing happens
     assert page.is_visible("#concede") and not page.is_visible("#concede-confirm")

@@ -70,16 +70,16 @@ def provisional(sigma: float) -> bool:
 
 
 def change_note(before: tuple[float, float], after: tuple[float, float], place: int,
-                players: int, forfeited: bool = False) -> str:
+                players: int, gave_up: str | None = None) -> str:
     """Why a rated game changed a rating by what it did, in words, for the seat's tooltip
-    (docs/ratings.md, *Why it moved so much*): ``"+103: ..."``."""
+    (docs/ratings.md, *Why it moved so much*): ``"+103, place 1 of 2. The rating was
+    new..."``. ``gave_up``: ``"conceded"`` or ``"left"`` for a seat that forfeited."""
     change = shown(*after) - shown(*before)
-    out = [f"{'+' if change >= 0 else ''}{change}"]
-    if forfeited:
-        out.append(f"counted as place {place} of {players}: this seat conceded or left")
-    elif players > 1:
-        out.append(f"place {place} of {players}")
-    head = ", ".join(out) + ". "
+    head = f"{'+' if change >= 0 else ''}{change}, place {place} of {players}"
+    if gave_up is not None:
+        head += (f" ({gave_up}: placed below anyone who played on, the first to give up "
+                 "last)")
+    head += ". "
     if provisional(before[1]):
         why = ("The rating was new (provisional, shown with ?), so it moves fast; it settles "
                "as more rated games are played.")

@@ -81,7 +81,8 @@ def table_out(t: Table, ratings: Mapping[tuple[str, int], SeatRating] | None = N
         place = places[s.index] if s.index < len(places) else None
         if r is not None and r.before is not None and now is not None:
             change = now - shown(*r.before)
-            note = change_note(r.before, r.rating, place or 0, len(t.seats), s.forfeit)
+            gave_up = ("conceded" if s.conceded else "left") if s.forfeit else None
+            note = change_note(r.before, r.rating, place or 0, len(t.seats), gave_up)
         seats.append(SeatOut(index=s.index, kind=s.kind, name=s.name, bot=s.bot, taken=s.taken,
                              absent=s.absent, conceded=s.conceded, forfeit=s.forfeit,
                              rating=now,

@@ -141,11 +141,17 @@ async def analysis(table_id: str, request: Request, svc: ServiceDep, caches: Cac
 @router.get("/api/tables/{table_id}/record")
 async def record(table_id: str, svc: ServiceDep) -> dict[str, Any]:
     """The game record (the engine's format; ``meeple replay`` reads it). While the game
-    runs, the seed is withheld (0) so that no future roll can be foreseen."""
+    runs, the seed is withheld (0) so that no future roll can be foreseen. Once it is over,
+    the table's places too (``places``: the seats that gave up below the others) and each
+    seat's forfeit order (``forfeits``: 1 for the first to give up, null for a seat that
+    played on)."""
     rt = await svc.runtime(table_id)
     rec = rt.state.record()
     if rt.table.status != FINISHED:
         rec["seed"] = 0
+    elif rt.table.result:
+        rec["places"] = rt.table.places()
+        rec["forfeits"] = [s.forfeit_order for s in rt.table.seats]
     rec["table"] = rt.table.id
     return rec
 

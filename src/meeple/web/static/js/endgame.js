@@ -46,34 +46,48 @@ function firstPlaces(view, seats) {
   return places.flatMap((p, i) => (p === 1 && !seats[i].forfeit ? [i] : []));
 }
 
-function winnersLine(view, seats) {
+/** Who won a finished game of several seats, in one sentence ("Ann wins with 34 points."). */
+export function resultSentence(view, seats = []) {
   const winners = firstPlaces(view, seats);
   const names = winners.map((i) => view.seats[i].name);
   const top = winners.length ? view.seats[winners[0]].total : 0;
-  let text;
-  if (view.players === 1) text = `${view.seats[0].name} scored ${view.seats[0].total}.`;
-  else if (!names.length) {
-    text = view.winners.length ? "Nobody played the game to its end, so nobody wins." : "Nobody wins.";
+  if (names.length === 1) return `${names[0]} wins with ${top} points.`;
+  if (names.length > 1) {
+    return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win with ${top}` +
+      " points each.";
   }
-  else if (names.length === 1) text = `${names[0]} wins with ${top} points.`;
-  else text = `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the win with ${top}` +
-    ` points each.`;
+  const placed = view.seats.flatMap((s, i) => ((seats[i] || {}).place === 1 ? [s.name] : []));
+  if (!placed.length) return "Nobody wins.";
+  // everyone gave up: the last to go is placed first, but did not win a game it left
+  return `${placed.join(" and ")} ${placed.length > 1 ? "are" : "is"} placed first; nobody ` +
+    "played the game to its end, so it is nobody's win.";
+}
+
+function winnersLine(view, seats) {
+  const winners = firstPlaces(view, seats);
+  const text = view.players === 1 ? `${view.seats[0].name} scored ${view.seats[0].total}.`
+    : resultSentence(view, seats);
   const gone = view.players > 1 ? forfeitWords(view, seats) : "";
   return el("p", { class: "end-winners", id: "end-winners", "data-winners": JSON.stringify(winners) },
     text + gone);
 }
 
-// " Ann conceded and Bob left: ..." for the seats placed below the others for giving up
+// " Bob conceded first, then Ann left: ..." for the seats placed below the others for
+// giving up, the first to go first (the lowest place)
 function forfeitWords(view, seats) {
-  const gone = view.seats.flatMap((s, i) => {
-    const info = seats[i] || {};
-    return info.forfeit ? [`${s.name} ${info.conceded ? "conceded" : "left"}`] : [];
-  });
+  const gone = view.seats.map((s, i) => ({ name: s.name, info: seats[i] || {} }))
+    .filter((x) => x.info.forfeit)
+    .sort((a, b) => (b.info.place || 0) - (a.info.place || 0));
   if (!gone.length) return "";
-  const who = gone.length === 1 ? gone[0]
-    : `${gone.slice(0, -1).join(", ")} and ${gone[gone.length - 1]}`;
-  return ` ${who}: placed below the players who played on (the first to go last), whatever ` +
-    "the bot that finished for them scored.";
+  const did = (x) => `${x.name} ${x.info.conceded ? "conceded" : "left"}`;
+  const who = gone.length === 1 ? did(gone[0])
+    : `${did(gone[0])} first, then ${gone.slice(1).map(did).join(", then ")}`;
+  if (gone.length === view.seats.length) {
+    return ` ${who}: placed by who stayed longer, whatever the bots that finished scored.`;
+  }
+  const order = gone.length > 1 ? " (the first to go last)" : "";
+  return ` ${who}: placed below the players who played on${order}` +
+    `, whatever the bot that finished for ${gone.length > 1 ? "them" : "that seat"} scored.`;
 }
 
 function soloVerdict(view, layout, ch) {

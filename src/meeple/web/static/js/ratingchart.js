@@ -13,7 +13,6 @@ import { svg } from "./common.js";
 const PAD = { left: 44, right: 96, top: 12, bottom: 26 };
 const LABEL_GAP = 13;  // the least distance between two bots' labels
 
-// "1st", "2nd", "3rd", "4th"
 /** What a provisional rating's "?" means (a tooltip). */
 export const PROVISIONAL_WORDS = "? = provisional: the rating is new, so it still moves fast " +
   "(docs/ratings.md)";
@@ -23,6 +22,7 @@ export function ratingWords(rating, provisional) {
   return `${rating}${provisional ? "?" : ""}`;
 }
 
+// "1st", "2nd", "3rd", "4th"
 export function ordinal(n) {
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
   return `${n}${tail}`;

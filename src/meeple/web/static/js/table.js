@@ -13,10 +13,11 @@ import { accountLink, api, claimBrowserSeats, dropSeat, el, forgetSession, heldS
 import { Connection } from "./net.js";
 import { rematchLinks, renderSeatActions } from "./tablelife.js";
 import { loadDrawing } from "./games/index.js";
-import { label, renderEnd, rowLabels } from "./endgame.js";
+import { label, renderEnd, resultSentence, rowLabels } from "./endgame.js";
 import { announce } from "./toasts.js";
 import { hintButton, lightHint } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
+import { ordinal } from "./ratingchart.js";
 import { paceWords, playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
 import { chatPanel, hasChat } from "./chat.js";
 import { notifyControl, notifyTurn } from "./notify.js";
@@ -171,7 +172,7 @@ function seatStatus(info, i, { live, over, mine }) {
   const rated = page.table.rated;
   if (conceded || info.forfeit) {
     const what = conceded ? "conceded" : "left";
-    if (over) return rated || conceded ? `${what}: placed below the players who played on` : what;
+    if (over) return typeof info.place === "number" ? `${what}: ${ordinal(info.place)} place` : what;
     return `${what}: a bot plays ${mine ? "your seat" : "for them"} to the end` +
       (rated || conceded ? ", placed below the players who play on" : "");
   }
@@ -305,11 +306,10 @@ function renderStatus(view) {
     text = view.over ? "This turn ends the game: confirm it, or undo."
       : "Your turn is complete: confirm it, or undo.";
   } else if (view.over) {
-    const w = view.winners.map(who);
+    // (by the server's places once it has them: a seat that gave up never wins)
     text = view.players === 1
       ? `Game over: ${who(0)} scored ${view.seats[0].total}.`
-      : `Game over: ${w.join(" and ")} ${w.length > 1 ? "share the win" : "wins"} with` +
-        ` ${view.seats[view.winners[0]].total}.`;
+      : `Game over: ${resultSentence(view, page.table ? page.table.seats : [])}`;
     const said = (view.board && view.board.result_text) || "";
     if (said) text += " " + said;
   } else if (page.mode === "replay") {

@@ -48,8 +48,8 @@ export function renderSeatActions(box, ctx) {
   leave.onclick = () => act("leave", leave);
   const concede = el("button", { type: "button", id: "concede", class: "small danger" }, "Concede");
   const confirm = el("span", { class: "confirm-concede hidden", id: "concede-confirm", role: "group" },
-    el("span", {}, "Concede this game? A bot plays your seat to the end; you count as last, and "
-      + "you cannot take the seat back. "));
+    el("span", {}, "Concede this game? A bot plays your seat to the end; you are placed below "
+      + "everyone who plays on, and you cannot take the seat back. "));
   const yes = el("button", { type: "button", id: "concede-yes", class: "small danger" }, "Yes, concede");
   const no = el("button", { type: "button", id: "concede-no", class: "small" }, "Cancel");
   confirm.append(yes, " ", no);
