@@ -25,11 +25,11 @@ from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 #: The lane is the server process's, the same on either store: SQLite only.
 pytestmark = SQLITE_ONLY
 
-#: The default lane (docs/server.md): one worker, 8 jobs, 2 a client, 30 CPU-s a minute, 30
+#: The default lane (docs/server.md): one worker, 8 jobs, 2 a client, 30 CPU-s a minute, 120
 #: hints and 10 analyses a minute a client (conftest's TEST_LIMITS lift them for other tests).
 DEFAULT_LANE = {
     "MEEPLE_HINT_WORKERS": "1", "MEEPLE_HINT_QUEUE": "8", "MEEPLE_HINT_PER_CLIENT": "2",
-    "MEEPLE_HINT_CPU": "30", "MEEPLE_RATE_HINT": "30/minute", "MEEPLE_RATE_ANALYSIS": "10/minute",
+    "MEEPLE_HINT_CPU": "30", "MEEPLE_RATE_HINT": "120/minute", "MEEPLE_RATE_ANALYSIS": "10/minute",
 }
 #: A tight lane: two workers, short deadlines, 1 CPU-s a minute, 3 jobs in all.
 TIGHT_LANE = {
@@ -220,12 +220,12 @@ def test_a_clients_analyses_at_once_are_held_to_its_budget(lane_default: Server)
 
 
 def test_hints_are_rate_limited_per_client(lane_default: Server) -> None:
-    """At most MEEPLE_RATE_HINT hints a client (30 a minute by default): the 31st is a 429
+    """At most MEEPLE_RATE_HINT hints a client (120 a minute by default): the 121st is a 429
     with Retry-After; another address still gets its hints."""
     with client(lane_default, "127.0.1.6") as http, client(lane_default, "127.0.1.7") as other:
         table, seat, secret = seat_to_move(http)
-        codes = [answered(ask_hint(http, table, seat, secret, "easy")) for _ in range(31)]
-        assert codes[:30] == [200] * 30 and codes[30] == 429, codes
+        codes = [answered(ask_hint(http, table, seat, secret, "easy")) for _ in range(121)]
+        assert codes[:120] == [200] * 120 and codes[120] == 429, codes
         r = ask_hint(http, table, seat, secret, "easy")
         assert r.json()["limit"] == "MEEPLE_RATE_HINT"
         mine = seat_to_move(other)

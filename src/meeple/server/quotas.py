@@ -40,7 +40,7 @@ from starlette.responses import Response
 ENV: dict[str, tuple[str, str]] = {
     "create": ("MEEPLE_RATE_CREATE", "30/minute"),
     "join": ("MEEPLE_RATE_JOIN", "60/minute"),
-    "hint": ("MEEPLE_RATE_HINT", "30/minute"),
+    "hint": ("MEEPLE_RATE_HINT", "120/minute"),
     "analysis": ("MEEPLE_RATE_ANALYSIS", "10/minute"),
     "frames": ("MEEPLE_RATE_FRAMES", "20/second"),
     "client_frames": ("MEEPLE_RATE_CLIENT_FRAMES", "200/second"),

@@ -9,6 +9,7 @@ and the signed-in account, ``/u/{username}`` a player's public profile (an unkno
 404 with the page saying so; ``/u/``: the signed-in account's own), ``/leaderboard/{game}`` a
 game's leaderboard (``/leaderboard``: the first game's), ``/rules/{game}`` how to play a
 game, with its sheet drawn (``/rules`` every game's; a game that is not there: the 404 page),
+``/ratings`` how ratings work, in players' words,
 ``/mail/verify`` and
 ``/mail/unsubscribe`` the pages a mail's links open (a button does what they say),
 ``/static/...`` the assets.
@@ -55,6 +56,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "leaderboard": ("leaderboard", ("leaderboard.css",)),
     "rules-index": ("how to play", ("rules.css",)),
     "mail": ("mail", ("account.css",)),
+    "ratings": ("how ratings work", ("rules.css",)),
 }
 
 #: A game's rules page (:func:`rules_page`): its title and style sheets (the drawings' too).
@@ -177,6 +179,10 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
                            "Every game's leaderboard is linked from /leaderboard.",
                            unknown_game(game))
         return serve("leaderboard")
+
+    @app.get("/ratings", include_in_schema=False)
+    def ratings_page() -> HTMLResponse:
+        return serve("ratings")  # how ratings work, in players' words (the profile links it)
 
     @app.get("/mail/verify", include_in_schema=False)
     def mail_verify() -> HTMLResponse:
