@@ -27,6 +27,7 @@ from meeple.bots import make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.state import CHANCE, State
 from meeple.server.authority import Refused
+from meeple.server.botfair import BotShares, ShareSettings, bots_only, capped_spec, client_of_table
 from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool, ready
 from meeple.server.runtime import Runtime
 from meeple.store import RUNNING, StoreUnavailable
@@ -64,9 +65,12 @@ class BotScheduler:
 
     def __init__(self, host: Host, pool: Executor | None, *,
                  deadline: float = DEFAULT_DEADLINE, enabled: bool = True,
-                 new_pool: Callable[[], Executor] | None = None) -> None:
+                 new_pool: Callable[[], Executor] | None = None,
+                 shares: ShareSettings | None = None) -> None:
         self.host = host
         self.pool = pool
+        #: which waiting decision a free worker of the pool takes (fair between clients)
+        self.shares = BotShares(int(getattr(pool, "_max_workers", 1) or 1), shares)
         self.new_pool = new_pool
         self.deadline = deadline
         self.enabled = enabled
@@ -135,7 +139,8 @@ class BotScheduler:
         if spec in INLINE_BOTS:
             text: str | None = self._decide_here(rt, seat, spec)
         else:
-            text = await self.decide(self._decision(rt, seat, spec))
+            text = await self.decide(self._decision(rt, seat, spec, self.shares.settings),
+                                     client_of_table(rt.table), bots_only(rt.table))
         if text is None:  # missed its deadline or failed: a random legal move instead
             text = str(make_bot("random", seed=bot_seed(rt)).choose(
                 rt.state.seen_by(seat), rt.state.legal_moves()))
@@ -162,9 +167,12 @@ class BotScheduler:
                 await asyncio.sleep(min(0.2 * 2 ** min(tries, 4), 2.0))
 
     @staticmethod
-    def _decision(rt: Runtime, seat: int, spec: str) -> Decision:
-        """What a bot of ``spec`` decides for ``seat`` at the table's position now."""
+    def _decision(rt: Runtime, seat: int, spec: str, shares: ShareSettings) -> Decision:
+        """What a bot of ``spec`` decides for ``seat`` at the table's position now (at a
+        bot-only table, thinking at most ``shares.bot_only_seconds``)."""
         t = rt.table
+        if bots_only(t):
+            spec = capped_spec(spec, shares.bot_only_seconds)
         return Decision(t.game, t.players, t.variant, t.sheet, t.seed,
                         tuple(str(m) for m in rt.state.history), seat, spec, bot_seed(rt), t.id)
 
@@ -235,10 +243,16 @@ class BotScheduler:
             await self.host.tell_clock(rt)
 
     # ------------------------------------------------------------------ the pool
-    async def decide(self, d: Decision) -> str | None:
+    async def decide(self, d: Decision, client: str = "", background: bool = False
+                     ) -> str | None:
         """The bot's move, or None if it missed its deadline or failed (then the caller plays a
         stand-in move). A worker that overruns is stopped: the pool is made anew, and decisions
         that were under way in it are asked again.
+
+        The decision is handed to the pool only once a worker is free for it: ``client``'s
+        share (the table's creator), a bot-only table's (``background``) last
+        (:class:`~meeple.server.botfair.BotShares`), so the pool never queues one client's
+        flood ahead of another's table.
 
         The deadline counts think time, not time spent waiting: not a new pool's start-up (see
         :meth:`warm`), nor a decision's wait in the queue behind others while many bots think
@@ -250,7 +264,10 @@ class BotScheduler:
                 return decide(d)
             try:
                 await self.warm(pool)
-                return await self._run_with_deadline(pool, d)
+                async with self.shares.turn(client, background):
+                    if self.pool is not pool:
+                        continue  # the pool was made anew while this waited: ask the new one
+                    return await self._run_with_deadline(pool, d)
             except TimeoutError:
                 log.warning("table bot %s missed its %.1f s deadline; a stand-in move is played",
                             d.spec, self.deadline)

@@ -299,6 +299,9 @@ class Table:
     pace: str = LIVE
     #: a turn-based table's time bank per seat, in seconds (None at a live table)
     bank: int | None = None
+    #: a digest of the address that created it (``quotas.client_hash``; None if not kept):
+    #: whose share of the bot workers its bots take (``server/botfair.py``)
+    creator: str | None = None
 
     @property
     def open_seats(self) -> list[int]:
@@ -316,7 +319,7 @@ def _table(row: TableRow) -> Table:
                          _aware(s.back_at) if s.back_at is not None else None)
                     for s in row.seats),
         rematch=row.rematch, ended=row.ended, rated=bool(row.rated), pace=row.pace or LIVE,
-        bank=row.bank,
+        bank=row.bank, creator=row.creator,
     )
 
 
