@@ -1,34 +1,34 @@
 """Fair shares of the bot workers: a person's bots are never queued behind another client's
 flood of bot-only tables.
 
-The bot pool (:mod:`meeple.server.botpool`) runs its decisions first come, first served, so
-before this one client's twenty bot-only tables of ``mcts:seconds=10`` bots kept every worker
-busy and every other table's bots waited minutes. Now a decision is handed to the pool only
-when a worker is free for it, and :class:`BotShares` chooses which waiting decision gets a
-freed worker:
+The bot pool (:mod:`meeple.server.botpool`) ran every decision first come, first served, so
+one client's twenty bot-only tables of ``mcts:seconds=10`` bots kept every worker busy and
+every other table's bots waited minutes (issue 58). Now:
 
-- **tables with a person first**: a table with a human seat (the game a person plays against
-  bots) goes before any bot-only table (a demo nobody waits for);
-- **bot-only tables share one bounded slice**: at most ``background`` decisions of bot-only
-  tables run at once, from all clients together (``MEEPLE_BOT_BACKGROUND``; by default half
-  the workers, at least one), and at most one of them from any one client, so the other
-  workers are always free for tables with a person;
-- **no client holds every worker**: at most ``per_client`` decisions of one client's tables run
-  at once, whatever their kind (``MEEPLE_BOT_PER_CLIENT``; by default every worker but one, at
-  least one);
-- among the waiting decisions a freed worker may take, the client with the fewest running
-  goes first, then the one that waited longest.
+- **tables with a person first**: a table with a human seat (a person plays there, or played
+  and left it to stand-ins) has the bot pool (``MEEPLE_BOT_WORKERS`` processes) to itself;
+  a bot-only table (a demo nobody waits for) thinks in a pool of its own,
+  ``MEEPLE_BOT_BACKGROUND`` processes (default 1) at a lower priority (``nice`` 10,
+  :func:`~meeple.server.botpool.make_background_pool`), made at the first bot-only decision;
+  so bot-only tables never take a worker from a person's table, nor much of the CPU while
+  it thinks, and one that overruns its deadline renews only its own pool;
+- **one bounded slice per client**: a decision is handed to its pool only when a worker is
+  free for it (the pool never queues one client's work ahead of another's), and
+  :class:`BotShares` chooses which waiting decision a freed worker takes: among those whose
+  client is under its share, the client with the fewest running first, then the one that
+  waited longest. A client's bot-only tables run one decision at a time, all of them
+  together; a client's tables with a person at most ``MEEPLE_BOT_PER_CLIENT`` at once (by
+  default every worker but one, at least one), so no client holds every worker of the pool;
+- **long thinking is bounded**: a bot of a bot-only table thinks at most
+  ``MEEPLE_BOT_ONLY_SECONDS`` (3 s, what the ``hard`` presets allow themselves) a decision:
+  an ``mcts`` spec's ``seconds`` and ``cpu`` are capped at it (:func:`capped_spec`); a table
+  with a person keeps its bots as asked (within the client limits, :mod:`meeple.bots.limits`).
 
 A table's client is its creator (``Table.creator``: the digest of the creating address, as the
 per-client limits count it, :mod:`meeple.server.quotas`), kept in the store, so every server
-process on one database and every process after a restart shares a client's tables out the
-same way. A table made before creators were kept, or by the store directly, counts as one
-client, ``unknown``.
-
-Long thinking is bounded too: a bot of a bot-only table thinks at most
-``MEEPLE_BOT_ONLY_SECONDS`` (3 s, what the ``hard`` presets allow themselves) a decision: an
-``mcts`` spec's ``seconds`` and ``cpu`` are capped at it (:func:`capped_spec`); a table with a
-person keeps its bots as asked (within the client limits, :mod:`meeple.bots.limits`).
+process on one database, and every process after a restart, shares a client's tables the
+same way. A table made before creators were kept, or by the store directly, counts as the one
+client ``unknown``.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from meeple.store import BOT, Table
 
 #: The settings, by field of :class:`ShareSettings`: (environment variable, default).
 ENV: dict[str, tuple[str, str]] = {
-    "background": ("MEEPLE_BOT_BACKGROUND", "0"),
+    "background": ("MEEPLE_BOT_BACKGROUND", "1"),
     "per_client": ("MEEPLE_BOT_PER_CLIENT", "0"),
     "bot_only_seconds": ("MEEPLE_BOT_ONLY_SECONDS", "3"),
 }
@@ -61,8 +61,7 @@ UNKNOWN = "unknown"
 class ShareSettings:
     """How the bot workers are shared (see :data:`ENV`)."""
 
-    #: decisions of bot-only tables running at once, all clients together (0: half the
-    #: workers, at least one)
+    #: worker processes of the bot-only tables (at a lower priority), all clients together
     background: int = int(ENV["background"][1])
     #: decisions of one client's tables running at once (0: every worker but one, at least one)
     per_client: int = int(ENV["per_client"][1])
@@ -84,6 +83,9 @@ class ShareSettings:
                     raise ValueError(raw)
             except ValueError:
                 raise ValueError(f"{var}={raw!r} is not a number, 0 or more") from None
+        if values["background"] < 1:
+            raise ValueError(f"{ENV['background'][0]} must be at least 1 (the bot-only tables' "
+                             "worker processes)")
         return cls(**values)
 
 
@@ -126,20 +128,19 @@ class _Waiter:
 
 
 class BotShares:
-    """Which waiting bot decision a free worker takes (the module's docstring). One per bot
-    pool; ``workers`` is the pool's size."""
+    """Which waiting bot decision a free worker of one pool takes (the module's docstring);
+    ``workers`` is the pool's size. A client's decisions of bot-only tables (``background``)
+    run one at a time, its others at most ``per_client`` at once."""
 
     def __init__(self, workers: int, settings: ShareSettings | None = None) -> None:
         self.settings = settings or ShareSettings()
         self.workers = max(1, workers)
-        self.background = min(self.workers,
-                              self.settings.background or max(1, self.workers // 2))
         self.per_client = min(self.workers,
                               self.settings.per_client or max(1, self.workers - 1))
         self.running = 0
-        self.running_background = 0
+        #: decisions running, by client
         self.by_client: Counter[str] = Counter()
-        self.background_by_client: Counter[str] = Counter()
+        #: decisions waiting for a worker, oldest first
         self.waiting: list[_Waiter] = []
         self._order = itertools.count()
 
@@ -163,16 +164,16 @@ class BotShares:
         finally:
             self._release(waiter)
 
-    def _may_run(self, w: _Waiter) -> bool:
-        if self.by_client[w.client] >= self.per_client:
-            return False
-        return not w.background or (self.running_background < self.background
-                                    and self.background_by_client[w.client] < 1)
+    def share(self, w: _Waiter) -> int:
+        """How many decisions ``w``'s client may have running at once in this pool."""
+        return 1 if w.background else self.per_client
 
     def _next(self) -> _Waiter | None:
-        """The waiting decision a free worker takes: a table with a person before a bot-only
-        one, then the client with the fewest running, then the longest waiting."""
-        eligible = [w for w in self.waiting if self._may_run(w)]
+        """The waiting decision a free worker takes: of a client under its share, a table
+        with a person before a bot-only one (should one pool have both), then the client with
+        the fewest running, then the one that waited longest."""
+        eligible = [w for w in self.waiting if not w.granted.done()  # (cancelled)
+                    and self.by_client[w.client] < self.share(w)]
         if not eligible:
             return None
         return min(eligible, key=lambda w: (w.background, self.by_client[w.client], w.order))
@@ -185,9 +186,6 @@ class BotShares:
             self.waiting.remove(w)
             self.running += 1
             self.by_client[w.client] += 1
-            if w.background:
-                self.running_background += 1
-                self.background_by_client[w.client] += 1
             w.granted.set_result(None)
 
     def _release(self, w: _Waiter) -> None:
@@ -195,9 +193,4 @@ class BotShares:
         self.by_client[w.client] -= 1
         if self.by_client[w.client] <= 0:
             del self.by_client[w.client]
-        if w.background:
-            self.running_background -= 1
-            self.background_by_client[w.client] -= 1
-            if self.background_by_client[w.client] <= 0:
-                del self.background_by_client[w.client]
         self._grant()
