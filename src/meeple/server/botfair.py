@@ -8,7 +8,7 @@ every other table's bots waited minutes (issue 58). Now:
 - **tables with a person first**: a table with a human seat (a person plays there, or played
   and left it to stand-ins) has the bot pool (``MEEPLE_BOT_WORKERS`` processes) to itself;
   a bot-only table (a demo nobody waits for) thinks in a pool of its own,
-  ``MEEPLE_BOT_BACKGROUND`` processes (default 1) at a lower priority (``nice`` 10,
+  ``MEEPLE_BOT_BACKGROUND`` processes (default 1) at the lowest priority (``nice`` 19,
   :func:`~meeple.server.botpool.make_background_pool`), made at the first bot-only decision;
   so bot-only tables never take a worker from a person's table, nor much of the CPU while
   it thinks, and one that overruns its deadline renews only its own pool;

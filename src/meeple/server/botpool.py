@@ -140,16 +140,17 @@ def make_pool(workers: int | None = None) -> Executor:
 
 
 #: How much lower the workers of bot-only tables run than the server and the other bot
-#: workers (``nice``): when the machine is busy, the bots of a table with a person get the CPU
-#: first (:mod:`meeple.server.botfair`).
-BACKGROUND_NICE = 10
+#: workers (``nice``, the lowest priority): when the machine is busy, the bots of a table
+#: with a person get the CPU first (:mod:`meeple.server.botfair`).
+BACKGROUND_NICE = 19
 
 
 def _start_background_worker(parent: int) -> None:
-    """A worker for bot-only tables: as a bot worker starts, at a lower priority."""
-    _warm(parent)
+    """A worker for bot-only tables: at the lowest priority from its start (loading the
+    games included), then as a bot worker starts."""
     with contextlib.suppress(OSError):
         os.nice(BACKGROUND_NICE)
+    _warm(parent)
 
 
 def make_background_pool(workers: int) -> Executor:
