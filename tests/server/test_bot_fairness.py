@@ -3,12 +3,14 @@ must not keep another client's bot from answering a person.
 
 The server believes 127.0.0.1 as a proxy, so each request names its client in
 X-Forwarded-For: the flood comes from one address, the person from another. The flood's bots
-think 10 s a decision (no cap on bot-only tables here, MEEPLE_BOT_ONLY_SECONDS=0, so the
-assertion is about the order the workers are given out, not about the cap). Before the fix
-the bot pool ran decisions first come, first served: the person's greedy bot waited behind
-the flood's queued decisions, so several of them were played before its reply. Now the
-flood's bot-only tables hold one of the two workers at most, and the person's bot takes the
-other at once: at most one flood decision (the one running) can end while it replies.
+think 5 CPU seconds a decision (no cap on bot-only tables here, MEEPLE_BOT_ONLY_SECONDS=0, so
+the assertion is about the order the workers are given out, not about the cap; CPU seconds,
+so that a loaded machine slows the flood as it slows the person's bot). Before the fix the bot
+pool ran decisions first come, first served: the person's greedy bot waited behind the
+flood's queued decisions, so several of them were played before its reply (9 in a run). Now
+the flood's bot-only tables think in a pool of their own, one decision at a time, and the
+person's bot takes a worker of the bot pool at once: at most one flood decision (the one
+running) can end while it replies.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from tests.server.conftest import Server, free_port
 
 FLOOD = {"X-Forwarded-For": "10.58.0.1"}
 PERSON = {"X-Forwarded-For": "10.58.0.2"}
-SLOW = "mcts:iterations=20000;cpu=10"
+SLOW = "mcts:iterations=20000;cpu=5"
 FLOOD_TABLES = 4
 
 
@@ -104,7 +106,7 @@ def test_a_persons_bot_answers_while_another_clients_bot_tables_think(
     fair.restart(kill=True)
     started = _wait_for_flood(fair, flood, _flood_moves(fair, flood) + 1)
     assert started >= 2
-    # a flood decision takes 10 s and one runs at a time: at most the running one ends while
+    # a flood decision takes 5 CPU s and one runs at a time: at most the running one ends while
     # the person's bot replies (first come, first served, the bot waited for three or more)
     _persons_bot_replies(fair, flood, 1)
     # the flood is not starved either: it goes on
