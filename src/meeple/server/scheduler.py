@@ -304,7 +304,7 @@ class BotScheduler:
     def pool_for(self, background: bool) -> Executor | None:
         """The pool a decision goes to: the bot-only tables' (made now if it is not yet) for
         ``background``, else the pool (None: decisions are made here, as in tests)."""
-        if not background or self.pool is None:
+        if not background or self.pool is None or self.closed:
             return self.pool
         if self.background_pool is None:
             self.background_pool = self.new_background_pool(self.background_shares.workers)
