@@ -16,6 +16,7 @@ from fastapi import FastAPI
 
 import meeple
 from meeple.server import errors, wslog
+from meeple.server.botfair import ShareSettings
 from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
 from meeple.server.chat import ChatHub, ChatSettings
 from meeple.server.checks import StrictJsonBodies
@@ -115,9 +116,10 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        shares = ShareSettings.from_env()  # (a bad setting stops the start before any worker)
         pool = make_pool(bot_workers) if bots else None
         service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(bot_workers),
-                          bot_deadline=bot_deadline or deadline_from_env())
+                          bot_deadline=bot_deadline or deadline_from_env(), shares=shares)
         app.state.service = service
         # issue 51: per-client limits, the hint lane (apart from the bots' pool), and the
         # waiting tables nobody joined closed

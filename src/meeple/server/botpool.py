@@ -8,6 +8,7 @@ so in the log (:mod:`meeple.server.service`).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
@@ -136,6 +137,28 @@ def make_pool(workers: int | None = None) -> Executor:
     ctx = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_warm,
                                initargs=(os.getpid(),))
+
+
+#: How much lower the workers of bot-only tables run than the server and the other bot
+#: workers (``nice``, the lowest priority): when the machine is busy, the bots of a table
+#: with a person get the CPU first (:mod:`meeple.server.botfair`).
+BACKGROUND_NICE = 19
+
+
+def _start_background_worker(parent: int) -> None:
+    """A worker for bot-only tables: at the lowest priority from its start (loading the
+    games included), then as a bot worker starts."""
+    with contextlib.suppress(OSError):
+        os.nice(BACKGROUND_NICE)
+    _warm(parent)
+
+
+def make_background_pool(workers: int) -> Executor:
+    """The process pool of the bot-only tables' decisions (``MEEPLE_BOT_BACKGROUND``
+    processes, at :data:`BACKGROUND_NICE`)."""
+    ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx,
+                               initializer=_start_background_worker, initargs=(os.getpid(),))
 
 
 def kill_pool(pool: Executor) -> None:

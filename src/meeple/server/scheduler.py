@@ -27,7 +27,15 @@ from meeple.bots import make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.state import CHANCE, State
 from meeple.server.authority import Refused
-from meeple.server.botpool import DEFAULT_DEADLINE, Decision, decide, kill_pool, ready
+from meeple.server.botfair import BotShares, ShareSettings, bots_only, capped_spec, client_of_table
+from meeple.server.botpool import (
+    DEFAULT_DEADLINE,
+    Decision,
+    decide,
+    kill_pool,
+    make_background_pool,
+    ready,
+)
 from meeple.server.runtime import Runtime
 from meeple.store import RUNNING, StoreUnavailable
 
@@ -60,22 +68,37 @@ def bot_seed(rt: Runtime) -> int:
 
 
 class BotScheduler:
-    """Plays the bots of every table of one host, in one pool of worker processes."""
+    """Plays the bots of every table of one host: a table with a person in one pool of worker
+    processes, bot-only tables in a smaller one at a lower priority, each decision handed to
+    its pool once a worker is free for it (:mod:`meeple.server.botfair`)."""
 
     def __init__(self, host: Host, pool: Executor | None, *,
                  deadline: float = DEFAULT_DEADLINE, enabled: bool = True,
-                 new_pool: Callable[[], Executor] | None = None) -> None:
+                 new_pool: Callable[[], Executor] | None = None,
+                 shares: ShareSettings | None = None,
+                 new_background_pool: Callable[[int], Executor] = make_background_pool
+                 ) -> None:
         self.host = host
         self.pool = pool
         self.new_pool = new_pool
+        settings = shares or ShareSettings()
+        #: which waiting decision a free worker of ``pool`` takes (fair between clients)
+        self.shares = BotShares(int(getattr(pool, "_max_workers", 1) or 1), settings)
+        #: the bot-only tables' pool (made at their first decision) and its shares
+        self.background_pool: Executor | None = None
+        self.new_background_pool = new_background_pool
+        self.background_shares = BotShares(settings.background, settings)
         self.deadline = deadline
         self.enabled = enabled
         self.closed = False
-        #: the pool's workers have started (see :meth:`warm`); decisions wait for it
-        self._pool_ready: asyncio.Future[Any] | None = None
+        #: each pool's workers have started (see :meth:`warm`); decisions wait for it
+        self._pools_ready: dict[Executor, asyncio.Future[Any]] = {}
 
     def stop(self, runtimes: Sequence[Runtime]) -> None:
         self.closed = True
+        if self.background_pool is not None:
+            kill_pool(self.background_pool)
+            self.background_pool = None
         for rt in runtimes:
             if rt.bot_task is not None:
                 rt.bot_task.cancel()
@@ -135,7 +158,8 @@ class BotScheduler:
         if spec in INLINE_BOTS:
             text: str | None = self._decide_here(rt, seat, spec)
         else:
-            text = await self.decide(self._decision(rt, seat, spec))
+            text = await self.decide(self._decision(rt, seat, spec, self.shares.settings),
+                                     client_of_table(rt.table), bots_only(rt.table))
         if text is None:  # missed its deadline or failed: a random legal move instead
             text = str(make_bot("random", seed=bot_seed(rt)).choose(
                 rt.state.seen_by(seat), rt.state.legal_moves()))
@@ -162,9 +186,12 @@ class BotScheduler:
                 await asyncio.sleep(min(0.2 * 2 ** min(tries, 4), 2.0))
 
     @staticmethod
-    def _decision(rt: Runtime, seat: int, spec: str) -> Decision:
-        """What a bot of ``spec`` decides for ``seat`` at the table's position now."""
+    def _decision(rt: Runtime, seat: int, spec: str, shares: ShareSettings) -> Decision:
+        """What a bot of ``spec`` decides for ``seat`` at the table's position now (at a
+        bot-only table, thinking at most ``shares.bot_only_seconds``)."""
         t = rt.table
+        if bots_only(t):
+            spec = capped_spec(spec, shares.bot_only_seconds)
         return Decision(t.game, t.players, t.variant, t.sheet, t.seed,
                         tuple(str(m) for m in rt.state.history), seat, spec, bot_seed(rt), t.id)
 
@@ -235,22 +262,32 @@ class BotScheduler:
             await self.host.tell_clock(rt)
 
     # ------------------------------------------------------------------ the pool
-    async def decide(self, d: Decision) -> str | None:
+    async def decide(self, d: Decision, client: str = "", background: bool = False
+                     ) -> str | None:
         """The bot's move, or None if it missed its deadline or failed (then the caller plays a
         stand-in move). A worker that overruns is stopped: the pool is made anew, and decisions
         that were under way in it are asked again.
+
+        A bot-only table's decision (``background``) goes to the background pool, any other
+        to the pool; either is handed to its pool only once a worker is free for it within
+        ``client``'s share (the table's creator; :class:`~meeple.server.botfair.BotShares`), so
+        no pool queues one client's flood ahead of another's table.
 
         The deadline counts think time, not time spent waiting: not a new pool's start-up (see
         :meth:`warm`), nor a decision's wait in the queue behind others while many bots think
         at once. A decision is an overrun once it has been running (handed to a worker) for a
         whole deadline, so a bot is stopped after one to two deadlines of thinking."""
+        shares = self.background_shares if background else self.shares
         for _attempt in range(3):
-            pool = self.pool
+            pool = self.pool_for(background)
             if pool is None:
                 return decide(d)
             try:
                 await self.warm(pool)
-                return await self._run_with_deadline(pool, d)
+                async with shares.turn(client, background):
+                    if self.pool_for(background) is not pool:
+                        continue  # the pool was made anew while this waited: ask the new one
+                    return await self._run_with_deadline(pool, d)
             except TimeoutError:
                 log.warning("table bot %s missed its %.1f s deadline; a stand-in move is played",
                             d.spec, self.deadline)
@@ -263,6 +300,15 @@ class BotScheduler:
                 log.error("bot %s failed (%s); a stand-in move is played", d.spec, exc)
                 return None
         return None
+
+    def pool_for(self, background: bool) -> Executor | None:
+        """The pool a decision goes to: the bot-only tables' (made now if it is not yet) for
+        ``background``, else the pool (None: decisions are made here, as in tests)."""
+        if not background or self.pool is None or self.closed:
+            return self.pool
+        if self.background_pool is None:
+            self.background_pool = self.new_background_pool(self.background_shares.workers)
+        return self.background_pool
 
     async def _run_with_deadline(self, pool: Executor, d: Decision) -> str:
         future = pool.submit(decide, d)
@@ -282,25 +328,30 @@ class BotScheduler:
     async def warm(self, pool: Executor) -> None:
         """Start ``pool``'s workers once (spawning them and loading the games can take
         seconds on a busy machine), before any decision's deadline counts."""
-        if self._pool_ready is None or getattr(self._pool_ready, "pool", None) is not pool:
+        ready_all = self._pools_ready.get(pool)
+        if ready_all is None:
             loop = asyncio.get_running_loop()
             workers = int(getattr(pool, "_max_workers", 1) or 1)
-            ready_all = asyncio.gather(*(loop.run_in_executor(pool, ready)
-                                         for _ in range(workers)))
-            ready_all.pool = pool  # type: ignore[attr-defined]
-            self._pool_ready = ready_all
-        await asyncio.shield(self._pool_ready)
+            ready_all = self._pools_ready[pool] = asyncio.gather(
+                *(loop.run_in_executor(pool, ready) for _ in range(workers)))
+        await asyncio.shield(ready_all)
 
     def pool_broken(self, pool: Executor) -> None:
         """A worker of ``pool`` died (killed, out of memory): the pool is broken for good, every
         decision sent to it fails at once. It is made anew (unless that was done already) and
         the decisions under way in it are asked again."""
-        if self.pool is pool:
+        if pool in (self.pool, self.background_pool):
             log.warning("a bot worker died; the bot pool is made anew")
         self.renew_pool(pool)
 
     def renew_pool(self, pool: Executor) -> None:
-        if self.pool is not pool or self.new_pool is None:
+        """Make ``pool`` anew (the pool or the bot-only tables' one) and stop the old one,
+        unless that was done already."""
+        if pool is self.background_pool:
+            self.background_pool = self.new_background_pool(self.background_shares.workers)
+        elif self.pool is pool and self.new_pool is not None:
+            self.pool = self.new_pool()
+        else:
             return
-        self.pool = self.new_pool()
+        self._pools_ready.pop(pool, None)
         kill_pool(pool)

@@ -29,6 +29,7 @@ from meeple.server.authority import (
     rebuild,
     undoable,
 )
+from meeple.server.botfair import ShareSettings
 from meeple.server.botpool import DEFAULT_DEADLINE
 from meeple.server.broadcaster import Broadcaster, Shown, opening_forced
 from meeple.server.committer import Committer
@@ -51,12 +52,13 @@ class Service:
 
     def __init__(self, store: Store, pool: Executor | None, *,
                  bot_deadline: float = DEFAULT_DEADLINE, bots: bool = True,
-                 new_pool: Callable[[], Executor] | None = None) -> None:
+                 new_pool: Callable[[], Executor] | None = None,
+                 shares: ShareSettings | None = None) -> None:
         self.store = store
         self.authority = Authority(store)
         self.broadcaster = Broadcaster()
         self.bots = BotScheduler(self, pool, deadline=bot_deadline, enabled=bots,
-                                 new_pool=new_pool)
+                                 new_pool=new_pool, shares=shares)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
         #: called after every change this process made, once its clients are told (the mail

@@ -312,6 +312,9 @@ class Table:
     pace: str = LIVE
     #: a turn-based table's time bank per seat, in seconds (None at a live table)
     bank: int | None = None
+    #: a digest of the address that created it (``quotas.client_hash``; None if not kept):
+    #: whose share of the bot workers its bots take (``server/botfair.py``)
+    creator: str | None = None
 
     @property
     def open_seats(self) -> list[int]:
@@ -346,7 +349,7 @@ def _table(row: TableRow) -> Table:
                          s.forfeit_order)
                     for s in row.seats),
         rematch=row.rematch, ended=row.ended, rated=bool(row.rated), pace=row.pace or LIVE,
-        bank=row.bank,
+        bank=row.bank, creator=row.creator,
     )
 
 
