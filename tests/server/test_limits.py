@@ -11,17 +11,24 @@ import contextlib
 import json
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from tests.server.conftest import SQLITE_ONLY, Server, free_port
+from tests.server.test_accounts import Browser, guest_table
 
 #: The limited server's settings: low, so a test reaches each in a few requests. Its proxy is
 #: 127.0.0.1 (X-Forwarded-For believed from it); 127.0.0.2 and up are clients of their own.
-PER_CLIENT = 3
+PER_CLIENT = 8
+#: Chat messages a table may have (all authors) in the limited server's hour.
+TABLE_RATE = 8
 LIMITS = {"MEEPLE_HTTP_PER_CLIENT": str(PER_CLIENT), "MEEPLE_BODY_TIMEOUT": "1",
-          "MEEPLE_TRUSTED_PROXIES": "127.0.0.1"}
+          "MEEPLE_TRUSTED_PROXIES": "127.0.0.1",
+          "MEEPLE_RATE_CHAT": "3/hour", "MEEPLE_RATE_CHAT_CLIENT": "5/hour",
+          "MEEPLE_RATE_CHAT_TABLE": f"{TABLE_RATE}/hour"}
 
 
 @pytest.fixture(scope="module")
@@ -183,3 +190,100 @@ def test_behind_a_trusted_proxy_the_cap_counts_the_forwarded_client(limited: Ser
     finally:
         for sock in held:
             sock.close()
+
+
+# ------------------------------------------------------------------------ finding 13
+class Spectator:
+    """A signed-in spectator's chat at a table, from ``address`` (the X-Forwarded-For the
+    trusted proxy 127.0.0.1 gives)."""
+
+    def __init__(self, srv: Server, table: str, token: str | None, address: str) -> None:
+        self.ws = connect(f"{srv.ws_base}/ws/tables/{table}", open_timeout=60,
+                          ping_interval=None, close_timeout=10, max_size=None,
+                          additional_headers={"Cookie": f"meeple_session={token}",
+                                              "X-Forwarded-For": address}).__enter__()
+        self.ws.send(json.dumps({"type": "hello", "chat": True}))
+        self.expect(lambda f: f["type"] == "chat" and f.get("history") is True)
+
+    def expect(self, match: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            frame: dict[str, Any] = json.loads(self.ws.recv(timeout=60))
+            if match(frame):
+                return frame
+
+    def say(self, text: str) -> dict[str, Any]:
+        self.ws.send(json.dumps({"type": "chat", "text": text}))
+        return self.expect(lambda f: f.get("posted") is True or
+                           (f["type"] == "error" and f.get("chat") is True))
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def _account(srv: Server, address: str) -> Browser:
+    b = Browser(srv)
+    b.http.headers["X-Forwarded-For"] = address
+    b.sign_up()
+    return b
+
+
+def _posted(answer: dict[str, Any]) -> None:
+    assert answer["type"] == "chat" and answer.get("posted") is True, answer
+
+
+def _refused(answer: dict[str, Any], setting: str) -> None:
+    assert answer["type"] == "error" and answer["chat"] is True, answer
+    assert setting in answer["reason"] and "not posted" in answer["reason"], answer
+    assert answer["retry"] is True, answer
+
+
+def test_chat_is_limited_per_address_as_well_as_per_author(limited: Server) -> None:
+    """Fresh accounts from one address share its rate: the probe's 20 accounts could each
+    post their own 60 an hour into a stranger's table."""
+    table = guest_table(limited, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    address = "198.51.100.7"
+    people = [_account(limited, address) for _ in range(3)]
+    chats = [Spectator(limited, table["table"]["id"], p.token, address) for p in people]
+    try:
+        for n, chat in enumerate([chats[0], chats[0], chats[1], chats[1], chats[2]]):
+            _posted(chat.say(f"message {n}"))  # each author within its own 3/hour
+        _refused(chats[2].say("one more from this address"), "MEEPLE_RATE_CHAT_CLIENT")
+        # someone at another address is not held back
+        other = _account(limited, "198.51.100.8")
+        elsewhere = Spectator(limited, table["table"]["id"], other.token, "198.51.100.8")
+        _posted(elsewhere.say("hello from elsewhere"))
+        elsewhere.close()
+        other.close()
+    finally:
+        for chat in chats:
+            chat.close()
+        for p in people:
+            p.close()
+    texts = [m["text"] for m in limited.api(
+        "GET", f"/api/tables/{table['table']['id']}/chat").json()["messages"]]
+    assert "one more from this address" not in texts and "message 4" in texts
+
+
+def test_chat_is_limited_per_table(limited: Server) -> None:
+    """Authors at many addresses together post at most the table's rate into it."""
+    table = guest_table(limited, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    tid = table["table"]["id"]
+    people, chats = [], []
+    try:
+        for n in range(5):
+            address = f"198.51.101.{n + 1}"
+            people.append(_account(limited, address))
+            chats.append(Spectator(limited, tid, people[-1].token, address))
+        for n in range(TABLE_RATE):
+            _posted(chats[n // 2].say(f"message {n}"))  # two each: within author and address
+        _refused(chats[4].say("one too many here"), "MEEPLE_RATE_CHAT_TABLE")
+        # the same author at another table is not held back
+        there = guest_table(limited, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+        other = Spectator(limited, there["table"]["id"], people[4].token, "198.51.101.5")
+        _posted(other.say("one too many here"))
+        other.close()
+    finally:
+        for chat in chats:
+            chat.close()
+        for p in people:
+            p.close()

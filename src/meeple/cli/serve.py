@@ -79,7 +79,7 @@ def serve_cmd(
         proxies = settings_from(os.environ, "MEEPLE_TRUSTED_PROXIES", trusted_proxy)
         edge_settings = uvicorn_settings(edge, proxies)
         AccountSettings.from_env()  # MEEPLE_SECRET_KEY, the sessions' and sign-ins' settings
-        ChatSettings.from_env()  # MEEPLE_RATE_CHAT, MEEPLE_RATE_REPORT
+        ChatSettings.from_env()  # MEEPLE_RATE_CHAT(_CLIENT, _TABLE), MEEPLE_RATE_REPORT
         bracketed = f"[{host}]" if ":" in host else host  # (the links in mails)
         os.environ.setdefault("MEEPLE_PUBLIC_URL", f"http://{bracketed}:{port}")
         MailSettings.from_env()  # MEEPLE_SMTP_URL, MEEPLE_MAIL_FROM, MEEPLE_PUBLIC_URL (issue 54)
