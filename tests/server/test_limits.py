@@ -12,23 +12,28 @@ import json
 import socket
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.conftest import SQLITE_ONLY, Server, free_port
-from tests.server.test_accounts import Browser, guest_table
+from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
+from tests.server.test_accounts import PASSWORD, Browser, guest_table, problem
 
 #: The limited server's settings: low, so a test reaches each in a few requests. Its proxy is
 #: 127.0.0.1 (X-Forwarded-For believed from it); 127.0.0.2 and up are clients of their own.
 PER_CLIENT = 8
 #: Chat messages a table may have (all authors) in the limited server's hour.
 TABLE_RATE = 8
+#: Password changes an account (and a client) may ask in the limited server's hour.
+PASSWORD_RATE = 3
 LIMITS = {"MEEPLE_HTTP_PER_CLIENT": str(PER_CLIENT), "MEEPLE_BODY_TIMEOUT": "1",
           "MEEPLE_TRUSTED_PROXIES": "127.0.0.1",
           "MEEPLE_RATE_CHAT": "3/hour", "MEEPLE_RATE_CHAT_CLIENT": "5/hour",
-          "MEEPLE_RATE_CHAT_TABLE": f"{TABLE_RATE}/hour"}
+          "MEEPLE_RATE_CHAT_TABLE": f"{TABLE_RATE}/hour",
+          "MEEPLE_RATE_PASSWORD": f"{PASSWORD_RATE}/hour", "MEEPLE_HASH_PER_CLIENT": "2"}
 
 
 @pytest.fixture(scope="module")
@@ -162,10 +167,10 @@ def test_a_client_over_its_connection_cap_gets_429_and_is_closed(limited: Server
             sock.close()
     # the connections closed, the client may connect again (once the server saw them go)
     for _ in range(200):
-        with _connect(limited.port, "127.0.0.3") as sock:
-            with contextlib.suppress(AssertionError, ConnectionResetError):
-                if _request(sock) == 200:
-                    break
+        with _connect(limited.port, "127.0.0.3") as sock, \
+                contextlib.suppress(AssertionError, ConnectionResetError):
+            if _request(sock) == 200:
+                break
         time.sleep(0.05)
     else:
         raise AssertionError("the client's closed connections were not given back")
@@ -287,3 +292,59 @@ def test_chat_is_limited_per_table(limited: Server) -> None:
             chat.close()
         for p in people:
             p.close()
+
+
+# ------------------------------------------------------------------------ finding 4
+def _change(b: Browser, old: str, new: str) -> httpx.Response:
+    r = b.request("POST", "/api/me/password", json={"old_password": old, "new_password": new})
+    if r.status_code == 200:
+        b.csrf = r.json()["csrf"]
+    return r
+
+
+def test_password_changes_are_counted_per_account_and_per_client(limited: Server) -> None:
+    ann = _account(limited, "192.0.2.10")
+    password = PASSWORD
+    for n in range(PASSWORD_RATE):
+        new = f"{PASSWORD} {n}"
+        assert _change(ann, password, new).status_code == 200
+        password = new
+    r = _change(ann, password, "yet another password")
+    problem(r, 429, "MEEPLE_RATE_PASSWORD", "for this account")
+    assert r.headers["retry-after"].isdigit()
+    # nothing was changed: the last password still signs in
+    assert ann.sign_in(password=password).status_code == 200
+    ann.close()
+    # two accounts at one address share the address's count
+    bob, cy = _account(limited, "192.0.2.11"), _account(limited, "192.0.2.11")
+    assert _change(bob, PASSWORD, "bob's new password").status_code == 200
+    assert _change(bob, "bob's new password", "bob's newer password").status_code == 200
+    assert _change(cy, PASSWORD, "cy's new password").status_code == 200
+    problem(_change(cy, "cy's new password", "cy's newer one"), 429, "MEEPLE_RATE_PASSWORD",
+            "from your address")
+    bob.close()
+    cy.close()
+
+
+def test_a_client_has_at_most_its_share_of_password_hashing(limited: Server) -> None:
+    """Many password checks at once from one address: those beyond its share are refused
+    at once (429), not queued before everyone else's sign-in; another address signs in."""
+    ann = _account(limited, "192.0.2.20")
+    other = _account(limited, "192.0.2.21")
+
+    def sign_in(_: int) -> httpx.Response:
+        with httpx.Client(base_url=limited.base, timeout=120, verify=TLS,
+                          headers={"X-Forwarded-For": "192.0.2.20"}) as http:
+            return http.post("/api/session", json={"username": ann.username,
+                                                   "password": PASSWORD})
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(sign_in, range(12)))
+        assert other.sign_in().status_code == 200
+    codes = sorted(r.status_code for r in answers)
+    assert set(codes) == {200, 429}, codes
+    refusal = next(r for r in answers if r.status_code == 429)
+    problem(refusal, 429, "MEEPLE_HASH_PER_CLIENT")
+    assert refusal.headers["retry-after"].isdigit()
+    ann.close()
+    other.close()
