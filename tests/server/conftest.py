@@ -41,6 +41,7 @@ TEST_LIMITS = {
     # address and per table (tests/server/test_limits.py sets its own)
     "MEEPLE_HTTP_PER_CLIENT": "0", "MEEPLE_RATE_PASSWORD": "off", "MEEPLE_HASH_PER_CLIENT": "0",
     "MEEPLE_RATE_CHAT_CLIENT": "off", "MEEPLE_RATE_CHAT_TABLE": "off",
+    "MEEPLE_RATE_CEREMONY": "off",
 }
 
 

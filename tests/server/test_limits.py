@@ -21,19 +21,24 @@ from websockets.sync.client import connect
 
 from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 from tests.server.test_accounts import PASSWORD, Browser, guest_table, problem
+from tests.server.test_passkeys import Authenticator
+from tests.server.test_passkeys import Browser as PasskeyBrowser
 
 #: The limited server's settings: low, so a test reaches each in a few requests. Its proxy is
 #: 127.0.0.1 (X-Forwarded-For believed from it); 127.0.0.2 and up are clients of their own.
 PER_CLIENT = 8
 #: Chat messages a table may have (all authors) in the limited server's hour.
 TABLE_RATE = 8
+#: Passkey ceremonies an account (and a client) may begin in the limited server's hour.
+CEREMONY_RATE = 4
 #: Password changes an account (and a client) may ask in the limited server's hour.
 PASSWORD_RATE = 3
 LIMITS = {"MEEPLE_HTTP_PER_CLIENT": str(PER_CLIENT), "MEEPLE_BODY_TIMEOUT": "1",
           "MEEPLE_TRUSTED_PROXIES": "127.0.0.1",
           "MEEPLE_RATE_CHAT": "3/hour", "MEEPLE_RATE_CHAT_CLIENT": "5/hour",
           "MEEPLE_RATE_CHAT_TABLE": f"{TABLE_RATE}/hour",
-          "MEEPLE_RATE_PASSWORD": f"{PASSWORD_RATE}/hour", "MEEPLE_HASH_PER_CLIENT": "2"}
+          "MEEPLE_RATE_PASSWORD": f"{PASSWORD_RATE}/hour", "MEEPLE_HASH_PER_CLIENT": "2",
+          "MEEPLE_RATE_CEREMONY": f"{CEREMONY_RATE}/hour"}
 
 
 @pytest.fixture(scope="module")
@@ -348,3 +353,42 @@ def test_a_client_has_at_most_its_share_of_password_hashing(limited: Server) -> 
     assert refusal.headers["retry-after"].isdigit()
     ann.close()
     other.close()
+
+
+# ------------------------------------------------------------------------ finding 3
+def test_an_account_holds_at_most_five_passkey_ceremonies(server: Server) -> None:
+    """Asking again and again for options to add a passkey replaces the account's oldest
+    ceremony, so one account cannot fill the site's pool: the first options' challenge is
+    gone, the newest still works."""
+    ann = PasskeyBrowser(server)
+    ann.sign_up()
+    auth = Authenticator(ann.origin)
+    first = ann.options("/api/passkeys/register/options")
+    asked = [ann.options("/api/passkeys/register/options") for _ in range(40)]
+    r = ann.post("/api/passkeys/register", {"credential": auth.create(first)})
+    problem(r, 400, "unknown")
+    r = ann.post("/api/passkeys/register", {"credential": auth.create(asked[-1])})
+    assert r.status_code == 201, r.text
+    assert len(ann.mine()["passkeys"]) == 1
+    ann.close()
+
+
+def test_passkey_ceremonies_are_limited_per_account_and_per_client(limited: Server) -> None:
+    ann = PasskeyBrowser(limited, address="127.0.0.5")
+    ann.sign_up()
+    for _ in range(CEREMONY_RATE):
+        ann.options("/api/passkeys/register/options")
+    r = ann.post("/api/passkeys/register/options")
+    problem(r, 429, "MEEPLE_RATE_CEREMONY", "for this account")
+    assert r.headers["retry-after"].isdigit()
+    # another account at another address is not held back
+    bob = PasskeyBrowser(limited, address="127.0.0.6")
+    bob.sign_up()
+    bob.options("/api/passkeys/register/options")
+    # a fresh account at ann's address shares the address's count
+    cy = PasskeyBrowser(limited, address="127.0.0.5")
+    cy.sign_up()
+    problem(cy.post("/api/passkeys/register/options"), 429, "MEEPLE_RATE_CEREMONY",
+            "from your address")
+    for b in (ann, bob, cy):
+        b.close()

@@ -100,6 +100,7 @@ ENV: dict[str, tuple[str, str]] = {
     "signin_user": ("MEEPLE_RATE_SIGNIN_USER", "10/minute;50/hour"),
     "signup": ("MEEPLE_RATE_SIGNUP", "20/hour"),
     "password": ("MEEPLE_RATE_PASSWORD", "5/minute;20/hour"),
+    "ceremony": ("MEEPLE_RATE_CEREMONY", "10/minute;60/hour"),
     "hash_per_client": ("MEEPLE_HASH_PER_CLIENT", "2"),
     "rp_id": ("MEEPLE_RP_ID", ""),
     "rp_origin": ("MEEPLE_RP_ORIGIN", ""),
@@ -128,6 +129,9 @@ class AccountSettings:
     signup: str = ENV["signup"][1]
     #: password changes and confirmations (right or wrong) an account, and a client, may ask
     password: str = ENV["password"][1]
+    #: passkey ceremonies (register or confirm options) a signed-in account, and a client,
+    #: may ask for
+    ceremony: str = ENV["ceremony"][1]
     #: password hashes one client may have made or checked at once, waiting or running (more
     #: are refused, not queued: the server's :data:`HASHERS` slots are everyone's); 0: no cap
     hash_per_client: int = int(ENV["hash_per_client"][1])
@@ -301,7 +305,8 @@ class AccountService:
         self._limiter = FixedWindowRateLimiter(MemoryStorage())
         self._rates: dict[str, list[RateLimitItem]] = {
             name: rate(getattr(self.settings, name)) for name in ("signin", "signin_user",
-                                                                  "signup", "password")}
+                                                                  "signup", "password",
+                                                                  "ceremony")}
         #: password hashes each client has waiting or running (:meth:`_hash_work`)
         self._hashing_by: dict[str, int] = {}
         #: this process's WebSockets that act for a seat by a session, by account: (the
@@ -524,6 +529,19 @@ class AccountService:
                 var = ENV["password"][0]
                 raise Throttled(429, f"too many password changes or checks {whose} (at most "
                                      f"{self.settings.password}, {var}); try again in "
+                                     f"{max(1, math.ceil(wait))} s", var, wait)
+
+    def ceremony_allowed(self, account_id: str, client: str) -> None:
+        """Count a signed-in account's new passkey ceremony (the options to add a passkey or
+        to confirm with one) for the account and for ``client``; :class:`Throttled` (429)
+        over either's rate."""
+        for who, whose in ((f"account:{account_id}", "for this account"),
+                           (client, "from your address")):
+            wait = self._wait("ceremony", who)
+            if wait is not None:
+                var = ENV["ceremony"][0]
+                raise Throttled(429, f"too many passkey ceremonies {whose} (at most "
+                                     f"{self.settings.ceremony}, {var}); try again in "
                                      f"{max(1, math.ceil(wait))} s", var, wait)
 
     def passkey_allowed(self, client: str, count: bool = True) -> None:

@@ -32,6 +32,9 @@ MAX_PASSKEYS = 20
 #: The most ceremonies under way at once in the whole database (their challenges not yet
 #: answered nor expired); a new one beyond is refused until some end.
 MAX_CHALLENGES = 10_000
+#: The most ceremonies under way for one account (a person with a few tabs open); a new one
+#: beyond replaces its oldest, so no account holds more of the shared :data:`MAX_CHALLENGES`.
+MAX_ACCOUNT_CHALLENGES = 5
 #: The purposes a challenge may have.
 PURPOSES = ("register", "signup", "signin", "confirm")
 
@@ -111,19 +114,35 @@ class Passkeys:
     # ------------------------------------------------------------------ challenges
     def new_challenge(self, challenge: bytes, purpose: str, expires: datetime,
                       account_id: str | None = None, data: dict[str, Any] | None = None,
-                      cap: int = MAX_CHALLENGES) -> None:
-        """Keep a challenge until ``expires`` (expired ones are dropped first);
+                      cap: int = MAX_CHALLENGES,
+                      account_cap: int = MAX_ACCOUNT_CHALLENGES) -> None:
+        """Keep a challenge until ``expires`` (expired ones are dropped first, and the
+        account's oldest beyond ``account_cap`` - 1: :meth:`_replace_oldest`);
         :class:`TooManyChallenges` if ``cap`` are under way."""
         if purpose not in PURPOSES:
             raise ValueError(f"no challenge purpose {purpose!r}")
         with self.store.writing() as s:
             s.execute(delete(PasskeyChallengeRow).where(PasskeyChallengeRow.expires <= now()))
+            if account_id is not None:
+                self._replace_oldest(s, account_id, account_cap)
             live = int(s.scalar(select(func.count()).select_from(PasskeyChallengeRow)) or 0)
             if live >= cap:
                 raise TooManyChallenges(f"{live} passkey ceremonies are under way on this "
                                         f"server (at most {cap}); try again in a minute")
             s.add(PasskeyChallengeRow(id=challenge_key(purpose, challenge), purpose=purpose,
                                       account_id=account_id, data=data, expires=expires))
+
+    @staticmethod
+    def _replace_oldest(s: Session, account_id: str, account_cap: int) -> None:
+        """Drop the account's ceremonies but its newest ``account_cap`` - 1 (those that
+        expire last): the one about to be kept makes ``account_cap``."""
+        kept = select(PasskeyChallengeRow.id).where(
+            PasskeyChallengeRow.account_id == account_id).order_by(
+            PasskeyChallengeRow.expires.desc(), PasskeyChallengeRow.id).limit(
+            max(0, account_cap - 1))
+        s.execute(delete(PasskeyChallengeRow).where(
+            PasskeyChallengeRow.account_id == account_id,
+            PasskeyChallengeRow.id.not_in(kept)))
 
     def take_challenge(self, challenge: bytes, purpose: str) -> Challenge | None:
         """The challenge, deleted as it is read (single use); None if it is unknown for

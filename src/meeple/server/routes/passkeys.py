@@ -125,9 +125,11 @@ def passkey_out(p: Passkey) -> PasskeyOut:
 @router.post("/api/passkeys/register/options")
 async def register_options(request: Request, accounts: AccountsDep) -> Options:
     """The options to make a passkey for the signed-in account (its own passkeys excluded);
-    409 when it has the most it may."""
+    409 when it has the most it may. At most ``MEEPLE_RATE_CEREMONY`` an account and a client
+    (429); an account has at most 5 ceremonies under way (a new one replaces its oldest)."""
     signed = await accounts.require(request)
     account = signed.account
+    accounts.ceremony_allowed(account.id, client_of(request))
     rp = relying_party(request, accounts.settings)
     mine = await asyncio.to_thread(accounts.passkeys.credential_ids, account.id)
     if len(mine) >= MAX_PASSKEYS:
@@ -254,8 +256,10 @@ async def remove(passkey_id: PasskeyId, request: Request, accounts: AccountsDep
 @router.post("/api/passkeys/confirm/options")
 async def confirm_options(request: Request, accounts: AccountsDep) -> Options:
     """The options to confirm who you are with one of the account's passkeys (what ``DELETE
-    /api/me`` takes instead of the password); 409 for an account without passkeys."""
+    /api/me`` takes instead of the password); 409 for an account without passkeys. Limited
+    as the register options are."""
     signed = await accounts.require(request)
+    accounts.ceremony_allowed(signed.account.id, client_of(request))
     rp = relying_party(request, accounts.settings)
     mine = await asyncio.to_thread(accounts.passkeys.credential_ids, signed.account.id)
     if not mine:
