@@ -392,3 +392,83 @@ def test_passkey_ceremonies_are_limited_per_account_and_per_client(limited: Serv
             "from your address")
     for b in (ann, bob, cy):
         b.close()
+
+
+# ------------------------------------------------------------------------ finding 14
+def _sign_up(srv: Server, username: str) -> httpx.Response:
+    with httpx.Client(base_url=srv.base, timeout=60, verify=TLS) as http:
+        return http.post("/api/accounts", json={"username": username, "password": PASSWORD})
+
+
+#: (a username, its look-alike of one other script, or with a look-alike letter; a name that
+#: mixes scripts is refused already)
+LOOK_ALIKES = [("opeoaa", "ореоаа"),  # all Latin, all Cyrillic
+               ("info", "ınfo"),  # a dotless i
+               ("cocoa", "СОСОА"),  # all Cyrillic, in capitals
+               ("modern", "rnodern")]  # r and n for m
+
+
+def test_look_alike_usernames_are_refused_beside_their_twins(server: Server) -> None:
+    for first, twin in LOOK_ALIKES:
+        assert _sign_up(server, first).status_code == 201
+        detail = problem(_sign_up(server, twin), 409, "looks the same as", repr(first))
+        assert "choose another" in detail
+        # a passkey sign-up is refused before its ceremony too
+        b = PasskeyBrowser(server)
+        problem(b.post("/api/passkeys/signup/options", {"username": twin}), 409,
+                "looks the same")
+        b.close()
+    # names that only resemble each other stay free
+    assert _sign_up(server, "opeoab").status_code == 201
+    assert _sign_up(server, "Zoë_plays").status_code == 201
+    assert _sign_up(server, "Zoe_plays").status_code == 201
+    # a deleted account's name (and its look-alikes) are free again
+    b = Browser(server)
+    b.sign_up("caxap")
+    assert b.request("DELETE", "/api/me", json={"password": PASSWORD}).status_code == 200
+    b.close()
+    assert _sign_up(server, "сахар").status_code == 201  # all Cyrillic
+
+
+def test_the_migration_gives_every_account_its_skeleton_and_keeps_old_twins(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Accounts made before skeletons were kept, two of them look-alikes: after the
+    migration both keep their names and sign in, and a third look-alike is refused."""
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+    from pwdlib import PasswordHash
+    from pwdlib.hashers.argon2 import Argon2Hasher
+    from sqlalchemy import create_engine, text
+
+    folder = tmp_path_factory.mktemp("old")
+    url = f"sqlite:///{folder / 'meeple.db'}"
+    engine = create_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("meeple.store") / "migrations"))
+    hashed = PasswordHash((Argon2Hasher(),)).hash(PASSWORD)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0011")
+        for n, name in enumerate(["opeoaa", "ореоаа", "someone"]):
+            conn.execute(text(
+                "INSERT INTO accounts (id, username, username_key, display_name, "
+                "password_hash, created, settings, deleted, email_verified) VALUES (:id, :name, "
+                ":name, :name, :hash, :created, '{}', 0, 0)"),
+                {"id": f"old{n}", "name": name, "hash": hashed,
+                 "created": f"2026-01-0{n + 1} 00:00:00"})
+    engine.dispose()
+    srv = Server(url, free_port(), folder / "server.log")
+    srv.start()
+    try:
+        for name in ("opeoaa", "ореоаа", "someone"):
+            r = srv.api("POST", "/api/session", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 200, (name, r.text)
+        problem(_sign_up(srv, "ОРЕОАА"), 409, "taken")
+        problem(_sign_up(srv, "sorneone"), 409, "looks the same", "'someone'")
+    finally:
+        srv.stop()
+    with create_engine(url).connect() as conn:
+        kept = dict(conn.execute(text("SELECT id, username_skeleton FROM accounts")).all())
+    assert kept == {"old0": "opeoaa", "old1": "opeoaa#old1", "old2": "sorneone"}, kept

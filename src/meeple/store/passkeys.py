@@ -23,7 +23,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meeple.store.accounts import Account, UsernameTaken, _account
+from meeple.store.accounts import Account, UsernameTaken, _account, name_clash
+from meeple.store.lookalike import username_skeleton
 from meeple.store.models import AccountRow, PasskeyChallengeRow, PasskeyRow, now
 from meeple.store.store import NotFound, Store, StoreError, _aware
 
@@ -186,12 +187,13 @@ class Passkeys:
                        ) -> tuple[Account, Passkey]:
         """A new account with a passkey and no password, in one transaction;
         :class:`UsernameTaken` or :class:`PasskeyTaken` (nothing made)."""
-        taken = f"the username {username!r} is taken; choose another"
         try:
             with self.store.writing() as s:
-                if s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)):
-                    raise UsernameTaken(taken)
+                clash = name_clash(s, username, key)
+                if clash is not None:
+                    raise UsernameTaken(clash)
                 account = AccountRow(id=account_id, username=username, username_key=key,
+                                     username_skeleton=username_skeleton(key),
                                      display_name=display_name, password_hash=None,
                                      created=now(), settings=dict(settings), deleted=False)
                 s.add(account)
@@ -201,8 +203,9 @@ class Passkeys:
                 return _account(account), _passkey(row)
         except IntegrityError:  # the username or the credential taken at the same time
             with self.store.session() as s:
-                if s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)):
-                    raise UsernameTaken(taken) from None
+                clash = name_clash(s, username, key)
+            if clash is not None:
+                raise UsernameTaken(clash) from None
             raise PasskeyTaken(_TAKEN) from None
 
     @staticmethod
@@ -223,11 +226,11 @@ class Passkeys:
         s.add(row)
         return row
 
-    def username_taken(self, key: str) -> bool:
-        """Whether an account has the case-folded username ``key`` (with a password or not)."""
+    def username_taken(self, username: str, key: str) -> str | None:
+        """Why ``username`` (case-folded ``key``) is taken: an account has it or one that
+        looks the same (:func:`~meeple.store.accounts.name_clash`); None if it is free."""
         with self.store.session() as s:
-            return s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)) \
-                is not None
+            return name_clash(s, username, key)
 
     def find(self, credential_id: str) -> tuple[Passkey, bytes, Account] | None:
         """The passkey of this credential id, its public key and its account (not deleted);

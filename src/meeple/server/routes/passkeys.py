@@ -193,8 +193,9 @@ async def signup_options(body: PasskeySignUp, request: Request, accounts: Accoun
     accounts.signup_allowed(client_of(request))
     name, key = checked_username(body.username)
     rp = relying_party(request, accounts.settings)
-    if await asyncio.to_thread(accounts.passkeys.username_taken, key):
-        raise UsernameTaken(f"the username {name!r} is taken; choose another")
+    clash = await asyncio.to_thread(accounts.passkeys.username_taken, name, key)
+    if clash is not None:
+        raise UsernameTaken(clash)
     account_id = secrets.token_hex(8)
     display = body.display_name or name
     challenge = new_challenge()
