@@ -465,6 +465,8 @@ class EdgeHttpProtocol(HttpToolsProtocol):
         space, a URL with a control character...): 400 as every refusal is written, with the
         security headers (uvicorn's own is plain text without them); 431 if its head is
         over the limit already."""
+        if self._done:  # refused already (the parser read on past the refusal)
+            return
         if self._in_head and self._head_bytes + self._reading > self.limits.max_bytes:
             self._refuse_long_head()
             return

@@ -101,7 +101,7 @@ ENV: dict[str, tuple[str, str]] = {
     "signup": ("MEEPLE_RATE_SIGNUP", "20/hour"),
     "password": ("MEEPLE_RATE_PASSWORD", "5/minute;20/hour"),
     "ceremony": ("MEEPLE_RATE_CEREMONY", "10/minute;60/hour"),
-    "hash_per_client": ("MEEPLE_HASH_PER_CLIENT", "2"),
+    "hash_per_client": ("MEEPLE_HASH_PER_CLIENT", "1"),
     "rp_id": ("MEEPLE_RP_ID", ""),
     "rp_origin": ("MEEPLE_RP_ORIGIN", ""),
 }
