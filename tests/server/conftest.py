@@ -37,6 +37,11 @@ TEST_LIMITS = {
     "MEEPLE_RATE_SIGNIN": "off", "MEEPLE_RATE_SIGNIN_USER": "off", "MEEPLE_RATE_SIGNUP": "off",
     # issue 54: chat messages and reports (tests/server/test_chat.py sets its own)
     "MEEPLE_RATE_CHAT": "off", "MEEPLE_RATE_REPORT": "off",
+    # issue 58: connections, passkey ceremonies, password changes and hashing, chat per
+    # address and per table (tests/server/test_limits.py sets its own)
+    "MEEPLE_HTTP_PER_CLIENT": "0", "MEEPLE_RATE_PASSWORD": "off", "MEEPLE_HASH_PER_CLIENT": "0",
+    "MEEPLE_RATE_CHAT_CLIENT": "off", "MEEPLE_RATE_CHAT_TABLE": "off",
+    "MEEPLE_RATE_CEREMONY": "off",
 }
 
 

@@ -49,6 +49,14 @@ def serve_cmd(
         envvar="MEEPLE_HEAD_TIMEOUT", min=0.1, max=600,
         help="seconds a request's head may take to arrive (slower clients are closed)")
     ] = 10.0,
+    body_timeout: Annotated[float, typer.Option(
+        envvar="MEEPLE_BODY_TIMEOUT", min=0.1, max=3600,
+        help="seconds a request's body may take to arrive after its head (slower clients get "
+             "408 and are closed)")] = 30.0,
+    http_per_client: Annotated[int, typer.Option(
+        envvar="MEEPLE_HTTP_PER_CLIENT", min=0,
+        help="HTTP connections one client (address, IPv6 /64) may hold open at once; one more "
+             "gets 429 and is closed (0: no cap)")] = 64,
 ) -> None:
     """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL."""
     import os
@@ -66,11 +74,12 @@ def serve_cmd(
         edge = EdgeConfig.for_serve(
             host, settings_from(os.environ, "MEEPLE_ALLOWED_HOSTS", allowed_host),
             settings_from(os.environ, "MEEPLE_ALLOWED_ORIGINS", allowed_origin),
-            api_docs=api_docs, head_timeout=head_timeout)
+            api_docs=api_docs, head_timeout=head_timeout, body_timeout=body_timeout,
+            per_client=http_per_client)
         proxies = settings_from(os.environ, "MEEPLE_TRUSTED_PROXIES", trusted_proxy)
         edge_settings = uvicorn_settings(edge, proxies)
         AccountSettings.from_env()  # MEEPLE_SECRET_KEY, the sessions' and sign-ins' settings
-        ChatSettings.from_env()  # MEEPLE_RATE_CHAT, MEEPLE_RATE_REPORT
+        ChatSettings.from_env()  # MEEPLE_RATE_CHAT(_CLIENT, _TABLE), MEEPLE_RATE_REPORT
         bracketed = f"[{host}]" if ":" in host else host  # (the links in mails)
         os.environ.setdefault("MEEPLE_PUBLIC_URL", f"http://{bracketed}:{port}")
         MailSettings.from_env()  # MEEPLE_SMTP_URL, MEEPLE_MAIL_FROM, MEEPLE_PUBLIC_URL (issue 54)

@@ -5,8 +5,10 @@ A seat's client posts under the seat's name; a signed-in spectator under the acc
 name, marked as a spectator; an anonymous spectator only reads. A message is NFKC-normalised,
 its newlines and runs of spaces made one space, then 1 to :data:`MAX_TEXT` characters of
 printable text (:func:`checked_message`); each author (an account, else a seat) posts within
-``MEEPLE_RATE_CHAT``. A table with no human seat has no chat. A refused message is an ``error``
-frame with ``chat: true`` naming the rule, and nothing is kept.
+``MEEPLE_RATE_CHAT``, each address (all its authors) within ``MEEPLE_RATE_CHAT_CLIENT`` and
+each table (all its authors) within ``MEEPLE_RATE_CHAT_TABLE`` (:meth:`ChatHub.chat_allowed`).
+A table with no human seat has no chat. A refused message is an ``error`` frame with
+``chat: true`` naming the rule, and nothing is kept.
 
 One :class:`ChatHub` per server process keeps, for each table, the connections that asked for
 the chat (hello ``chat: true``) and the messages they were sent last; a message posted here is
@@ -36,7 +38,7 @@ from starlette.requests import HTTPConnection
 
 from meeple.server.checks import INVISIBLE, MAX_MARKS, BadInput
 from meeple.server.protocol import ChatFrame, ChatLine, ErrorFrame
-from meeple.server.quotas import Throttled, rate
+from meeple.server.quotas import Throttled, client_of, rate
 from meeple.server.sessions import COOKIE, AccountService
 from meeple.store import HUMAN, StoreUnavailable, Table
 from meeple.store.accounts import Account, session_id
@@ -72,15 +74,24 @@ KEPT = 2 * RECENT
 #: The settings, by field of :class:`ChatSettings`: (environment variable, default).
 ENV: dict[str, tuple[str, str]] = {
     "chat": ("MEEPLE_RATE_CHAT", "5/10 seconds;60/hour"),
+    "chat_client": ("MEEPLE_RATE_CHAT_CLIENT", "10/10 seconds;120/hour"),
+    "chat_table": ("MEEPLE_RATE_CHAT_TABLE", "20/10 seconds;60/minute"),
     "report": ("MEEPLE_RATE_REPORT", "10/minute;30/hour"),
 }
+#: Whose messages each chat rate counts, for the refusal's sentence.
+CHAT_RATES = {"chat": "by you", "chat_client": "from your address",
+              "chat_table": "at this table"}
 
 
 @dataclass(frozen=True)
 class ChatSettings:
-    """The chat's rates: messages an author may post, reports a client may make."""
+    """The chat's rates: messages an author may post, an address (every author there, a
+    household or many fresh accounts alike) and a table (all its authors together); reports a
+    client may make."""
 
     chat: str = ENV["chat"][1]
+    chat_client: str = ENV["chat_client"][1]
+    chat_table: str = ENV["chat_table"][1]
     report: str = ENV["report"][1]
 
     @classmethod
@@ -346,17 +357,35 @@ class ChatHub:
             await refuse(why or SIGN_IN)
             return
         account, name, seat = author
-        wait = self._wait("chat", account or f"{table.id}:{seat}")
-        if wait is not None:
-            await refuse(f"too many chat messages (at most {self.settings.chat}, "
-                         f"{ENV['chat'][0]}): this one was not posted; send it again in "
-                         f"{max(1, math.ceil(wait))} s", retry=True)
+        over = self.chat_allowed(account or f"{table.id}:{seat}", client_of(conn), table.id)
+        if over is not None:
+            rate_name, wait = over
+            await refuse(f"too many chat messages {CHAT_RATES[rate_name]} (at most "
+                         f"{getattr(self.settings, rate_name)}, {ENV[rate_name][0]}): this one "
+                         f"was not posted; send it again in {max(1, math.ceil(wait))} s",
+                         retry=True)
             return
         message = await asyncio.to_thread(self.chat.post, table.id, seat, account, name,
                                           checked)
         await self._tell(table.id, [message], poster)
 
     # ------------------------------------------------------------------ rates
+    def chat_allowed(self, author: str, client: str, table_id: str) -> tuple[str, float] | None:
+        """Count a message of ``author`` from ``client`` at table ``table_id`` under the
+        author's, the address's and the table's rates, or (counting nothing) the first rate
+        it would break and the seconds until it may go: a message refused by one rate uses
+        up none of the others."""
+        keys = (("chat", author), ("chat_client", client), ("chat_table", table_id))
+        for name, key in keys:
+            for item in self._rates[name]:
+                if not self._limiter.test(item, name, key):
+                    reset = self._limiter.get_window_stats(item, name, key).reset_time
+                    return name, max(0.0, reset - time.time())
+        for name, key in keys:
+            for item in self._rates[name]:
+                self._limiter.hit(item, name, key)
+        return None
+
     def _wait(self, name: str, key: str) -> float | None:
         """Count one under rate ``name`` for ``key``: None within it, else the seconds until
         it may go again."""

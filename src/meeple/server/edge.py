@@ -39,7 +39,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI
@@ -47,10 +47,12 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.config import Config
+from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from meeple.server import wslog
+from meeple.server.quotas import client_key
 
 log = logging.getLogger("meeple.edge")
 
@@ -62,6 +64,16 @@ MAX_HEADERS = 100
 #: Seconds a request head may take from its first byte to its end (and a new connection to
 #: send its first byte): a client that trickles its head (slow loris) is closed after this.
 HEAD_TIMEOUT = 10.0
+#: Seconds a request body may take from the end of its head to its last byte: a client that
+#: trickles its body gets 408 and is closed. The largest body the server reads is a sheet
+#: upload of a few hundred KiB, seconds on a slow phone line.
+BODY_TIMEOUT = 30.0
+#: HTTP connections one client may hold open at once (a browser opens at most 6 to a site;
+#: this leaves room for a household or an office behind one address). A WebSocket is not
+#: one of them once it is open (``MEEPLE_WS_PER_CLIENT`` counts those).
+HTTP_PER_CLIENT = 64
+#: Seconds a client over its connection cap is told to wait.
+CAP_RETRY = 5
 #: Seconds an idle keep-alive connection is kept between requests (uvicorn's own timer).
 KEEP_ALIVE = 5
 #: The Hosts answered by default: the loopback names (and the address ``--host`` gives).
@@ -137,10 +149,15 @@ def origin_of(url: str) -> str:
 
 @dataclass(frozen=True)
 class HeadLimits:
-    """The bounds on a request head that the HTTP protocol holds (:func:`http_protocol`)."""
+    """The bounds the HTTP protocol holds (:func:`http_protocol`): on a request head, on a
+    request body's time and on the connections of one client."""
 
     max_bytes: int = MAX_HEAD
     timeout: float = HEAD_TIMEOUT
+    #: seconds a request body may take from the end of its head to its last byte
+    body_timeout: float = BODY_TIMEOUT
+    #: HTTP connections one client may hold open at once (0: no cap)
+    per_client: int = HTTP_PER_CLIENT
 
 
 @dataclass(frozen=True)
@@ -162,7 +179,8 @@ class EdgeConfig:
     @classmethod
     def for_serve(cls, listen_host: str, hosts: Iterable[str] = (),
                   origins: Iterable[str] = (), api_docs: bool = False,
-                  head_timeout: float = HEAD_TIMEOUT) -> EdgeConfig:
+                  head_timeout: float = HEAD_TIMEOUT, body_timeout: float = BODY_TIMEOUT,
+                  per_client: int = HTTP_PER_CLIENT) -> EdgeConfig:
         """The edge of ``meeple serve --host listen_host``: the loopback names, the address
         it listens on (unless it is every address, 0.0.0.0 or ::) and ``hosts`` (``*`` for
         any); WebSocket origins: the server's own and ``origins``. :class:`ValueError` for a
@@ -184,7 +202,9 @@ class EdgeConfig:
             names.add(name)
         return cls(allowed_hosts=None if any_host else frozenset(names),
                    allowed_origins=frozenset(origin_of(o) for o in origins),
-                   api_docs=api_docs, head=HeadLimits(timeout=head_timeout))
+                   api_docs=api_docs, head=HeadLimits(timeout=head_timeout,
+                                                      body_timeout=body_timeout,
+                                                      per_client=per_client))
 
     def host_allowed(self, name: str) -> bool:
         if self.allowed_hosts is None or name in self.allowed_hosts:
@@ -245,12 +265,14 @@ def _body(detail: str) -> bytes:
     return json.dumps({"detail": detail}).encode()
 
 
-def raw_response(status: int, reason: str, detail: str) -> bytes:
+def raw_response(status: int, reason: str, detail: str,
+                 extra: Iterable[tuple[bytes, bytes]] = ()) -> bytes:
     """A whole HTTP/1.1 response that closes its connection, written by the protocol itself
     (before any app runs): ``{"detail": ...}`` with the security headers."""
     payload = _body(detail)
     head = [f"HTTP/1.1 {status} {reason}".encode(), b"content-type: application/json",
             b"content-length: " + str(len(payload)).encode(), b"connection: close"]
+    head += [name + b": " + value for name, value in extra]
     head += [name + b": " + value for name, value in security_headers(b"")]
     return b"\r\n".join(head) + b"\r\n\r\n" + payload
 
@@ -373,10 +395,18 @@ class EdgeApp(FastAPI):
 
 # ------------------------------------------------------------------------------ HTTP
 class EdgeHttpProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol with the request head bounded in size and time (see the
-    module's doc). :func:`http_protocol` makes it with its limits."""
+    """uvicorn's httptools protocol with the request head bounded in size and time, the body
+    in time, the connections of one client capped, and the requests its parser cannot read
+    answered as every other refusal (see the module's doc). :func:`http_protocol` makes it
+    with its limits."""
 
     limits = HeadLimits()
+    #: the open HTTP connections by client (:func:`~meeple.server.quotas.client_key`): one
+    #: dict per server, made by :func:`http_protocol` (one event loop: no lock)
+    held: ClassVar[dict[str, int]] = {}
+    #: the proxies whose ``X-Forwarded-For`` is believed (None: none), as uvicorn's
+    #: ``forwarded_allow_ips``
+    proxies: ClassVar[_TrustedHosts | None] = None
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -385,23 +415,35 @@ class EdgeHttpProtocol(HttpToolsProtocol):
         self._in_head = True
         #: bytes read of the current head (bounded by the limit plus one read)
         self._head_bytes = 0
+        #: bytes of the read being parsed now (a parser error's head may be over the limit)
+        self._reading = 0
         #: a byte of the current head has come (a closed head gets a 408, not just a close)
         self._head_begun = False
         self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
         self._done = False  # refused or handed to the WebSocket protocol
+        #: the client this connection is counted for (None: not counted, e.g. a proxy's
+        #: connection before its first request)
+        self._counted: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = self.client[0] if self.client else ""
+        if not self._from_proxy(peer) and not self._count(client_key(peer)):
+            return
         self._start_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
+        self._stop_body_timer()
+        self._uncount()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         if self._done:
             return
         was_in_head = self._in_head
+        self._reading = len(data)
         super().data_received(data)
         if self._done or self.transport.get_protocol() is not self:
             self._stop_head_timer()
@@ -409,15 +451,33 @@ class EdgeHttpProtocol(HttpToolsProtocol):
         if was_in_head and self._in_head:
             self._head_bytes += len(data)
             if self._head_bytes > self.limits.max_bytes:
-                detail = (f"the request's head (its line and headers) is over "
-                          f"{self.limits.max_bytes} bytes; at most {self.limits.max_bytes} are "
-                          f"read")
-                refused(431, "a request head", self.client, detail)
-                self._close_with(raw_response(431, "Request Header Fields Too Large", detail))
+                self._refuse_long_head()
                 return
         busy = not self._in_head and self.cycle is not None and not self.cycle.response_complete
         if not busy and self._head_timer is None:
             self._start_head_timer()  # a head has begun (or stray bytes came between requests)
+
+    def _refuse_long_head(self) -> None:
+        detail = (f"the request's head (its line and headers) is over {self.limits.max_bytes} "
+                  f"bytes; at most {self.limits.max_bytes} are read")
+        refused(431, "a request head", self.client, detail)
+        self._close_with(raw_response(431, "Request Header Fields Too Large", detail))
+
+    def send_400_response(self, msg: str) -> None:
+        """A request the parser cannot read (a malformed request line, a header name with a
+        space, a URL with a control character...): 400 as every refusal is written, with the
+        security headers (uvicorn's own is plain text without them); 431 if its head is
+        over the limit already."""
+        if self._done:  # refused already (the parser read on past the refusal)
+            return
+        if self._in_head and self._head_bytes + self._reading > self.limits.max_bytes:
+            self._refuse_long_head()
+            return
+        detail = ("the request could not be read as HTTP/1.1 (a malformed request line, "
+                  "header or URL): send a request line 'METHOD /path HTTP/1.1', then header "
+                  "lines 'Name: value' (a name is letters, digits and '-'), then an empty line")
+        refused(400, "an unreadable request", self.client, detail)
+        self._close_with(raw_response(400, "Bad Request", detail))
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -431,13 +491,108 @@ class EdgeHttpProtocol(HttpToolsProtocol):
         self._in_head = False
         self._head_begun = False
         self._stop_head_timer()
+        size = len(self.url) + sum(len(n) + len(v) + 4 for n, v in self.headers)
+        if size > self.limits.max_bytes:  # (a URL of 64 KiB is more than uvicorn can parse)
+            self._refuse_long_head()
+            return
+        if self._counted is None and not self._count_forwarded():
+            return
         super().on_headers_complete()
+        if self._done or (self.parser.should_upgrade() and self._should_upgrade()):
+            return
+        if self._has_body():
+            self._start_body_timer()
+
+    def on_body(self, body: bytes) -> None:
+        if not self._done:
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        self._stop_body_timer()
+        if not self._done:
+            super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
         self._done = True
         self._stop_head_timer()
+        self._uncount()  # a WebSocket counts under MEEPLE_WS_PER_CLIENT from now on
         super().handle_websocket_upgrade()
 
+    # ------------------------------------------------------------ the client's connections
+    def _from_proxy(self, peer: str) -> bool:
+        return self.proxies is not None and peer in self.proxies
+
+    def _count(self, client: str) -> bool:
+        """Count this connection for ``client``; at its cap, answer 429 and close (False)."""
+        cap = self.limits.per_client
+        held = self.held.get(client, 0)
+        if cap and held >= cap:
+            detail = (f"too many HTTP connections from your address (at most {cap} at once, "
+                      f"MEEPLE_HTTP_PER_CLIENT): close one or wait {CAP_RETRY} s")
+            refused(429, "a connection", self.client, detail)
+            self._close_with(raw_response(429, "Too Many Requests", detail,
+                                          [(b"retry-after", str(CAP_RETRY).encode())]))
+            return False
+        self.held[client] = held + 1
+        self._counted = client
+        return True
+
+    def _uncount(self) -> None:
+        client, self._counted = self._counted, None
+        if client is None:
+            return
+        left = self.held.get(client, 1) - 1
+        if left > 0:
+            self.held[client] = left
+        else:
+            self.held.pop(client, None)
+
+    def _count_forwarded(self) -> bool:
+        """A trusted proxy's connection is counted for the client its first request's
+        ``X-Forwarded-For`` names, as uvicorn and :func:`~meeple.server.quotas.client_of`
+        take it (the proxy's own address would make every client behind it one)."""
+        forwarded = b", ".join(v for n, v in self.headers if n == b"x-forwarded-for")
+        host = ""
+        if forwarded and self.proxies is not None:
+            host = self.proxies.get_trusted_client_address(forwarded.decode("latin-1"))[0]
+        return self._count(client_key(host or (self.client[0] if self.client else "")))
+
+    # ------------------------------------------------------------ the body's time
+    def _has_body(self) -> bool:
+        for name, value in self.headers:
+            if name == b"content-length":
+                return value.strip() not in (b"", b"0")
+            if name == b"transfer-encoding":
+                return True
+        return False
+
+    def _start_body_timer(self) -> None:
+        self._stop_body_timer()
+        if self.limits.body_timeout:
+            self._body_timer = self.loop.call_later(self.limits.body_timeout,
+                                                    self._body_timed_out)
+
+    def _stop_body_timer(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_timed_out(self) -> None:
+        """The body did not come in time: 408 if nothing was answered yet, and the
+        connection closed (the request's handler sees a client that left)."""
+        self._body_timer = None
+        if self._done or self.transport is None or self.transport.is_closing():
+            return
+        detail = (f"the request's body did not end within {self.limits.body_timeout:g} s of "
+                  f"its head (MEEPLE_BODY_TIMEOUT); send a whole body at once")
+        refused(408, "a request body", self.client, detail)
+        if self.cycle is not None and self.cycle.response_started:
+            self._done = True
+            self.transport.close()
+        else:
+            self._close_with(raw_response(408, "Request Timeout", detail))
+
+    # ------------------------------------------------------------ the head's time
     def _start_head_timer(self) -> None:
         self._stop_head_timer()
         self._head_timer = self.loop.call_later(self.limits.timeout, self._head_timed_out)
@@ -466,17 +621,23 @@ class EdgeHttpProtocol(HttpToolsProtocol):
     def _close_with(self, response: bytes) -> None:
         self._done = True
         self._stop_head_timer()
+        self._stop_body_timer()
         self.transport.write(response)
         self.transport.close()
 
 
-def http_protocol(limits: HeadLimits) -> type[EdgeHttpProtocol]:
-    """The HTTP protocol class for uvicorn (``http=``) holding ``limits``."""
+def http_protocol(limits: HeadLimits, trusted: Iterable[str] = ()) -> type[EdgeHttpProtocol]:
+    """The HTTP protocol class for uvicorn (``http=``) holding ``limits``, its own count of
+    each client's connections, and the trusted proxies (as :func:`proxy_settings` gives
+    them to uvicorn)."""
 
     class Protocol(EdgeHttpProtocol):
         pass
 
     Protocol.limits = limits
+    Protocol.held = {}
+    proxies = proxy_settings(trusted)["forwarded_allow_ips"]
+    Protocol.proxies = _TrustedHosts(proxies) if proxies else None
     return Protocol
 
 
@@ -503,8 +664,9 @@ def proxy_settings(trusted: Iterable[str]) -> dict[str, Any]:
 
 def uvicorn_settings(config: EdgeConfig, trusted_proxies: Iterable[str] = ()) -> dict[str, Any]:
     """The settings ``meeple serve`` gives ``uvicorn.run`` for its edge."""
-    return {"http": http_protocol(config.head), "timeout_keep_alive": KEEP_ALIVE,
-            "server_header": False, **proxy_settings(trusted_proxies)}
+    trusted = list(trusted_proxies)
+    return {"http": http_protocol(config.head, trusted), "timeout_keep_alive": KEEP_ALIVE,
+            "server_header": False, **proxy_settings(trusted)}
 
 
 # ------------------------------------------------------------------------------ API docs

@@ -113,7 +113,12 @@ def rate(text: str) -> list[RateLimitItem]:
 
 def client_of(conn: HTTPConnection) -> str:
     """The client a request or WebSocket comes from: its address, an IPv6 one by its /64."""
-    host = conn.client.host if conn.client is not None else ""
+    return client_key(conn.client.host if conn.client is not None else "")
+
+
+def client_key(host: str) -> str:
+    """The client an address is counted as: itself, an IPv6 one by its /64 (the HTTP
+    protocol's connection cap counts by it too)."""
     try:
         addr = ipaddress.ip_address(host)
     except ValueError:

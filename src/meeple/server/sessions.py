@@ -99,6 +99,9 @@ ENV: dict[str, tuple[str, str]] = {
     "signin": ("MEEPLE_RATE_SIGNIN", "20/minute;200/hour"),
     "signin_user": ("MEEPLE_RATE_SIGNIN_USER", "10/minute;50/hour"),
     "signup": ("MEEPLE_RATE_SIGNUP", "20/hour"),
+    "password": ("MEEPLE_RATE_PASSWORD", "5/minute;20/hour"),
+    "ceremony": ("MEEPLE_RATE_CEREMONY", "10/minute;60/hour"),
+    "hash_per_client": ("MEEPLE_HASH_PER_CLIENT", "1"),
     "rp_id": ("MEEPLE_RP_ID", ""),
     "rp_origin": ("MEEPLE_RP_ORIGIN", ""),
 }
@@ -124,6 +127,14 @@ class AccountSettings:
     signin_user: str = ENV["signin_user"][1]
     #: sign-ups a client may make
     signup: str = ENV["signup"][1]
+    #: password changes and confirmations (right or wrong) an account, and a client, may ask
+    password: str = ENV["password"][1]
+    #: passkey ceremonies (register or confirm options) a signed-in account, and a client,
+    #: may ask for
+    ceremony: str = ENV["ceremony"][1]
+    #: password hashes one client may have made or checked at once, waiting or running (more
+    #: are refused, not queued: the server's :data:`HASHERS` slots are everyone's); 0: no cap
+    hash_per_client: int = int(ENV["hash_per_client"][1])
     #: the passkeys' relying party id (a host name); empty: the name of the Host a request
     #: came with, or of the first ``rp_origin``
     rp_id: str = ""
@@ -152,6 +163,10 @@ class AccountSettings:
                     values[name] = int(raw)
                     if values[name] < 1:
                         raise ValueError(raw)
+                elif name == "hash_per_client":
+                    values[name] = int(raw)
+                    if values[name] < 0:
+                        raise ValueError(raw)
                 elif name == "rp_id":
                     values[name] = raw.lower()
                     if raw and (not _RP_ID.fullmatch(values[name]) or is_address(raw)):
@@ -165,6 +180,7 @@ class AccountSettings:
                 allowed = {"secret_key": "at least 32 characters (or unset)",
                            "session_days": "a number of days above 0 (at most 3650)",
                            "sessions_per_account": "a whole number, 1 or more",
+                           "hash_per_client": "a whole number, 0 or more (0: no cap)",
                            "rp_id": "a host name such as meeple.example.org (not an IP "
                                     "address: browsers take none as a passkey's relying party)",
                            "rp_origin": "origins (scheme://host[:port]) separated by commas, "
@@ -289,32 +305,65 @@ class AccountService:
         self._limiter = FixedWindowRateLimiter(MemoryStorage())
         self._rates: dict[str, list[RateLimitItem]] = {
             name: rate(getattr(self.settings, name)) for name in ("signin", "signin_user",
-                                                                  "signup")}
+                                                                  "signup", "password",
+                                                                  "ceremony")}
+        #: password hashes each client has waiting or running (:meth:`_hash_work`)
+        self._hashing_by: dict[str, int] = {}
         #: this process's WebSockets that act for a seat by a session, by account: (the
         #: session's id, a function that closes the socket with a reason)
         self._sockets: dict[str, set[tuple[str, SocketCloser]]] = {}
 
     # -------------------------------------------------------------- passwords
-    async def _hash_work(self, work: Any, *args: Any) -> Any:
-        if self._hashing is None:
-            self._hashing = asyncio.Semaphore(HASHERS)
-        async with self._hashing:
-            return await asyncio.to_thread(work, *args)
+    async def _hash_work(self, work: Any, *args: Any, client: str | None = None) -> Any:
+        """Run a password hash in one of the :data:`HASHERS` slots. A ``client`` that has
+        :attr:`AccountSettings.hash_per_client` waiting or running already is refused
+        (:meth:`hashing_full`) rather than queued: one client's requests cannot fill the queue
+        everyone's sign-ins wait in."""
+        if client is not None:
+            held = self._hashing_by.get(client, 0)
+            cap = self.settings.hash_per_client
+            if cap and held >= cap:
+                raise self.hashing_full()
+            self._hashing_by[client] = held + 1
+        try:
+            if self._hashing is None:
+                self._hashing = asyncio.Semaphore(HASHERS)
+            async with self._hashing:
+                return await asyncio.to_thread(work, *args)
+        finally:
+            if client is not None:
+                left = self._hashing_by.get(client, 1) - 1
+                if left > 0:
+                    self._hashing_by[client] = left
+                else:
+                    self._hashing_by.pop(client, None)
 
-    async def hash(self, password: str) -> str:
-        """The argon2id hash of a password (:func:`checked_password` already)."""
-        made: str = await self._hash_work(self._hasher.hash, password)
+    def hashing_full(self) -> Throttled:
+        var = ENV["hash_per_client"][0]
+        return Throttled(429, f"too many password checks under way from your address (at "
+                              f"most {self.settings.hash_per_client} at once, {var}): wait "
+                              f"for the answers to those first, then try again", var, 1)
+
+    async def hash(self, password: str, client: str | None = None) -> str:
+        """The argon2id hash of a password (:func:`checked_password` already), counted for
+        ``client`` (:meth:`_hash_work`)."""
+        made: str = await self._hash_work(self._hasher.hash, password, client=client)
         return made
 
-    async def verify(self, password: str, stored: str | None) -> bool:
+    async def verify(self, password: str, stored: str | None, client: str | None = None
+                     ) -> bool:
         """Whether ``password`` is the one hashed in ``stored``; with no hash (an unknown
-        user), a dummy one is checked, taking as long, and the answer is False."""
+        user), a dummy one is checked, taking as long, and the answer is False. Counted for
+        ``client`` (:meth:`_hash_work`)."""
         if self._dummy is None:
             self._dummy = await self.hash(secrets.token_urlsafe(16))
         normal = unicodedata.normalize("NFKC", password)
         try:
             ok: bool = await self._hash_work(self._hasher.verify, normal,
-                                             stored if stored is not None else self._dummy)
+                                             stored if stored is not None else self._dummy,
+                                             client=client)
+        except Throttled:
+            raise
         except Exception:  # a stored hash pwdlib cannot read: no sign-in with it
             return False
         return ok and stored is not None
@@ -469,6 +518,31 @@ class AccountService:
             raise Throttled(429, f"too many wrong passwords for this account (at most "
                                  f"{self.settings.signin_user}, {var}); try again in "
                                  f"{max(1, math.ceil(wait))} s", var, wait)
+
+    def password_change_allowed(self, account_id: str, client: str) -> None:
+        """Count a password change or confirmation (right or wrong) for the account and for
+        ``client``; :class:`Throttled` (429) over either's rate."""
+        for who, whose in ((f"account:{account_id}", "for this account"),
+                           (client, "from your address")):
+            wait = self._wait("password", who)
+            if wait is not None:
+                var = ENV["password"][0]
+                raise Throttled(429, f"too many password changes or checks {whose} (at most "
+                                     f"{self.settings.password}, {var}); try again in "
+                                     f"{max(1, math.ceil(wait))} s", var, wait)
+
+    def ceremony_allowed(self, account_id: str, client: str) -> None:
+        """Count a signed-in account's new passkey ceremony (the options to add a passkey or
+        to confirm with one) for the account and for ``client``; :class:`Throttled` (429)
+        over either's rate."""
+        for who, whose in ((f"account:{account_id}", "for this account"),
+                           (client, "from your address")):
+            wait = self._wait("ceremony", who)
+            if wait is not None:
+                var = ENV["ceremony"][0]
+                raise Throttled(429, f"too many passkey ceremonies {whose} (at most "
+                                     f"{self.settings.ceremony}, {var}); try again in "
+                                     f"{max(1, math.ceil(wait))} s", var, wait)
 
     def passkey_allowed(self, client: str, count: bool = True) -> None:
         """Count a passkey sign-in step of ``client`` (asking for a ceremony's options, or an

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from meeple.core.state import places_with_forfeits
 from meeple.store.chat import forget_author
+from meeple.store.lookalike import username_skeleton
 from meeple.store.models import (
     FINISHED,
     HUMAN,
@@ -75,6 +76,23 @@ def claimable_name(name: str) -> bool:
     name that is nobody's: :data:`UNCLAIMABLE`, or ``seat N``)."""
     low = name.casefold()
     return low not in UNCLAIMABLE and not (low.startswith("seat ") and low[5:].isdigit())
+
+
+def name_clash(s: Session, username: str, key: str) -> str | None:
+    """Why ``username`` (its case-folded ``key``) cannot be a new account's, or None: an
+    account has that key, or a username that looks the same (the same UTS #39 skeleton:
+    ``ореоаа`` beside ``opeoaa``, ``ınfo`` beside ``info``). Deleted accounts hold neither."""
+    if s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)):
+        return f"the username {username!r} is taken; choose another"
+    shape = username_skeleton(key)
+    other = s.scalar(select(AccountRow.username).where(
+        (AccountRow.username_skeleton == shape) |
+        AccountRow.username_skeleton.startswith(shape + "#", autoescape=True)).limit(1))
+    if other is not None:
+        return (f"the username {username!r} looks the same as {other!r}, another account's "
+                f"(letters of other scripts or look-alike characters, compared by their "
+                f"Unicode confusable skeleton); choose another")
+    return None
 
 
 class UsernameTaken(StoreError):
@@ -198,18 +216,23 @@ class Accounts:
     # ------------------------------------------------------------------ accounts
     def create(self, username: str, key: str, display_name: str, password_hash: str,
                settings: dict[str, Any]) -> Account:
-        """A new account; :class:`UsernameTaken` if ``key`` (the case-folded username) is an
-        account's already."""
+        """A new account; :class:`UsernameTaken` if ``key`` (the case-folded username) or its
+        look-alike skeleton is an account's already (:func:`name_clash`)."""
         row = AccountRow(id=secrets.token_hex(8), username=username, username_key=key,
+                         username_skeleton=username_skeleton(key),
                          display_name=display_name, password_hash=password_hash,
                          created=now(), settings=dict(settings), deleted=False)
         try:
             with self.store.writing() as s:
-                if s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)):
-                    raise UsernameTaken(f"the username {username!r} is taken; choose another")
+                clash = name_clash(s, username, key)
+                if clash is not None:
+                    raise UsernameTaken(clash)
                 s.add(row)
         except IntegrityError:  # signed up at the same time by another request
-            raise UsernameTaken(f"the username {username!r} is taken; choose another") from None
+            with self.store.session() as s:
+                clash = name_clash(s, username, key)
+            raise UsernameTaken(clash or f"the username {username!r} is taken; choose "
+                                         f"another") from None
         return _account(row)
 
     def find(self, key: str) -> tuple[Account, str] | None:
@@ -707,6 +730,7 @@ class Accounts:
             s.execute(delete(QueueRow).where(QueueRow.account_id == account_id))
             row.deleted = True
             row.username_key = None
+            row.username_skeleton = None
             row.username = ""
             row.display_name = DELETED_PLAYER
             row.password_hash = None

@@ -184,6 +184,11 @@ class AccountRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     username: Mapped[str] = mapped_column(String(40))
     username_key: Mapped[str | None] = mapped_column(String(120), nullable=True, unique=True)
+    #: the key's confusable skeleton (UTS #39, :mod:`meeple.store.lookalike`): no two
+    #: usernames may look alike either (issue 58); None once deleted. Accounts that collided
+    #: before it was kept hold ``skeleton#id`` (the oldest keeps the skeleton itself)
+    username_skeleton: Mapped[str | None] = mapped_column(String(200), nullable=True,
+                                                          unique=True, index=True)
     display_name: Mapped[str] = mapped_column(String(60))
     #: the argon2id hash (PHC string); None once deleted
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)

@@ -23,7 +23,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meeple.store.accounts import Account, UsernameTaken, _account
+from meeple.store.accounts import Account, UsernameTaken, _account, name_clash
+from meeple.store.lookalike import username_skeleton
 from meeple.store.models import AccountRow, PasskeyChallengeRow, PasskeyRow, now
 from meeple.store.store import NotFound, Store, StoreError, _aware
 
@@ -32,6 +33,9 @@ MAX_PASSKEYS = 20
 #: The most ceremonies under way at once in the whole database (their challenges not yet
 #: answered nor expired); a new one beyond is refused until some end.
 MAX_CHALLENGES = 10_000
+#: The most ceremonies under way for one account (a person with a few tabs open); a new one
+#: beyond replaces its oldest, so no account holds more of the shared :data:`MAX_CHALLENGES`.
+MAX_ACCOUNT_CHALLENGES = 5
 #: The purposes a challenge may have.
 PURPOSES = ("register", "signup", "signin", "confirm")
 
@@ -111,19 +115,35 @@ class Passkeys:
     # ------------------------------------------------------------------ challenges
     def new_challenge(self, challenge: bytes, purpose: str, expires: datetime,
                       account_id: str | None = None, data: dict[str, Any] | None = None,
-                      cap: int = MAX_CHALLENGES) -> None:
-        """Keep a challenge until ``expires`` (expired ones are dropped first);
+                      cap: int = MAX_CHALLENGES,
+                      account_cap: int = MAX_ACCOUNT_CHALLENGES) -> None:
+        """Keep a challenge until ``expires`` (expired ones are dropped first, and the
+        account's oldest beyond ``account_cap`` - 1: :meth:`_replace_oldest`);
         :class:`TooManyChallenges` if ``cap`` are under way."""
         if purpose not in PURPOSES:
             raise ValueError(f"no challenge purpose {purpose!r}")
         with self.store.writing() as s:
             s.execute(delete(PasskeyChallengeRow).where(PasskeyChallengeRow.expires <= now()))
+            if account_id is not None:
+                self._replace_oldest(s, account_id, account_cap)
             live = int(s.scalar(select(func.count()).select_from(PasskeyChallengeRow)) or 0)
             if live >= cap:
                 raise TooManyChallenges(f"{live} passkey ceremonies are under way on this "
                                         f"server (at most {cap}); try again in a minute")
             s.add(PasskeyChallengeRow(id=challenge_key(purpose, challenge), purpose=purpose,
                                       account_id=account_id, data=data, expires=expires))
+
+    @staticmethod
+    def _replace_oldest(s: Session, account_id: str, account_cap: int) -> None:
+        """Drop the account's ceremonies but its newest ``account_cap`` - 1 (those that
+        expire last): the one about to be kept makes ``account_cap``."""
+        kept = select(PasskeyChallengeRow.id).where(
+            PasskeyChallengeRow.account_id == account_id).order_by(
+            PasskeyChallengeRow.expires.desc(), PasskeyChallengeRow.id).limit(
+            max(0, account_cap - 1))
+        s.execute(delete(PasskeyChallengeRow).where(
+            PasskeyChallengeRow.account_id == account_id,
+            PasskeyChallengeRow.id.not_in(kept)))
 
     def take_challenge(self, challenge: bytes, purpose: str) -> Challenge | None:
         """The challenge, deleted as it is read (single use); None if it is unknown for
@@ -167,12 +187,13 @@ class Passkeys:
                        ) -> tuple[Account, Passkey]:
         """A new account with a passkey and no password, in one transaction;
         :class:`UsernameTaken` or :class:`PasskeyTaken` (nothing made)."""
-        taken = f"the username {username!r} is taken; choose another"
         try:
             with self.store.writing() as s:
-                if s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)):
-                    raise UsernameTaken(taken)
+                clash = name_clash(s, username, key)
+                if clash is not None:
+                    raise UsernameTaken(clash)
                 account = AccountRow(id=account_id, username=username, username_key=key,
+                                     username_skeleton=username_skeleton(key),
                                      display_name=display_name, password_hash=None,
                                      created=now(), settings=dict(settings), deleted=False)
                 s.add(account)
@@ -182,8 +203,9 @@ class Passkeys:
                 return _account(account), _passkey(row)
         except IntegrityError:  # the username or the credential taken at the same time
             with self.store.session() as s:
-                if s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)):
-                    raise UsernameTaken(taken) from None
+                clash = name_clash(s, username, key)
+            if clash is not None:
+                raise UsernameTaken(clash) from None
             raise PasskeyTaken(_TAKEN) from None
 
     @staticmethod
@@ -204,11 +226,11 @@ class Passkeys:
         s.add(row)
         return row
 
-    def username_taken(self, key: str) -> bool:
-        """Whether an account has the case-folded username ``key`` (with a password or not)."""
+    def username_taken(self, username: str, key: str) -> str | None:
+        """Why ``username`` (case-folded ``key``) is taken: an account has it or one that
+        looks the same (:func:`~meeple.store.accounts.name_clash`); None if it is free."""
         with self.store.session() as s:
-            return s.scalar(select(AccountRow.id).where(AccountRow.username_key == key)) \
-                is not None
+            return name_clash(s, username, key)
 
     def find(self, credential_id: str) -> tuple[Passkey, bytes, Account] | None:
         """The passkey of this credential id, its public key and its account (not deleted);

@@ -251,7 +251,7 @@ async def sign_up(body: SignUp, request: Request, response: Response,
     (whatever its case)."""
     accounts.signup_allowed(client_of(request))
     name, key = checked_username(body.username)
-    hashed = await accounts.hash(body.password)
+    hashed = await accounts.hash(body.password, client_of(request))
     account = await asyncio.to_thread(accounts.accounts.create, name, key,
                                       body.display_name or name, hashed,
                                       PageSettings().model_dump())
@@ -268,8 +268,8 @@ async def sign_in(body: SignIn, request: Request, response: Response,
     key = username_key(body.username)
     accounts.signin_allowed(client_of(request), key)
     found = await asyncio.to_thread(accounts.accounts.find, key)
-    if not await accounts.verify(body.password, found[1] if found is not None else None) or \
-            found is None:
+    if not await accounts.verify(body.password, found[1] if found is not None else None,
+                                 client_of(request)) or found is None:
         accounts.failed(key)
         raise HTTPException(401, WRONG)
     return await _signed_out(accounts, await accounts.open(request, response, found[0]))
@@ -369,12 +369,13 @@ async def _tell_renamed(svc: Service, tables: Iterable[str]) -> None:
             await svc.seats_changed(table_id)
 
 
-async def _check_password(accounts: AccountService, signed: Signed, password: str) -> None:
+async def _check_password(accounts: AccountService, signed: Signed, password: str,
+                          client: str) -> None:
     """403 unless ``password`` is the account's (failures count as sign-ins' do)."""
     key = username_key(signed.account.username)
     accounts.password_allowed(key)
     stored = await asyncio.to_thread(accounts.accounts.password_hash, signed.account.id)
-    if not await accounts.verify(password, stored):
+    if not await accounts.verify(password, stored, client):
         accounts.failed(key)
         raise HTTPException(403, "the password is not this account's; nothing was changed")
 
@@ -384,16 +385,20 @@ async def change_password(body: PasswordChange, request: Request, response: Resp
                           accounts: AccountsDep) -> SignedOut:
     """Change the password (the old one first), or set one for an account that has none
     (it signs in with passkeys): every session of the account is revoked, and this browser
-    gets a new one (its cookie and CSRF token in the answer)."""
+    gets a new one (its cookie and CSRF token in the answer). Every try counts under
+    ``MEEPLE_RATE_PASSWORD`` for the account and for the client, and a client has at most
+    ``MEEPLE_HASH_PER_CLIENT`` password hashes under way (429 with Retry-After beyond)."""
     signed = await accounts.require(request)
     new = checked_password(body.new_password, signed.account.username)
+    client = client_of(request)
+    accounts.password_change_allowed(signed.account.id, client)
     stored = await asyncio.to_thread(accounts.accounts.password_hash, signed.account.id)
     if stored is not None:
         if body.old_password is None:
             raise HTTPException(403, "give the password you have now (old_password) to change "
                                      "it; nothing was changed")
-        await _check_password(accounts, signed, body.old_password)
-    hashed = await accounts.hash(new)
+        await _check_password(accounts, signed, body.old_password, client)
+    hashed = await accounts.hash(new, client)
     await asyncio.to_thread(accounts.accounts.set_password, signed.account.id, hashed)
     await accounts.signed_out(signed.account.id)
     return await _signed_out(accounts, await accounts.open(request, response, signed.account))
@@ -612,7 +617,9 @@ async def delete_me(body: DeleteMe, request: Request, response: Response,
     if body.passkey is not None:
         await verify_assertion(accounts, request, body.passkey, "confirm", signed.account.id)
     else:
-        await _check_password(accounts, signed, body.password or "")
+        client = client_of(request)
+        accounts.password_change_allowed(signed.account.id, client)
+        await _check_password(accounts, signed, body.password or "", client)
     changed = await asyncio.to_thread(accounts.accounts.delete, signed.account.id)
     await accounts.signed_out(signed.account.id)
     for table_id in changed:

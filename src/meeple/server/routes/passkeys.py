@@ -125,9 +125,11 @@ def passkey_out(p: Passkey) -> PasskeyOut:
 @router.post("/api/passkeys/register/options")
 async def register_options(request: Request, accounts: AccountsDep) -> Options:
     """The options to make a passkey for the signed-in account (its own passkeys excluded);
-    409 when it has the most it may."""
+    409 when it has the most it may. At most ``MEEPLE_RATE_CEREMONY`` an account and a client
+    (429); an account has at most 5 ceremonies under way (a new one replaces its oldest)."""
     signed = await accounts.require(request)
     account = signed.account
+    accounts.ceremony_allowed(account.id, client_of(request))
     rp = relying_party(request, accounts.settings)
     mine = await asyncio.to_thread(accounts.passkeys.credential_ids, account.id)
     if len(mine) >= MAX_PASSKEYS:
@@ -191,8 +193,9 @@ async def signup_options(body: PasskeySignUp, request: Request, accounts: Accoun
     accounts.signup_allowed(client_of(request))
     name, key = checked_username(body.username)
     rp = relying_party(request, accounts.settings)
-    if await asyncio.to_thread(accounts.passkeys.username_taken, key):
-        raise UsernameTaken(f"the username {name!r} is taken; choose another")
+    clash = await asyncio.to_thread(accounts.passkeys.username_taken, name, key)
+    if clash is not None:
+        raise UsernameTaken(clash)
     account_id = secrets.token_hex(8)
     display = body.display_name or name
     challenge = new_challenge()
@@ -254,8 +257,10 @@ async def remove(passkey_id: PasskeyId, request: Request, accounts: AccountsDep
 @router.post("/api/passkeys/confirm/options")
 async def confirm_options(request: Request, accounts: AccountsDep) -> Options:
     """The options to confirm who you are with one of the account's passkeys (what ``DELETE
-    /api/me`` takes instead of the password); 409 for an account without passkeys."""
+    /api/me`` takes instead of the password); 409 for an account without passkeys. Limited
+    as the register options are."""
     signed = await accounts.require(request)
+    accounts.ceremony_allowed(signed.account.id, client_of(request))
     rp = relying_party(request, accounts.settings)
     mine = await asyncio.to_thread(accounts.passkeys.credential_ids, signed.account.id)
     if not mine:
