@@ -1,4 +1,4 @@
-"""Places with forfeits (issue 58): ``seats.forfeit_order``, the order in which the seats of a
+"""Places with forfeits: ``seats.forfeit_order``, the order in which the seats of a
 table forfeited its game (1 for the first person to concede or leave a rated game, 2 for the
 next; None for a seat that played on). The first to forfeit is placed last. Seats that
 forfeited before this column existed get order 1 (they shared the last place then, and

@@ -1,4 +1,4 @@
-"""Look-alike usernames (issue 58): ``accounts.username_skeleton``, the UTS #39 confusable
+"""Look-alike usernames: ``accounts.username_skeleton``, the UTS #39 confusable
 skeleton of the username's key, unique (``ореоаа`` beside ``opeoaa`` is refused at sign-up).
 
 Every live account is given its skeleton. Accounts whose usernames already looked alike keep
@@ -6,8 +6,8 @@ them (nobody is renamed): the oldest holds the skeleton itself, each later one
 ``skeleton#<its id>``, so the unique index holds and no new username may look like any of
 them. Deleted accounts hold none.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from alembic import op
 
 from meeple.store.lookalike import username_skeleton
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
@@ -46,5 +46,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_accounts_username_skeleton", table_name="accounts")
-    with op.batch_alter_table("accounts") as batch:
-        batch.drop_column("username_skeleton")
+    # ALTER TABLE DROP COLUMN (SQLite 3.35 and later), as 0007's downgrade: never a batch copy
+    # of ``accounts``, whose drop would cascade to the rows that refer to it
+    op.execute("ALTER TABLE accounts DROP COLUMN username_skeleton")
