@@ -176,7 +176,7 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
         if game not in known_games():
             return missing(f"There is no leaderboard for “{game[:40]}”",
                            "meeple has no game of that name: the link may be mistyped. "
-                           "Every game's leaderboard is linked from /leaderboard.",
+                           "Each game's leaderboard is at /leaderboard/ and its name below.",
                            unknown_game(game))
         return serve("leaderboard")
 
