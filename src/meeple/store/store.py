@@ -533,7 +533,7 @@ class Store:
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat,
                                             SeatRow.kind == HUMAN)
                       .values(absent=True, conceded=True))
-            # below the players who play on (docs/ratings.md, Leaving a rated game)
+            # below the players who play on (docs/ratings.md, Giving up a game)
             forfeit(s, table_id, seat, conceded=True)
             s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
             self._notify(s, table_id, -1)
