@@ -2,7 +2,8 @@
 games between accounts (and a bot) move the ratings exactly as OpenSkill's own ``rate`` does
 on the recorded results; a casual game moves none; a kill -9 right after the game's end is
 committed, before its reply, leaves the rating stored; guests are refused at rated tables;
-leaving a running rated game counts as last place; the leaderboard's pages and bounds."""
+leaving a running rated game places the leaver below the others; the leaderboard's pages and
+bounds."""
 
 from __future__ import annotations
 

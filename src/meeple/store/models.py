@@ -115,8 +115,8 @@ class SeatRow(Base):
     absent: Mapped[bool] = mapped_column(Boolean, default=False)
     #: The seat's person conceded (issue 54): its stand-in plays it to the end, for good.
     conceded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    #: The seat's person left the running game of a rated table: last place in the ratings,
-    #: whatever happens after (issue 53).
+    #: The seat's person conceded, or left the running game of a rated table: placed below the
+    #: seats that played on (``forfeit_order`` says when), whatever happens after.
     forfeit: Mapped[bool] = mapped_column(Boolean, default=False)
     #: When it forfeited, as an order among the table's forfeits (1: the first to concede or
     #: leave, placed last); None while its person plays on (issue 58).

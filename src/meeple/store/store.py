@@ -64,7 +64,7 @@ from meeple.store.ratings import forfeit, rate_table, rated_problem
 
 ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
-SCHEMA_HEAD = "0012"
+SCHEMA_HEAD = "0013"
 #: :attr:`Table.ended` of a table finished without its game's end (nobody played on).
 ABANDONED = "abandoned"
 #: PostgreSQL channel on which every committed log append is announced as "table:version".
@@ -545,7 +545,7 @@ class Store:
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat,
                                             SeatRow.kind == HUMAN)
                       .values(absent=True, conceded=True))
-            # below the players who play on (docs/ratings.md, Leaving a rated game)
+            # below the players who play on (docs/ratings.md, Giving up a game)
             forfeit(s, table_id, seat, conceded=True)
             s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=now()))
             self._notify(s, table_id, -1)
