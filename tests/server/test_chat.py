@@ -433,7 +433,8 @@ def test_a_deleted_accounts_messages_keep_their_text_as_deleted_player(server: S
     table = made["table"]["id"]
     at_seat = Chatter(server, table, made["seat"], made["secret"])
     [seat_msg] = at_seat.say("from my seat")["messages"]
-    assert seat_msg["name"] == "Dee at seat" and seat_msg["author"].startswith("a")
+    # the seat bears the account's name, not the one sent (docs/server.md, Seat names)
+    assert seat_msg["name"] == "Dee" and seat_msg["author"].startswith("a")
     there, _ = seated(server)
     watching = Chatter(server, there, cookie=dee.token)
     [watch_msg] = watching.say("from the rail")["messages"]

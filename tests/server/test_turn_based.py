@@ -303,7 +303,7 @@ def test_mail_verification_turns_game_over_rematch_unsubscribe(
             if bob_turns == 1:  # Bob's first turn is mailed once, before he connects
                 (turn,) = smtp.inbox.wait(bob_at, "Your turn")
                 body = turn.get_content()
-                assert f"/t/{table}" in body and "Ann" in turn["Subject"]
+                assert f"/t/{table}" in body and ann.username in turn["Subject"]
                 assert secrets[0] not in body and secrets[1] not in body
                 assert turn["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
                 assert "/api/mail/one-click?" in turn["List-Unsubscribe"]
@@ -315,7 +315,8 @@ def test_mail_verification_turns_game_over_rematch_unsubscribe(
     # the end: Bob is told; then every turn of his was mailed once, and Ann got nothing but
     # her verification (her address was never confirmed)
     (over,) = smtp.inbox.wait(bob_at, "Game over")
-    assert "Ann" in over.get_content() and "Bob" in over.get_content()
+    # (the accounts' seats bear their names, docs/server.md Seat names)
+    assert ann.username in over.get_content() and bob.username in over.get_content()
     turns = smtp.inbox.to(bob_at, "Your turn")
     assert len(turns) == bob_turns > 1, (len(turns), bob_turns)
     assert [m["Subject"] for m in smtp.inbox.to(ann_at)] == [

@@ -65,7 +65,8 @@ def create_from_lobby(page: Any, web: Server, game: str, options: dict[str, str]
     page.select_option("#players", str(players))
     for i in range(1, players):
         page.select_option(f"#seat-{i}", f"bot:{bot}")
-    page.fill("#my-name", "Ann")
+    if page.is_visible("#my-name"):  # a guest; signed in, the account's name is the seat's
+        page.fill("#my-name", "Ann")
     page.click("#create")
     page.wait_for_url("**/t/**")
     return str(page.url.rsplit("/", 1)[1])

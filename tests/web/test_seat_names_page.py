@@ -75,6 +75,10 @@ def test_signed_in_lobby_invitation_chips_and_result_line(page: Any, bob: Any,
     page.wait_for_selector("#play-as", state="visible")
     assert page.text_content("#play-as") == "You play as Alice Lee (your account's name)"
     page.screenshot(path=str(SHOTS / "lobby-signed-in-play-as.png"))
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.locator("#play-as").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "lobby-signed-in-play-as-375.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
     table = lobby_table_with_a_friend(page, web)
     page.wait_for_function("() => document.querySelector(\".seat-chip[data-seat='0']\")"
                            "?.textContent.includes('Alice Lee')", timeout=60_000)
@@ -84,6 +88,9 @@ def test_signed_in_lobby_invitation_chips_and_result_line(page: Any, bob: Any,
     assert bob.is_hidden("#join-name")
     assert bob.text_content("#join-as") == f"You play as {bob_user} (your account's name)"
     bob.screenshot(path=str(SHOTS / "join-signed-in-play-as.png"))
+    bob.set_viewport_size({"width": 375, "height": 800})
+    bob.screenshot(path=str(SHOTS / "join-signed-in-play-as-375.png"))
+    bob.set_viewport_size({"width": 1280, "height": 900})
     bob.click("#join-form button[type=submit]")
     bob.wait_for_selector("#join-panel", state="hidden", timeout=30_000)
     seats = web.api("GET", f"/api/tables/{table}").json()["seats"]

@@ -64,7 +64,6 @@ def test_a_turn_based_table_from_the_lobby_to_my_games(granted: Any, web: Server
     page.select_option("#opt-level", "1")
     page.select_option("#players", "2")
     page.select_option("#seat-1", "bot:random")
-    page.fill("#my-name", "Ann")
     # the pace: live shows the turn clock; turn-based a move's time and a time bank instead
     assert page.is_visible("#live-clock") and not page.is_visible("#turn-clock")
     page.select_option("#pace", "turn-based")
