@@ -31,6 +31,7 @@ START_UP = {
                                                 "`meeple serve` only",
     ("meeple.cli.reports", "meeple.store"): "SQLAlchemy, for `meeple reports` only",
     ("meeple.cli.reports", "meeple.store.chat"): "SQLAlchemy, for `meeple reports` only",
+    ("meeple.cli.reports", "meeple.store.ratings"): "SQLAlchemy, for `meeple reports` only",
     ("meeple.cli.serve", "meeple.server.mail"): "the mail settings (the store), for `meeple "
                                                 "serve` only",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "

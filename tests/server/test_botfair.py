@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from meeple.server.botfair import BotShares, ShareSettings, capped_spec
+from tests import aio
 
 
 async def _order(shares: BotShares, asks: list[tuple[str, bool]], hold: int) -> list[int]:
@@ -41,7 +42,7 @@ async def _order(shares: BotShares, asks: list[tuple[str, bool]], hold: int) -> 
 def test_a_person_goes_before_bot_only_tables_and_clients_take_turns() -> None:
     shares = BotShares(1, ShareSettings(per_client=1))
     # one worker, held by x: then a bot-only table of a, two of x's tables, one of b's
-    order = asyncio.run(_order(shares, [("a", True), ("x", False), ("x", False), ("b", False)],
+    order = aio.run(_order(shares, [("a", True), ("x", False), ("x", False), ("b", False)],
                                hold=1))
     # while x holds the worker its own wait; freed, it goes to the tables with a person in the
     # order they asked (each client then has none running), the bot-only table's last
@@ -72,7 +73,7 @@ def test_a_client_never_holds_every_worker() -> None:
         return seen
 
     # one of the flood's five runs, the person's takes the other worker at once
-    assert asyncio.run(main()) == ["flood", "person"]
+    assert aio.run(main()) == ["flood", "person"]
 
 
 def test_a_clients_bot_only_tables_think_one_at_a_time() -> None:
@@ -97,7 +98,7 @@ def test_a_clients_bot_only_tables_think_one_at_a_time() -> None:
         await asyncio.gather(*tasks)
         return most
 
-    assert asyncio.run(main()) == 1
+    assert aio.run(main()) == 1
 
 
 def test_a_cancelled_wait_gives_its_turn_on() -> None:
@@ -123,7 +124,7 @@ def test_a_cancelled_wait_gives_its_turn_on() -> None:
         await later
         return shares.running == 0 and not shares.waiting
 
-    assert asyncio.run(main())
+    assert aio.run(main())
 
 
 @pytest.mark.parametrize(("spec", "capped"), [

@@ -30,8 +30,9 @@ def test_the_chips_and_result_line_after_concede_then_leave(page: Any, web: Serv
     ann, bob, watcher = Browser(web), Browser(web), Browser(web)
     store = Store(web.db_url)
     try:
-        ann.sign_up()
-        bob.sign_up()
+        # the seats bear the accounts' display names (docs/server.md, "Seat names")
+        ann.sign_up(display_name="Ann")
+        bob.sign_up(display_name="Bob")
         made = ann.request("POST", "/api/tables", json={
             "game": "gardens", "variant": {"level": 1}, "rated": True, "join_as": "Ann",
             "seats": [{"kind": "human"}, {"kind": "human"}]})

@@ -104,6 +104,9 @@ def test_signed_in_lobby_invitation_chips_and_result_line(page: Any, bob: Any,
     concede(page, table, 0)
     concede(bob, table, 1)
     page.wait_for_selector("#end-winners", state="visible", timeout=180_000)
+    # the places come with the table read again at the end
+    page.wait_for_function("() => document.querySelector('#end-winners')"
+                           ".textContent.includes('placed first')", timeout=30_000)
     line = page.text_content("#end-winners")
     assert line.startswith(f"{bob_user} is placed first"), line
     assert "Alice Lee conceded first" in line, line

@@ -828,7 +828,10 @@ class Store:
 
     def rematch_of(self, table_id: str) -> str | None:
         """The finished table whose rematch ``table_id`` is (None: it is none): its seats are
-        for that table's people only. A rematch is private, so a public table is none."""
+        for that table's people only. A rematch is private, so a public table is none; an id
+        that is no table's id (a client's, unchecked) is none either."""
+        if not valid_table_id(table_id):
+            return None
         with self.session() as s:
             if s.scalar(select(TableRow.public).where(TableRow.id == table_id)) is not False:
                 return None

@@ -200,11 +200,12 @@ function seatRating(info) {
         ` (${change >= 0 ? "+" : ""}${change})`));
 }
 
-// a rated game that has just ended: the table read again, for the seats' new ratings
+// a game that has just ended: the table read again, for the seats' places (endgame.js: a
+// seat that gave up is placed below, which the page may not have heard of yet) and, at a
+// rated table, their new ratings
 function ratedEnd() {
   if (!page.view || !page.view.over || !page.table || page.ratedEnd) return;
-  // a rated game's new ratings, or the places of a game somebody gave up (endgame.js)
-  if (!page.table.rated && !page.table.seats.some((x) => x.forfeit || x.conceded)) return;
+  if (page.view.players === 1 && !page.table.rated) return;  // solo: nothing to place
   page.ratedEnd = true;
   api("GET", `/api/tables/${tableId}`).then((t) => { page.table = t; render(); }).catch(() => {});
 }
