@@ -27,7 +27,7 @@ VERSUS = ("best", "each")
 #: ``greedy`` (greedy's whole turn in every determinisation, not part of the tree).
 OTHERS = ("tree", "greedy")
 
-#: Research options removed in issue 36 (no preset, documented use or test of behaviour
+#: Research options removed (no preset, documented use or test of behaviour
 #: needed them): the search plays fixed values (:class:`~meeple.bots.mcts.MctsBot`'s ``c``,
 #: ``expand``, ``scale``, ``turns`` and ``root_turns``; ``replies`` 1 with three or more seats,
 #: else ``top``; ``ref`` the mean of the leaves at the same depth solo, else the root; ``eval``

@@ -31,7 +31,7 @@ Options are one frozen :class:`~meeple.bots.config.MctsConfig`, parsed once from
 a spec leaves out comes from the game's presets (``BotKnowledge.presets``, data in the game
 package), then the general defaults. ``c``, ``expand``, ``scale``, ``turns`` and ``root_turns``
 are fixed settings of the bot, not options (``experiments/research_mcts.py`` changes them and
-the other research options removed in issue 36). Budget: ``iterations`` (the same decisions for
+the other research options removed). Budget: ``iterations`` (the same decisions for
 a seed on every machine), ``cpu`` (CPU seconds of the searching thread: a loaded machine makes
 the bot slower, not weaker) and ``seconds`` (a wall-clock safety cap; a search it stops says so
 in :attr:`MctsBot.last_info`). docs/bots.md documents every option and preset; how each default

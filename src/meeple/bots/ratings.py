@@ -1,4 +1,4 @@
-"""The rating scale people and bots share (issue 53), and the bots' seeds on it.
+"""The rating scale people and bots share, and the bots' seeds on it.
 
 A rating is OpenSkill's Plackett-Luce model with the library's own defaults: a skill ``mu``
 (25 at the start) and how unsure of it we are, ``sigma`` (25/3 at the start). The number a

@@ -1,5 +1,5 @@
-"""``meeple calibrate-bots``: the bots' rating seeds from a round robin between them (issue 53,
-docs/ratings.md)."""
+"""``meeple calibrate-bots``: the bots' rating seeds from a round robin between them
+(docs/ratings.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``meeple reports``: the chat messages players reported, for the moderators (issue 54), and
+"""``meeple reports``: the chat messages players reported, for the moderators, and
 hiding one from everyone."""
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def serve_cmd(
         ChatSettings.from_env()  # MEEPLE_RATE_CHAT(_CLIENT, _TABLE), MEEPLE_RATE_REPORT
         bracketed = f"[{host}]" if ":" in host else host  # (the links in mails)
         os.environ.setdefault("MEEPLE_PUBLIC_URL", f"http://{bracketed}:{port}")
-        MailSettings.from_env()  # MEEPLE_SMTP_URL, MEEPLE_MAIL_FROM, MEEPLE_PUBLIC_URL (issue 54)
+        MailSettings.from_env()  # MEEPLE_SMTP_URL, MEEPLE_MAIL_FROM, MEEPLE_PUBLIC_URL
     except ValueError as exc:
         raise refuse(str(exc)) from None
     if db is not None and database_url is not None:

@@ -69,17 +69,17 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     app.state.caches = Caches()
     # (a one-click unsubscribe's body is a form's, RFC 8058)
     app.add_middleware(StrictJsonBodies, raw_suffixes=("/check", "/mail/one-click"))
-    # issue 52: accounts; a cookie-authenticated change needs its CSRF token
+    # accounts; a cookie-authenticated change needs its CSRF token
     settings = AccountSettings.from_env()
     app.state.accounts = AccountService(store, settings)
-    # issue 54: mail (sent only with MEEPLE_SMTP_URL), queued by the notifier, sent by the
+    # mail (sent only with MEEPLE_SMTP_URL), queued by the notifier, sent by the
     # mailer (started with the app)
     mail_settings = MailSettings.from_env()
     app.state.notifier = Notifier(store, mail_settings,
                                   Mailer(store, mail_settings, store.origin),
                                   settings.secret_key.encode() or None)
     app.add_middleware(SessionGuard)
-    # issue 54: the tables' chat
+    # the tables' chat
     app.state.chat = ChatHub(Chat(store), ChatSettings.from_env(), app.state.accounts)
     # the API's answers carry personal data, the CSRF token and seat secrets: no cache keeps them
     app.add_middleware(NoStore)
@@ -121,7 +121,7 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
         service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(bot_workers),
                           bot_deadline=bot_deadline or deadline_from_env(), shares=shares)
         app.state.service = service
-        # issue 51: per-client limits, the hint lane (apart from the bots' pool), and the
+        # per-client limits, the hint lane (apart from the bots' pool), and the
         # waiting tables nobody joined closed
         app.state.quotas = quotas = Quotas(QuotaSettings.from_env())
         app.state.lane = lane = Lane(LaneSettings.from_env(), processes=bots)
@@ -138,7 +138,7 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
         service.watchers.append(notifier.after_change)
         notifier.mailer.start()
         await service.start()
-        # issue 53: Play now's queue, matched by one process of the database at a time
+        # Play now's queue, matched by one process of the database at a time
         app.state.play_queue = queue = PlayQueue(store)
         app.state.matcher = matcher = Matcher(
             queue, PlayNowSettings.from_env(),

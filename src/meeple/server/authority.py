@@ -479,7 +479,7 @@ class Authority:
         # a decision previewed restarts the turn clock (it counts the time since the
         # person's last decision); it does not take the seat back from a stand-in bot, as a
         # client previews by itself too (the forced opening, steps kept over a reload): the
-        # browser sends ``back`` at the person's click (issue 39 #1)
+        # browser sends ``back`` at the person's click
         rt.since = time.monotonic()
         data = view_data(turn.position, [seat], lines, text=text)[seat]
         return PreviewAnswer(data, turn.texts, turn.complete, [s.forced for s in steps])

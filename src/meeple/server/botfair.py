@@ -3,7 +3,7 @@ flood of bot-only tables.
 
 The bot pool (:mod:`meeple.server.botpool`) ran every decision first come, first served, so
 one client's twenty bot-only tables of ``mcts:seconds=10`` bots kept every worker busy and
-every other table's bots waited minutes (issue 58). Now:
+every other table's bots waited minutes. Now:
 
 - **tables with a person first**: a table with a human seat (a person plays there, or played
   and left it to stand-ins) has the bot pool (``MEEPLE_BOT_WORKERS`` processes) to itself;

@@ -186,7 +186,7 @@ class Broadcaster:
             "seat": rt.state.to_move if left is not None else None,
             "left": None if left is None else round(left, 1),
             "stood_in": [s.kind == HUMAN and s.absent for s in seats]}
-        if rt.times is not None:  # turn-based (issue 54): the move's allowance and the banks
+        if rt.times is not None:  # turn-based: the move's allowance and the banks
             now = time.time()
             running = data["seat"]
             data["pace"] = TURN_BASED
@@ -220,7 +220,7 @@ class Broadcaster:
     def presence_frame(rt: Runtime) -> str:
         """The ``presence`` frame of the table now: for each seat whether one of this
         process's connections acts for it, how many watch without a seat, which seats'
-        people conceded and the table's rematch (issue 54), once one is made."""
+        people conceded and the table's rematch, once one is made."""
         seats = [False] * rt.table.players
         spectators = 0
         for c in rt.clients:

@@ -1,4 +1,4 @@
-"""A table's chat on the server (issue 54): who may post, what a message may be, how often, and
+"""A table's chat on the server: who may post, what a message may be, how often, and
 who is told.
 
 A seat's client posts under the seat's name; a signed-in spectator under the account's display

@@ -16,7 +16,7 @@ request models alone cannot express:
 - :func:`checked_text`, ids: printable text of bounded length (no control characters,
   which PostgreSQL would refuse to store);
 - :func:`checked_name`, people's and seats' names: NFKC-normalised, not blank, no invisible
-  or formatting characters, no letters of two look-alike scripts (issue 51).
+  or formatting characters, no letters of two look-alike scripts.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The server's edge: what it does before anything else reads a request from the open
-internet (issue 51).
+internet.
 
 - :class:`HeadLimits` and :func:`http_protocol`: uvicorn's HTTP protocol (httptools) with a
   bound on the request head (request line and headers, :data:`MAX_HEAD` bytes: a longer one

@@ -5,7 +5,7 @@ A hint runs like a bot decision (:mod:`meeple.server.botpool`): a worker process
 position from the table's moves, takes the asking seat's view and asks
 :func:`meeple.bots.hint.hint`, which reads that view only and replaces its seed, so a hint
 cannot foresee a draw. Hints and analyses run in a pool of their own, apart from the table
-bots' (:mod:`meeple.server.lanes`, issue 51): its workers run at a lower priority, and each job
+bots' (:mod:`meeple.server.lanes`): its workers run at a lower priority, and each job
 reports the CPU time it took (:func:`timed`), which its client's budget is charged. A hint has a
 deadline (``MEEPLE_HINT_DEADLINE`` seconds, default :data:`DEFAULT_HINT_DEADLINE`, never less
 than the bots' own), an analysis its own (``MEEPLE_ANALYSIS_DEADLINE``, default

@@ -1,4 +1,4 @@
-"""The hint lane: hints and analyses in worker processes of their own (issue 51).
+"""The hint lane: hints and analyses in worker processes of their own.
 
 A table's bots never wait for a hint or an analysis: those run in the lane's own process pool
 (``MEEPLE_HINT_WORKERS`` processes, default 1, at a lower priority than the server and the bot

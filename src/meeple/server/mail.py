@@ -1,4 +1,4 @@
-"""E-mail notifications (issue 54): the SMTP settings, the signed links in a mail, what each
+"""E-mail notifications: the SMTP settings, the signed links in a mail, what each
 mail says, and the process's sender of the outbox (:class:`meeple.store.mail.Mailbox`).
 
 Mail is sent only when ``MEEPLE_SMTP_URL`` is set. A mail is queued in the database (never sent

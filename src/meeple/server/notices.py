@@ -1,4 +1,4 @@
-"""What is mailed when (issue 54): at a turn-based table, "your turn" to the account of the
+"""What is mailed when: at a turn-based table, "your turn" to the account of the
 seat now to move, "game over" to every account of a finished game, and a rematch invitation
 to the others of a finished game once one of them made the rematch. Each only to a verified
 address whose preferences ask for it, never to a seat its stand-in plays (its person ran out

@@ -1,4 +1,4 @@
-"""Turn-based time (issue 54): a move's time and each seat's time bank at a turn-based table.
+"""Turn-based time: a move's time and each seat's time bank at a turn-based table.
 
 A turn-based table (``pace`` ``turn-based``) gives the person to move ``clock`` seconds (hours
 or days) for each **move**: a seat's whole turn, all its decisions from the moment it became

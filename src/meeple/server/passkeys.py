@@ -1,4 +1,4 @@
-"""Passkeys on the server (issue 52): the WebAuthn ceremonies, checked with the ``webauthn``
+"""Passkeys on the server: the WebAuthn ceremonies, checked with the ``webauthn``
 package (py_webauthn), on the store's passkeys and challenges (:mod:`meeple.store.passkeys`).
 
 - **The relying party.** A passkey is bound to a relying party id (a host name). It is

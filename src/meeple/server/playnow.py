@@ -1,4 +1,4 @@
-"""Play now (issue 53): who is seated with whom, and the loop that does it.
+"""Play now: who is seated with whom, and the loop that does it.
 
 A person asks to play a game, variant and number of seats; they wait in the store's queue
 (:mod:`meeple.store.playnow`) while their page asks how it stands. Every second, one server

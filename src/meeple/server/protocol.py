@@ -72,7 +72,7 @@ class CreateTable(BaseModel):
         "day)"))
     pace: Literal["live", "turn-based"] = Field("live", description=(
         "live: played at one sitting; turn-based: each move may take hours or days, with a "
-        "time bank per seat (issue 54)"))
+        "time bank per seat"))
     bank: int | None = Field(None, ge=0, le=BANK_MAX, description=(
         "a turn-based table: the time bank each seat starts with, in seconds (0 to 30 days; "
         "default 3 days): a move's time past `clock` is drawn from it"))
@@ -128,7 +128,7 @@ class SeatOut(BaseModel):
     taken: bool
     absent: bool
     conceded: bool = Field(False, description="its person conceded: a bot plays it to the "
-                                              "end (issue 54)")
+                                              "end")
     forfeit: bool = Field(False, description="its person conceded the running game, or left "
                                              "it at a rated table: placed below every seat "
                                              "that played on, the first to forfeit last "
@@ -167,11 +167,11 @@ class TableOut(BaseModel):
     result: list[Any] | None
     #: The name of the table's own (uploaded) sheet; None on a shipped sheet.
     own_sheet: str | None = None
-    #: A finished table's rematch, once someone made it (issue 54).
+    #: A finished table's rematch, once someone made it.
     rematch: str | None = None
     #: ``abandoned``: finished without its game's end (nobody joined, or nobody played on).
     ended: str | None = None
-    #: ``live`` or ``turn-based`` (issue 54)
+    #: ``live`` or ``turn-based``
     pace: str = "live"
     #: a turn-based table's time bank per seat at the start, in seconds (null: live)
     bank: int | None = None
@@ -521,7 +521,7 @@ class PresenceFrame(_ServerFrame):
                               "now (false for a bot seat: a bot has no connection)")
     spectators: int = Field(description="connections watching without a seat")
     conceded: list[bool] = Field(default_factory=list, description=(
-        "for each seat: whether its person conceded (a bot plays it to the end; issue 54)"))
+        "for each seat: whether its person conceded (a bot plays it to the end)"))
     rematch: str | None = Field(None, description=(
         "a finished table's rematch (the id of the one new table its people are invited "
         "to), once someone made it; null before"))
@@ -557,7 +557,7 @@ class ClockFrame(_ServerFrame):
         default=None, description="for each stood-in seat whose person is connected: what its "
         "stand-in played since (absent when none)")
     pace: Literal["turn-based"] | None = Field(
-        default=None, description="turn-based (issue 54): the table gives each move `limit` "
+        default=None, description="turn-based: the table gives each move `limit` "
         "seconds and each seat a time bank; absent at a live table")
     bank: int | None = Field(default=None, description="turn-based: each seat's bank at the "
                              "start, in seconds")

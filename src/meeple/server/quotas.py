@@ -1,5 +1,5 @@
 """Per-client limits: how often a client may create tables, join, ask hints and analyses and send
-WebSocket frames, how many open tables and sockets it may hold (issue 51: no anonymous client can
+WebSocket frames, how many open tables and sockets it may hold (no anonymous client can
 starve the others).
 
 The client is the address a request came from (``request.client.host``: the edge makes it the
@@ -79,7 +79,7 @@ class QuotaSettings:
     #: seconds a waiting table may go without a seat taken or left before it is closed; 0: never
     stale_waiting: float = float(ENV["stale_waiting"][1])
     #: seconds a running table with no turn clock may go with no move and nobody connected
-    #: before it ends as abandoned (issue 54); 0: never
+    #: before it ends as abandoned; 0: never
     abandoned: float = float(ENV["abandoned"][1])
 
     @classmethod

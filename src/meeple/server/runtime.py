@@ -165,14 +165,14 @@ class Runtime:
         person. The stand-in of an absent seat whose person is connected (their page is
         open) plays one decision each time the turn clock runs out instead (see
         :meth:`~meeple.server.scheduler.BotScheduler.tick`), so the person can take the seat
-        back at their next click (issue 39 #1)."""
+        back at their next click."""
         kind, bot, absent = self.seat_kind(seat)
         if kind == BOT:
             return bot or "random"
         if absent and (self.table.seats[seat].conceded or not self.connected(seat)
                        or self.table.pace == TURN_BASED):
             # a conceded seat: at a bot's pace, for good; a turn-based table's seat out of
-            # time: at a bot's pace, page open or not (nobody waits days a decision; issue 54)
+            # time: at a bot's pace, page open or not (nobody waits days a decision)
             return bot or STAND_IN
         return None
 

@@ -229,7 +229,7 @@ class BotScheduler:
         page is there) the stand-in plays one decision now and one more each time the clock
         runs out again, and the person takes the seat back at their next click (a preview,
         a move or ``back``); with no connection open it plays on at a bot's pace, so nobody
-        waits for a person who has gone (issue 39 #1)."""
+        waits for a person who has gone."""
         log.info("table %s: seat %s ran out of time; a stand-in bot plays for it",
                  rt.table.id, seat)
         try:

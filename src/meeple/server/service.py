@@ -62,7 +62,7 @@ class Service:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
         #: called after every change this process made, once its clients are told (the mail
-        #: notices, issue 54): each must return at once (it may start a task)
+        #: notices): each must return at once (it may start a task)
         self.watchers: list[Callable[[Runtime], None]] = []
 
     # what the routes, the hints' lane and the tests read of the parts
@@ -321,7 +321,7 @@ class Service:
 
 
 def conceded(rt: Runtime, seat: int, version: int) -> None:
-    """:class:`Refused` if ``seat``'s person conceded (issue 54): its stand-in plays it to the
+    """:class:`Refused` if ``seat``'s person conceded: its stand-in plays it to the
     end, and its person can no longer move, preview, undo or take it back."""
     if 0 <= seat < len(rt.table.seats) and rt.table.seats[seat].conceded:
         raise Refused("you conceded this game: a bot plays your seat to the end", version)

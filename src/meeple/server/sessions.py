@@ -1,4 +1,4 @@
-"""Accounts on the server (issue 52): passwords, sessions, their cookie and CSRF protection.
+"""Accounts on the server: passwords, sessions, their cookie and CSRF protection.
 
 Accounts are optional: a seat is played by its secret with or without one. A signed-in browser
 holds a **session**: a random 256-bit token in the cookie :data:`COOKIE` (HttpOnly,
@@ -84,7 +84,7 @@ CSRF_EXEMPT = frozenset({("POST", "/api/accounts"), ("POST", "/api/session"),
                          ("POST", "/api/passkeys/signin"),
                          ("POST", "/api/passkeys/signup/options"),
                          ("POST", "/api/passkeys/signup"),
-                         # a mail's signed links (issue 54): the signature is their authority
+                         # a mail's signed links: the signature is their authority
                          ("POST", "/api/mail/verify"), ("POST", "/api/mail/unsubscribe"),
                          ("POST", "/api/mail/one-click")})
 #: The requests after which a signed-in client holds the seat it took: create with

@@ -1,4 +1,4 @@
-"""The bots' rating seeds (issue 53): a round robin between the named difficulties of each
+"""The bots' rating seeds: a round robin between the named difficulties of each
 game, rated with OpenSkill as people's games are (``meeple calibrate-bots``).
 
 Every pair of difficulties plays ``games_per_pair`` two-seat games of each game: seeds

@@ -1,4 +1,4 @@
-"""Accounts, their sessions and the seats they hold (issue 52), on the :class:`Store`'s engine.
+"""Accounts, their sessions and the seats they hold, on the :class:`Store`'s engine.
 
 Accounts are optional: a seat is still taken and played by its secret alone. An account keeps
 a username (unique case-insensitively: its case-folded form is the unique key), a display name,
@@ -161,7 +161,7 @@ class Account:
     settings: dict[str, Any]
     deleted: bool = False
     #: the e-mail address (None: none given), whether it was verified, the mail preferences
-    #: (issue 54)
+    #:
     email: str | None = None
     email_verified: bool = False
     notify: dict[str, Any] | None = None
@@ -716,14 +716,14 @@ class Accounts:
                 if table_id not in changed:
                     changed.append(table_id)
                     self.store._notify(s, table_id, -1)
-            # its chat messages keep their text under that name (issue 54)
+            # its chat messages keep their text under that name
             forget_author(s, account_id, [(t, seat) for t, seat, _ in held], DELETED_PLAYER)
             s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
             s.execute(delete(PasskeyChallengeRow)
                       .where(PasskeyChallengeRow.account_id == account_id))
-            # its ratings go too (issue 53): a running rated game rates the others without it
+            # its ratings go too: a running rated game rates the others without it
             s.execute(delete(RatingRow).where(RatingRow.subject == account_id))
             s.execute(delete(RatingHistoryRow).where(RatingHistoryRow.subject == account_id))
             # Play now's wish goes too: a deleted account is never seated at a new table

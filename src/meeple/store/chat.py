@@ -1,4 +1,4 @@
-"""A table's chat (issue 54): its messages, the reports of them and the moderators' hiding, on
+"""A table's chat: its messages, the reports of them and the moderators' hiding, on
 the :class:`Store`'s engine (SQLite or PostgreSQL).
 
 A message is kept with the table, the time, the seat that posted it (None: a signed-in

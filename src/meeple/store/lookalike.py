@@ -1,4 +1,4 @@
-"""Names that look alike (issue 58): the confusable skeleton of Unicode Technical Standard #39
+"""Names that look alike: the confusable skeleton of Unicode Technical Standard #39
 (Unicode Security Mechanisms, section 4), so that ``ореоаа`` (all Cyrillic) and ``opeoaa``
 (all Latin), or ``ınfo`` (a dotless i) and ``info``, are one username.
 

@@ -1,4 +1,4 @@
-"""Mail (issue 54): an account's e-mail address and preferences, and the outbox.
+"""Mail: an account's e-mail address and preferences, and the outbox.
 
 The outbox is a table with a row per mail. A row is queued with a ``key`` naming what it is
 about (``turn:<table>:<seat>:<turn>``), unique, so a turn seen by two server processes is

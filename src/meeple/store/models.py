@@ -43,7 +43,7 @@ WAITING, RUNNING, FINISHED = "waiting", "running", "finished"
 MOVE, CHANCE, UNDO = "move", "chance", "undo"
 #: Seat kinds.
 HUMAN, BOT = "human", "bot"
-#: A table's pace (issue 54): played at once (``clock``: seconds a decision) or turn-based
+#: A table's pace: played at once (``clock``: seconds a decision) or turn-based
 #: (``clock``: seconds a move, hours or days, and ``bank``: each seat's time bank).
 LIVE, TURN_BASED = "live", "turn-based"
 #: A mail's state in the outbox: to send (at ``next_try``), being sent by one process, sent,
@@ -70,7 +70,7 @@ class TableRow(Base):
     #: Seconds a human seat has for each decision (a turn-based table: for each move);
     #: None: no clock.
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: ``live`` or ``turn-based`` (issue 54)
+    #: ``live`` or ``turn-based``
     pace: Mapped[str] = mapped_column(String(12), default=LIVE, server_default=LIVE)
     #: A turn-based table's time bank: seconds each person's seat starts with, drawn from by
     #: the time a move takes past ``clock``; None at a live table.
@@ -82,14 +82,14 @@ class TableRow(Base):
     #: Final scores once finished: the record's ``scores``.
     result: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     #: A digest of the client (address) that created it, to cap the open tables a client
-    #: holds (issue 51); None for tables made before it was kept, or by the store directly.
+    #: holds; None for tables made before it was kept, or by the store directly.
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-    #: The rematch of a finished table: the one new table its people are invited to (issue 54).
+    #: The rematch of a finished table: the one new table its people are invited to.
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: How a finished table ended when its game did not: ``abandoned`` (nobody played on, or
-    #: nobody joined); None: the game's own end (or a table of before issue 54).
+    #: nobody joined); None: the game's own end (or a table from before tables kept how they ended).
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    #: A rated table (issue 53): its seats are accounts and rated bots, and its end moves
+    #: A rated table: its seats are accounts and rated bots, and its end moves
     #: their ratings in the same transaction.
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -113,13 +113,13 @@ class SeatRow(Base):
     secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: A human seat whose clock ran out is played by its stand-in bot until its person returns.
     absent: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: The seat's person conceded (issue 54): its stand-in plays it to the end, for good.
+    #: The seat's person conceded: its stand-in plays it to the end, for good.
     conceded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The seat's person conceded, or left the running game of a rated table: placed below the
     #: seats that played on (``forfeit_order`` says when), whatever happens after.
     forfeit: Mapped[bool] = mapped_column(Boolean, default=False)
     #: When it forfeited, as an order among the table's forfeits (1: the first to concede or
-    #: leave, placed last); None while its person plays on (issue 58).
+    #: leave, placed last); None while its person plays on.
     forfeit_order: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: When its person last took the seat back from the stand-in (a turn-based move's time
     #: starts again then).
@@ -173,7 +173,7 @@ class IdempotencyRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
-# ---------------------------------------------------------------------------- accounts (issue 52)
+# ---------------------------------------------------------------------------- accounts
 class AccountRow(Base):
     """A person's account (optional: playing by link needs none). The username is unique
     case-insensitively (``username_key``, its case-folded form; None once deleted, which frees
@@ -185,7 +185,7 @@ class AccountRow(Base):
     username: Mapped[str] = mapped_column(String(40))
     username_key: Mapped[str | None] = mapped_column(String(120), nullable=True, unique=True)
     #: the key's confusable skeleton (UTS #39, :mod:`meeple.store.lookalike`): no two
-    #: usernames may look alike either (issue 58); None once deleted. Accounts that collided
+    #: usernames may look alike either; None once deleted. Accounts that collided
     #: before it was kept hold ``skeleton#id`` (the oldest keeps the skeleton itself)
     username_skeleton: Mapped[str | None] = mapped_column(String(200), nullable=True,
                                                           unique=True, index=True)
@@ -197,7 +197,7 @@ class AccountRow(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
     #: the e-mail address (optional); nothing but its verification is sent before it is
-    #: verified (issue 54)
+    #: verified
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     email_verified: Mapped[bool] = mapped_column(Boolean, default=False,
                                                  server_default=false())
@@ -246,7 +246,7 @@ class ServerSecretRow(Base):
 
 
 class SoloClaimRow(Base):
-    """A name whose finished solo games an account claimed (issue 52): once per name and game,
+    """A name whose finished solo games an account claimed: once per name and game,
     by one account ever, and one name per account and game. The tables it moved are held by
     the account (``account_seats``)."""
 
@@ -262,7 +262,7 @@ class SoloClaimRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
-# ---------------------------------------------------------------------------- passkeys (issue 52)
+# ---------------------------------------------------------------------------- passkeys
 class PasskeyRow(Base):
     """A passkey (a WebAuthn credential) an account signs in with: its public key (COSE), never
     a secret. ``credential_hash`` (the SHA-256 of the credential id) is the unique key; the id
@@ -306,7 +306,7 @@ class PasskeyChallengeRow(Base):
     expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
-# ---------------------------------------------------------------------------- table chat (issue 54)
+# ---------------------------------------------------------------------------- table chat
 class ChatMessageRow(Base):
     """A message of a table's chat: by a seat (``seat``), or by a signed-in spectator (``seat``
     None); ``account_id`` the author's account where there is one (a seat an account holds, a
@@ -345,7 +345,7 @@ class ChatReportRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
 
 
-# ---------------------------------------------------------------------------- ratings (issue 53)
+# ---------------------------------------------------------------------------- ratings
 class RatingRow(Base):
     """A subject's rating in a game: an account (its id) or a bot's difficulty
     (``bot:medium``). ``ordinal`` is ``mu - 3 sigma``, kept for the leaderboard's order."""
@@ -389,7 +389,7 @@ class RatingHistoryRow(Base):
 
 
 class QueueRow(Base):
-    """An account waiting in Play now's queue (issue 53): one row per account, its wish (the
+    """An account waiting in Play now's queue: one row per account, its wish (the
     game, the variant, the seats), its rating when it asked, whether bots may fill the table,
     and once matched, the table and seat it was given."""
 
@@ -415,7 +415,7 @@ class QueueRow(Base):
 
 
 class MailRow(Base):
-    """One mail to send (issue 54): queued, claimed by one server process (``sending``),
+    """One mail to send: queued, claimed by one server process (``sending``),
     ``sent`` or ``failed`` after its tries. ``key`` names what it is about (``turn:<table>:
     <seat>:<version>``, ``verify:<account>:<n>``...), unique, so two processes that see the
     same turn queue one mail."""

@@ -1,4 +1,4 @@
-"""Passkeys (issue 52): the WebAuthn credentials accounts sign in with, and the challenges of the
+"""Passkeys: the WebAuthn credentials accounts sign in with, and the challenges of the
 ceremonies under way, on the :class:`Store`'s engine.
 
 A passkey keeps what checking a signature needs and nothing secret: the credential id (under

@@ -1,4 +1,4 @@
-"""Play now's queue in the store (issue 53): who waits for which game, variant and seats, at
+"""Play now's queue in the store: who waits for which game, variant and seats, at
 what rating; and seating a group of them (with bots, if they said so) at a new table, in one
 transaction that marks them seated only if none was seated by another server process first.
 Who goes with whom is the server's choice (:mod:`meeple.server.playnow`)."""

@@ -1,4 +1,4 @@
-"""Ratings per game (issue 53): OpenSkill's Plackett-Luce, updated in the transaction that
+"""Ratings per game: OpenSkill's Plackett-Luce, updated in the transaction that
 stores a rated game's end.
 
 A subject is an account (its id) or a bot's difficulty (``bot:medium``); each has one rating

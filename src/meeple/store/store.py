@@ -229,7 +229,7 @@ def key_secret(key: str, table_id: str, seat: int, salt: str) -> str:
 
 def open_seat_name(index: int) -> str:
     """The name of open seat ``index`` (0-based, as the protocol counts): "Seat 1" for seat 0,
-    as people count (issue 54 #2)."""
+    as people count."""
     return f"Seat {index + 1}"
 
 
@@ -272,7 +272,7 @@ class Seat:
     bot: str | None
     taken: bool
     absent: bool
-    #: its person conceded: the stand-in plays it to the end (issue 54)
+    #: its person conceded: the stand-in plays it to the end
     conceded: bool = False
     #: its person conceded, or left the running game of a rated table: placed below the
     #: seats that played on
@@ -302,13 +302,13 @@ class Table:
     updated: datetime
     result: list[Any] | None
     seats: tuple[Seat, ...]
-    #: the rematch its people are invited to, once one is made (issue 54)
+    #: the rematch its people are invited to, once one is made
     rematch: str | None = None
     #: ``abandoned`` for a table finished without its game's end; None otherwise
     ended: str | None = None
-    #: a rated table (issue 53): accounts and named-difficulty bots only, its end rated
+    #: a rated table: accounts and named-difficulty bots only, its end rated
     rated: bool = False
-    #: ``live`` or ``turn-based`` (issue 54)
+    #: ``live`` or ``turn-based``
     pace: str = LIVE
     #: a turn-based table's time bank per seat, in seconds (None at a live table)
     bank: int | None = None
@@ -445,7 +445,7 @@ class Store:
         and its seat is taken only with an account (else :class:`AccountNeeded`). With
         ``idempotency``, a request already made with that key gets its answer again (the same
         table, seat and secret) and nothing new is created. ``pace``/``bank``: a turn-based
-        table's (issue 54).
+        table's.
         ``creator``: who made it (a digest of the client); with ``max_open``, a creator who
         has that many tables waiting or running gets :class:`TooManyOpen` instead."""
         if len(seats) != players:
@@ -538,7 +538,7 @@ class Store:
         return self.join(old.rematch, seat, name, idempotency, account)
 
     def concede(self, table_id: str, seat: int) -> None:
-        """``seat``'s person concedes (issue 54): its stand-in plays it to the end, it cannot
+        """``seat``'s person concedes: its stand-in plays it to the end, it cannot
         be taken back, and it is placed below the people who play on (at any table; at a
         rated table that is what its rating counts)."""
         with self.writing() as s:
@@ -775,7 +775,7 @@ class Store:
                               .values(secret_hash=None, name=open_seat_name(seat)))
                     s.execute(update(TableRow).where(TableRow.id == table_id)
                               .values(updated=now()))
-                    # the seat is open again: no account holds it any more (issue 52)
+                    # the seat is open again: no account holds it any more
                     s.execute(delete(AccountSeatRow).where(AccountSeatRow.table_id == table_id,
                                                            AccountSeatRow.seat == seat))
                 else:

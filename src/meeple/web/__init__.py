@@ -186,7 +186,7 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
 
     @app.get("/mail/verify", include_in_schema=False)
     def mail_verify() -> HTMLResponse:
-        return serve("mail")  # a mail's link: a button confirms the address (issue 54)
+        return serve("mail")  # a mail's link: a button confirms the address
 
     @app.get("/mail/unsubscribe", include_in_schema=False)
     def mail_unsubscribe() -> HTMLResponse:

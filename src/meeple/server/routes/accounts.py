@@ -1,4 +1,4 @@
-"""Accounts (issue 52): sign up, sign in and out, the signed-in account (its settings, password,
+"""Accounts: sign up, sign in and out, the signed-in account (its settings, password,
 seats, games, export and deletion). Sessions, cookies and CSRF are :mod:`meeple.server.sessions`'s;
 ``docs/server.md``, *Accounts*, says what each route does."""
 
@@ -214,7 +214,7 @@ class MyGame(BaseModel):
     created: str
     updated: str
     result: list[Any] | None
-    pace: str = Field("live", description="live or turn-based (issue 54)")
+    pace: str = Field("live", description="live or turn-based")
     clock: int | None = Field(None, description="seconds a decision (live) or a move "
                                                 "(turn-based); null: no clock")
     left: float | None = Field(None, description=(

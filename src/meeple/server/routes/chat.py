@@ -1,4 +1,4 @@
-"""A table's chat over REST (issue 54): its history a page at a time, and reporting a message
+"""A table's chat over REST: its history a page at a time, and reporting a message
 for the moderators. Posting is the WebSocket's (:mod:`meeple.server.chat`)."""
 
 from __future__ import annotations

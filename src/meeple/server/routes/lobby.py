@@ -310,7 +310,7 @@ async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDe
                   svc: ServiceDep, quotas: QuotasDep, accounts: AccountsDep,
                   idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                   ) -> Joined:
-    """A finished table's rematch (issue 54): the first of its people to ask makes it (the
+    """A finished table's rematch: the first of its people to ask makes it (the
     same game, variant, sheet, clock and bots; not listed in the lobby) and everyone after
     joins that one table, each at their own seat number; the table's clients are told in
     their ``presence`` frame. The seat is shown by its secret or a session that holds it.
@@ -346,7 +346,7 @@ async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDe
 @router.post("/api/tables/{table_id}/concede")
 async def concede(table_id: str, body: SeatAct, request: Request, store: StoreDep,
                   svc: ServiceDep) -> TableOut:
-    """Concede a running game (issue 54): the seat's stand-in bot plays it to the end, for
+    """Concede a running game: the seat's stand-in bot plays it to the end, for
     good (the person can no longer move, nor take it back), and it is placed below every
     seat that plays on, the first to give up last (docs/ratings.md). Conceding again
     changes nothing."""
@@ -408,7 +408,7 @@ async def close_stale(store: Store, svc: Service, older: float) -> list[str]:
 
 async def close_abandoned(store: Store, svc: Service, older: float) -> list[str]:
     """End the running tables with no turn clock that nobody has moved at for ``older``
-    seconds and that have no client connected to this process (issue 54: a game its people
+    seconds and that have no client connected to this process (a game its people
     walked away from): each is finished without a result (``ended``: abandoned) and
     leaves the lobby's running list."""
     closed = await asyncio.to_thread(store.close_abandoned, older, set(svc.connections))

@@ -1,4 +1,4 @@
-"""Play now (issue 53): ask to play a game, wait while close ratings are found, and be seated
+"""Play now: ask to play a game, wait while close ratings are found, and be seated
 (``meeple.server.playnow`` decides who with whom)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Players' public profiles (issue 52): ``/api/users/{username}`` (the games an account played
+"""Players' public profiles: ``/api/users/{username}`` (the games an account played
 per game and variant, its wins and its recent games), its Pergola solo achievement table by
 account, and the one-time claim of the solo games a guest kept under a seat name.
 ``docs/server.md``, *Profiles*, says what each route does and what was chosen."""

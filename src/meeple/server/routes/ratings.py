@@ -1,4 +1,4 @@
-"""Ratings (issue 53): a game's leaderboard by page, with the bots' ratings beside it as
+"""Ratings: a game's leaderboard by page, with the bots' ratings beside it as
 reference lines, and a player's ratings with their history. docs/ratings.md explains the
 numbers to players; docs/server.md, *Ratings*, the endpoints."""
 

@@ -1,4 +1,4 @@
-"""Each game's rules for players (issue 54): its how-to-play page and a start position to draw.
+"""Each game's rules for players: its how-to-play page and a start position to draw.
 
 A game package ships its how-to-play page as Markdown in the project's own words
 (``how-to-play.md``, found through the registry: :func:`meeple.core.registry.game_text`); it is

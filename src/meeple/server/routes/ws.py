@@ -161,7 +161,7 @@ class Connection:
         self._forget: Callable[[], None] | None = None
         #: whether the server closed it (:meth:`end`): a frame still read is not answered
         self.ended = False
-        #: the table's chat (issue 54)
+        #: the table's chat
         state = getattr(getattr(ws, "app", None), "state", None)
         self.chat_hub: ChatHub | None = getattr(state, "chat", None)
 

@@ -1,5 +1,5 @@
 """Who created a table (a digest of the client's address), to cap the open tables a client holds
-(issue 51); the lobby's pages by status and last change.
+; the lobby's pages by status and last change.
 
 Idempotency keys are now kept under a digest that includes their client's: a key stored before
 this migration is not found again (a retry across the upgrade is a new request).

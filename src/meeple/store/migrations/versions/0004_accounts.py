@@ -1,4 +1,4 @@
-"""Accounts (issue 52): ``accounts`` (a username unique case-insensitively, an argon2id password
+"""Accounts: ``accounts`` (a username unique case-insensitively, an argon2id password
 hash, the page settings, a deleted flag), ``sessions`` (signed-in browsers, kept by the SHA-256
 of their cookie's token), ``account_seats`` (the seats an account holds) and ``server_secrets``
 (a key the server processes of one database share).

@@ -1,4 +1,4 @@
-"""Passkeys (issue 52): ``passkeys`` (an account's WebAuthn credentials: the credential id, its
+"""Passkeys: ``passkeys`` (an account's WebAuthn credentials: the credential id, its
 public key, the signature counter, the transports, a name, created and last used) and
 ``passkey_challenges`` (the challenges of ceremonies under way, single use, with an expiry).
 

@@ -1,4 +1,4 @@
-"""Solo claims (issue 52): ``solo_claims``, the names whose finished solo games an account
+"""Solo claims: ``solo_claims``, the names whose finished solo games an account
 claimed (once per name and game, one name per account and game).
 
 Revision ID: 0006

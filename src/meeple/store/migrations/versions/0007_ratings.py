@@ -1,4 +1,4 @@
-"""Ratings (issue 53): ``game_tables.rated`` (rated or casual), ``seats.forfeit`` (a person who
+"""Ratings: ``game_tables.rated`` (rated or casual), ``seats.forfeit`` (a person who
 left a rated game while it ran: last place), ``ratings`` (an account's or a bot difficulty's
 rating per game: OpenSkill's mu and sigma, the leaderboard's ordinal, games) and
 ``rating_history`` (each rated game's rating before and after, and the place).

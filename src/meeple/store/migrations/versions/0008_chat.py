@@ -1,4 +1,4 @@
-"""Table chat (issue 54): ``chat_messages`` (a table's messages: when, the seat or none for a
+"""Table chat: ``chat_messages`` (a table's messages: when, the seat or none for a
 spectator, the author's account if any, the name shown, the text, a hidden flag) and
 ``chat_reports`` (reports kept for the moderators: the message, the reporter, as an account
 id or a digest of the client's address, the reason and when; one per reporter and message).

@@ -1,4 +1,4 @@
-"""Life at a table (issue 54): a finished table's rematch (``game_tables.rematch``: the one new
+"""Life at a table: a finished table's rematch (``game_tables.rematch``: the one new
 table every person of it is invited to), how a table ended when not by its game's end
 (``game_tables.ended``: ``abandoned``), and a seat whose person conceded (``seats.conceded``:
 its stand-in plays it to the end, for good).

@@ -1,4 +1,4 @@
-"""Turn-based tables and mail (issue 54): a table's ``pace`` (``live`` or ``turn-based``) and a
+"""Turn-based tables and mail: a table's ``pace`` (``live`` or ``turn-based``) and a
 turn-based table's time ``bank`` per seat (seconds); ``seats.back_at`` (when a person last took
 the seat back from the stand-in: their move's time starts again then); an account's e-mail
 address, whether it was verified and its mail preferences (``notify``); ``mail_outbox``, one row

@@ -1,4 +1,4 @@
-"""Play now's queue (issue 53): ``play_queue``, one row per account waiting (or just seated):
+"""Play now's queue: ``play_queue``, one row per account waiting (or just seated):
 its game, variant and seats (``bucket``: who may be seated together), its rating when it asked,
 whether bots may fill its table, when it asked and was last seen, and the table and seat given.
 

@@ -248,7 +248,7 @@ async function patch(body, what) {
   }
 }
 
-// ---------------------------------------------------------------- mail (issue 54)
+// ---------------------------------------------------------------- mail
 const KINDS = ["turn", "ended", "rematch"];
 
 function mailSaid(text, cls = "") {

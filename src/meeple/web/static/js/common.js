@@ -202,7 +202,7 @@ export function describeVariant(variant) {
   return parts.join(", ") || "standard";
 }
 
-// Under a shipped sheet that is our reconstruction, in a player's words (issue 54 #8: the
+// Under a shipped sheet that is our reconstruction, in a player's words (the
 // sheet file's own note names tools and ruling ids, for whoever edits sheets).
 export const RECONSTRUCTED = "This sheet is a reconstruction: the printed sheet's picture is lost, so " +
   "its layout and some of its values are our own. Own the printed sheet? Type it in as your own " +

@@ -44,7 +44,7 @@ function notation(turn) {
 // what the turn brings, in words (the game's announcements and the score pad rows)
 function brings(turn) { return cap(turn.words || ""); }
 
-// a value of the bots' evaluation as points a player counts (issue 54 #7): whole points, "about"
+// a value of the bots' evaluation as points a player counts: whole points, "about"
 // (the evaluation has fractions: credit for what is under way), "less than a point" near 0
 function about(n) {
   const r = Math.round(Math.abs(n));

@@ -12,7 +12,7 @@ import { notifyControl, notifyTurn } from "./notify.js";
 // the named difficulties first (each its game's preset, docs/bots.md), then the plain bots;
 // short labels, so that a seat's select fits a phone. The times are what a turn takes as
 // measured (benchmarks/bench_turn_time.py; docs/bots.md): hard searches up to 0.6-0.8 s of
-// CPU a decision and a turn has one to several decisions (issue 54 #10)
+// CPU a decision and a turn has one to several decisions
 const BOT_CHOICES = [
   ["easy", "bot: easy"],
   ["medium", "bot: medium"],
@@ -31,7 +31,7 @@ const $ = (id) => document.getElementById(id);
 let own = null;
 // a chosen file that is not (yet) a valid sheet: {file, problems: ["line 4, row_stars: ..."]}
 // while it is checked (problems null) or once refused; Create table then refuses too, naming
-// them, rather than playing the shipped sheet (issue 54 #1)
+// them, rather than playing the shipped sheet
 let notOwn = null;
 const sheetGames = new Map();   // game -> GET /api/sheets/{game} (null: takes no own sheet)
 
@@ -66,7 +66,7 @@ function showGoal() {
       name ? "your achievement table" : "achievement tables"));
 }
 
-// the chosen game's rules page (issue 54), beside the game's select
+// the chosen game's rules page, beside the game's select
 function showRulesLink() {
   const game = currentGame();
   $("rules-link").href = `/rules/${encodeURIComponent(game.name)}`;
@@ -332,7 +332,7 @@ async function create(ev) {
     public: $("public").checked,
   };
   if ($("rated").checked) body.rated = true;
-  if ($("pace").value === "turn-based") {  // hours or days a move, and a time bank (issue 54)
+  if ($("pace").value === "turn-based") {  // hours or days a move, and a time bank
     Object.assign(body, { pace: "turn-based", clock: Number($("move-time").value),
       bank: Number($("bank").value) });
   }
@@ -509,7 +509,7 @@ async function start() {
   accountLink();
   $("my-name").value = myName();
   games = await api("GET", "/api/games");
-  mountPlayNow(games);  // issue 53
+  mountPlayNow(games);
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));
   // /?game=pergola (a rules page's "Play Pergola"): that game chosen
   const wanted = new URLSearchParams(location.search).get("game");

@@ -1,4 +1,4 @@
-// The pages a mail's links open (issue 54): /mail/verify confirms an address, and
+// The pages a mail's links open: /mail/verify confirms an address, and
 // /mail/unsubscribe turns one kind of mail off. Opening the link changes nothing (a mail
 // program or a scanner that follows links must not): the page says what the button will do,
 // and only the button's click posts the link's signed values.

@@ -1,4 +1,4 @@
-// Browser notifications while a tab is open (issue 54): the table page and the lobby's My
+// Browser notifications while a tab is open: the table page and the lobby's My
 // games offer a "Notify me" control; only its click asks the browser's permission
 // (Notification.requestPermission: a page must never ask unprompted), and once granted (and
 // not turned off here again) a notification says "your turn" when it becomes this person's

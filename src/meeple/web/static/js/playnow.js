@@ -1,4 +1,4 @@
-// Play now (issue 53): a signed-in person picks a game, variant and seats and waits while
+// Play now: a signed-in person picks a game, variant and seats and waits while
 // the server finds people of a close rating (POST /api/play-now), asking how it stands every
 // two seconds (GET /api/play-now keeps the wait alive); once seated the page goes to the table,
 // where the session plays the seat. A guest is asked to sign in: Play now's tables are rated.

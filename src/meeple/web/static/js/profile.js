@@ -103,7 +103,7 @@ async function drawSolo() {
 }
 
 // the account's rating in each game it played rated, the bot it plays like, and the history
-// chart of each (ratingchart.js, as the leaderboard draws it; issue 53)
+// chart of each (ratingchart.js, as the leaderboard draws it)
 async function drawRatings() {
   const box = $("profile-ratings");
   let found;

@@ -31,7 +31,7 @@ const page = {
   layout: {},        // GET /api/tables/{id}/layout
   draw: null,        // the game's drawing module
   me: null,          // {seat, secret} held by this browser
-  rematch: null,     // the finished table's rematch, once one is made (issue 54)
+  rematch: null,     // the finished table's rematch, once one is made
   mode: "watch",     // "play" | "watch" | "replay"
   view: null,        // the last committed view
   version: -1,
@@ -185,7 +185,7 @@ function seatStatus(info, i, { live, over, mine }) {
   return null;
 }
 
-// the seat's rating in this game (issue 53: the account's, or a named bot's; a "?" while it is
+// the seat's rating in this game (the account's, or a named bot's; a "?" while it is
 // provisional), and what the game changed it by once a rated game is over, with why on hover
 function seatRating(info) {
   if (info.rating === null || info.rating === undefined) return null;
@@ -222,7 +222,7 @@ function isAway(i) {
 function onPresence(frame) {
   const before = page.presence;
   page.presence = frame;
-  if (frame.rematch && frame.rematch !== page.rematch) {  // a rematch was made (issue 54)
+  if (frame.rematch && frame.rematch !== page.rematch) {  // a rematch was made
     page.rematch = frame.rematch;
     renderEndPanel();
   }
@@ -255,7 +255,7 @@ function onPresence(frame) {
 }
 
 // ---------------------------------------------------------------- the turn clock
-// (clock.js, issue 39 #1) a clock frame: every seat's clock, who a stand-in plays for, and
+// (clock.js) a clock frame: every seat's clock, who a stand-in plays for, and
 // news of what a stand-in played (for this page's seat, and for the others)
 function onClock(frame) {
   const before = page.clock;
@@ -341,7 +341,7 @@ function waitingForPlayers(view) {
 }
 
 /** A solo challenge (Pergola, P10): its name, goal and progress under the status line from the
- *  first turn on, and where the score is recorded once the game is over (issue 39 #6). */
+ *  first turn on, and where the score is recorded once the game is over. */
 function renderGoal(view) {
   const box = $("goal");
   const ch = view.board && view.board.challenge;
@@ -390,7 +390,7 @@ function renderChoices(view) {
     el("span", { class: "muted" }, "  keys: Enter confirms, Backspace undoes, 1-9 pick a choice"))));
 }
 
-// the moves of the turn being built in words (issue 54 #7): the preview's log lines after the
+// the moves of the turn being built in words: the preview's log lines after the
 // committed ones say each (the game's words); the notation where a line has none
 function turnWords(moves = page.buffer) {
   const view = page.preview;
@@ -400,7 +400,7 @@ function turnWords(moves = page.buffer) {
     && lines[i].words) || m);
 }
 
-// issue 39 #4 (drawings): where the game's drawing takes every choice by a click (its module
+// Drawings: where the game's drawing takes every choice by a click (its module
 // exports `choicesOnDrawing`), a long list of choice buttons and the typing box are folded into
 // a box, closed until the player opens it (then open for the rest of the visit), so the sheet
 // stays in view. Returns what goes into #choices.
@@ -896,7 +896,7 @@ function showJoin() {
   };
 }
 
-// while seats are open: the link to send, in a box of its own with a Copy button (issue 54 #3)
+// while seats are open: the link to send, in a box of its own with a Copy button
 function showInvite() {
   const open = page.table.open_seats;
   const box = $("invite");
@@ -1029,7 +1029,7 @@ async function start() {
     return;
   }
   document.title = `meeple: ${page.table.title}`;
-  $("rules-link").href = `/rules/${encodeURIComponent(page.table.game)}`;  // how to play it (issue 54)
+  $("rules-link").href = `/rules/${encodeURIComponent(page.table.game)}`;  // how to play it
   $("title").textContent = [page.table.title, describeVariant(page.table.variant),
     paceWords(page.table)].filter(Boolean).join(" · ");
   if (page.table.rated) $("title").append(" ", el("span", { class: "rated-tag" }, "rated"));

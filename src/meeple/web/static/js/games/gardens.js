@@ -154,7 +154,7 @@ function drawMap(layout, board, mark, ctx, main, targets) {
     g.append(svg("polygon", { class: "gd-hex", points: poly(f.x, f.y), fill: colour ? FILL[colour] : PAPER,
       stroke: "#b9b4a6", "stroke-width": 0.8 }));
     // in colour-blind mode a coloured field's letter sits left of its flower or tree, the icon
-    // moved right to make room (issue 39 #11: the letters ran into the icons)
+    // moved right to make room (the letters ran into the icons)
     const iconic = f.flower || f.tree;
     const lettered = Boolean(colour && ctx.cb);
     const ix = lettered && iconic ? x + U * 0.2 : x;
@@ -177,7 +177,7 @@ function drawMap(layout, board, mark, ctx, main, targets) {
         "fill-opacity": 0.55, stroke: "#ffb300", "stroke-width": 3 }));
     }
     if (main) {
-      // the id over the lit ring, dark on its light tint (issue 39 #11: it hid under it)
+      // the id over the lit ring, dark on its light tint (it hid under it)
       g.append(svg("text", { class: "gd-id", x, y: y - U * 0.56, "text-anchor": "middle",
         "dominant-baseline": "middle", "pointer-events": "none",
         "font-size": 8, "font-weight": lit ? 700 : 400, fill: lit ? INK : colour ? "#fff" : "#8a857a" },
@@ -250,7 +250,7 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
     if (icon === "tree") g.append(treeIcon(x + S / 2, yy + S / 2 - 1, S * 0.34, ticked ? null : colour,
       ticked));
     // in colour-blind mode the colour's letter takes the box's top left corner and a plain
-    // box's value moves down right, clear of it (issue 39 #11: "O2" read as one label)
+    // box's value moves down right, clear of it ("O2" read as one label)
     const lettered = Boolean(ctx.cb && colour);
     if (value !== null && value !== undefined && icon !== "tree") {
       const vx = lettered && !icon ? x + S * 0.62 : x + S / 2;
@@ -404,7 +404,7 @@ function drawPad(layout, board, mark, ctx, main, targets, total) {
 // ---------------------------------------------------------------- the middle
 function drawMiddle(layout, board, ctx, targets) {
   // one small SVG per pencil, in a wrapping row: five across on a wide page; on a phone five
-  // narrow cards in one row (issue 39 #4: two rows of large ones pushed the sheet down)
+  // narrow cards in one row (two rows of large ones pushed the sheet down)
   if (narrowPage()) return drawMiddleNarrow(board, ctx, targets);
   const names = ctx.view.seats.map((s) => s.name);
   const W = 128, H = 112;
@@ -518,7 +518,7 @@ function drawSheet(layout, board, mark, ctx, main, targets) {
 }
 
 // every choice is a click on the drawing (a field, a pencil, a pencil symbol): table.js folds a
-// long list of choice buttons away, closed, so the sheet stays in view (issue 39 #4)
+// long list of choice buttons away, closed, so the sheet stays in view
 export const choicesOnDrawing = true;
 
 export function draw(container, ctx) {

@@ -41,7 +41,7 @@ const picked = { key: "", source: null };
 let resizeWatch = null;
 // seat -> whether its garden's <details> is open, as the player left it (kept across redraws)
 const openGardens = new Map();
-// below this drawing width (a phone) the other gardens start folded (issue 54 #6)
+// below this drawing width (a phone) the other gardens start folded
 const NARROW = 560;
 
 // ---------------------------------------------------------------- helpers
@@ -734,7 +734,7 @@ function pergolaSection(gd, st, main) {
       g.append(svg("circle", { class: "pg-deco", cx, cy, r, fill: BUTTERCUP_FILL,
         stroke: c.full ? "#2e7d32" : "#a08400", "stroke-width": c.full ? 3 : 1.2 }));
       // a large one has room for its letter inside, above the bees; a small one above it
-      // (issue 39 #11: the S ran into the bees' labels)
+      // (the S ran into the bees' labels)
       if (st.ctx.cb) g.append(text(cx, c.buttercup === "large" ? cy - r + 9 : cy - r - 3,
         c.buttercup === "large" ? "L" : "S", { size: 8.5,
         anchor: "middle", weight: 700, cls: "pg-cb" }));

@@ -217,7 +217,7 @@ function drawLattice(ctx, sb, main, lit, prefix) {
     } else {
       g.append(svg("circle", { cx: x, cy: y, r: 6, class: "rf-dot" }));
     }
-    // the id above right of the item, clear of it (issue 39 #11: ids hid under treasures)
+    // the id above right of the item, clear of it (ids hid under treasures)
     const half = ITEM_HALF[s.kind] || 6;
     g.append(svg("text", { x: x + half + 2, y: y - half - 3, class: "rf-sid" }, s.id));
     const e = ends.get(s.id);

@@ -373,7 +373,7 @@ function drawSheet(ctx, seatBoard, opts) {
         fill: "#0b57d0", class: "tk-grant" }, "+"));
     }
     if (ctx.cb) {
-      // in the bottom corners; above a word written along the bottom (issue 39 #11: the
+      // in the bottom corners; above a word written along the bottom (the
       // letters ran into the ids and words)
       const letter = printed === "any" ? "*" : printed;
       const ly = (it.label && it.label !== "head") || state === "locked" ? y + U / 2 - 18 : y + U / 2 - 6;
@@ -534,7 +534,7 @@ export function draw(container, ctx) {
     for (const s of others) {
       const total = (view.scores[s.seat] || {}).total;
       const tomove = board.to_move === s.seat ? " (to move)" : "";
-      // each as large as the player's own (issue 39 #11: they were thumbnails), open until
+      // each as large as the player's own (they were thumbnails), open until
       // the player folds it away, then as the player left it
       const d = el("details", { class: "other-sheet other", "data-seat": s.seat,
         open: othersOpen.get(s.seat) !== false },
