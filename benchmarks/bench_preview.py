@@ -28,7 +28,7 @@ from typing import Any
 from meeple.bots.greedy import GreedyBot
 from meeple.core.state import CHANCE, State
 from meeple.core.view import seat_view
-from meeple.server.service import Draft, Service
+from meeple.server.table.service import Draft, Service
 from meeple.store import HUMAN, SeatSpec, Store
 
 CASES: tuple[tuple[str, dict[str, Any]], ...] = (("pergola", {}), ("gardens", {"level": 3}))

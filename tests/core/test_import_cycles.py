@@ -21,21 +21,21 @@ PACKAGE = SRC / "meeple"
 START_UP = {
     ("meeple.cli.serve", "meeple.store"): "SQLAlchemy and Alembic, for `meeple serve` only",
     ("meeple.cli.serve", "meeple.web"): "FastAPI and the whole server, for `meeple serve` only",
-    ("meeple.cli.serve", "meeple.server.protocol"): "the server package (FastAPI), for "
+    ("meeple.cli.serve", "meeple.server.table.protocol"): "the server package (FastAPI), for "
                                                     "`meeple schema --protocol` only",
     ("meeple.cli.serve", "meeple.server.edge"): "the server's edge settings (uvicorn, "
                                                 "Starlette), for `meeple serve` only",
-    ("meeple.cli.serve", "meeple.server.sessions"): "the accounts' settings (FastAPI, "
+    ("meeple.cli.serve", "meeple.server.features.accounts.sessions"): "the accounts' settings (FastAPI, "
                                                     "pwdlib), for `meeple serve` only",
-    ("meeple.cli.serve", "meeple.server.chat"): "the chat's settings (the server), for "
+    ("meeple.cli.serve", "meeple.server.features.chat.service"): "the chat's settings (the server), for "
                                                 "`meeple serve` only",
     ("meeple.cli.reports", "meeple.store"): "SQLAlchemy, for `meeple reports` only",
-    ("meeple.cli.reports", "meeple.store.chat"): "SQLAlchemy, for `meeple reports` only",
+    ("meeple.cli.reports", "meeple.server.features.chat.store"): "SQLAlchemy, for `meeple reports` only",
     ("meeple.cli.reports", "meeple.store.ratings"): "SQLAlchemy, for `meeple reports` only",
-    ("meeple.cli.serve", "meeple.server.mail"): "the mail settings (the store), for `meeple "
+    ("meeple.cli.serve", "meeple.server.features.mail.mailer"): "the mail settings (the store), for `meeple "
                                                 "serve` only",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "
-                                            "worker (it imports meeple.server.botpool) never "
+                                            "worker (it imports meeple.server.table.botpool) never "
                                             "needs: it starts in half the time",
 }
 
@@ -43,7 +43,7 @@ ELSEWHERE: set[tuple[str, str]] = set()
 
 #: Circles closed only by imports inside functions, removed by the same changes.
 CIRCLES_ELSEWHERE = [
-    {"meeple.server.botpool", "meeple.server.service"},
+    {"meeple.server.table.botpool", "meeple.server.table.service"},
     {"meeple.games.gardens.moves", "meeple.games.gardens.sheet"},
 ]
 

@@ -20,7 +20,7 @@ from meeple.core import present, registry
 from meeple.core.errors import IncompleteGame, UnknownGame
 from meeple.core.layers import BotKnowledge, SoloReports
 from meeple.core.present import Presentation, presentation
-from meeple.server.reports import solo_games, solo_reports
+from meeple.server.table.reports import solo_games, solo_reports
 
 GAMES = [g.name for g in meeple.games()]
 GAMES_DIR = Path(__file__).resolve().parents[2] / "src" / "meeple" / "games"

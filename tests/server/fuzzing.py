@@ -261,7 +261,7 @@ def summarize(text: str) -> list[str]:
 #: A line the server's logging writes ("ERROR:    Exception in ASGI application").
 _LOG_LINE = re.compile(r"^(CRITICAL|ERROR|WARNING|INFO|DEBUG|TRACE):")
 #: An exception line: a (dotted) class name with a lower-case letter, then ":" or nothing
-#: ("RecursionError: ...", "meeple.server.service.Refused: ..."; not "ERROR: ..." log lines).
+#: ("RecursionError: ...", "meeple.server.table.service.Refused: ..."; not "ERROR: ..." log lines).
 _EXC = re.compile(r"^([A-Za-z_]\w*\.)*[A-Z]\w*[a-z]\w*(:|$)")
 
 

@@ -17,8 +17,8 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from meeple.server.checks import BadInput
-from meeple.server.sessions import AccountSettings, checked_password, checked_username
+from meeple.server.features.accounts.sessions import AccountSettings, checked_password, checked_username
+from meeple.server.table.checks import BadInput
 from tests.server.conftest import TLS, Server, free_port
 
 PASSWORD = "correct horse battery"

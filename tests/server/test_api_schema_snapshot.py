@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.server import create_app
-from meeple.server.protocol import protocol_schema
+from meeple.server.table.protocol import protocol_schema
 from meeple.store import Store, sqlite_url
 
 KEPT = Path(__file__).with_name("api_schema.json")

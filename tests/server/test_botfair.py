@@ -1,4 +1,4 @@
-"""The bot workers' shares (meeple.server.botfair) on their own: which waiting decision a
+"""The bot workers' shares (meeple.server.table.botfair) on their own: which waiting decision a
 freed worker takes, the cap on a bot-only table's thinking, and the settings' checks. The
 behaviour against a real server is tests/server/test_bot_fairness.py."""
 
@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from meeple.server.botfair import BotShares, ShareSettings, capped_spec
+from meeple.server.table.botfair import BotShares, ShareSettings, capped_spec
 from tests import aio
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import meeple
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
-from meeple.server import botpool
-from meeple.server.botpool import Decision, decide
+from meeple.server.table import botpool
+from meeple.server.table.botpool import Decision, decide
 
 
 def _moves(game: str, seed: int, count: int) -> list[str]:

@@ -21,8 +21,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from meeple.cli import app as cli_app
-from meeple.server.chat import checked_message
-from meeple.server.checks import BadInput
+from meeple.server.features.chat.service import checked_message
+from meeple.server.table.checks import BadInput
 from tests.server.conftest import TLS, Server, free_port
 from tests.server.test_accounts import PASSWORD, Browser, guest_table, problem
 

@@ -11,7 +11,7 @@ import itertools
 import time
 from typing import Any
 
-from meeple.server.protocol import SERVER_FRAMES, ClockFrame
+from meeple.server.table.protocol import SERVER_FRAMES, ClockFrame
 from tests.server.client import Player
 from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_play import create, join

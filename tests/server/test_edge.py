@@ -20,7 +20,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from meeple.server import edge
-from meeple.server.checks import BadInput, checked_name, loads_strict
+from meeple.server.table.checks import BadInput, checked_name, loads_strict
 from tests.aio import run
 from tests.server.client import Player
 from tests.server.conftest import SQLITE_ONLY, Server, free_port

@@ -31,9 +31,9 @@ from typer.testing import CliRunner
 from meeple.bots.ratings import bot_subject, seed_for
 from meeple.cli import app as cli_app
 from meeple.core.state import places_by_total
-from meeple.server.routes.profiles import stats
+from meeple.server.features.accounts.store import Accounts
+from meeple.server.features.profiles.routes import stats
 from meeple.store import Store
-from meeple.store.accounts import Accounts
 from meeple.store.models import HUMAN, MOVE, AccountRow, RatingHistoryRow, RatingRow
 from meeple.store.store import Entry, SeatSpec
 

@@ -1,4 +1,4 @@
-"""Every WebSocket frame is a pydantic model (meeple.server.protocol): a frame that does not
+"""Every WebSocket frame is a pydantic model (meeple.server.table.protocol): a frame that does not
 validate is refused with an error frame naming the field and what it allows, the connection
 stays open and nothing changes; valid frames are answered exactly as the protocol says."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from meeple.server.protocol import CLIENT_FRAMES, Hello, Move, Ping, Preview, Undo
+from meeple.server.table.protocol import CLIENT_FRAMES, Hello, Move, Ping, Preview, Undo
 from tests.server.inprocess import Session, Table, session, table_app
 
 

@@ -49,7 +49,7 @@ from tests.server.fuzzing import (
 )
 from tests.server.fuzzing import create as fz_create
 
-#: The server's own limits (meeple.server.protocol.MAX_FRAME; uvicorn's ws_max_size).
+#: The server's own limits (meeple.server.table.protocol.MAX_FRAME; uvicorn's ws_max_size).
 MAX_FRAME = 16 * 1024
 WS_MAX_SIZE = 1 << 20
 #: How long an answer (and the pong after it) may take.

@@ -1,4 +1,4 @@
-"""Group commit (``Store.append_group``, ``meeple.server.committer``): the appends of many
+"""Group commit (``Store.append_group``, ``meeple.server.table.committer``): the appends of many
 tables in one transaction, each answered as ``Store.append`` would answer it alone, on SQLite
 and PostgreSQL."""
 
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from meeple.server.committer import Committer
+from meeple.server.table.committer import Committer
 from meeple.store import (
     CHANCE,
     MOVE,

@@ -1,4 +1,4 @@
-"""A connection's frames go out through its own queue (meeple.server.routes.ws.Connection):
+"""A connection's frames go out through its own queue (meeple.server.table.routes.ws.Connection):
 in order, never waiting on the sender, and a client whose socket stops reading is closed with
 1013 once it is MAX_OUTBOX frames behind, instead of holding frames without bound."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from meeple.server.routes.ws import MAX_OUTBOX, Connection
+from meeple.server.table.routes.ws import MAX_OUTBOX, Connection
 from tests.aio import run
 
 

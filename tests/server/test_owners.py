@@ -13,10 +13,10 @@ import pytest
 
 import meeple
 from meeple.core.delta import apply_patch
-from meeple.server.authority import Authority, Refused
-from meeple.server.broadcaster import Broadcaster
-from meeple.server.runtime import Client, Draft, Runtime
-from meeple.server.scheduler import BotScheduler
+from meeple.server.table.authority import Authority, Refused
+from meeple.server.table.broadcaster import Broadcaster
+from meeple.server.table.runtime import Client, Draft, Runtime
+from meeple.server.table.scheduler import BotScheduler
 from meeple.store import BOT, HUMAN, SeatSpec, Store
 from tests.aio import run
 from tests.server.test_turn_preview import a_turn, running_table

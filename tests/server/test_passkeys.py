@@ -24,9 +24,9 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from meeple.server.sessions import AccountSettings
+from meeple.server.features.accounts.passkey_store import Passkeys, TooManyChallenges
+from meeple.server.features.accounts.sessions import AccountSettings
 from meeple.store import Store, sqlite_url
-from meeple.store.passkeys import Passkeys, TooManyChallenges
 from tests.server.conftest import TLS, Server, free_port
 from tests.server.test_accounts import PASSWORD, new_name, problem
 

@@ -1,4 +1,4 @@
-"""Who Play now seats with whom (issue 53; meeple.server.playnow.match), as a pure function:
+"""Who Play now seats with whom (issue 53; meeple.server.features.playnow.service.match), as a pure function:
 the longest waiting first, the closest ratings within a window that widens with the wait,
 anyone after a while, bots of the closest rating for someone who said so, wishes never mixed."""
 
@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from meeple.server.playnow import PlayNowSettings, bucket_of, match
-from meeple.store.playnow import Entry, Group
+from meeple.server.features.playnow.service import PlayNowSettings, bucket_of, match
+from meeple.server.features.playnow.store import Entry, Group
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
 SETTINGS = PlayNowSettings(window=100, widen=10, anyone_after=90, bots_after=20)

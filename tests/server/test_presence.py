@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from meeple.server.protocol import SERVER_FRAMES, PresenceFrame
+from meeple.server.table.protocol import SERVER_FRAMES, PresenceFrame
 from tests.server.inprocess import Session, Table, session, table_app
 
 
@@ -86,7 +86,7 @@ def test_a_connection_that_does_not_ask_gets_no_presence_frame(table: Table) -> 
 
 
 def test_presence_is_in_the_published_schema() -> None:
-    from meeple.server.protocol import protocol_schema
+    from meeple.server.table.protocol import protocol_schema
 
     schema = protocol_schema()
     assert "PresenceFrame" in schema["$defs"]

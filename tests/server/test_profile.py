@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from meeple.core.state import places_by_total
-from meeple.server.routes.profiles import stats
+from meeple.server.features.accounts.store import PlayedSeat
+from meeple.server.features.profiles.routes import stats
 from meeple.store import Store
-from meeple.store.accounts import PlayedSeat
 from tests.server.conftest import Server
 from tests.server.test_accounts import Browser, guest_table, new_name, problem
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from meeple.server.service import Runtime, Service
+from meeple.server.table.service import Runtime, Service
 from tests.aio import run
 from tests.server.test_turn_preview import a_turn, running_table
 

@@ -10,7 +10,7 @@ import pytest
 
 import meeple
 from meeple.core.registry import game_text
-from meeple.server.routes.rules import render_markdown
+from meeple.server.features.rules.routes import render_markdown
 from tests.server.conftest import SQLITE_ONLY, Server
 
 pytestmark = SQLITE_ONLY

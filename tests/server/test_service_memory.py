@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple.server.service import Service
+from meeple.server.table.service import Service
 from meeple.store import BOT, HUMAN, NotFound, SeatSpec, Store
 from tests.aio import run
 

@@ -21,7 +21,7 @@ from meeple.core.tomlguard import (
     MAX_NESTING,
     MAX_TEXT_BYTES,
 )
-from meeple.server.uploads import MAX_SHEET_BYTES, SheetRejected, build
+from meeple.server.table.uploads import MAX_SHEET_BYTES, SheetRejected, build
 from tests.server.conftest import SQLITE_ONLY, Server
 
 #: The parsers' bounds are the same on either store (nothing a bomb sends is stored): SQLite only.

@@ -13,7 +13,7 @@ import pytest
 
 import meeple
 from meeple.core.rng import Rng
-from meeple.server.uploads import MAX_SHEET_BYTES
+from meeple.server.table.uploads import MAX_SHEET_BYTES
 from tests.server.client import Player
 from tests.server.conftest import Server
 
@@ -312,8 +312,8 @@ def test_a_changed_value_anywhere_is_accepted_or_refused_with_problems(game: str
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from meeple.server.uploads import SheetRejected
-    from meeple.server.uploads import check as check_text
+    from meeple.server.table.uploads import SheetRejected
+    from meeple.server.table.uploads import check as check_text
 
     lines = shipped(game, name).splitlines()
     assigns = [i for i, ln in enumerate(lines) if "=" in ln and not ln.lstrip().startswith("#")]

@@ -28,8 +28,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from aiosmtpd.controller import Controller
 
+from meeple.server.features.mail.store import Mailbox
 from meeple.store import Store
-from meeple.store.mail import Mailbox
 from tests.server.client import Player
 from tests.server.conftest import Server, free_port
 from tests.server.test_accounts import Browser

@@ -1,4 +1,4 @@
-"""Previews built on the connection's turn in progress (meeple.server.service.Draft): the same
+"""Previews built on the connection's turn in progress (meeple.server.table.service.Draft): the same
 answers as a preview built from the committed position, at one engine step per click and none
 per undo; and an undo of a committed decision is one step back, not a replay of the game."""
 
@@ -11,7 +11,7 @@ import pytest
 
 import meeple
 from meeple.core.rng import Rng
-from meeple.server.service import Draft, PreviewAnswer, Refused, Service
+from meeple.server.table.service import Draft, PreviewAnswer, Refused, Service
 from meeple.store import HUMAN, SeatSpec, Store
 from tests.aio import run
 from tests.steps import EngineSteps

@@ -42,8 +42,8 @@ def reports_cmd(
     message, its author, its table, how many reported it and why. --hide ID removes a message
     from the chat for everyone (it is kept, hidden; --unhide ID shows it again). --ratings
     lists the pairs of accounts that look like rating farming instead."""
+    from meeple.server.features.chat.store import Chat
     from meeple.store import NotFound, Store, default_url, display_url, sqlite_url
-    from meeple.store.chat import Chat
 
     if db is not None and database_url is not None:
         raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")

@@ -63,10 +63,10 @@ def serve_cmd(
 
     import uvicorn
 
-    from meeple.server.chat import ChatSettings
     from meeple.server.edge import LOOPBACK_HOSTS, EdgeConfig, settings_from, uvicorn_settings
-    from meeple.server.mail import MailSettings
-    from meeple.server.sessions import AccountSettings
+    from meeple.server.features.accounts.sessions import AccountSettings
+    from meeple.server.features.chat.service import ChatSettings
+    from meeple.server.features.mail.mailer import MailSettings
     from meeple.store import Store, default_url, display_url, sqlite_url
     from meeple.web import create_web_app
 
@@ -122,7 +122,7 @@ def schema_cmd(
     """Print the JSON Schema of the per-seat view the server sends for GAME, or with
     --protocol of every WebSocket frame a client may send and the server sends."""
     if protocol:
-        from meeple.server.protocol import protocol_schema
+        from meeple.server.table.protocol import protocol_schema
 
         if game is not None:
             raise fail("give a GAME or --protocol, not both")

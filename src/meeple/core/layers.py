@@ -6,7 +6,7 @@ and ``PRESENTATION`` (:class:`~meeple.core.present.Presentation`):
 - ``BOTS``, a :class:`BotKnowledge`: what ``meeple.bots`` knows of the game (read through
   ``meeple.bots.knowledge``);
 - optionally ``SOLO``, a :class:`SoloReports`: a solo achievement table, for servers that keep
-  players' games (read through ``meeple.server.reports``);
+  players' games (read through ``meeple.server.table.reports``);
 - ``LEARNING``, a :class:`Learning`: the game's fixed action list and observation layout for
   reinforcement learning (read through ``meeple.rl``).
 

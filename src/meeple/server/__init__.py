@@ -4,7 +4,7 @@ See ``docs/server.md`` for the API and the protocol. The engine decides every ru
 stores, relays and runs the bots.
 
 ``create_app`` is imported when first asked for: a bot worker process imports
-``meeple.server.botpool``, and so this package, and needs none of the web stack (FastAPI,
+``meeple.server.table.botpool``, and so this package, and needs none of the web stack (FastAPI,
 SQLAlchemy, the store), which would double the time a worker takes to start.
 """
 

@@ -1,7 +1,7 @@
 """The FastAPI app: the REST lobby under ``/api`` and one WebSocket per client.
 
-``create_app(store)`` assembles it from the routers of :mod:`meeple.server.routes`;
-``meeple serve`` runs it with uvicorn. The protocol is in :mod:`meeple.server.protocol` and
+``create_app(store)`` assembles it from the routers of :mod:`meeple.server.table.routes`;
+``meeple serve`` runs it with uvicorn. The protocol is in :mod:`meeple.server.table.protocol` and
 ``docs/server.md``.
 """
 
@@ -16,39 +16,35 @@ from fastapi import FastAPI
 
 import meeple
 from meeple.server import errors, wslog
-from meeple.server.botfair import ShareSettings
-from meeple.server.botpool import deadline_from_env, kill_pool, make_pool
-from meeple.server.chat import ChatHub, ChatSettings
-from meeple.server.checks import StrictJsonBodies
 from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
-from meeple.server.fanout import PgListener
+from meeple.server.features.accounts import passkey_routes as passkeys
+from meeple.server.features.accounts import routes as accounts
+from meeple.server.features.accounts.sessions import AccountService, AccountSettings, SessionGuard
+from meeple.server.features.chat import routes as chat
+from meeple.server.features.chat.service import ChatHub, ChatSettings
+from meeple.server.features.chat.store import Chat
+from meeple.server.features.mail import routes as mail
+from meeple.server.features.mail.mailer import Mailer, MailSettings
+from meeple.server.features.mail.notices import Notifier
+from meeple.server.features.playnow import routes as playnow
+from meeple.server.features.playnow.service import Matcher, PlayNowSettings
+from meeple.server.features.playnow.store import PlayQueue
+from meeple.server.features.profiles import routes as profiles
+from meeple.server.features.ratings import routes as ratings
+from meeple.server.features.rules import routes as rules
+from meeple.server.features.sheets import routes as sheets
+from meeple.server.features.solo import routes as solo
 from meeple.server.lanes import Lane, LaneSettings
-from meeple.server.mail import Mailer, MailSettings
-from meeple.server.nostore import NoStore
-from meeple.server.notices import Notifier
-from meeple.server.playnow import Matcher, PlayNowSettings
 from meeple.server.quotas import Quotas, QuotaSettings
-from meeple.server.routes import (
-    accounts,
-    chat,
-    lobby,
-    mail,
-    passkeys,
-    playnow,
-    profiles,
-    ratings,
-    rules,
-    sheets,
-    solo,
-    tables,
-    ws,
-)
-from meeple.server.service import Service
-from meeple.server.sessions import AccountService, AccountSettings, SessionGuard
+from meeple.server.table.botfair import ShareSettings
+from meeple.server.table.botpool import deadline_from_env, kill_pool, make_pool
+from meeple.server.table.checks import StrictJsonBodies
+from meeple.server.table.fanout import PgListener
+from meeple.server.table.nostore import NoStore
+from meeple.server.table.routes import lobby, tables, ws
+from meeple.server.table.service import Service
 from meeple.store import Store
-from meeple.store.chat import Chat
-from meeple.store.playnow import PlayQueue
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
                "lobby of tables and a WebSocket per client. See docs/server.md.")

@@ -13,7 +13,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from meeple.server.service import Service
+from meeple.server.table.service import Service
 from meeple.store import Store
 
 #: How many finished tables' analyses and solo reports are kept in memory.

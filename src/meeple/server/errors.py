@@ -13,8 +13,8 @@ from fastapi.responses import JSONResponse
 from starlette.requests import Request
 
 from meeple.core.errors import MeepleError
-from meeple.server import uploads
-from meeple.server.checks import BadInput
+from meeple.server.table import uploads
+from meeple.server.table.checks import BadInput
 from meeple.store import (
     AccountNeeded,
     KeyReused,

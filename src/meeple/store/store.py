@@ -313,7 +313,7 @@ class Table:
     #: a turn-based table's time bank per seat, in seconds (None at a live table)
     bank: int | None = None
     #: a digest of the address that created it (``quotas.client_hash``; None if not kept):
-    #: whose share of the bot workers its bots take (``server/botfair.py``)
+    #: whose share of the bot workers its bots take (``server/table/botfair.py``)
     creator: str | None = None
 
     @property

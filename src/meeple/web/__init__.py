@@ -36,9 +36,9 @@ from starlette.requests import Request
 import meeple
 from meeple.core.registry import game_text
 from meeple.server.app import create_app
-from meeple.server.routes.ratings import known_games, unknown_game
-from meeple.server.routes.rules import NoRules, rules_game, rules_html
-from meeple.server.sessions import AccountService, username_key
+from meeple.server.features.accounts.sessions import AccountService, username_key
+from meeple.server.features.ratings.routes import known_games, unknown_game
+from meeple.server.features.rules.routes import NoRules, rules_game, rules_html
 from meeple.store import NotFound, Store
 
 STATIC = Path(str(resources.files("meeple.web") / "static"))

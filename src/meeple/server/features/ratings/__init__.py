@@ -1,0 +1,1 @@
+"""The ratings feature."""

@@ -1,0 +1,85 @@
+"""Fan-out between server processes on one PostgreSQL: LISTEN/NOTIFY.
+
+Every committed log append (and every seat change) is announced on the channel
+``meeple_tables`` inside its own transaction, so PostgreSQL delivers it exactly when it commits.
+Each server process listens on a connection of its own, in a thread; on a notice for a table it
+holds, it catches up from the stored log and sends its own clients their new views. A notice
+whose version is a chat code (:data:`~meeple.server.features.chat.store.CHAT_NOTICE`: a new message,
+:data:`~meeple.server.features.chat.store.HIDDEN_NOTICE`: one hidden) goes to the process's chat instead
+(:meth:`ChatHub.remote <meeple.server.features.chat.service.ChatHub.remote>`), which reads it
+from the store. We chose
+LISTEN/NOTIFY over Redis because the database is already there: no second service to run, and
+a notice can never announce a move that was not committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import TYPE_CHECKING
+
+from meeple.server.features.chat.store import CHAT_NOTICE, HIDDEN_NOTICE
+from meeple.store.store import NOTIFY_CHANNEL, parse_notice
+
+if TYPE_CHECKING:
+    from meeple.server.features.chat.service import ChatHub
+    from meeple.server.table.service import Service
+
+log = logging.getLogger("meeple.server")
+
+
+def psycopg_dsn(url: str) -> str:
+    """A libpq connection string from an SQLAlchemy URL."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    parts = {"host": u.host, "port": u.port, "dbname": u.database, "user": u.username,
+             "password": u.password, **u.query}
+    return " ".join(f"{k}={v}" for k, v in parts.items() if v not in (None, ""))
+
+
+class PgListener:
+    """A thread that LISTENs and hands each notice to the service's event loop."""
+
+    def __init__(self, url: str, service: Service, loop: asyncio.AbstractEventLoop,
+                 chat: ChatHub | None = None) -> None:
+        self.dsn = psycopg_dsn(url)
+        self.service = service
+        #: the tables' chat, told of the chat notices
+        self.chat = chat
+        self.loop = loop
+        #: the mark of this process's own notices (its store's), which it skips
+        self.origin = service.store.origin
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="meeple-listen", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=3)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    while not self._stop.is_set():
+                        for n in conn.notifies(timeout=0.5):
+                            notice = parse_notice(n.payload)
+                            if notice is None or notice[2] == self.origin:
+                                continue  # not ours to read, or a commit of this process
+                            if notice[1] in (CHAT_NOTICE, HIDDEN_NOTICE):
+                                if self.chat is not None:
+                                    asyncio.run_coroutine_threadsafe(
+                                        self.chat.remote(notice[0], notice[1]), self.loop)
+                                continue
+                            asyncio.run_coroutine_threadsafe(
+                                self.service.remote_change(notice[0], notice[1]), self.loop)
+            except Exception as exc:  # the database went away: try again shortly
+                log.warning("LISTEN connection lost (%s); reconnecting", exc)
+                self._stop.wait(1.0)
