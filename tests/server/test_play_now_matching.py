@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from meeple.server.playnow import PlayNowSettings, bucket_of, match
+from meeple.server.playnow import bucket_of, match
+from meeple.settings import PlayNowSettings, Settings
 from meeple.store.playnow import Entry, Group
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
@@ -80,4 +81,4 @@ def test_several_tables_at_once_and_each_person_once() -> None:
 @pytest.mark.parametrize("raw", ["0", "-1", "x", "nan", "inf"])
 def test_settings_refuse_what_is_not_a_positive_number(raw: str) -> None:
     with pytest.raises(ValueError, match="MEEPLE_PLAY_NOW_WINDOW"):
-        PlayNowSettings.from_env({"MEEPLE_PLAY_NOW_WINDOW": raw})
+        Settings.from_env({"MEEPLE_PLAY_NOW_WINDOW": raw})

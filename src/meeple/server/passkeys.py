@@ -49,7 +49,8 @@ from webauthn.helpers.structs import (
 
 from meeple.server.checks import BadInput, loads_strict
 from meeple.server.edge import host_name, origin_of
-from meeple.server.sessions import AccountService, AccountSettings, is_address
+from meeple.server.sessions import AccountService, AccountSettings
+from meeple.settings import is_address
 from meeple.store.accounts import Account
 from meeple.store.models import now
 from meeple.store.passkeys import NewCredential
