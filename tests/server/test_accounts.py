@@ -17,8 +17,9 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from meeple.server.features.accounts.sessions import AccountSettings, checked_password, checked_username
+from meeple.server.features.accounts.sessions import checked_password, checked_username
 from meeple.server.table.checks import BadInput
+from meeple.settings import Settings
 from tests.server.conftest import TLS, Server, free_port
 
 PASSWORD = "correct horse battery"
@@ -671,10 +672,10 @@ def test_username_and_password_rules() -> None:
 
 
 def test_account_settings_are_read_and_checked() -> None:
-    s = AccountSettings.from_env({})
+    s = Settings.from_env({}).accounts
     assert s.session_days == 30 and s.secret_key == "" and s.signin == "20/minute;200/hour"
-    s = AccountSettings.from_env({"MEEPLE_SESSION_DAYS": "0.5", "MEEPLE_SECRET_KEY": "k" * 32,
-                                  "MEEPLE_RATE_SIGNIN": "off"})
+    s = Settings.from_env({"MEEPLE_SESSION_DAYS": "0.5", "MEEPLE_SECRET_KEY": "k" * 32,
+                           "MEEPLE_RATE_SIGNIN": "off"}).accounts
     assert s.lifetime.total_seconds() == 43200 and s.secret_key == "k" * 32
     for var, value, word in (("MEEPLE_SECRET_KEY", "short", "at least 32"),
                              ("MEEPLE_SESSION_DAYS", "0", "days"),
@@ -682,7 +683,7 @@ def test_account_settings_are_read_and_checked() -> None:
                              ("MEEPLE_SESSIONS_PER_ACCOUNT", "0", "whole number"),
                              ("MEEPLE_RATE_SIGNIN_USER", "often", "rate")):
         with pytest.raises(ValueError, match=word) as refused:
-            AccountSettings.from_env({var: value})
+            Settings.from_env({var: value})
         assert var in str(refused.value)
         assert "short" not in str(refused.value)  # a secret is never printed
 

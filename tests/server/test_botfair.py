@@ -8,7 +8,8 @@ import asyncio
 
 import pytest
 
-from meeple.server.table.botfair import BotShares, ShareSettings, capped_spec
+from meeple.server.table.botfair import BotShares, capped_spec
+from meeple.settings import Settings, ShareSettings
 from tests import aio
 
 
@@ -142,9 +143,9 @@ def test_a_bot_only_tables_thinking_is_capped(spec: str, capped: str) -> None:
 
 
 def test_settings_are_checked_naming_the_variable() -> None:
-    assert ShareSettings.from_env({}) == ShareSettings()
-    assert ShareSettings.from_env({"MEEPLE_BOT_PER_CLIENT": "3"}).per_client == 3
+    assert Settings.from_env({}).bot_shares == ShareSettings()
+    assert Settings.from_env({"MEEPLE_BOT_PER_CLIENT": "3"}).bot_shares.per_client == 3
     for env in ({"MEEPLE_BOT_BACKGROUND": "0"}, {"MEEPLE_BOT_PER_CLIENT": "-1"},
                 {"MEEPLE_BOT_ONLY_SECONDS": "soon"}):
         with pytest.raises(ValueError, match=next(iter(env))):
-            ShareSettings.from_env(env)
+            Settings.from_env(env)

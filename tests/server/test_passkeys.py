@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from meeple.server.features.accounts.passkey_store import Passkeys, TooManyChallenges
-from meeple.server.features.accounts.sessions import AccountSettings
+from meeple.settings import Settings
 from meeple.store import Store, sqlite_url
 from tests.server.conftest import TLS, Server, free_port
 from tests.server.test_accounts import PASSWORD, new_name, problem
@@ -660,12 +660,12 @@ def test_sign_ins_are_limited_and_the_relying_party_can_be_set(limited: Server) 
 
 
 def test_relying_party_settings_are_checked() -> None:
-    ok = AccountSettings.from_env({"MEEPLE_RP_ID": "Example.ORG",
-                                   "MEEPLE_RP_ORIGIN": "https://meeple.example.org, "
-                                                       "https://example.org:8443"})
+    ok = Settings.from_env({"MEEPLE_RP_ID": "Example.ORG",
+                            "MEEPLE_RP_ORIGIN": "https://meeple.example.org, "
+                                                "https://example.org:8443"}).accounts
     assert ok.rp_id == "example.org"
     assert ok.rp_origins == ("https://meeple.example.org", "https://example.org:8443")
-    assert AccountSettings.from_env({"MEEPLE_RP_ORIGIN": "https://a.example/"}).rp_origins == \
+    assert Settings.from_env({"MEEPLE_RP_ORIGIN": "https://a.example/"}).accounts.rp_origins == \
         ("https://a.example",)
     for env, words in (({"MEEPLE_RP_ID": "127.0.0.1"}, ("MEEPLE_RP_ID", "not an IP")),
                        ({"MEEPLE_RP_ID": "a b"}, ("MEEPLE_RP_ID", "host name")),
@@ -674,7 +674,7 @@ def test_relying_party_settings_are_checked() -> None:
                        ({"MEEPLE_RP_ID": "example.org",
                          "MEEPLE_RP_ORIGIN": "https://example.com"}, ("not on",))):
         with pytest.raises(ValueError) as refused:
-            AccountSettings.from_env(env)
+            Settings.from_env(env)
         for word in words:
             assert word in str(refused.value), (word, str(refused.value))
 

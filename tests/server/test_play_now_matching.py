@@ -8,8 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from meeple.server.features.playnow.service import PlayNowSettings, bucket_of, match
+from meeple.server.features.playnow.service import bucket_of, match
 from meeple.server.features.playnow.store import Entry, Group
+from meeple.settings import PlayNowSettings, Settings
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
 SETTINGS = PlayNowSettings(window=100, widen=10, anyone_after=90, bots_after=20)
@@ -80,4 +81,4 @@ def test_several_tables_at_once_and_each_person_once() -> None:
 @pytest.mark.parametrize("raw", ["0", "-1", "x", "nan", "inf"])
 def test_settings_refuse_what_is_not_a_positive_number(raw: str) -> None:
     with pytest.raises(ValueError, match="MEEPLE_PLAY_NOW_WINDOW"):
-        PlayNowSettings.from_env({"MEEPLE_PLAY_NOW_WINDOW": raw})
+        Settings.from_env({"MEEPLE_PLAY_NOW_WINDOW": raw})

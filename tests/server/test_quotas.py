@@ -21,8 +21,8 @@ from starlette.requests import Request
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from meeple.server.lanes import LaneSettings
-from meeple.server.quotas import QuotaSettings, client_hash, client_of, rate
+from meeple.server.quotas import client_hash, client_of
+from meeple.settings import LaneSettings, QuotaSettings, Settings, rate
 from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 
 #: The limits of this module's server: low, so a test reaches each in a few requests.
@@ -366,22 +366,22 @@ def test_an_idempotency_key_replayed_from_another_address_never_gets_the_secret(
 def test_the_limits_settings_are_read_and_checked() -> None:
     """Every limit is a setting: a rate as ``limits`` writes one (or off), a cap as a number;
     a bad value stops the server at start with a message naming the variable."""
-    default = QuotaSettings.from_env({})
+    default = Settings.from_env({}).quotas
     assert default == QuotaSettings() and default.open_tables == 20 and default.sockets == 64
     assert [str(r) for r in rate(default.frames_refused)] == ["100 per 10 second"]
-    got = QuotaSettings.from_env({"MEEPLE_RATE_CREATE": "5/second;100/hour",
-                                  "MEEPLE_RATE_JOIN": "off", "MEEPLE_OPEN_TABLES": "0"})
+    got = Settings.from_env({"MEEPLE_RATE_CREATE": "5/second;100/hour",
+                             "MEEPLE_RATE_JOIN": "off", "MEEPLE_OPEN_TABLES": "0"}).quotas
     assert len(rate(got.create)) == 2 and rate(got.join) == [] and got.open_tables == 0
     for var, value in (("MEEPLE_RATE_CREATE", "lots"), ("MEEPLE_OPEN_TABLES", "-1"),
                        ("MEEPLE_WS_PER_CLIENT", "many"), ("MEEPLE_STALE_WAITING", "inf")):
         with pytest.raises(ValueError, match=var):
-            QuotaSettings.from_env({var: value})
-    assert LaneSettings.from_env({}) == LaneSettings(workers=1, queue=8, per_client=2,
-                                                     cpu_per_minute=30)
+            Settings.from_env({var: value})
+    assert Settings.from_env({}).hints == LaneSettings(workers=1, queue=8, per_client=2,
+                                                       cpu_per_minute=30)
     for var, value in (("MEEPLE_HINT_WORKERS", "x"), ("MEEPLE_HINT_QUEUE", "0"),
                        ("MEEPLE_HINT_CPU", "-3")):
         with pytest.raises(ValueError, match=var):
-            LaneSettings.from_env({var: value})
+            Settings.from_env({var: value})
 
 
 def test_a_client_is_its_address_and_an_ipv6_one_its_64() -> None:

@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meeple.cli.common import app, console, fail
+from meeple.cli.common import app, console, fail, refuse
 from meeple.core.delta import PatchError, apply_patch
 from meeple.core.errors import MeepleError
 from meeple.core.present import draw_view, presentation
@@ -49,12 +49,12 @@ def parse_table_url(url: str) -> tuple[str, str]:
 
 def seats_file() -> Path:
     """Where the secrets of the seats this user took are kept (``MEEPLE_SEATS_FILE`` to move)."""
-    env = os.environ.get("MEEPLE_SEATS_FILE")
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
+    from meeple.settings import Settings, SettingsError
 
-    return Path(user_data_dir("meeple", appauthor=False)) / "seats.json"
+    try:
+        return Settings.from_env().client.seats_path()
+    except SettingsError as exc:
+        raise refuse(str(exc)) from None
 
 
 def _load_seats() -> dict[str, Any]:

@@ -21,7 +21,7 @@ def reports_cmd(
              "data folder)")] = None,
     database_url: Annotated[str | None, typer.Option(
         "--database-url", help="the server's database URL instead, e.g. "
-        "postgresql+psycopg://user@host/db", envvar="MEEPLE_DATABASE_URL")] = None,
+        "postgresql+psycopg://user@host/db (default: MEEPLE_DATABASE_URL)")] = None,
     limit: Annotated[int, typer.Option(min=1, max=500,
                                        help="how many reported messages to list")] = 20,
     hidden: Annotated[bool, typer.Option(
@@ -42,16 +42,20 @@ def reports_cmd(
     message, its author, its table, how many reported it and why. --hide ID removes a message
     from the chat for everyone (it is kept, hidden; --unhide ID shows it again). --ratings
     lists the pairs of accounts that look like rating farming instead."""
+    from meeple.cli.serve import database_of
     from meeple.server.features.chat.store import Chat
-    from meeple.store import NotFound, Store, default_url, display_url, sqlite_url
+    from meeple.settings import Settings, SettingsError
+    from meeple.store import NotFound, Store, display_url
 
-    if db is not None and database_url is not None:
-        raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")
+    try:
+        from_env = Settings.from_env().store.database_url
+    except SettingsError as exc:
+        raise refuse(str(exc)) from None
+    url = database_of(db, database_url, from_env)
     if hide is not None and unhide is not None:
         raise fail("give --hide or --unhide, not both")
     if db is not None and not db.is_file():
         raise refuse(f"--db {db} is not a file; give the SQLite file the server uses")
-    url = sqlite_url(db) if db is not None else (database_url or default_url())
     try:
         store = Store(url)
         store.migrate()

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from meeple.cli.common import app, check_game, console, fail, refuse
 from meeple.core.view import view_schema
+
+if TYPE_CHECKING:
+    from meeple.settings import Settings
 
 
 @app.command("serve")
@@ -21,14 +24,15 @@ def serve_cmd(
         help="SQLite file for the tables (default: MEEPLE_DATABASE_URL, else meeple.db in "
              "your data folder)")] = None,
     database_url: Annotated[str | None, typer.Option(
-        "--database-url", help="a database URL instead, e.g. postgresql+psycopg://user@host/db",
-        envvar="MEEPLE_DATABASE_URL")] = None,
+        "--database-url", help="a database URL instead, e.g. postgresql+psycopg://user@host/db "
+        "(default: MEEPLE_DATABASE_URL)")] = None,
     bot_workers: Annotated[int | None, typer.Option(
-        help="processes for bot decisions (default: the core count)")] = None,
+        help="processes for bot decisions (default: MEEPLE_BOT_WORKERS, else the core "
+             "count)")] = None,
     table_seeds: Annotated[int | None, typer.Option(
-        envvar="MEEPLE_TABLE_SEEDS",
         help="for tests and demos only: new tables' seeds follow from this number, the same "
-             "on every run (anyone who knows it can work out the draws)")] = None,
+             "on every run (anyone who knows it can work out the draws; default: "
+             "MEEPLE_TABLE_SEEDS)")] = None,
     allowed_host: Annotated[list[str] | None, typer.Option(
         "--allowed-host", help="a Host name the server answers to besides 127.0.0.1, "
         "localhost, [::1] and --host (repeatable; *.example.org for its subdomains, * for "
@@ -42,61 +46,62 @@ def serve_cmd(
         "X-Forwarded-For and X-Forwarded-Proto are believed (repeatable; default: "
         "MEEPLE_TRUSTED_PROXIES, comma separated; none: the client is who connected)")] = None,
     api_docs: Annotated[bool, typer.Option(
-        "--api-docs", envvar="MEEPLE_API_DOCS",
-        help="serve interactive API docs at /docs (Swagger UI, its files from the server "
-             "itself)")] = False,
-    head_timeout: Annotated[float, typer.Option(
-        envvar="MEEPLE_HEAD_TIMEOUT", min=0.1, max=600,
-        help="seconds a request's head may take to arrive (slower clients are closed)")
-    ] = 10.0,
-    body_timeout: Annotated[float, typer.Option(
-        envvar="MEEPLE_BODY_TIMEOUT", min=0.1, max=3600,
-        help="seconds a request's body may take to arrive after its head (slower clients get "
-             "408 and are closed)")] = 30.0,
-    http_per_client: Annotated[int, typer.Option(
-        envvar="MEEPLE_HTTP_PER_CLIENT", min=0,
-        help="HTTP connections one client (address, IPv6 /64) may hold open at once; one more "
-             "gets 429 and is closed (0: no cap)")] = 64,
+        "--api-docs", help="serve interactive API docs at /docs (Swagger UI, its files from "
+        "the server itself; default: MEEPLE_API_DOCS)")] = False,
+    head_timeout: Annotated[float | None, typer.Option(
+        min=0.1, max=600, help="seconds a request's head may take to arrive (slower clients "
+        "are closed; default: MEEPLE_HEAD_TIMEOUT, else 10)")] = None,
+    body_timeout: Annotated[float | None, typer.Option(
+        min=0.1, max=3600, help="seconds a request's body may take to arrive after its head "
+        "(slower clients get 408 and are closed; default: MEEPLE_BODY_TIMEOUT, else 30)")
+    ] = None,
+    http_per_client: Annotated[int | None, typer.Option(
+        min=0, help="HTTP connections one client (address, IPv6 /64) may hold open at once; "
+        "one more gets 429 and is closed (0: no cap; default: MEEPLE_HTTP_PER_CLIENT, else "
+        "64)")] = None,
+    print_settings: Annotated[bool, typer.Option(
+        "--print-settings", help="print the settings in force (every MEEPLE_* variable, "
+        "secrets masked; docs/settings.md) and exit")] = False,
 ) -> None:
-    """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL."""
-    import os
-
+    """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL.
+    Its settings are MEEPLE_* variables (docs/settings.md); an option takes the place of its
+    variable."""
     import uvicorn
 
-    from meeple.server.edge import LOOPBACK_HOSTS, EdgeConfig, settings_from, uvicorn_settings
-    from meeple.server.features.accounts.sessions import AccountSettings
-    from meeple.server.features.chat.service import ChatSettings
-    from meeple.server.features.mail.mailer import MailSettings
-    from meeple.store import Store, default_url, display_url, sqlite_url
+    from meeple.server.edge import LOOPBACK_HOSTS, EdgeConfig, uvicorn_settings
+    from meeple.settings import SettingsError, settings_report
+    from meeple.store import Store, display_url
     from meeple.web import create_web_app
 
     try:
+        settings = serve_settings(
+            host, port, {"allowed_hosts": allowed_host, "allowed_origins": allowed_origin,
+                         "trusted_proxies": trusted_proxy, "api_docs": api_docs or None,
+                         "head_timeout": head_timeout, "body_timeout": body_timeout,
+                         "http_per_client": http_per_client, "table_seeds": table_seeds},
+            bot_workers)
+        edge_set = settings.server
         edge = EdgeConfig.for_serve(
-            host, settings_from(os.environ, "MEEPLE_ALLOWED_HOSTS", allowed_host),
-            settings_from(os.environ, "MEEPLE_ALLOWED_ORIGINS", allowed_origin),
-            api_docs=api_docs, head_timeout=head_timeout, body_timeout=body_timeout,
-            per_client=http_per_client)
-        proxies = settings_from(os.environ, "MEEPLE_TRUSTED_PROXIES", trusted_proxy)
+            host, edge_set.allowed_hosts, edge_set.allowed_origins, api_docs=edge_set.api_docs,
+            head_timeout=edge_set.head_timeout, body_timeout=edge_set.body_timeout,
+            per_client=edge_set.http_per_client)
+        proxies = list(edge_set.trusted_proxies)
         edge_settings = uvicorn_settings(edge, proxies)
-        AccountSettings.from_env()  # MEEPLE_SECRET_KEY, the sessions' and sign-ins' settings
-        ChatSettings.from_env()  # MEEPLE_RATE_CHAT(_CLIENT, _TABLE), MEEPLE_RATE_REPORT
-        bracketed = f"[{host}]" if ":" in host else host  # (the links in mails)
-        os.environ.setdefault("MEEPLE_PUBLIC_URL", f"http://{bracketed}:{port}")
-        MailSettings.from_env()  # MEEPLE_SMTP_URL, MEEPLE_MAIL_FROM, MEEPLE_PUBLIC_URL
-    except ValueError as exc:
+    except (SettingsError, ValueError) as exc:
         raise refuse(str(exc)) from None
-    if db is not None and database_url is not None:
-        raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")
+    if print_settings:
+        console.out(settings_report(settings), end="")
+        return
+    url = database_of(db, database_url, settings.store.database_url)
     if db is not None and db.is_dir():
         raise fail(f"--db {db} is a directory; give the path of an SQLite file, e.g. {db}/meeple.db")
-    url = sqlite_url(db) if db is not None else (database_url or default_url())
     try:
-        store = Store(url, table_seeds=table_seeds)
+        store = Store(url, table_seeds=settings.server.table_seeds)
         store.migrate()
     except Exception as exc:  # a database that cannot be reached or written
         raise fail(f"cannot open the database {display_url(url)}: {exc}") from None
     shown = f"[{host}]" if ":" in host else host
-    docs = f"  (API docs: http://{shown}:{port}/docs)" if api_docs else ""
+    docs = f"  (API docs: http://{shown}:{port}/docs)" if edge.api_docs else ""
     console.print(f"meeple server at [bold]http://{shown}:{port}/[/]{docs}")
     console.print(f"database: {display_url(url)}")
     console.print(f"answers to Host: {edge.describe_hosts()}"
@@ -107,9 +112,46 @@ def serve_cmd(
             edge.allowed_hosts <= set(LOOPBACK_HOSTS):
         console.print("listening on every address: give --allowed-host (MEEPLE_ALLOWED_HOSTS) "
                       "the names and addresses it is reached at, or other hosts get 400")
-    uvicorn.run(create_web_app(store, bot_workers=bot_workers, edge=edge), host=host, port=port,
+    uvicorn.run(create_web_app(store, edge=edge, settings=settings), host=host, port=port,
                 ws_max_size=1 << 20, ws_per_message_deflate=False,
                 log_level="warning", **edge_settings)
+
+
+def serve_settings(host: str, port: int, edge_options: dict[str, Any],
+                   bot_workers: int | None) -> Settings:
+    """``meeple serve``'s settings: the environment's, with the options given on the command
+    line in place of their variables (an option left out is None, or an empty list), and
+    the links in mails on the address it listens on unless ``MEEPLE_PUBLIC_URL`` says
+    otherwise. :class:`~meeple.settings.SettingsError` names a bad variable."""
+    from meeple.settings import Settings
+
+    settings = Settings.from_env()
+    given: dict[str, Any] = {}
+    for name, value in edge_options.items():
+        if isinstance(value, list):  # a repeatable option: its values, if any
+            value = tuple(v for v in value if v.strip()) or None
+        if value is not None:
+            given[name] = value
+    changes: dict[str, Any] = {"server": settings.server.model_copy(update=given)}
+    if bot_workers:
+        changes["bots"] = settings.bots.model_copy(update={"workers": bot_workers})
+    if "public_url" not in settings.mail.model_fields_set:
+        bracketed = f"[{host}]" if ":" in host else host
+        changes["mail"] = settings.mail.model_copy(
+            update={"public_url": f"http://{bracketed}:{port}"})
+    return settings.model_copy(update=changes)
+
+
+def database_of(db: Path | None, database_url: str | None, from_env: str) -> str:
+    """The database a command opens: ``--db``'s SQLite file, else ``--database-url``, else
+    ``MEEPLE_DATABASE_URL`` (``from_env``), else meeple.db in the user's data folder. Both
+    ``--db`` and a URL (given or set): refused, as it is unclear which was meant."""
+    from meeple.store import default_url, sqlite_url
+
+    url = database_url or from_env
+    if db is not None and url:
+        raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")
+    return sqlite_url(db) if db is not None else (url or default_url())
 
 
 @app.command("schema")

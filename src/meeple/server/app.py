@@ -18,32 +18,32 @@ import meeple
 from meeple.server import errors, wslog
 from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
+from meeple.server.features.accounts.sessions import AccountService, SessionGuard
+from meeple.server.features.chat.service import ChatHub
+from meeple.server.features.chat.store import Chat
+from meeple.server.features.mail.mailer import Mailer
+from meeple.server.features.mail.notices import Notifier
+from meeple.server.features.playnow.service import Matcher
+from meeple.server.features.playnow.store import PlayQueue
+from meeple.server.lanes import Lane
+from meeple.server.quotas import Quotas
+from meeple.server.table.botpool import kill_pool, make_pool
+from meeple.server.table.checks import StrictJsonBodies
+from meeple.server.table.fanout import PgListener
+from meeple.server.table.nostore import NoStore
 from meeple.server.features.accounts import passkey_routes as passkeys
 from meeple.server.features.accounts import routes as accounts
-from meeple.server.features.accounts.sessions import AccountService, AccountSettings, SessionGuard
 from meeple.server.features.chat import routes as chat
-from meeple.server.features.chat.service import ChatHub, ChatSettings
-from meeple.server.features.chat.store import Chat
 from meeple.server.features.mail import routes as mail
-from meeple.server.features.mail.mailer import Mailer, MailSettings
-from meeple.server.features.mail.notices import Notifier
 from meeple.server.features.playnow import routes as playnow
-from meeple.server.features.playnow.service import Matcher, PlayNowSettings
-from meeple.server.features.playnow.store import PlayQueue
 from meeple.server.features.profiles import routes as profiles
 from meeple.server.features.ratings import routes as ratings
 from meeple.server.features.rules import routes as rules
 from meeple.server.features.sheets import routes as sheets
 from meeple.server.features.solo import routes as solo
-from meeple.server.lanes import Lane, LaneSettings
-from meeple.server.quotas import Quotas, QuotaSettings
-from meeple.server.table.botfair import ShareSettings
-from meeple.server.table.botpool import deadline_from_env, kill_pool, make_pool
-from meeple.server.table.checks import StrictJsonBodies
-from meeple.server.table.fanout import PgListener
-from meeple.server.table.nostore import NoStore
 from meeple.server.table.routes import lobby, tables, ws
 from meeple.server.table.service import Service
+from meeple.settings import Settings
 from meeple.store import Store
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
@@ -51,32 +51,36 @@ DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Per
 
 
 def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = True,
-               bot_deadline: float | None = None, edge: EdgeConfig | None = None) -> FastAPI:
+               bot_deadline: float | None = None, edge: EdgeConfig | None = None,
+               settings: Settings | None = None) -> FastAPI:
     """The server app on ``store`` (already migrated). ``edge``: the Hosts and WebSocket
     origins it answers and whether ``/docs`` is served (:mod:`meeple.server.edge`; by default
     any Host, the server's own origin, no ``/docs``); the edge's checks and security headers
     come before everything else. No redirect adds or drops a trailing slash (Starlette's would
-    write the request's Host into its ``location``)."""
+    write the request's Host into its ``location``). ``settings``: each service's section
+    (:mod:`meeple.settings`); None reads them from the environment now (a bad value raises
+    :class:`~meeple.settings.SettingsError`). ``bot_workers`` and ``bot_deadline``, when
+    given, take the place of theirs."""
+    settings = settings or Settings.from_env()
     app = EdgeApp(title="meeple", version=meeple.__version__, description=DESCRIPTION,
-                  lifespan=_lifespan(store, bot_workers, bots, bot_deadline),
+                  lifespan=_lifespan(store, settings, bot_workers, bots, bot_deadline),
                   docs_url=None, redoc_url=None, redirect_slashes=False)
     app.edge_config = edge or EdgeConfig()
     app.state.store = store
+    app.state.settings = settings
     app.state.caches = Caches()
     # (a one-click unsubscribe's body is a form's, RFC 8058)
     app.add_middleware(StrictJsonBodies, raw_suffixes=("/check", "/mail/one-click"))
     # accounts; a cookie-authenticated change needs its CSRF token
-    settings = AccountSettings.from_env()
-    app.state.accounts = AccountService(store, settings)
+    app.state.accounts = AccountService(store, settings.accounts)
     # mail (sent only with MEEPLE_SMTP_URL), queued by the notifier, sent by the
     # mailer (started with the app)
-    mail_settings = MailSettings.from_env()
-    app.state.notifier = Notifier(store, mail_settings,
-                                  Mailer(store, mail_settings, store.origin),
-                                  settings.secret_key.encode() or None)
+    app.state.notifier = Notifier(store, settings.mail,
+                                  Mailer(store, settings.mail, store.origin),
+                                  settings.accounts.secret_key.encode() or None)
     app.add_middleware(SessionGuard)
     # the tables' chat
-    app.state.chat = ChatHub(Chat(store), ChatSettings.from_env(), app.state.accounts)
+    app.state.chat = ChatHub(Chat(store), settings.chat, app.state.accounts)
     # the API's answers carry personal data, the CSRF token and seat secrets: no cache keeps them
     app.add_middleware(NoStore)
     wslog.install()  # a refused WebSocket handshake: logged in bounded form, not as an ERROR
@@ -105,22 +109,24 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: float | None
+def _lifespan(store: Store, settings: Settings, bot_workers: int | None, bots: bool,
+              bot_deadline: float | None
               ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The app's life: its :class:`Service` (on ``app.state.service``) with its bot workers,
     and on PostgreSQL the listener for other server processes' moves."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        shares = ShareSettings.from_env()  # (a bad setting stops the start before any worker)
-        pool = make_pool(bot_workers) if bots else None
-        service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(bot_workers),
-                          bot_deadline=bot_deadline or deadline_from_env(), shares=shares)
+        workers = bot_workers or settings.bots.workers
+        pool = make_pool(workers) if bots else None
+        service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(workers),
+                          bot_deadline=bot_deadline or settings.bots.deadline,
+                          shares=settings.bot_shares, testing=settings.testing)
         app.state.service = service
         # per-client limits, the hint lane (apart from the bots' pool), and the
         # waiting tables nobody joined closed
-        app.state.quotas = quotas = Quotas(QuotaSettings.from_env())
-        app.state.lane = lane = Lane(LaneSettings.from_env(), processes=bots)
+        app.state.quotas = quotas = Quotas(settings.quotas)
+        app.state.lane = lane = Lane(settings.hints, processes=bots)
         lane.start()
         stale, abandoned = quotas.settings.stale_waiting, quotas.settings.abandoned
         sweeper = (asyncio.ensure_future(lobby.sweep_stale(store, service, stale, abandoned))
@@ -137,7 +143,7 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
         # Play now's queue, matched by one process of the database at a time
         app.state.play_queue = queue = PlayQueue(store)
         app.state.matcher = matcher = Matcher(
-            queue, PlayNowSettings.from_env(),
+            queue, settings.play_now,
             lambda game: playnow.bot_shown_ratings(store, game), service.seats_changed,
             shown=lambda entry: playnow.shown_rating(store, entry.account_id, entry.game))
         matcher.start()

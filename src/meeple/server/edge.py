@@ -36,11 +36,10 @@ import json
 import logging
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
@@ -53,6 +52,7 @@ from uvicorn.server import ServerState
 
 from meeple.server import wslog
 from meeple.server.quotas import client_key
+from meeple.settings import origin_of
 
 log = logging.getLogger("meeple.edge")
 
@@ -123,28 +123,6 @@ def host_name(host: str) -> str:
         return f"[{host}]"
     name, _, port = host.partition(":")
     return name if port.isdigit() or not port else host
-
-
-def origin_of(url: str) -> str:
-    """``url`` as a browser writes an ``Origin``: ``scheme://host[:port]`` in lower case, the
-    scheme's default port left out; :class:`ValueError` for anything else (a path, another
-    scheme, no host)."""
-    text = url.strip().rstrip("/")
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or \
-            parts.query or parts.fragment or parts.username or parts.password:
-        raise ValueError(f"{url[:100]!r} is not an origin; give scheme and host (and port), "
-                         f"e.g. https://meeple.example.org or http://192.0.2.7:8000")
-    try:
-        port = parts.port
-    except ValueError:
-        raise ValueError(f"{url[:100]!r} has a port that is not a number from 0 to "
-                         f"65535") from None
-    host = parts.hostname
-    if ":" in host:
-        host = f"[{host}]"
-    default = {"http": 80, "https": 443}[parts.scheme]
-    return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
 
 
 @dataclass(frozen=True)
@@ -712,15 +690,7 @@ def install_api_docs(app: FastAPI) -> None:
         return Response(_DOCS_SCRIPT, media_type="text/javascript")
 
 
-def settings_from(values: Mapping[str, str], name: str, given: list[str] | None) -> list[str]:
-    """A repeatable option's values: those given on the command line, else the environment
-    variable ``name`` split at commas."""
-    if given:
-        return [v for v in given if v.strip()]
-    return [v.strip() for v in values.get(name, "").split(",") if v.strip()]
-
-
 __all__ = ["CSP", "HEAD_TIMEOUT", "KEEP_ALIVE", "LOOPBACK_HOSTS", "MAX_HEAD", "MAX_HEADERS", "Edge",
            "EdgeApp", "EdgeConfig", "EdgeHttpProtocol", "HeadLimits", "host_name", "http_protocol",
            "install_api_docs", "origin_of", "proxy_settings", "security_headers",
-           "settings_from", "uvicorn_settings"]
+           "uvicorn_settings"]

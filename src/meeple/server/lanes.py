@@ -24,9 +24,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import os
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -39,50 +38,12 @@ from meeple.core.errors import MeepleError
 from meeple.server.quotas import Throttled
 from meeple.server.table.botpool import kill_pool, ready
 from meeple.server.table.hints import HintFailed, make_lane_pool, timed
+from meeple.settings import LaneSettings
 
 log = logging.getLogger("meeple.server")
 
-#: The lane's settings, by field of :class:`LaneSettings`: (environment variable, default).
-ENV: dict[str, tuple[str, str]] = {
-    "workers": ("MEEPLE_HINT_WORKERS", "1"),
-    "queue": ("MEEPLE_HINT_QUEUE", "8"),
-    "per_client": ("MEEPLE_HINT_PER_CLIENT", "2"),
-    "cpu_per_minute": ("MEEPLE_HINT_CPU", "30"),
-}
-
 #: The window of the CPU budget, in seconds.
 CPU_WINDOW = 60.0
-
-
-@dataclass(frozen=True)
-class LaneSettings:
-    """The hint lane's size and budgets (see :data:`ENV`)."""
-
-    #: worker processes (0: none, jobs run in threads; for servers without bot workers)
-    workers: int = int(ENV["workers"][1])
-    #: jobs running or waiting in the lane at once, from all clients
-    queue: int = int(ENV["queue"][1])
-    #: jobs running or waiting from one client
-    per_client: int = int(ENV["per_client"][1])
-    #: worker CPU seconds a client's jobs may take in any minute (0: no budget)
-    cpu_per_minute: float = float(ENV["cpu_per_minute"][1])
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> LaneSettings:
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for name, (var, default) in ENV.items():
-            raw = env.get(var, default).strip()
-            kind = type(getattr(cls(), name))
-            try:
-                values[name] = kind(raw)
-                if values[name] < 0 or not math.isfinite(values[name]):
-                    raise ValueError(raw)
-            except ValueError:
-                raise ValueError(f"{var}={raw!r} is not a number, 0 or more") from None
-        if values["queue"] < 1 or values["per_client"] < 1:
-            raise ValueError(f"{ENV['queue'][0]} and {ENV['per_client'][0]} must be at least 1")
-        return cls(**values)
 
 
 class _Again(Exception):
@@ -183,18 +144,18 @@ class Lane:
             raise Throttled(503, "the server is stopping; try again in a moment",
                             "shutdown", 5)
         if self.by_client[client] >= s.per_client:
-            var = ENV["per_client"][0]
+            var = LaneSettings.variable("per_client")
             raise Throttled(429, f"your address has {self.by_client[client]} {name} under "
                                  f"way (at most {s.per_client}, {var}): wait for them",
                             var, self._typical)
         if s.cpu_per_minute and (used := self.spent(client)) >= s.cpu_per_minute:
-            var = ENV["cpu_per_minute"][0]
+            var = LaneSettings.variable("cpu_per_minute")
             raise Throttled(429, f"your {name} took {used:.0f} CPU seconds in the last minute "
                                  f"(at most {s.cpu_per_minute:g}, {var}); try again in "
                                  f"{math.ceil(self._budget_back(client))} s", var,
                             self._budget_back(client))
         if self.admitted >= s.queue:
-            var = ENV["queue"][0]
+            var = LaneSettings.variable("queue")
             wait = self._typical * self.admitted / max(1, s.workers)
             raise Throttled(503, f"the hint lane is full ({self.admitted} hints and analyses "
                                  f"under way, at most {s.queue}, {var}); try again in "

@@ -21,35 +21,20 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import math
-import os
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-#: The settings, by field of :class:`QuotaSettings`: (environment variable, default).
-ENV: dict[str, tuple[str, str]] = {
-    "create": ("MEEPLE_RATE_CREATE", "30/minute"),
-    "join": ("MEEPLE_RATE_JOIN", "60/minute"),
-    "hint": ("MEEPLE_RATE_HINT", "120/minute"),
-    "analysis": ("MEEPLE_RATE_ANALYSIS", "10/minute"),
-    "frames": ("MEEPLE_RATE_FRAMES", "20/second"),
-    "client_frames": ("MEEPLE_RATE_CLIENT_FRAMES", "200/second"),
-    "frames_refused": ("MEEPLE_RATE_FRAMES_REFUSED", "100/10 seconds"),
-    "open_tables": ("MEEPLE_OPEN_TABLES", "20"),
-    "sockets": ("MEEPLE_WS_PER_CLIENT", "64"),
-    "stale_waiting": ("MEEPLE_STALE_WAITING", "3600"),
-    "abandoned": ("MEEPLE_ABANDONED", "7200"),
-}
+from meeple.settings import QuotaSettings, rate
 
 #: What each rate limits, for the refusal's sentence.
 WHAT = {
@@ -57,58 +42,6 @@ WHAT = {
     "analysis": "analyses asked", "frames": "frames on this connection",
     "client_frames": "WebSocket frames from your address",
 }
-
-
-@dataclass(frozen=True)
-class QuotaSettings:
-    """The per-client limits (see :data:`ENV` for each setting's variable and default)."""
-
-    create: str = ENV["create"][1]
-    join: str = ENV["join"][1]
-    hint: str = ENV["hint"][1]
-    analysis: str = ENV["analysis"][1]
-    frames: str = ENV["frames"][1]
-    client_frames: str = ENV["client_frames"][1]
-    #: the frames over their rate a connection may send in this window before it is closed
-    #: (1008): a client far over its rate, not one that slipped
-    frames_refused: str = ENV["frames_refused"][1]
-    #: open (waiting or running) tables a client may have created; 0: no cap
-    open_tables: int = int(ENV["open_tables"][1])
-    #: WebSocket connections a client may hold at once; 0: no cap
-    sockets: int = int(ENV["sockets"][1])
-    #: seconds a waiting table may go without a seat taken or left before it is closed; 0: never
-    stale_waiting: float = float(ENV["stale_waiting"][1])
-    #: seconds a running table with no turn clock may go with no move and nobody connected
-    #: before it ends as abandoned; 0: never
-    abandoned: float = float(ENV["abandoned"][1])
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> QuotaSettings:
-        """The settings from the environment (defaults where unset). A value that is not a
-        rate or a number stops the server at start, naming the variable."""
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for name, (var, default) in ENV.items():
-            raw = env.get(var, default).strip()
-            kind = type(getattr(cls(), name))
-            try:
-                values[name] = kind(raw) if kind is not str else raw
-                if kind is str:
-                    rate(raw)
-                elif values[name] < 0 or not math.isfinite(values[name]):
-                    raise ValueError(raw)
-            except ValueError:
-                allowed = ("a rate such as 30/minute (or off)" if kind is str
-                           else "a number, 0 or more (0: no limit)")
-                raise ValueError(f"{var}={raw!r} is not {allowed}") from None
-        return cls(**values)
-
-
-def rate(text: str) -> list[RateLimitItem]:
-    """The rate items of a setting (none for ``off`` or empty)."""
-    if text.lower() in ("", "off", "none", "0"):
-        return []
-    return list(parse_many(text))
 
 
 def client_of(conn: HTTPConnection) -> str:
@@ -200,7 +133,7 @@ class Quotas:
         (429) beyond it."""
         wait = self._over(name, client)
         if wait is not None:
-            var, value = ENV[name][0], getattr(self.settings, name)
+            var, value = QuotaSettings.variable(name), getattr(self.settings, name)
             raise Throttled(429, f"too many {WHAT[name]} from your address (at most {value}, "
                                  f"{var}); try again in {max(1, math.ceil(wait))} s",
                             var, wait)
@@ -220,7 +153,7 @@ class Quotas:
         return self._over("frames_refused", connection) is not None
 
     def frame_refusal(self, wait: float, name: str) -> str:
-        var, value = ENV[name][0], getattr(self.settings, name)
+        var, value = QuotaSettings.variable(name), getattr(self.settings, name)
         return (f"too many {WHAT[name]} (at most {value}, {var}): this frame was not read; "
                 f"send it again in {max(0.1, round(wait, 1)):g} s")
 
@@ -241,12 +174,12 @@ class Quotas:
             self.sockets.pop(client, None)
 
     def too_many_sockets(self) -> Throttled:
-        var = ENV["sockets"][0]
+        var = QuotaSettings.variable("sockets")
         return Throttled(429, f"too many WebSocket connections from your address (at most "
                               f"{self.settings.sockets}, {var}); close one first", var, 5)
 
     def too_many_open(self, held: int) -> Throttled:
-        var = ENV["open_tables"][0]
+        var = QuotaSettings.variable("open_tables")
         return Throttled(429, f"your address has {held} open tables (waiting or running; at "
                               f"most {self.settings.open_tables}, {var}): finish or leave one "
                               "first, or wait until a waiting one expires", var, 60)

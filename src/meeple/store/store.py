@@ -14,7 +14,6 @@ import functools
 import hashlib
 import hmac
 import itertools
-import os
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -62,7 +61,6 @@ from meeple.store.models import (
 )
 from meeple.store.ratings import forfeit, rate_table, rated_problem
 
-ENV_URL = "MEEPLE_DATABASE_URL"
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
 SCHEMA_HEAD = "0013"
 #: :attr:`Table.ended` of a table finished without its game's end (nobody played on).
@@ -128,10 +126,8 @@ class StoreUnavailable(StoreError):
 
 
 def default_url() -> str:
-    """``MEEPLE_DATABASE_URL`` if set, else an SQLite file in the user's data folder."""
-    env = os.environ.get(ENV_URL)
-    if env:
-        return env
+    """The database when none is given (nor ``MEEPLE_DATABASE_URL``, which the commands read
+    through :mod:`meeple.settings`): an SQLite file in the user's data folder."""
     from platformdirs import user_data_dir
 
     return sqlite_url(Path(user_data_dir("meeple", appauthor=False)) / "meeple.db")

@@ -34,6 +34,7 @@ from meeple.server.table.committer import Committer
 from meeple.server.table.pace import MoveTimes
 from meeple.server.table.positions import new_state
 from meeple.server.table.runtime import Draft, Runtime, log_note, not_your_turn
+from meeple.settings import TestingSettings
 from meeple.store import (
     BOT,
     FINISHED,
@@ -52,10 +53,10 @@ from meeple.store import CHANCE as CHANCE_ENTRY
 log = logging.getLogger("meeple.server")
 
 #: A fault to inject, for the reliability tests only (docs/reliability.md): with
-#: ``MEEPLE_FAULT=crash-after-commit:NAME`` the process dies as a kill -9 would at the fault
-#: point NAME, right after that request's commit and before its reply (``create`` and
-#: ``join`` in the lobby; ``finish``: the transaction that stores a game's end, and rates
-#: it, has committed).
+#: ``MEEPLE_FAULT=crash-after-commit:NAME`` (:class:`meeple.settings.TestingSettings`) the
+#: process dies as a kill -9 would at the fault point NAME, right after that request's commit
+#: and before its reply (``create`` and ``join`` in the lobby; ``finish``: the transaction
+#: that stores a game's end, and rates it, has committed).
 FAULT_ENV = "MEEPLE_FAULT"
 
 #: Seconds after which a finished or waiting table that nobody watches is forgotten from memory
@@ -110,21 +111,22 @@ class Trial(NamedTuple):
     befores: list[State[Any]]
 
 
-def fault_point(name: str) -> None:
-    """Die here if :data:`FAULT_ENV` asks for a crash after the commit of ``name``."""
-    if os.environ.get(FAULT_ENV) == f"crash-after-commit:{name}":
+def fault_point(name: str, fault: str) -> None:
+    """Die here if ``fault`` (the setting :data:`FAULT_ENV`) asks for a crash after the commit
+    of ``name``."""
+    if fault == f"crash-after-commit:{name}":
         log.warning("%s: dying after the commit of a %s request", FAULT_ENV, name)
         os._exit(137)
 
 
-def rebuild(table: Table, entries: list[Entry], times: list[MoveTimes | None] | None = None
-            ) -> tuple[State[Any], list[LogLine], list[State[Any]]]:
+def rebuild(table: Table, entries: list[Entry], times: list[MoveTimes | None] | None = None,
+            scale: float = 1.0) -> tuple[State[Any], list[LogLine], list[State[Any]]]:
     """The position a stored log describes, its log in words and the positions before the
     decisions undo can take back now (:attr:`Runtime.befores`). ``times``: a list to put a
     turn-based table's move times in (:class:`~meeple.server.table.pace.MoveTimes`, from the log's
-    times; None for a live table)."""
+    times; None for a live table), ``scale`` how many times faster its time runs (tests)."""
     state = new_state(table)
-    kept = MoveTimes.of(table, state, entries[0].created if entries else None)
+    kept = MoveTimes.of(table, state, entries[0].created if entries else None, scale)
     if times is not None:
         times.append(kept)
     return replay_onto(state, [], [], effective_moves(entries), kept)
@@ -196,10 +198,13 @@ def draw_chance(trial: State[Any], entries: list[Entry], lines: list[LogLine],
 class Authority:
     """Every live table of this server process: its position, and the only way to change it."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, testing: TestingSettings | None = None) -> None:
         self.store = store
-        if os.environ.get(FAULT_ENV) == "crash-after-commit:finish":
-            store.after_finish = lambda _table: fault_point("finish")
+        testing = testing or TestingSettings()
+        #: the reliability tests' fault (:func:`fault_point`) and turn-based time's scale
+        self.fault, self.turn_scale = testing.fault, testing.turn_based_scale
+        if self.fault == "crash-after-commit:finish":
+            store.after_finish = lambda _table: fault_point("finish", self.fault)
         self.runtimes: dict[str, Runtime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         #: open WebSocket connections per table (a table with one is never forgotten)
@@ -254,7 +259,7 @@ class Authority:
         table = self.store.table(table_id)
         entries = self.store.log(table_id)
         times: list[MoveTimes | None] = []
-        state, lines, befores = rebuild(table, entries, times)
+        state, lines, befores = rebuild(table, entries, times, self.turn_scale)
         version = entries[-1].number if entries else 0
         rt = Runtime(table=table, state=state, lines=lines, version=version, befores=befores,
                      times=times[0])
@@ -298,7 +303,7 @@ class Authority:
             if table.version == rt.version:
                 changed = table != rt.table
                 if rt.version == 0 and rt.table.status != RUNNING and table.status == RUNNING:
-                    rt.times = MoveTimes.of(table, rt.state)  # the game starts now
+                    rt.times = MoveTimes.of(table, rt.state, scale=self.turn_scale)  # starts now
                 rt.table = table
                 rt.state.seats = [s.name for s in table.seats]
                 return changed

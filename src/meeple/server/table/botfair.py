@@ -35,58 +35,17 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import math
-import os
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 from meeple.bots.base import parse_options
+from meeple.settings import ShareSettings
 from meeple.store import BOT, Table
-
-#: The settings, by field of :class:`ShareSettings`: (environment variable, default).
-ENV: dict[str, tuple[str, str]] = {
-    "background": ("MEEPLE_BOT_BACKGROUND", "1"),
-    "per_client": ("MEEPLE_BOT_PER_CLIENT", "0"),
-    "bot_only_seconds": ("MEEPLE_BOT_ONLY_SECONDS", "3"),
-}
 
 #: The client of a table whose creator was not kept.
 UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True)
-class ShareSettings:
-    """How the bot workers are shared (see :data:`ENV`)."""
-
-    #: worker processes of the bot-only tables (at a lower priority), all clients together
-    background: int = int(ENV["background"][1])
-    #: decisions of one client's tables running at once (0: every worker but one, at least one)
-    per_client: int = int(ENV["per_client"][1])
-    #: the longest a bot of a bot-only table may think a decision, in seconds (0: no cap)
-    bot_only_seconds: float = float(ENV["bot_only_seconds"][1])
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> ShareSettings:
-        """The settings from the environment; a value that is not a number, 0 or more,
-        stops the server at start, naming the variable."""
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for name, (var, default) in ENV.items():
-            raw = env.get(var, default).strip()
-            kind = type(getattr(cls(), name))
-            try:
-                values[name] = kind(raw)
-                if values[name] < 0 or not math.isfinite(values[name]):
-                    raise ValueError(raw)
-            except ValueError:
-                raise ValueError(f"{var}={raw!r} is not a number, 0 or more") from None
-        if values["background"] < 1:
-            raise ValueError(f"{ENV['background'][0]} must be at least 1 (the bot-only tables' "
-                             "worker processes)")
-        return cls(**values)
 
 
 def bots_only(table: Table) -> bool:

@@ -20,9 +20,11 @@ from typing import Any, Protocol
 import meeple
 from meeple.bots import make_bot
 from meeple.server.table.positions import TableGame, game_args
+from meeple.settings import BOT_DEADLINE
 
-#: Seconds a bot decision may take before the server plays a stand-in move.
-DEFAULT_DEADLINE = 10.0
+#: Seconds a bot decision may take before the server plays a stand-in move (unless
+#: ``MEEPLE_BOT_DEADLINE`` says otherwise).
+DEFAULT_DEADLINE = BOT_DEADLINE
 
 
 @dataclass(frozen=True)
@@ -132,8 +134,9 @@ def ready() -> bool:
 
 
 def make_pool(workers: int | None = None) -> Executor:
-    """A process pool for bot decisions (``MEEPLE_BOT_WORKERS``, default: the core count)."""
-    n = workers or int(os.environ.get("MEEPLE_BOT_WORKERS", "0")) or (os.cpu_count() or 2)
+    """A process pool for bot decisions: ``workers`` processes (``MEEPLE_BOT_WORKERS``; none
+    or 0: the core count)."""
+    n = workers or (os.cpu_count() or 2)
     ctx = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_warm,
                                initargs=(os.getpid(),))
@@ -169,8 +172,3 @@ def kill_pool(pool: Executor) -> None:
         if proc.is_alive():
             proc.kill()
 
-
-def deadline_from_env() -> float:
-    """``MEEPLE_BOT_DEADLINE`` seconds, else the default."""
-    value = os.environ.get("MEEPLE_BOT_DEADLINE")
-    return float(value) if value else DEFAULT_DEADLINE

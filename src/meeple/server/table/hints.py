@@ -7,9 +7,9 @@ position from the table's moves, takes the asking seat's view and asks
 cannot foresee a draw. Hints and analyses run in a pool of their own, apart from the table
 bots' (:mod:`meeple.server.lanes`): its workers run at a lower priority, and each job
 reports the CPU time it took (:func:`timed`), which its client's budget is charged. A hint has a
-deadline (``MEEPLE_HINT_DEADLINE`` seconds, default :data:`DEFAULT_HINT_DEADLINE`, never less
-than the bots' own), an analysis its own (``MEEPLE_ANALYSIS_DEADLINE``, default
-:data:`ANALYSIS_DEADLINE`); each counts from the request, and a worker past it is stopped.
+deadline (``MEEPLE_HINT_DEADLINE`` seconds, by default never less than the bots' own), an
+analysis its own (``MEEPLE_ANALYSIS_DEADLINE``; both in :class:`meeple.settings.LaneSettings`);
+each counts from the request, and a worker past it is stopped.
 
 This module is imported by the workers: nothing of the web stack here.
 """
@@ -33,14 +33,6 @@ from meeple.sim.analyse import analyse
 
 #: How many other turns a hint lists beside the suggested one.
 HINT_ALTERNATIVES = 3
-#: Seconds a hint may take, from the request, unless ``MEEPLE_HINT_DEADLINE`` says otherwise.
-DEFAULT_HINT_DEADLINE = 30.0
-
-
-def hint_deadline(bot_deadline: float) -> float:
-    """``MEEPLE_HINT_DEADLINE`` if set, else the larger of the default and the bots' deadline."""
-    value = os.environ.get("MEEPLE_HINT_DEADLINE")
-    return float(value) if value else max(DEFAULT_HINT_DEADLINE, bot_deadline)
 
 
 @dataclass(frozen=True)
@@ -79,16 +71,6 @@ def analysis_job(record: dict[str, Any]) -> dict[str, Any]:
     default judge) as JSON-able data; runs in a worker process."""
     return analyse(record).as_dict()
 
-
-#: Seconds the analysis of a whole game may take, from the request, unless
-#: ``MEEPLE_ANALYSIS_DEADLINE`` says otherwise (a Pergola game needs a few CPU seconds).
-ANALYSIS_DEADLINE = 120.0
-
-
-def analysis_deadline() -> float:
-    """``MEEPLE_ANALYSIS_DEADLINE`` if set, else :data:`ANALYSIS_DEADLINE`."""
-    value = os.environ.get("MEEPLE_ANALYSIS_DEADLINE")
-    return float(value) if value else ANALYSIS_DEADLINE
 
 
 #: How much lower the lane's workers run than the server and its bots (``nice``): when the

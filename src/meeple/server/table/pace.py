@@ -11,13 +11,13 @@ back, and from then on each of their moves has the allowance again (their bank s
 
 Nothing here is written by the move path: the times are read from the stored log (each entry
 keeps when it was stored), so they survive a restart and agree between server processes.
-``MEEPLE_TURN_BASED_SCALE`` (tests only) makes turn-based time run that many times faster.
+``MEEPLE_TURN_BASED_SCALE`` (tests only, :class:`meeple.settings.TestingSettings`) makes
+turn-based time run that many times faster: the authority passes it to :meth:`MoveTimes.of`.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,26 +26,12 @@ from meeple.core.state import CHANCE, State
 from meeple.store import Table
 from meeple.store.models import TURN_BASED
 
-#: For tests only: turn-based time runs this many times faster (a 1-hour move lasts 1 s at
-#: 3600). Unset: 1.
-SCALE_ENV = "MEEPLE_TURN_BASED_SCALE"
-
 #: The per-move times a turn-based table may have (seconds): 1 hour to 7 days.
 MOVE_MIN, MOVE_MAX = 3600, 7 * 86400
 #: The time bank a turn-based table's seats may start with (seconds): none to 30 days.
 BANK_MAX = 30 * 86400
 #: The defaults: a day a move, and a bank of 3 days.
 MOVE_DEFAULT, BANK_DEFAULT = 86400, 3 * 86400
-
-
-def scale() -> float:
-    """How many times faster turn-based time runs (``MEEPLE_TURN_BASED_SCALE``; 1 unset)."""
-    raw = os.environ.get(SCALE_ENV, "").strip()
-    try:
-        got = float(raw) if raw else 1.0
-    except ValueError:
-        return 1.0
-    return got if math.isfinite(got) and got > 0 else 1.0
 
 
 def turn_based(table: Table) -> bool:
@@ -69,14 +55,15 @@ class MoveTimes:
     drawn: dict[int, float] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, table: Table, start: State[object], first: datetime | None = None
-           ) -> MoveTimes | None:
+    def of(cls, table: Table, start: State[object], first: datetime | None = None,
+           scale: float = 1.0) -> MoveTimes | None:
         """A table's times at its start position ``start`` (None for a live table): the first
         move runs from when the game started, or from ``first`` (the time of the log's first
-        entry: the start itself is not kept once the log has entries)."""
+        entry: the start itself is not kept once the log has entries). ``scale``: how many times
+        faster turn-based time runs (tests only; ``MEEPLE_TURN_BASED_SCALE``)."""
         if not turn_based(table):
             return None
-        k = scale()
+        k = scale
         when = (first or table.turn_started or table.updated).timestamp()
         times = cls(move_time=float(table.clock or 0) / k, bank=float(table.bank or 0) / k,
                     began=when)
@@ -122,5 +109,5 @@ class MoveTimes:
         return max(0.0, self.move_left(now, back_at)) + self.bank_left(self.seat, now, back_at)
 
 
-__all__ = ["BANK_DEFAULT", "BANK_MAX", "MOVE_DEFAULT", "MOVE_MAX", "MOVE_MIN", "SCALE_ENV",
-           "MoveTimes", "scale", "turn_based"]
+__all__ = ["BANK_DEFAULT", "BANK_MAX", "MOVE_DEFAULT", "MOVE_MAX", "MOVE_MIN",
+           "MoveTimes", "turn_based"]

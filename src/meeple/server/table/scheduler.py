@@ -27,7 +27,7 @@ from meeple.bots import make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.state import CHANCE, State
 from meeple.server.table.authority import Refused
-from meeple.server.table.botfair import BotShares, ShareSettings, bots_only, capped_spec, client_of_table
+from meeple.server.table.botfair import BotShares, bots_only, capped_spec, client_of_table
 from meeple.server.table.botpool import (
     DEFAULT_DEADLINE,
     Decision,
@@ -37,6 +37,7 @@ from meeple.server.table.botpool import (
     ready,
 )
 from meeple.server.table.runtime import Runtime
+from meeple.settings import ShareSettings
 from meeple.store import RUNNING, StoreUnavailable
 
 log = logging.getLogger("meeple.server")

@@ -30,12 +30,12 @@ from meeple.server.table.authority import (
     rebuild,
     undoable,
 )
-from meeple.server.table.botfair import ShareSettings
 from meeple.server.table.botpool import DEFAULT_DEADLINE
 from meeple.server.table.broadcaster import Broadcaster, Shown, opening_forced
 from meeple.server.table.committer import Committer
 from meeple.server.table.runtime import STAND_IN, Client, Draft, Runtime, Sender, not_your_turn
 from meeple.server.table.scheduler import INLINE_BOTS, BotScheduler
+from meeple.settings import ShareSettings, TestingSettings
 from meeple.store import MOVE, RUNNING, UNDO, Store, request_key
 
 __all__ = [
@@ -53,9 +53,10 @@ class Service:
     def __init__(self, store: Store, pool: Executor | None, *,
                  bot_deadline: float = DEFAULT_DEADLINE, bots: bool = True,
                  new_pool: Callable[[], Executor] | None = None,
-                 shares: ShareSettings | None = None) -> None:
+                 shares: ShareSettings | None = None,
+                 testing: TestingSettings | None = None) -> None:
         self.store = store
-        self.authority = Authority(store)
+        self.authority = Authority(store, testing)
         self.broadcaster = Broadcaster()
         self.bots = BotScheduler(self, pool, deadline=bot_deadline, enabled=bots,
                                  new_pool=new_pool, shares=shares)

@@ -26,20 +26,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import math
-import os
 import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException
 from limits import RateLimitItem
@@ -51,11 +48,11 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from meeple.server.edge import origin_of
 from meeple.server.features.accounts.passkey_store import Passkeys
 from meeple.server.features.accounts.store import Account, Accounts, SessionInfo, session_id
-from meeple.server.quotas import Throttled, rate
+from meeple.server.quotas import Throttled
 from meeple.server.table.checks import BadInput, checked_name
+from meeple.settings import AccountSettings, rate
 from meeple.store import Store, StoreUnavailable
 from meeple.store.models import now
 
@@ -90,134 +87,6 @@ CSRF_EXEMPT = frozenset({("POST", "/api/accounts"), ("POST", "/api/session"),
 #: The requests after which a signed-in client holds the seat it took: create with
 #: ``join_as``, join.
 _SEAT_TAKING = re.compile(r"/api/tables(/[A-Za-z0-9]{1,32}/(join|rematch))?")
-
-#: The settings, by field of :class:`AccountSettings`: (environment variable, default).
-ENV: dict[str, tuple[str, str]] = {
-    "secret_key": ("MEEPLE_SECRET_KEY", ""),
-    "session_days": ("MEEPLE_SESSION_DAYS", "30"),
-    "sessions_per_account": ("MEEPLE_SESSIONS_PER_ACCOUNT", "50"),
-    "signin": ("MEEPLE_RATE_SIGNIN", "20/minute;200/hour"),
-    "signin_user": ("MEEPLE_RATE_SIGNIN_USER", "10/minute;50/hour"),
-    "signup": ("MEEPLE_RATE_SIGNUP", "20/hour"),
-    "password": ("MEEPLE_RATE_PASSWORD", "5/minute;20/hour"),
-    "ceremony": ("MEEPLE_RATE_CEREMONY", "10/minute;60/hour"),
-    "hash_per_client": ("MEEPLE_HASH_PER_CLIENT", "1"),
-    "rp_id": ("MEEPLE_RP_ID", ""),
-    "rp_origin": ("MEEPLE_RP_ORIGIN", ""),
-}
-#: A relying party id: a host name (never an address), as browsers take one.
-_RP_ID = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
-                    r"(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
-
-
-@dataclass(frozen=True)
-class AccountSettings:
-    """The accounts' settings (see :data:`ENV` for each one's variable and default)."""
-
-    #: the key of the CSRF tokens (at least 32 characters); empty: one made once and kept in
-    #: the database (``server_secrets``), so every process of one database agrees
-    secret_key: str = ""
-    #: a session ends this many days after it was last seen
-    session_days: float = float(ENV["session_days"][1])
-    #: the live sessions an account may have; a new one beyond revokes the oldest
-    sessions_per_account: int = int(ENV["sessions_per_account"][1])
-    #: sign-ins a client may try (all of them)
-    signin: str = ENV["signin"][1]
-    #: failed sign-ins (and password checks) a username may have
-    signin_user: str = ENV["signin_user"][1]
-    #: sign-ups a client may make
-    signup: str = ENV["signup"][1]
-    #: password changes and confirmations (right or wrong) an account, and a client, may ask
-    password: str = ENV["password"][1]
-    #: passkey ceremonies (register or confirm options) a signed-in account, and a client,
-    #: may ask for
-    ceremony: str = ENV["ceremony"][1]
-    #: password hashes one client may have made or checked at once, waiting or running (more
-    #: are refused, not queued: the server's :data:`HASHERS` slots are everyone's); 0: no cap
-    hash_per_client: int = int(ENV["hash_per_client"][1])
-    #: the passkeys' relying party id (a host name); empty: the name of the Host a request
-    #: came with, or of the first ``rp_origin``
-    rp_id: str = ""
-    #: the origins (comma separated) a passkey ceremony may come from; empty: the request's
-    #: own (its scheme, Host and port)
-    rp_origin: str = ""
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> AccountSettings:
-        """The settings from the environment; a bad value raises :class:`ValueError` naming
-        its variable and what it may be."""
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for name, (var, default) in ENV.items():
-            raw = env.get(var, default).strip()
-            try:
-                if name == "secret_key":
-                    if raw and len(raw) < 32:
-                        raise ValueError(raw)
-                    values[name] = raw
-                elif name == "session_days":
-                    values[name] = float(raw)
-                    if not 0 < values[name] <= 3650 or not math.isfinite(values[name]):
-                        raise ValueError(raw)
-                elif name == "sessions_per_account":
-                    values[name] = int(raw)
-                    if values[name] < 1:
-                        raise ValueError(raw)
-                elif name == "hash_per_client":
-                    values[name] = int(raw)
-                    if values[name] < 0:
-                        raise ValueError(raw)
-                elif name == "rp_id":
-                    values[name] = raw.lower()
-                    if raw and (not _RP_ID.fullmatch(values[name]) or is_address(raw)):
-                        raise ValueError(raw)
-                elif name == "rp_origin":
-                    values[name] = ",".join(origin_of(o) for o in raw.split(",") if o.strip())
-                else:
-                    rate(raw)
-                    values[name] = raw
-            except ValueError:
-                allowed = {"secret_key": "at least 32 characters (or unset)",
-                           "session_days": "a number of days above 0 (at most 3650)",
-                           "sessions_per_account": "a whole number, 1 or more",
-                           "hash_per_client": "a whole number, 0 or more (0: no cap)",
-                           "rp_id": "a host name such as meeple.example.org (not an IP "
-                                    "address: browsers take none as a passkey's relying party)",
-                           "rp_origin": "origins (scheme://host[:port]) separated by commas, "
-                                        "such as https://meeple.example.org"}.get(
-                               name, "a rate such as 10/minute (or off)")
-                shown = "(hidden)" if name == "secret_key" else repr(raw)
-                raise ValueError(f"{var}={shown} is not {allowed}") from None
-        rp_id = values.get("rp_id", "")
-        for origin in values.get("rp_origin", "").split(","):
-            host = urlsplit(origin).hostname or ""
-            if rp_id and origin and host != rp_id and not host.endswith("." + rp_id):
-                raise ValueError(f"MEEPLE_RP_ORIGIN={origin!r} is not on MEEPLE_RP_ID="
-                                 f"{rp_id!r}: a passkey's origin must be its relying party's "
-                                 f"host or a subdomain of it")
-            if origin and not rp_id and is_address(host):
-                raise ValueError(f"MEEPLE_RP_ORIGIN={origin!r} names an IP address; passkeys "
-                                 f"need a host name (browsers take no address as a relying "
-                                 f"party): give a name, or MEEPLE_RP_ID")
-        return cls(**values)
-
-    @property
-    def rp_origins(self) -> tuple[str, ...]:
-        """:attr:`rp_origin` as a tuple (empty: the request's own origin)."""
-        return tuple(o for o in self.rp_origin.split(",") if o)
-
-    @property
-    def lifetime(self) -> timedelta:
-        return timedelta(days=self.session_days)
-
-
-def is_address(host: str) -> bool:
-    """Whether ``host`` is an IP address (``[::1]`` too)."""
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return True
 
 
 # ------------------------------------------------------------------------------ input
@@ -339,7 +208,7 @@ class AccountService:
                     self._hashing_by.pop(client, None)
 
     def hashing_full(self) -> Throttled:
-        var = ENV["hash_per_client"][0]
+        var = AccountSettings.variable("hash_per_client")
         return Throttled(429, f"too many password checks under way from your address (at "
                               f"most {self.settings.hash_per_client} at once, {var}): wait "
                               f"for the answers to those first, then try again", var, 1)
@@ -501,7 +370,7 @@ class AccountService:
         for name, who, count in (("signin", client, True), ("signin_user", key, False)):
             wait = self._wait(name, who, count)
             if wait is not None:
-                var, value = ENV[name][0], getattr(self.settings, name)
+                var, value = AccountSettings.variable(name), getattr(self.settings, name)
                 whose = "from your address" if name == "signin" else "for this username"
                 raise Throttled(429, f"too many sign-ins {whose} (at most {value}, {var}); try "
                                      f"again in {max(1, math.ceil(wait))} s", var, wait)
@@ -514,7 +383,7 @@ class AccountService:
         """:class:`Throttled` while username ``key`` is over its failed checks."""
         wait = self._wait("signin_user", key, count=False)
         if wait is not None:
-            var = ENV["signin_user"][0]
+            var = AccountSettings.variable("signin_user")
             raise Throttled(429, f"too many wrong passwords for this account (at most "
                                  f"{self.settings.signin_user}, {var}); try again in "
                                  f"{max(1, math.ceil(wait))} s", var, wait)
@@ -526,7 +395,7 @@ class AccountService:
                            (client, "from your address")):
             wait = self._wait("password", who)
             if wait is not None:
-                var = ENV["password"][0]
+                var = AccountSettings.variable("password")
                 raise Throttled(429, f"too many password changes or checks {whose} (at most "
                                      f"{self.settings.password}, {var}); try again in "
                                      f"{max(1, math.ceil(wait))} s", var, wait)
@@ -539,7 +408,7 @@ class AccountService:
                            (client, "from your address")):
             wait = self._wait("ceremony", who)
             if wait is not None:
-                var = ENV["ceremony"][0]
+                var = AccountSettings.variable("ceremony")
                 raise Throttled(429, f"too many passkey ceremonies {whose} (at most "
                                      f"{self.settings.ceremony}, {var}); try again in "
                                      f"{max(1, math.ceil(wait))} s", var, wait)
@@ -550,7 +419,7 @@ class AccountService:
         (``count=False``: only whether it went over already)."""
         wait = self._wait("signin", client, count, cost=0)
         if wait is not None:
-            var = ENV["signin"][0]
+            var = AccountSettings.variable("signin")
             raise Throttled(429, f"too many sign-ins from your address (at most "
                                  f"{self.settings.signin}, {var}; a passkey's counts as "
                                  f"one, and a refused answer as another); try again in "
@@ -559,7 +428,7 @@ class AccountService:
     def signup_allowed(self, client: str) -> None:
         wait = self._wait("signup", client)
         if wait is not None:
-            var = ENV["signup"][0]
+            var = AccountSettings.variable("signup")
             raise Throttled(429, f"too many accounts made from your address (at most "
                                  f"{self.settings.signup}, {var}); try again in "
                                  f"{max(1, math.ceil(wait))} s", var, wait)
@@ -684,6 +553,6 @@ def _holding(send: Send, service: AccountService, account_id: str) -> Send:
     return held
 
 
-__all__ = ["COOKIE", "CSRF_HEADER", "ENV", "USERNAME_RULE", "AccountService", "AccountSettings",
+__all__ = ["COOKIE", "CSRF_HEADER", "USERNAME_RULE", "AccountService", "AccountSettings",
            "AccountsDep", "SessionGuard", "Signed", "checked_password", "checked_username",
            "get_accounts", "may_act", "username_key"]

@@ -24,10 +24,8 @@ import asyncio
 import contextlib
 import logging
 import math
-import os
 import time
 import unicodedata
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -46,9 +44,10 @@ from meeple.server.features.chat.store import (
     ChatMessage,
     author_key,
 )
-from meeple.server.quotas import Throttled, client_of, rate
+from meeple.server.quotas import Throttled, client_of
 from meeple.server.table.checks import INVISIBLE, MAX_MARKS, BadInput
 from meeple.server.table.protocol import ChatFrame, ChatLine, ErrorFrame
+from meeple.settings import ChatSettings, rate
 from meeple.store import HUMAN, StoreUnavailable, Table
 
 log = logging.getLogger("meeple.server")
@@ -71,44 +70,9 @@ JOINERS = frozenset("\u200c\u200d")
 #: Messages of a table kept in memory to tell which were sent (per table with listeners).
 KEPT = 2 * RECENT
 
-#: The settings, by field of :class:`ChatSettings`: (environment variable, default).
-ENV: dict[str, tuple[str, str]] = {
-    "chat": ("MEEPLE_RATE_CHAT", "5/10 seconds;60/hour"),
-    "chat_client": ("MEEPLE_RATE_CHAT_CLIENT", "10/10 seconds;120/hour"),
-    "chat_table": ("MEEPLE_RATE_CHAT_TABLE", "20/10 seconds;60/minute"),
-    "report": ("MEEPLE_RATE_REPORT", "10/minute;30/hour"),
-}
 #: Whose messages each chat rate counts, for the refusal's sentence.
 CHAT_RATES = {"chat": "by you", "chat_client": "from your address",
               "chat_table": "at this table"}
-
-
-@dataclass(frozen=True)
-class ChatSettings:
-    """The chat's rates: messages an author may post, an address (every author there, a
-    household or many fresh accounts alike) and a table (all its authors together); reports a
-    client may make."""
-
-    chat: str = ENV["chat"][1]
-    chat_client: str = ENV["chat_client"][1]
-    chat_table: str = ENV["chat_table"][1]
-    report: str = ENV["report"][1]
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> ChatSettings:
-        """The settings from the environment; a value that is not a rate raises
-        :class:`ValueError` naming its variable."""
-        env = os.environ if env is None else env
-        values = {}
-        for name, (var, default) in ENV.items():
-            raw = env.get(var, default).strip()
-            try:
-                rate(raw)
-            except ValueError:
-                raise ValueError(f"{var}={raw!r} is not a rate such as 5/10 seconds;60/hour "
-                                 "(or off)") from None
-            values[name] = raw
-        return cls(**values)
 
 
 def _code(ch: str) -> str:
@@ -221,7 +185,7 @@ class ChatHub:
         self.accounts = accounts
         self._limiter = FixedWindowRateLimiter(MemoryStorage())
         self._rates: dict[str, list[RateLimitItem]] = {
-            name: rate(getattr(self.settings, name)) for name in ENV}
+            name: rate(getattr(self.settings, name)) for name in ChatSettings.model_fields}
         self._rooms: dict[str, _Room] = {}
 
     # ------------------------------------------------------------------ who is told
@@ -361,7 +325,8 @@ class ChatHub:
         if over is not None:
             rate_name, wait = over
             await refuse(f"too many chat messages {CHAT_RATES[rate_name]} (at most "
-                         f"{getattr(self.settings, rate_name)}, {ENV[rate_name][0]}): this one "
+                         f"{getattr(self.settings, rate_name)}, "
+                         f"{ChatSettings.variable(rate_name)}): this one "
                          f"was not posted; send it again in {max(1, math.ceil(wait))} s",
                          retry=True)
             return
@@ -400,7 +365,7 @@ class ChatHub:
         """Count a report of ``client``; :class:`Throttled` (429) over its rate."""
         wait = self._wait("report", client)
         if wait is not None:
-            var = ENV["report"][0]
+            var = ChatSettings.variable("report")
             raise Throttled(429, f"too many reports from your address (at most "
                                  f"{self.settings.report}, {var}); try again in "
                                  f"{max(1, math.ceil(wait))} s", var, wait)
@@ -412,6 +377,6 @@ def get_chat(conn: HTTPConnection) -> ChatHub:
     return hub
 
 
-__all__ = ["BOTS_ONLY", "ENV", "MAX_REASON", "MAX_TEXT", "SIGN_IN", "TEXT_RULE", "ChatHub",
+__all__ = ["BOTS_ONLY", "MAX_REASON", "MAX_TEXT", "SIGN_IN", "TEXT_RULE", "ChatHub",
            "ChatSettings", "checked_message", "checked_reason", "get_chat", "has_people",
            "line"]

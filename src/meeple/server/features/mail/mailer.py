@@ -21,38 +21,24 @@ import email.policy
 import hashlib
 import hmac
 import logging
-import math
-import os
 import re
 import smtplib
 import ssl
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from urllib.parse import parse_qs, unquote, urlencode, urlsplit
+from urllib.parse import urlencode
 
 from meeple.server.features.mail.store import Mail, Mailbox
+from meeple.settings import RETRY_MAX, MailSettings, SmtpTarget, parse_smtp_url
 from meeple.store import Store
 
 log = logging.getLogger("meeple.server")
 
-#: The settings: (environment variable, default).
-ENV: dict[str, tuple[str, str]] = {
-    "smtp_url": ("MEEPLE_SMTP_URL", ""),
-    "mail_from": ("MEEPLE_MAIL_FROM", "meeple <meeple@localhost>"),
-    "public_url": ("MEEPLE_PUBLIC_URL", "http://127.0.0.1:8000"),
-    "retry": ("MEEPLE_MAIL_RETRY", "30"),
-    "tries": ("MEEPLE_MAIL_TRIES", "10"),
-}
-#: The longest wait between two tries of one mail (seconds).
-RETRY_MAX = 3600.0
 #: How long a claimed mail is this process's before another may take it (seconds): well past
 #: an SMTP conversation's time limit.
 LEASE = 300.0
-#: Seconds an SMTP connection may take to answer.
-SMTP_TIMEOUT = 30.0
 #: How long a verification link holds (seconds), and how many verification mails an account
 #: may have sent a day.
 VERIFY_TTL, VERIFY_PER_DAY = 7 * 86400, 5
@@ -60,99 +46,6 @@ VERIFY_TTL, VERIFY_PER_DAY = 7 * 86400, 5
 #: a domain with a dot (what the mail server is asked for; the link proves the rest).
 EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f<>\"(),;:\\\[\]]{1,64}@[A-Za-z0-9-]{1,63}"
                    r"(\.[A-Za-z0-9-]{1,63})+")
-
-
-@dataclass(frozen=True)
-class SmtpTarget:
-    """Where mail is handed over: ``tls`` is ``ssl`` (smtps://, TLS from the first byte),
-    ``starttls`` (``?starttls=1``) or none."""
-
-    host: str
-    port: int
-    tls: str
-    user: str | None
-    password: str | None
-    timeout: float = SMTP_TIMEOUT
-
-    def describe(self) -> str:
-        who = f"{self.user}@" if self.user else ""
-        return f"{'smtps' if self.tls == 'ssl' else 'smtp'}://{who}{self.host}:{self.port}" + \
-            ("?starttls=1" if self.tls == "starttls" else "")
-
-
-def parse_smtp_url(url: str) -> SmtpTarget:
-    """``smtp://[user:password@]host[:port][?starttls=1&timeout=S]`` or ``smtps://...``; a
-    bad URL raises :class:`ValueError` saying what one looks like."""
-    shape = ("MEEPLE_SMTP_URL is smtp://[user:password@]host[:port][?starttls=1] or "
-             "smtps://[user:password@]host[:port] (user and password URL-encoded)")
-    parts = urlsplit(url)
-    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
-        raise ValueError(f"{shape}; not {_shown(url)}")
-    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-    unknown = set(query) - {"starttls", "timeout"}
-    if unknown:
-        raise ValueError(f"{shape}; {', '.join(sorted(unknown))} is not a setting of it "
-                         "(starttls, timeout)")
-    starttls = query.get("starttls", "0").lower() in ("1", "true", "yes")
-    tls = "ssl" if parts.scheme == "smtps" else "starttls" if starttls else "none"
-    try:
-        port = parts.port or (465 if tls == "ssl" else 587 if starttls else 25)
-        timeout = float(query.get("timeout", SMTP_TIMEOUT))
-    except ValueError:
-        raise ValueError(f"{shape}; its port or timeout is not a number") from None
-    if not (0 < timeout <= 300 and math.isfinite(timeout)):
-        raise ValueError(f"{shape}; timeout is 1 to 300 seconds")
-    return SmtpTarget(parts.hostname, port, tls,
-                      unquote(parts.username) if parts.username else None,
-                      unquote(parts.password) if parts.password else None, timeout)
-
-
-def _shown(url: str) -> str:
-    """A URL as an error shows it: without its password."""
-    parts = urlsplit(url)
-    if parts.password:
-        url = url.replace(f":{parts.password}@", ":(hidden)@")
-    return repr(url[:200])
-
-
-@dataclass(frozen=True)
-class MailSettings:
-    """The mail settings (see :data:`ENV`)."""
-
-    smtp: SmtpTarget | None = None
-    mail_from: str = ENV["mail_from"][1]
-    public_url: str = ENV["public_url"][1]
-    #: seconds before a failed mail's first retry (doubled at each, at most an hour)
-    retry: float = 30.0
-    tries: int = 10
-
-    @property
-    def enabled(self) -> bool:
-        return self.smtp is not None
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> MailSettings:
-        """The settings from the environment; a bad value raises :class:`ValueError` naming
-        its variable and what it may be."""
-        env = os.environ if env is None else env
-        raw = {name: env.get(var, default).strip() for name, (var, default) in ENV.items()}
-        smtp = parse_smtp_url(raw["smtp_url"]) if raw["smtp_url"] else None
-        public = raw["public_url"].rstrip("/")
-        if urlsplit(public).scheme not in ("http", "https") or not urlsplit(public).hostname:
-            raise ValueError(f"MEEPLE_PUBLIC_URL={public!r} is not the server's address as "
-                             "people reach it, such as https://meeple.example.org")
-        if not raw["mail_from"] or any(ch in raw["mail_from"] for ch in "\r\n"):
-            raise ValueError("MEEPLE_MAIL_FROM is the sender of the mails, such as "
-                             "'meeple <meeple@example.org>' (one line)")
-        try:
-            retry, tries = float(raw["retry"]), int(raw["tries"])
-            if not (0 < retry <= RETRY_MAX and math.isfinite(retry)) or not 1 <= tries <= 100:
-                raise ValueError
-        except ValueError:
-            raise ValueError("MEEPLE_MAIL_RETRY is the seconds before a failed mail is tried "
-                             "again (above 0, at most 3600) and MEEPLE_MAIL_TRIES how many "
-                             "times a mail is tried (1 to 100)") from None
-        return cls(smtp, raw["mail_from"], public, retry, tries)
 
 
 def valid_email(value: str) -> str:
@@ -377,7 +270,6 @@ def expires_in(seconds: float) -> int:
 
 __all__ = [
     "EMAIL",
-    "ENV",
     "LEASE",
     "VERIFY_PER_DAY",
     "VERIFY_TTL",

@@ -16,67 +16,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
-import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from meeple.server.features.playnow.store import Entry, Group, PlayQueue
+from meeple.settings import PlayNowSettings
 from meeple.store.models import now
 
 log = logging.getLogger("meeple.server")
-
-ENV: dict[str, tuple[str, float]] = {
-    "window": ("MEEPLE_PLAY_NOW_WINDOW", 100.0),
-    "widen": ("MEEPLE_PLAY_NOW_WIDEN", 10.0),
-    "anyone_after": ("MEEPLE_PLAY_NOW_ANYONE_AFTER", 90.0),
-    "bots_after": ("MEEPLE_PLAY_NOW_BOTS_AFTER", 20.0),
-    "gone_after": ("MEEPLE_PLAY_NOW_GONE_AFTER", 15.0),
-    "every": ("MEEPLE_PLAY_NOW_EVERY", 1.0),
-}
-
-
-@dataclass(frozen=True)
-class PlayNowSettings:
-    """How Play now seats people (each setting's variable and default in :data:`ENV`)."""
-
-    #: rating points either side a new wait accepts
-    window: float = ENV["window"][1]
-    #: rating points the window widens by each second of waiting
-    widen: float = ENV["widen"][1]
-    #: seconds after which anyone of the same wish will do
-    anyone_after: float = ENV["anyone_after"][1]
-    #: seconds after which bots fill the table of someone who said they may
-    bots_after: float = ENV["bots_after"][1]
-    #: seconds without their page asking after which a waiting person is taken as gone
-    gone_after: float = ENV["gone_after"][1]
-    #: seconds between two looks at the queue
-    every: float = ENV["every"][1]
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> PlayNowSettings:
-        """The settings from the environment; a value that is not a positive number stops
-        the server at start, naming the variable."""
-        env = os.environ if env is None else env
-        values: dict[str, float] = {}
-        for name, (var, default) in ENV.items():
-            raw = env.get(var, str(default)).strip()
-            try:
-                values[name] = float(raw)
-                if not math.isfinite(values[name]) or values[name] <= 0:
-                    raise ValueError(raw)
-            except ValueError:
-                raise ValueError(f"{var}={raw!r} is not a positive number") from None
-        return cls(**values)
-
-    def window_after(self, waited: float) -> float:
-        """Rating points either side someone who has waited ``waited`` seconds accepts."""
-        if waited >= self.anyone_after:
-            return math.inf
-        return self.window + self.widen * max(0.0, waited)
-
 
 def bucket_of(game: str, variant: Mapping[str, Any], players: int) -> str:
     """The key of a wish: people of the same key may sit at one table."""

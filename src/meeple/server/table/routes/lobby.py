@@ -190,7 +190,7 @@ async def create_table(body: CreateTable, request: Request, store: StoreDep, svc
             pace=body.pace, bank=body.bank)
     except TooManyOpen as exc:
         raise quotas.too_many_open(exc.held) from None
-    fault_point("create")
+    fault_point("create", svc.authority.fault)
     await svc.seats_changed(taken.table_id)
     return await asyncio.to_thread(_answer, store, taken)
 
@@ -254,7 +254,7 @@ async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep
     signed = await accounts.signed(request)
     taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem,
                                     signed.account.id if signed is not None else None)
-    fault_point("join")
+    fault_point("join", svc.authority.fault)
     if not taken.replayed:
         await svc.seats_changed(table_id)
     answer = await asyncio.to_thread(_answer, store, taken)

@@ -25,9 +25,7 @@ from meeple.server.table.checks import MAX_PARAM
 from meeple.server.table.hints import (
     HintFailed,
     HintJob,
-    analysis_deadline,
     analysis_job,
-    hint_deadline,
     hint_job,
 )
 from meeple.server.table.service import Runtime
@@ -89,7 +87,7 @@ async def get_hint(table_id: str, request: Request, svc: ServiceDep,
     job = HintJob(t.game, t.players, t.variant, t.sheet, t.seed,
                   tuple(str(m) for m in state.history), seat, level,
                   (t.seed * 1_000_003 + version) % (1 << 62), tuple(state.seats), t.id)
-    deadline = hint_deadline(svc.bot_deadline)
+    deadline = lane.settings.hint_seconds(svc.bot_deadline)
     try:
         found = await lane.run(client, hint_job, job, deadline,
                                f"the hint took longer than {deadline:g} s; try an easier level "
@@ -126,7 +124,7 @@ async def analysis(table_id: str, request: Request, svc: ServiceDep, caches: Cac
     if found is None:
         client = client_of(request)
         quotas.hit("analysis", client)
-        rec, deadline = rt.state.record(), analysis_deadline()
+        rec, deadline = rt.state.record(), lane.settings.analysis_deadline
         try:
             found = await lane.run(client, analysis_job, rec, deadline,
                                    f"the analysis took longer than {deadline:g} s",
