@@ -18,29 +18,29 @@ import meeple
 from meeple.server import errors, wslog
 from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
+from meeple.server.features.accounts import passkey_routes as passkeys
+from meeple.server.features.accounts import routes as accounts
 from meeple.server.features.accounts.sessions import AccountService, SessionGuard
+from meeple.server.features.chat import routes as chat
 from meeple.server.features.chat.service import ChatHub
 from meeple.server.features.chat.store import Chat
+from meeple.server.features.mail import routes as mail
 from meeple.server.features.mail.mailer import Mailer
 from meeple.server.features.mail.notices import Notifier
+from meeple.server.features.playnow import routes as playnow
 from meeple.server.features.playnow.service import Matcher
 from meeple.server.features.playnow.store import PlayQueue
+from meeple.server.features.profiles import routes as profiles
+from meeple.server.features.ratings import routes as ratings
+from meeple.server.features.rules import routes as rules
+from meeple.server.features.sheets import routes as sheets
+from meeple.server.features.solo import routes as solo
 from meeple.server.lanes import Lane
 from meeple.server.quotas import Quotas
 from meeple.server.table.botpool import kill_pool, make_pool
 from meeple.server.table.checks import StrictJsonBodies
 from meeple.server.table.fanout import PgListener
 from meeple.server.table.nostore import NoStore
-from meeple.server.features.accounts import passkey_routes as passkeys
-from meeple.server.features.accounts import routes as accounts
-from meeple.server.features.chat import routes as chat
-from meeple.server.features.mail import routes as mail
-from meeple.server.features.playnow import routes as playnow
-from meeple.server.features.profiles import routes as profiles
-from meeple.server.features.ratings import routes as ratings
-from meeple.server.features.rules import routes as rules
-from meeple.server.features.sheets import routes as sheets
-from meeple.server.features.solo import routes as solo
 from meeple.server.table.routes import lobby, tables, ws
 from meeple.server.table.service import Service
 from meeple.settings import Settings
