@@ -24,11 +24,11 @@ from meeple.core.registry import GameInfo, games
 from meeple.core.state import CHANCE, State
 
 #: The modules every game has, and the role each is checked for.
-REQUIRED = ("__init__", "rules", "moves", "sheet", "scoring", "words", "view", "evaluation",
-            "presets", "render", "learning")
-#: Modules a game has only when it needs them: ``ranker`` (its turn ranker, when it registers
-#: one). Any other module is the game's own (Pergola's ``solo``).
-OPTIONAL = ("ranker",)
+REQUIRED = ("__init__", "rules", "moves", "scoring", "words", "view", "render", "learning")
+#: Modules a game has only when it needs them: ``sheet`` (when it has sheets), ``evaluation``
+#: and ``presets`` (when it overrides the bots' default, ``BOTS``), ``ranker`` (its turn
+#: ranker, when it registers one). Any other module is the game's own (Pergola's ``solo``).
+OPTIONAL = ("sheet", "evaluation", "presets", "ranker")
 
 #: What an ``__init__.py`` may hold at its top level: its docstring, imports, assignments
 #: (``GAME = GameInfo(...)``, ``__all__``) and expressions (a registration call): no ``def``,
@@ -136,13 +136,15 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
     bots = getattr(root, "BOTS", None)
     if not isinstance(pres, Presentation):
         problems.append("__init__.py builds no PRESENTATION (a core.present.Presentation)")
-    if not isinstance(bots, BotKnowledge):
-        problems.append("__init__.py builds no BOTS (a core.layers.BotKnowledge)")
+    if bots is not None and not isinstance(bots, BotKnowledge):
+        problems.append("__init__.py's BOTS is no core.layers.BotKnowledge (leave it out for "
+                        "the bots' default)")
+        bots = None
     learning = getattr(root, "LEARNING", None)
     if not isinstance(learning, Learning):
         problems.append("__init__.py builds no LEARNING (a core.layers.Learning)")
     else:
-        for part in ("actions", "layout", "observe"):
+        for part in ("actions", "layout", "observe"):  # actions None: the default
             defined_in(f"LEARNING.{part}", getattr(learning, part), "learning")
 
     # __init__.py only registers: imports and the GameInfo, no functions, classes or logic
@@ -320,15 +322,16 @@ def test_a_package_that_breaks_the_shape_is_told_what_is_wrong(
     finally:
         for name in [m for m in sys.modules if m == "fifthgame" or m.startswith("fifthgame.")]:
             del sys.modules[name]
-    for module in ("scoring", "words", "view", "evaluation", "presets", "learning"):
+    for module in ("scoring", "words", "view", "learning"):
         assert f"{module}.py is missing" in problems
+    for module in ("sheet", "evaluation", "presets"):  # the bots' defaults stand in
+        assert f"{module}.py is missing" not in problems
     assert any(p.startswith("__init__.py line 6: a FunctionDef") for p in problems)
     assert any(p.startswith("__init__.py line") and "lambda" in p for p in problems)
     assert "rules.py defines no State subclass" in problems
     assert "GAME.factory is defined in fifthgame, not rules.py" in problems
     assert "moves.py defines no NOTATION_HELP" in problems
     assert "__init__.py builds no PRESENTATION (a core.present.Presentation)" in problems
-    assert "__init__.py builds no BOTS (a core.layers.BotKnowledge)" in problems
     assert "__init__.py builds no LEARNING (a core.layers.Learning)" in problems
     assert "no turn ranker, and the package docstring does not say why" in problems
     assert "an import loop: moves -> sheet -> moves" in problems

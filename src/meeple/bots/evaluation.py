@@ -3,8 +3,8 @@
 ``evaluate(state, seat)`` is what ``greedy`` maximises and what ``mcts`` uses to rank turns and
 to score cut-off rollouts. A game provides its own in its package's ``BOTS``
 (``BotKnowledge.evaluation``, a heuristic kept beside the game's rules: score so far plus
-progress toward goals not scored yet; :mod:`meeple.bots.knowledge`); a game not registered is
-judged by the seat's score-pad total (``state.scores()``). A game may also provide a turn
+progress toward goals not scored yet; :mod:`meeple.bots.knowledge`); a game that brings none,
+or one not registered, is judged by the seat's score-pad total (``state.scores()``). A game may also provide a turn
 ranker (``BotKnowledge.turn_ranker``), a faster way to list its best whole turns. Evaluations
 read only what the seat's view shows.
 
@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.bots.knowledge import bot_knowledge
+from meeple.bots.knowledge import score_total as score_total
 from meeple.core.errors import UnknownGame
 from meeple.core.layers import BotKnowledge
 from meeple.core.layers import TurnRanker as GameTurnRanker
@@ -39,11 +40,6 @@ def register_evaluation(game: str, fn: Evaluation) -> None:
 def register_turn_ranker(game: str, fn: TurnRanker) -> None:
     """Use ``fn`` as ``game``'s turn ranker instead of its package's (``BOTS``)."""
     TURN_RANKERS[game] = fn
-
-
-def score_total(state: State[Any], seat: int) -> float:
-    """The default evaluation: the seat's score total as the pad reads now."""
-    return float(state.scores()[seat].total)
 
 
 def _knowledge(game: str) -> BotKnowledge[Any] | None:

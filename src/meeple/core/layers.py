@@ -110,10 +110,6 @@ class Learning(Generic[S]):
     ``state.seen_by(seat)`` and reads nothing that view hides. The rules stay free of numpy: the
     game hands over plain ints and ``meeple.rl`` builds the arrays."""
 
-    #: ``actions(state)``: the canonical text of every seat decision this variant (its sheet,
-    #: its seat count) can ever offer, in a fixed, documented order (no chance moves). The
-    #: index in this tuple is the action's number in the ``Discrete`` space.
-    actions: Callable[[S], tuple[str, ...]]
     #: ``layout(state)``: the observation's blocks, in order; the same for every state of the
     #: variant. Seat-relative: the observing seat's own parts first, then the other seats in
     #: turn order after it.
@@ -121,3 +117,9 @@ class Learning(Generic[S]):
     #: ``observe(view, seat)``: the ints of every block of ``layout`` in order (a bits block:
     #: ``rows`` bit sets; any other: its values, row-major), as ``seat`` sees it.
     observe: Callable[[S, int], Sequence[int]]
+    #: ``actions(state)``: the canonical text of every seat decision this variant (its sheet,
+    #: its seat count) can ever offer, in a fixed, documented order (no chance moves). The
+    #: index in this tuple is the action's number in the ``Discrete`` space. ``None``: the
+    #: default, every decision text met by walking the variant's whole game tree, in sorted
+    #: order (``meeple.rl.spaces.notation_actions``), for a game small enough to walk.
+    actions: Callable[[S], tuple[str, ...]] | None = field(default=None, kw_only=True)

@@ -3,8 +3,11 @@
 Each game package exposes ``GAME``, a :class:`GameInfo`, and announces it as an entry point in
 the ``meeple.games`` group (``pyproject.toml``), so ``core`` never imports a game by name: on
 first use the registry loads every announced entry point. A third-party package can add a game
-the same way. When meeple runs from a source tree without installed metadata, the sub-packages
-of ``meeple.games`` that define ``GAME`` are found by walking that package instead.
+the same way. Every sub-package of ``meeple.games`` that defines ``GAME`` is found too, by walking
+that package, so a new game folder needs no list edited (``meeple new-game``). The folders named
+in ``MEEPLE_GAMES_PATH`` (separated like ``PATH``) are walked as part of ``meeple.games``: a game
+kept outside the source tree (a generated one, under test) is found there, as
+``meeple.games.<name>``.
 
 ``GameInfo`` holds the rules' facts only. What the other layers need of a game (its words,
 views and drawing; its bots' knowledge; its solo reports) is a typed record of its own in the
@@ -15,11 +18,13 @@ same package (``PRESENTATION``, ``BOTS``, ``SOLO``), which each layer's registry
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -56,6 +61,10 @@ class GameInfo:
     variants: tuple[Mapping[str, Any], ...] = ({},)
     summary: str = ""
     default_players: int = 2
+    #: Whether a player may bring a sheet of their own: one TOML file of the game's sheet format
+    #: (``meeple sheets validate``), which the site's uploads take (a game whose sheet data is no
+    #: printed sheet to fill in, as Pergola's bundle of boards and tiles, leaves it False).
+    own_sheets: bool = False
     #: Some variants only exist for some player counts (Pergola's solo challenges): this maps
     #: a variant to its (min, max) players; ``None`` means the game's own range.
     variant_players: Callable[[Mapping[str, Any]], tuple[int, int]] | None = None
@@ -108,8 +117,9 @@ def _load() -> None:
             from importlib.metadata import entry_points
 
             found = [(ep.load(), ep.module) for ep in entry_points(group=ENTRY_POINT_GROUP)]
-            if not found:
-                found = _walk_games_package()
+            announced = {info.name for info, _ in found if isinstance(info, GameInfo)}
+            found += [(info, package) for info, package in _walk_games_package()
+                      if info.name not in announced]
             for info, package in found:
                 if not isinstance(info, GameInfo):
                     raise TypeError(f"a {ENTRY_POINT_GROUP} entry point must name a GameInfo, "
@@ -120,10 +130,24 @@ def _load() -> None:
             _LOADING = False
 
 
+#: The environment variable naming further folders of game packages (``os.pathsep`` apart).
+GAMES_PATH_ENV = "MEEPLE_GAMES_PATH"
+
+
+def games_path_folders() -> list[str]:
+    """The folders ``MEEPLE_GAMES_PATH`` names, in order (empty entries dropped): where game
+    packages kept outside the source tree are found. Read here, where the games are found, so
+    every process that plays (the server, its bot workers, the terminal, the tests) sees them."""
+    return [folder for folder in os.environ.get(GAMES_PATH_ENV, "").split(os.pathsep) if folder]
+
+
 def _walk_games_package() -> list[tuple[GameInfo, str]]:
-    """Without installed metadata: every sub-package of ``meeple.games`` that defines GAME,
-    with its module name."""
+    """Every sub-package of ``meeple.games`` that defines GAME, with its module name, in
+    name order: the source tree's games and those of the ``MEEPLE_GAMES_PATH`` folders."""
     package = importlib.import_module(ENTRY_POINT_GROUP)
+    for folder in games_path_folders():
+        if folder not in package.__path__:
+            package.__path__.append(folder)
     out = []
     for mod in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         if mod.ispkg:
@@ -201,16 +225,29 @@ def game_text(name: str, filename: str = HOW_TO_PLAY) -> str | None:
         return None
 
 
-def kept_game_part(found: dict[str, T], name: str, attr: str, kind: type[T]) -> T:
+def game_files(name: str) -> Traversable:
+    """The folder of game ``name``'s package (its ``sheets/``, its pages), wherever the registry
+    found it. Raises :class:`UnknownGame` for a game not registered."""
+    game_info(name)
+    return resources.files(_PACKAGES.get(name) or f"{ENTRY_POINT_GROUP}.{name}")
+
+
+def kept_game_part(found: dict[str, T], name: str, attr: str, kind: type[T],
+                   default: T | None = None) -> T:
     """:func:`game_part` looked up once per game and kept in ``found`` (a layer's own table
     of its records, which tests may change): how ``presentation()`` and ``bot_knowledge()``
-    find a game's record."""
+    find a game's record. With a ``default``, a package without ``attr`` gets that instead of
+    :class:`IncompleteGame` (the layer's default for a game that brings none)."""
     part = found.get(name)
     if part is None:
         with _LOCK:
             part = found.get(name)
             if part is None:
-                part = found[name] = game_part(name, attr, kind)
+                own = game_part(name, attr, kind, required=default is None)
+                if own is None:
+                    assert default is not None  # game_part raised for a required record
+                    own = default
+                part = found[name] = own
     return part
 
 

@@ -22,7 +22,7 @@ from gymnasium import spaces
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.layers import Block, Learning
 from meeple.core.registry import game_part
-from meeple.core.state import State
+from meeple.core.state import CHANCE, State
 
 
 class IllegalAction(MeepleError, ValueError):
@@ -48,6 +48,41 @@ def learning(game: str) -> Learning[Any]:
     return game_part(game, "LEARNING", Learning)
 
 
+#: The most positions :func:`notation_actions` walks before it gives up.
+WALK_LIMIT = 200_000
+
+
+def notation_actions(state: State[Any]) -> tuple[str, ...]:
+    """The default action list of a game whose ``LEARNING`` brings none: the canonical text
+    (the notation) of every seat decision met in a walk of the variant's whole game tree from
+    its start (every decision and every chance outcome, each position once by ``key()``),
+    sorted. For a small game only: past :data:`WALK_LIMIT` positions it raises
+    :class:`MeepleError` asking for the game's own ``LEARNING.actions``."""
+    start = state.replay_moves([])
+    seen: set[Any] = {start.key()}
+    todo = [start]
+    texts: set[str] = set()
+    while todo:
+        here = todo.pop()
+        if here.is_over:
+            continue
+        decision = here.to_move != CHANCE
+        for move in here.legal_moves():
+            if decision:
+                texts.add(str(move))
+            after = here.clone()
+            after.play(move, check=False)
+            key = after.key()
+            if key in seen:
+                continue
+            seen.add(key)
+            if len(seen) > WALK_LIMIT:
+                raise MeepleError(f"{state.game_name}: more than {WALK_LIMIT} positions to walk "
+                                  "for its action list; give LEARNING an actions function")
+            todo.append(after)
+    return tuple(sorted(texts))
+
+
 def _getter(indices: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
     """``f(seq) -> tuple`` of ``seq[i]`` for ``i`` in ``indices`` (one C call)."""
     if not indices:
@@ -66,7 +101,8 @@ class Encoding:
         self.game = state.game_name
         self.players = state.players
         self.record = learning(self.game)
-        self.actions: tuple[str, ...] = tuple(self.record.actions(state))
+        list_actions = self.record.actions or notation_actions
+        self.actions: tuple[str, ...] = tuple(list_actions(state))
         if len(set(self.actions)) != len(self.actions):
             raise MeepleError(f"{self.game}: its LEARNING action list repeats an action")
         self.index: dict[str, int] = {t: i for i, t in enumerate(self.actions)}

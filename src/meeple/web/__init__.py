@@ -12,6 +12,7 @@ game, with its sheet drawn (``/rules`` every game's; a game that is not there: t
 ``/ratings`` how ratings work, in players' words,
 ``/mail/verify`` and
 ``/mail/unsubscribe`` the pages a mail's links open (a button does what they say),
+``/games/{game}/drawing.js`` a game's drawing module (:func:`game_drawing`),
 ``/static/...`` the assets.
 Nothing is loaded from outside: every script, style and font is here.
 """
@@ -96,6 +97,30 @@ def rules_index() -> str:
     return Template(page_html("rules-index")).safe_substitute(games=items)
 
 
+#: The drawing module a game package may ship beside its modules (an ES module exporting
+#: ``draw(container, ctx)``, as ``static/js/games/index.js`` describes).
+DRAWING = "drawing.js"
+
+
+def game_drawing(game: str) -> Response:
+    """Game ``game``'s drawing module, which the page imports from the URL ``/api/games`` gives:
+    the ``drawing.js`` its package ships, else the site's own ``static/js/games/<game>.js`` (a
+    redirect, so the module's relative imports resolve there). A game with neither, or no game
+    of that name, is a 404 (the page then shows the terminal drawing). The name is looked up in
+    the registry; the file served is never one the client named."""
+    try:
+        name = meeple.game_info(game).name
+    except meeple.MeepleError as exc:
+        raise StarletteHTTPException(404, str(exc)) from None
+    own = game_text(name, DRAWING)
+    if own is not None:
+        return Response(own, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+    if (STATIC / "js" / "games" / f"{name}.js").is_file():
+        return RedirectResponse(f"/static/js/games/{name}.js", status_code=307)
+    raise StarletteHTTPException(404, f"{name} has no drawing module: it is shown as its "
+                                      "terminal drawing")
+
+
 def create_web_app(store: Store, **kw: Any) -> FastAPI:
     """The server app (:func:`meeple.server.app.create_app`) with the web pages mounted."""
     app = create_app(store, **kw)
@@ -112,6 +137,8 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
             heading=html.escape(heading), explain=html.escape(explain),
             detail=html.escape(detail))
         return HTMLResponse(body, status_code=404, headers={"Cache-Control": "no-cache"})
+
+    app.get("/games/{game}/drawing.js", include_in_schema=False)(game_drawing)
 
     @app.get("/", include_in_schema=False)
     def lobby() -> HTMLResponse:

@@ -23,6 +23,7 @@ GAME = GameInfo(
     variants=({"level": 1}, {"level": 2}, {"level": 3}),
     summary="Draft rolled pencils and colour connected groups of hex fields to complete gardens.",
     default_players=2,
+    own_sheets=True,
 )
 
 PRESENTATION: Presentation[GardensState] = Presentation.from_modules(

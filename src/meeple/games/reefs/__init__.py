@@ -25,6 +25,7 @@ GAME = GameInfo(
     summary="Roll five pencils, draft them, and draw routes from entry points to treasures "
     "and coins; level 2 adds whirlpools, level 3 propellers.",
     default_players=2,
+    own_sheets=True,
 )
 
 PRESENTATION: Presentation[ReefsState] = Presentation.from_modules(

@@ -38,6 +38,7 @@ GAME = GameInfo(
             "the game ends after the round of a third ladybug. Sheets: 2-pandas, 3-pandas, "
             "4-pandas-river, 4-pandas-dragon (sheet=...).",
     default_players=3,
+    own_sheets=True,
 )
 
 PRESENTATION: Presentation[TakenokolorState] = Presentation.from_modules(

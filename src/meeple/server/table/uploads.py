@@ -1,9 +1,9 @@
 """A player's own sheet: check an uploaded sheet file and build a table's game on it.
 
-Gardens, Reefs and Takenokolor sheets are single TOML files (the format ``meeple sheets``
-documents and validates), so a person who owns the printed sheet can enter the real one.
-Pergola has no player sheet of that kind (its data is a five-part bundle of boards and tiles),
-so it takes none here.
+A game whose ``GameInfo.own_sheets`` is on (Gardens, Reefs and Takenokolor) has single-TOML-file
+sheets (the format ``meeple sheets`` documents and validates), so a person who owns the printed
+sheet can enter the real one. Pergola has no player sheet of that kind (its data is a five-part
+bundle of boards and tiles), so it takes none here.
 
 A file is checked exactly as ``meeple sheets validate`` checks it: by building a new game on it
 with the engine, which reports every problem with its line and field. What is kept (with the
@@ -18,21 +18,24 @@ import logging
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import meeple
 from meeple.core.errors import BadVariant, MeepleError, SheetError
 from meeple.core.present import presentation
+from meeple.core.registry import game_files
 from meeple.core.sheets import SheetProblems, check_sheet_data
 from meeple.core.state import State
 from meeple.core.view import seat_view
 
 log = logging.getLogger("meeple.server")
 
-#: The games a player may bring a sheet of their own to.
-UPLOAD_GAMES: tuple[str, ...] = ("gardens", "reefs", "takenokolor")
+def upload_games() -> tuple[str, ...]:
+    """The games a player may bring a sheet of their own to: every registered game whose
+    ``GameInfo.own_sheets`` says it has a sheet format to fill in."""
+    return tuple(g.name for g in meeple.games() if g.own_sheets)
+
 
 #: The largest sheet file accepted, in bytes (the shipped ones are 4-9 KB).
 MAX_SHEET_BYTES = 64 * 1024
@@ -63,7 +66,7 @@ class SheetRejected(Exception):
 
 def shipped_sheets(game: str) -> list[str]:
     """The names of the sheets shipped with ``game`` (a game with user sheets)."""
-    folder = resources.files("meeple.games") / game / "sheets"
+    folder = game_files(game) / "sheets"
     return sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
                   if p.name.endswith(".toml"))
 
@@ -71,15 +74,15 @@ def shipped_sheets(game: str) -> list[str]:
 def upload_game(game: str) -> str:
     """``game`` if it takes a player's own sheet; otherwise :class:`SheetRejected` saying which
     games do (an unknown game: 404; Pergola: 422)."""
-    games = ", ".join(UPLOAD_GAMES)
+    games = ", ".join(upload_games())
     try:
         info = meeple.game_info(game)
     except MeepleError as exc:
         raise SheetRejected(404, f"{exc}; own sheets can be uploaded for: {games}") from None
-    if info.name not in UPLOAD_GAMES:
-        raise SheetRejected(422, f"{info.title} takes no sheet of a player's own: its boards and "
-                                 f"tiles are one data bundle, not a printed sheet to fill in; own "
-                                 f"sheets can be uploaded for: {games}")
+    if not info.own_sheets:
+        raise SheetRejected(422, f"{info.title} takes no sheet of a player's own: its sheet data "
+                                 f"is not a printed sheet to fill in; own sheets can be uploaded "
+                                 f"for: {games}")
     return info.name
 
 
@@ -90,7 +93,7 @@ def shipped_text(game: str, name: str) -> str:
     if name.removesuffix(".toml") not in names:
         raise SheetRejected(404, f"no shipped {meeple.game_info(game).title} sheet named "
                                  f"{name!r}; shipped: {', '.join(names)}")
-    path = resources.files("meeple.games") / game / "sheets" / f"{name.removesuffix('.toml')}.toml"
+    path = game_files(game) / "sheets" / f"{name.removesuffix('.toml')}.toml"
     return path.read_text(encoding="utf-8")
 
 
@@ -236,5 +239,6 @@ def sheet_name(data: Mapping[str, Any] | None) -> str | None:
     return str(name) if name else None
 
 
-__all__ = ["MAX_SHEET_BYTES", "UPLOAD_GAMES", "SheetRejected", "build", "check",
-           "decode_upload", "sheet_name", "shipped_sheets", "shipped_text", "upload_game"]
+__all__ = ["MAX_SHEET_BYTES", "SheetRejected", "build", "check",
+           "decode_upload", "sheet_name", "shipped_sheets", "shipped_text", "upload_game",
+           "upload_games"]

@@ -115,12 +115,15 @@ def table_with_ratings(store: Store, table_id: str) -> TableOut:
 def games() -> list[dict[str, Any]]:
     """Every game with its players, options, variants and the bots a seat can have;
     ``own_sheet``: whether it takes a sheet of a player's own (``/api/sheets/{game}``);
-    ``challenges``: a game with solo challenges names each (number, title, goal), else []."""
+    ``challenges``: a game with solo challenges names each (number, title, goal), else [];
+    ``drawing``: the URL of its drawing module, which the page imports (the web app serves it
+    from the game's package or the site's own, ``meeple.web.game_drawing``)."""
     return [{"name": g.name, "title": g.title, "min_players": g.min_players,
              "max_players": g.max_players, "default_players": g.default_players,
              "options": {k: list(v) for k, v in g.options.items()},
              "variants": [dict(v) for v in g.variants], "summary": g.summary,
-             "own_sheet": g.name in uploads.UPLOAD_GAMES, "challenges": _challenges(g.name)}
+             "own_sheet": g.own_sheets, "challenges": _challenges(g.name),
+             "drawing": f"/games/{g.name}/drawing.js"}
             for g in meeple.games()]
 
 
