@@ -1,6 +1,6 @@
 """Accounts: sign up, sign in and out, the signed-in account (its settings, password,
 seats, games, export and deletion). Sessions, cookies and CSRF are :mod:`meeple.server.sessions`'s;
-``docs/server.md``, *Accounts*, says what each route does."""
+``src/meeple/server/features/accounts/README.md`` says what each route does."""
 
 from __future__ import annotations
 

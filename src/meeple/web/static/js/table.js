@@ -887,7 +887,7 @@ function showJoin() {
       history.replaceState(null, "", `/t/${tableId}`);
       connect();
     } catch (err) {
-      // a rematch's seats are its people's (docs/server.md): said in a player's words
+      // a rematch's seats are its people's (src/meeple/server/features/tablelife/README.md): said in a player's words
       $("join-error").textContent = /is the rematch of table/.test(err.message)
         ? "This table is a rematch: its seats are kept for the people who played the game " +
           "before it (they take them from that game's end). You can watch it."

@@ -1,7 +1,7 @@
 // Life at a table: a seated person's Leave and Concede while the table waits or its
 // game runs, and the rematch at a finished table (the one new table every person of it is
 // invited to: the first to press Rematch makes it, the others are shown "Join the rematch").
-// The server's side is docs/server.md, "Concede, rematch, abandoned tables".
+// The server's side is src/meeple/server/features/tablelife/README.md.
 
 import { api, el, holdSeat, session } from "./common.js";
 
