@@ -130,8 +130,8 @@ export function clickable(node, act, { label, data = {}, cls = "lit", title = fa
 }
 
 // The seats this browser holds as a guest: {tableId: {seat, secret, name}}. One identity per
-// seat (docs/web.md): a signed-in browser keeps none; its seats are its account's, played by
-// the session.
+// seat (src/meeple/server/features/accounts/README.md): a signed-in browser keeps none; its seats are
+// its account's, played by the session.
 const SEATS_KEY = "meeple.seats";
 export function heldSeats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}"); } catch { return {}; }
@@ -174,7 +174,8 @@ export async function claimBrowserSeats() {
 export function myName() { return localStorage.getItem("meeple.name") || ""; }
 export function setMyName(name) { localStorage.setItem("meeple.name", name); }
 // The name a seat taken here will bear: signed in, the account's display name (the server
-// names an account's seat so whatever is sent, src/meeple/server/features/accounts/README.md "Seat names"); a guest's typed one.
+// names an account's seat so whatever is sent, src/meeple/server/features/accounts/README.md "Seat
+// names"); a guest's typed one.
 export function seatName(me, typed) { return me ? me.account.display_name : typed; }
 // Signed in, a page asks for no name: the name box (`field`) is hidden and `note` says
 // "You play as Alice"; a guest sees the box.
