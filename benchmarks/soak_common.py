@@ -3,8 +3,8 @@ serve`` process whose start is timed, a WebSocket seat client that reconnects af
 connection and keeps count of every acknowledged move, the mix of tables, process memory, and
 the database (an SQLite file, or PostgreSQL: a URL, else a throwaway cluster).
 
-Only the documented protocol (docs/server.md) is used: the REST lobby, ``GET .../log`` and the
-WebSocket frames ``hello``, ``move`` (with a move id) and their answers. The resend rule: a
+Only the documented protocol (src/meeple/server/table/README.md) is used: the REST lobby, ``GET
+.../log`` and the WebSocket frames ``hello``, ``move`` (with a move id) and their answers. The resend rule: a
 move whose answer was lost with the connection is sent again, unchanged (same id, same
 version), once the new connection has its view; the server answers ``ack`` (``resent`` if it
 had stored it) or ``refused``, so it is never played twice and never played by a new decision

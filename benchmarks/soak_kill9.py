@@ -7,7 +7,7 @@ random legal moves, each with a move id, after a think time) with or without bot
 of bots only. A table that finishes is replaced by a new one until the last kill. At random
 moments (``--gap`` seconds after the previous restart answered and was checked) the server is
 killed with SIGKILL and started again; the clients reconnect by themselves, send again the
-move whose answer they lost (same id, same version: the resend rule of docs/server.md) and
+move whose answer they lost (same id, same version: the resend rule of src/meeple/server/table/README.md) and
 carry on.
 
 After every restart every table's stored log (``GET /api/tables/{id}/log``) is compared with

@@ -1,7 +1,7 @@
 """Shared parts of the fuzz tests (``test_fuzz_api.py``, ``test_fuzz_ws.py``; docs/fuzzing.md).
 
 Issue 35: no input may ever give a 5xx or close a connection without a close frame, every error
-is JSON ``{"detail": "..."}`` (docs/server.md), and every refusal leaves the table's log
+is JSON ``{"detail": "..."}`` (src/meeple/server/table/README.md), and every refusal leaves the table's log
 unchanged. This module seeds a server with real tables, takes snapshots of a table (its log and
 its seats) to compare around a refused request, writes JSON the standard library refuses to
 write (``NaN``, ``1e999``, raw invalid UTF-8) and reads the server log's tracebacks, so that a

@@ -9,7 +9,7 @@ against a real ``meeple serve`` seeded with real tables and pass them in the env
   guess a table id) and gives it a real seat secret now and then, chosen from the generated
   value itself so that a run is the same each time; and it takes a snapshot of that table;
 - ``no_server_error`` fails on any 5xx with the server log's traceback line;
-- ``error_is_detail``: every 4xx is JSON ``{"detail": "..."}`` (docs/server.md);
+- ``error_is_detail``: every 4xx is JSON ``{"detail": "..."}`` (src/meeple/server/table/README.md, *Errors*);
 - ``success_conforms``: a 2xx matches its documented schema (the schema FastAPI documents for
   a 422, a list of validation errors, is not the docs' error format, so errors are held to
   ``error_is_detail`` instead);
@@ -166,7 +166,7 @@ def no_server_error(ctx: Any, response: Any, case: Any) -> bool | None:
 
 @schemathesis.check
 def error_is_detail(ctx: Any, response: Any, case: Any) -> bool | None:
-    """Every 4xx is JSON {"detail": "..."} (docs/server.md)."""
+    """Every 4xx is JSON {"detail": "..."} (src/meeple/server/table/README.md, *Errors*)."""
     problem = error_shape_problem(response.status_code, _content_type(response), response.content)
     if problem is not None:
         raise AssertionError(problem)

@@ -431,7 +431,7 @@ def test_my_games_after_creating_and_joining_tables(server: Server, ann: Browser
     assert [g["table"] for g in games] == [solo["table"]["id"], mine["table"]["id"], running]
     by_id = {g["table"]: g for g in games}
     assert by_id[running]["my_seat"] == 1 and by_id[running]["my_seats"] == [1]
-    # the account's seat bears its name, not the one sent (docs/server.md, Seat names)
+    # the account's seat bears its name, not the one sent (src/meeple/server/features/accounts/README.md)
     assert by_id[running]["seats"] == ["Guest", ann.username] and by_id[running]["title"]
     for g in games:
         assert g["status"] == "running" and g["game"] == "gardens" and g["players"] in (1, 2)

@@ -433,7 +433,7 @@ def test_a_deleted_accounts_messages_keep_their_text_as_deleted_player(server: S
     table = made["table"]["id"]
     at_seat = Chatter(server, table, made["seat"], made["secret"])
     [seat_msg] = at_seat.say("from my seat")["messages"]
-    # the seat bears the account's name, not the one sent (docs/server.md, Seat names)
+    # the seat bears the account's name, not the one sent (src/meeple/server/features/accounts/README.md)
     assert seat_msg["name"] == "Dee" and seat_msg["author"].startswith("a")
     there, _ = seated(server)
     watching = Chatter(server, there, cookie=dee.token)
@@ -471,8 +471,8 @@ def test_a_seat_left_before_the_game_posts_no_more_as_that_seat(server: Server) 
     assert ann.say("I may have to go")["messages"][0]["name"] == "Ann"
     r = server.api("POST", f"/api/tables/{table}/leave", json={"seat": 0, "secret": secret})
     assert r.status_code == 200, r.text
-    # the seat opened again: its socket is closed (4403, docs/server.md "One identity per
-    # seat"), and a message sent before the close frame arrived is not posted
+    # the seat opened again: its socket is closed (4403, src/meeple/server/features/accounts/README.md
+    # "One identity per seat"), and a message sent before the close frame arrived is not posted
     with contextlib.suppress(ConnectionClosed):
         ann.send({"type": "chat", "text": "still here?"})
     with pytest.raises(ConnectionClosed) as closed:

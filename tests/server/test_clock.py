@@ -1,5 +1,5 @@
-"""The turn clock on a real server process (issue 39 #1, docs/server.md *Turn clock*): when a
-connected person's time runs out, the stand-in bot plays one decision at a time (one each time
+"""The turn clock on a real server process (issue 39 #1, src/meeple/server/table/README.md *Turn
+clock*): when a connected person's time runs out, the stand-in bot plays one decision at a time (one each time
 the clock runs out again), never the rest of their game; ``back`` takes the seat back; with
 nobody connected for the seat it plays on at a bot's pace; ``clock`` frames say whose clock
 runs, how long it has left and what the stand-in played. Refusals name people, not 0-based

@@ -15,7 +15,8 @@ bot, finished, a finished Pergola solo game):
   types, JSON nested 100000 levels deep and huge bodies; and Hypothesis mixing such values into
   otherwise valid bodies and queries.
 
-Every answer must be below 500; every 4xx must be JSON ``{"detail": "..."}`` (docs/server.md);
+Every answer must be below 500; every 4xx must be JSON ``{"detail": "..."}``
+(src/meeple/server/table/README.md);
 and a refused request must leave the table (its stored log, seats and status) as it was. The
 hand-written parts collect every failure before failing, so one run lists them all, each with
 the server log's traceback line.

@@ -77,7 +77,7 @@ def test_a_whole_game_with_a_bot_and_a_scripted_human(server: Server, game: str,
                                                      variant: dict[str, Any],
                                                      players: int) -> None:
     """A whole game of every game and variant. The person's connection and one spectator's
-    take update frames (deltas, docs/server.md): the views they rebuild from them are the
+    take update frames (deltas, src/meeple/server/table/README.md): the views they rebuild from them are the
     whole views another spectator (who never asked for updates) gets at every version, and
     the person's is the REST view of its seat."""
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)

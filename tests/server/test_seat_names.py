@@ -3,7 +3,8 @@ a seat an account takes (creating, joining, a rematch, a claim) bears the accoun
 name whatever name the client sent, in the table's answers, the public list, My games, the
 view and its log in words, the record and the profile; a new display name renames the seats
 the account holds; a guest's seat keeps the name typed, and a rematch keeps every person's
-name (docs/server.md, *Seat names*). The mails are tried in tests/server/test_turn_based.py."""
+name (src/meeple/server/features/accounts/README.md, *Seat names*). The mails are tried in
+tests/server/test_turn_based.py."""
 
 from __future__ import annotations
 

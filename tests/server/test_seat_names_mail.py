@@ -1,7 +1,7 @@
-"""The mails name an account's seat by the account's display name (docs/server.md, *Seat
-names*), never by a name its client sent: tried from outside on a real server process with a
-real SMTP server, on SQLite and PostgreSQL (the mail machinery is tried in
-tests/server/test_turn_based.py, whose SMTP server and helpers this uses)."""
+"""The mails name an account's seat by the account's display name
+(src/meeple/server/features/accounts/README.md, *Seat names*), never by a name its client sent:
+tried from outside on a real server process with a real SMTP server, on SQLite and PostgreSQL
+(the mail machinery is tried in tests/server/test_turn_based.py, whose SMTP server and helpers this uses)."""
 
 from __future__ import annotations
 

@@ -315,7 +315,7 @@ def test_mail_verification_turns_game_over_rematch_unsubscribe(
     # the end: Bob is told; then every turn of his was mailed once, and Ann got nothing but
     # her verification (her address was never confirmed)
     (over,) = smtp.inbox.wait(bob_at, "Game over")
-    # (the accounts' seats bear their names, docs/server.md Seat names)
+    # (the accounts' seats bear their names, src/meeple/server/features/accounts/README.md)
     assert ann.username in over.get_content() and bob.username in over.get_content()
     turns = smtp.inbox.to(bob_at, "Your turn")
     assert len(turns) == bob_turns > 1, (len(turns), bob_turns)

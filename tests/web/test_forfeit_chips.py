@@ -30,7 +30,7 @@ def test_the_chips_and_result_line_after_concede_then_leave(page: Any, web: Serv
     ann, bob, watcher = Browser(web), Browser(web), Browser(web)
     store = Store(web.db_url)
     try:
-        # the seats bear the accounts' display names (docs/server.md, "Seat names")
+        # the seats bear the accounts' display names (src/meeple/server/features/accounts/README.md)
         ann.sign_up(display_name="Ann")
         bob.sign_up(display_name="Bob")
         made = ann.request("POST", "/api/tables", json={

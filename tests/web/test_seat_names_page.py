@@ -1,7 +1,8 @@
 """Seat names in the page: signed in, the lobby and the invitation ask for no name ("You play
 as ..."), and the seat chips, the result line, My games and a rematch say the account's display
-name; a guest's typed name is kept by a rematch (docs/web.md, *Seat names*). Two browser
-contexts (two people, each with their own cookies and localStorage) against a real server."""
+name; a guest's typed name is kept by a rematch (src/meeple/server/features/accounts/README.md,
+*The page: Seat names*). Two browser contexts (two people, each with their own cookies and
+localStorage) against a real server."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """``meeple join``: play or watch a table of a meeple server from the terminal.
 
-The terminal is then one more client of the server's per-seat view (docs/server.md): it draws
-what the view holds with the game's own terminal drawing of a view (the same screen as ``meeple
+The terminal is then one more client of the server's per-seat view (src/meeple/server/table/README.md):
+it draws what the view holds with the game's own terminal drawing of a view (the same screen as ``meeple
 play``: :func:`meeple.core.present.draw_view` on the view and the table's layout, fetched once
 from ``GET .../layout``), then the log in words, the totals and the legal moves, and sends moves
 over the table's WebSocket, exactly as the browser does. A game this copy of meeple cannot
@@ -83,7 +83,7 @@ def _save_seat(key: str, seat: int, secret: str) -> None:
 def _request(method: str, url: str, body: dict[str, Any] | None = None, tries: int = 4) -> Any:
     """One request; one whose reply is lost (no connection, a server restart) is sent again,
     ``tries`` times in all, with the same Idempotency-Key on a POST, so a retried join gets
-    the same seat and secret (docs/server.md)."""
+    the same seat and secret (src/meeple/server/table/README.md, *Retrying a request*)."""
     data = json.dumps(body).encode() if body is not None else None
     headers = {"content-type": "application/json"}
     if method == "POST":

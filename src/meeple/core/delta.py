@@ -2,8 +2,8 @@
 
 The server sends a connection its whole view once (on hello) and then, for each new version,
 only what changed since the version that connection has (an ``update`` frame, see
-docs/server.md). The changes are RFC 6902 JSON Patch operations, a standard any client can
-apply, limited to three of its operations:
+src/meeple/server/table/README.md, *Updates*). The changes are RFC 6902 JSON Patch operations, a
+standard any client can apply, limited to three of its operations:
 
 - ``{"op": "replace", "path": P, "value": V}``: the value at ``P`` becomes ``V``;
 - ``{"op": "add", "path": P, "value": V}``: a new object member, or a new list item at the

@@ -5,7 +5,8 @@ that seat may see and nothing else (a spectator, ``viewer=None``, sees what ever
 in common). It carries the legal moves of the seat to move (only to that seat), the score pad
 rows of every seat, the log of what happened in words, and ``board``: the game's own public
 position data, from the hook its package registers (``Presentation.view_board``), documented in
-``docs/server.md``. The schema is versioned (``schema``); ``meeple schema GAME`` prints it.
+``src/meeple/server/table/README.md`` (*The per-seat view*). The schema is versioned (``schema``);
+``meeple schema GAME`` prints it.
 
 ``view_data(state, viewers, log)`` makes the views of several viewers of one position at once
 as JSON data (what a server sends and diffs), making what they all see once

@@ -2,7 +2,7 @@
 
 ``create_app(store)`` assembles it from the routers of :mod:`meeple.server.table.routes`;
 ``meeple serve`` runs it with uvicorn. The protocol is in :mod:`meeple.server.table.protocol` and
-``docs/server.md``.
+``src/meeple/server/table/README.md``; the map of the server is ``docs/server.md``.
 """
 
 from __future__ import annotations

@@ -178,7 +178,7 @@ class Entry:
 
 def request_key(seat: int, version: int, move_id: str, kind: str, texts: Sequence[str]) -> str:
     """The key of a client's move or undo request, as the log keeps it: a move id names one
-    request of one seat at one table version (see docs/server.md, "Move ids"), so the same
+    request of one seat at one table version (see src/meeple/server/table/README.md, "Move ids"), so the same
     frame sent again is recognised, while the same id from another seat, at another version
     or for other moves is another request."""
     digest = hashlib.sha256("\0".join([move_id, kind, *texts]).encode("utf-8")).hexdigest()
@@ -233,7 +233,8 @@ def account_seat_name(s: Session, account_id: str) -> str | None:
     """The name a seat held by account ``account_id`` bears: the account's display name as it
     is now (``deleted player`` once deleted), read in transaction ``s``; None for no such
     account. A signed-in person is named by the account, never by a name the client sends, so
-    nobody can sit down under another's name while signed in (docs/server.md, *Seat names*)."""
+    nobody can sit down under another's name while signed in
+    (src/meeple/server/features/accounts/README.md, *Seat names*)."""
     return s.scalar(select(AccountRow.display_name).where(AccountRow.id == account_id))
 
 
@@ -817,7 +818,7 @@ class Store:
 
     def seat_secret_hashes(self, table_id: str) -> dict[int, str | None]:
         """Each seat's secret hash now (None: open), to see whether a socket's proof of its
-        seat still holds (docs/server.md, "One identity per seat")."""
+        seat still holds (src/meeple/server/features/accounts/README.md, "One identity per seat")."""
         with self.session() as s:
             return {i: h for i, h in s.execute(select(SeatRow.index, SeatRow.secret_hash)
                                                .where(SeatRow.table_id == table_id))}

@@ -1,6 +1,7 @@
 """The lobby's request and response bodies and the WebSocket frames (pydantic models).
 
-WebSocket frames are JSON objects with a ``type``; ``docs/server.md`` says what each means.
+WebSocket frames are JSON objects with a ``type``; ``src/meeple/server/table/README.md`` (*WebSocket
+play*) says what each means.
 From a client, one of :data:`ClientFrame` (parsed with :data:`CLIENT_FRAMES`): :class:`Hello`,
 :class:`Move`, :class:`Undo`, :class:`Preview`, :class:`Back`, :class:`Ping`, :class:`Chat`. Fields a frame
 type does not know are ignored; a frame that does not validate is answered with an ``error``

@@ -286,7 +286,7 @@ class Service:
         left before the game and opened again, taken by someone else, claimed into an
         account, or its secrets revoked), or the session it acted by was revoked or its
         account no longer holds the seat. One rule for every way a seat changes hands
-        (docs/server.md, "One identity per seat")."""
+        (src/meeple/server/features/accounts/README.md, "One identity per seat")."""
         seated = [c for c in rt.clients if c.viewer is not None and c.holder is not None]
         if not seated:
             return

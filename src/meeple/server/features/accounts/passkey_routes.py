@@ -1,7 +1,7 @@
 """Passkeys: add one to a signed-in account, sign in with one (no username asked),
 sign up with one (no password), list, rename and remove them, and confirm a passkey-only
-account's deletion. The ceremonies are :mod:`meeple.server.features.accounts.passkeys`'s; ``docs/server.md``,
-*Accounts*, *Passkeys*, says what each route does."""
+account's deletion. The ceremonies are :mod:`meeple.server.features.accounts.passkeys`'s;
+``src/meeple/server/features/accounts/README.md``, *Passkeys*, says what each route does."""
 
 from __future__ import annotations
 

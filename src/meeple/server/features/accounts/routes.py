@@ -1,7 +1,7 @@
 """Accounts: sign up, sign in and out, the signed-in account (its settings, password,
 seats, games, export and deletion). Sessions, cookies and CSRF are
 :mod:`meeple.server.features.accounts.sessions`'s;
-``docs/server.md``, *Accounts*, says what each route does."""
+``src/meeple/server/features/accounts/README.md`` says what each route does."""
 
 from __future__ import annotations
 

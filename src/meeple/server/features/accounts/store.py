@@ -762,8 +762,8 @@ class Accounts:
 def revoke_seat_secret(s: Session, table_id: str, seat: int) -> None:
     """Within transaction ``s``: the seat's secret replaced by the hash of a new random one
     that nobody is told (the seat stays taken: an open seat is one with no secret); the old
-    secret opens it nowhere, and sockets that showed it are closed (docs/server.md, "One
-    identity per seat")."""
+    secret opens it nowhere, and sockets that showed it are closed
+    (src/meeple/server/features/accounts/README.md, "One identity per seat")."""
     s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat,
                                     SeatRow.secret_hash.is_not(None))
               .values(secret_hash=hash_secret(secrets.token_urlsafe(32))))

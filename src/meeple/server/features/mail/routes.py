@@ -1,7 +1,7 @@
 """E-mail: an account's address (verified by a signed link before anything else is
 sent to it) and its mail preferences, and the signed links of a mail: the address's
 verification and one-click unsubscribing (a page with a button, or the RFC 8058 one-click POST
-a mail program sends). ``docs/server.md``, *Turn-based tables and mail*, says what each does."""
+a mail program sends). ``src/meeple/server/features/mail/README.md`` says what each does."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Players' public profiles: ``/api/users/{username}`` (the games an account played
 per game and variant, its wins and its recent games), its Pergola solo achievement table by
 account, and the one-time claim of the solo games a guest kept under a seat name.
-``docs/server.md``, *Profiles*, says what each route does and what was chosen."""
+``src/meeple/server/features/profiles/README.md`` says what each route does and what was chosen."""
 
 from __future__ import annotations
 

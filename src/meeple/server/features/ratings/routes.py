@@ -1,6 +1,6 @@
 """Ratings: a game's leaderboard by page, with the bots' ratings beside it as
 reference lines, and a player's ratings with their history. docs/ratings.md explains the
-numbers to players; docs/server.md, *Ratings*, the endpoints."""
+numbers to players; src/meeple/server/features/ratings/README.md, the endpoints."""
 
 from __future__ import annotations
 

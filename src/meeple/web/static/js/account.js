@@ -223,7 +223,7 @@ async function signOut(path, method, text) {
   $("session-error").textContent = "";
   try {
     const out = await api(method, path);
-    forgetSeats();  // a signed-out browser keeps no seat (docs/web.md)
+    forgetSeats();  // a signed-out browser keeps no seat (src/meeple/server/features/accounts/README.md)
     forgetSession();
     show(null);
     const n = out.revoked;

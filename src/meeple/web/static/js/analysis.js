@@ -1,5 +1,5 @@
 // The analysis of a finished game in the replay viewer (GET /api/tables/{id}/analysis,
-// docs/server.md; the same data as `meeple analyse`): each seat's totals, a chart of the
+// src/meeple/server/table/README.md; the same data as `meeple analyse`): each seat's totals, a chart of the
 // points lost per turn (a bar per turn, click one to go to that turn), and, at the replay's
 // position, the turn being played there with what the judge would have played.
 

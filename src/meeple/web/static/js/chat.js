@@ -1,4 +1,4 @@
-// The table chat (docs/web.md "Table chat", docs/server.md "Table chat"). The page
+// The table chat (src/meeple/server/features/chat/README.md, the server's side and the page's). The page
 // asks for it in its hello (`chat: true`) and hands every `chat` frame, and every `error`
 // frame marked `chat`, to the panel made here. Each message shows its time, its author's name
 // (marked "spectator" for a spectator) and its text, always as text (textContent: a message

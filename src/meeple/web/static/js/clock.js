@@ -1,4 +1,4 @@
-// The turn clock on the table page (docs/server.md "Turn clock"). On a table with
+// The turn clock on the table page (src/meeple/server/table/README.md "Turn clock"). On a table with
 // a clock the page asks for `clock` frames in its hello; each says whose clock runs, the
 // seconds it has left (counted down here from when the frame came), which seats a stand-in bot
 // plays for and what it played for a connected person whose time ran out. Every person's seat

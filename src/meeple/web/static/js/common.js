@@ -1,7 +1,7 @@
 // Shared by the lobby and the table page: the REST helper, element building, the seats this
 // browser holds (their secrets, kept in localStorage) and the colour-blind setting.
 
-// a random key for one request: a retry with it gets the same answer (docs/server.md)
+// a random key for one request: a retry with it gets the same answer (src/meeple/server/table/README.md)
 function idempotencyKey() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
@@ -21,7 +21,7 @@ export async function api(method, path, body) {
   if (method === "POST") opts.headers["Idempotency-Key"] = idempotencyKey();
   if (method !== "GET" && method !== "HEAD") {
     // signed in: the server refuses a change that comes with the session cookie but
-    // without the session's CSRF token (docs/server.md, Accounts)
+    // without the session's CSRF token (src/meeple/server/features/accounts/README.md)
     const me = await session();
     if (me) opts.headers["X-CSRF-Token"] = me.csrf;
   }
@@ -130,8 +130,8 @@ export function clickable(node, act, { label, data = {}, cls = "lit", title = fa
 }
 
 // The seats this browser holds as a guest: {tableId: {seat, secret, name}}. One identity per
-// seat (docs/web.md): a signed-in browser keeps none; its seats are its account's, played by
-// the session.
+// seat (src/meeple/server/features/accounts/README.md): a signed-in browser keeps none; its seats are
+// its account's, played by the session.
 const SEATS_KEY = "meeple.seats";
 export function heldSeats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}"); } catch { return {}; }
@@ -174,7 +174,8 @@ export async function claimBrowserSeats() {
 export function myName() { return localStorage.getItem("meeple.name") || ""; }
 export function setMyName(name) { localStorage.setItem("meeple.name", name); }
 // The name a seat taken here will bear: signed in, the account's display name (the server
-// names an account's seat so whatever is sent, docs/server.md "Seat names"); a guest's typed one.
+// names an account's seat so whatever is sent, src/meeple/server/features/accounts/README.md "Seat
+// names"); a guest's typed one.
 export function seatName(me, typed) { return me ? me.account.display_name : typed; }
 // Signed in, a page asks for no name: the name box (`field`) is hidden and `note` says
 // "You play as Alice"; a guest sees the box.

@@ -1,6 +1,6 @@
 // Hints on the table page: ask the server for the turn a bot suggests for this browser's seat
-// (GET /api/tables/{id}/hint, docs/server.md), show it in words with its value and the best
-// other turns, light its next step on the drawing, and put the whole turn into the turn being
+// (GET /api/tables/{id}/hint, src/meeple/server/table/README.md), show it in words with its value and
+// the best other turns, light its next step on the drawing, and put the whole turn into the turn being
 // built on "Play this". The table page wires it with one button and one pass after each drawing:
 //
 //   import { hintButton, lightHint } from "./hint.js";

@@ -346,7 +346,8 @@ async function create(ev) {
     $("create").disabled = true;
     const out = await api("POST", "/api/tables", body);
     const table = out.table || out;
-    // a guest keeps the seat's secret; a signed-in seat is the account's (docs/web.md)
+    // a guest keeps the seat's secret; a signed-in seat is the account's
+    // (src/meeple/server/features/accounts/README.md)
     if (out.secret && !(await session())) holdSeat(table.id, out.seat, out.secret, name);
     location.href = `/t/${table.id}`;
   } catch (err) {

@@ -4,7 +4,7 @@
 // not turned off here again) a notification says "your turn" when it becomes this person's
 // turn while the tab is hidden (document.hidden). Each turn is told once a page (by a key).
 // Nothing is sent anywhere: the page that is open shows it. Mail, for when no tab is open,
-// is the server's (docs/server.md, "Turn-based tables and mail").
+// is the server's (src/meeple/server/features/mail/README.md).
 import { el } from "./common.js";
 
 const KEY = "meeple.notify";  // "1": this browser asked for the notifications (else off)

@@ -878,7 +878,7 @@ function showJoin() {
     try {
       const out = await api("POST", `/api/tables/${tableId}/join`, { name, seat: Number(sel.value) });
       // a guest keeps the seat's secret; a signed-in seat is the account's, played by the
-      // session (docs/web.md)
+      // session (src/meeple/server/features/accounts/README.md)
       const guest = !(await session());
       if (guest) holdSeat(tableId, out.seat, out.secret, name);
       page.me = { seat: out.seat, secret: guest ? out.secret : null };
@@ -887,7 +887,8 @@ function showJoin() {
       history.replaceState(null, "", `/t/${tableId}`);
       connect();
     } catch (err) {
-      // a rematch's seats are its people's (docs/server.md): said in a player's words
+      // a rematch's seats are its people's (src/meeple/server/features/tablelife/README.md): said
+      // in a player's words
       $("join-error").textContent = /is the rematch of table/.test(err.message)
         ? "This table is a rematch: its seats are kept for the people who played the game " +
           "before it (they take them from that game's end). You can watch it."
@@ -1039,7 +1040,8 @@ async function start() {
   ]);
   page.layout = layout;
   page.draw = draw;
-  // signed in: the guest seats this browser kept are the account's from now on (docs/web.md)
+  // signed in: the guest seats this browser kept are the account's from now on
+  // (src/meeple/server/features/accounts/README.md)
   if (await session()) await claimBrowserSeats().catch(() => null);
   page.me = heldSeat(tableId) || await accountSeat();
   page.rematch = page.table.rematch || null;

@@ -1,7 +1,7 @@
 // Life at a table: a seated person's Leave and Concede while the table waits or its
 // game runs, and the rematch at a finished table (the one new table every person of it is
 // invited to: the first to press Rematch makes it, the others are shown "Join the rematch").
-// The server's side is docs/server.md, "Concede, rematch, abandoned tables".
+// The server's side is src/meeple/server/features/tablelife/README.md.
 
 import { api, el, holdSeat, session } from "./common.js";
 
@@ -77,7 +77,8 @@ export function rematchLinks(ctx) {
       try {
         // no name sent: the seat keeps this table's name (an account's seat, the account's)
         const out2 = await api("POST", `/api/tables/${tableId}/rematch`, proof(me));
-        // a guest keeps the seat's secret; a signed-in seat is the account's (docs/web.md)
+        // a guest keeps the seat's secret; a signed-in seat is the account's
+        // (src/meeple/server/features/accounts/README.md)
         if (!(await session())) {
           holdSeat(out2.table.id, out2.seat, out2.secret, out2.table.seats[out2.seat].name);
         }
