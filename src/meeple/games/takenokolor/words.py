@@ -1,4 +1,4 @@
-"""Takenokolor in words, for the terminal (render.py) and the web view (view.py) alike.
+"""Takenokolor in words, for the terminal (render.py) and the web view (boards.py) alike.
 
 The score rows: what each row of a sheet counts (:func:`row_text`), what a product's factor
 measures (:func:`measure_text`) and what a row counts for one seat now (:func:`row_detail`, e.g.
