@@ -42,13 +42,35 @@ def reports_cmd(
     message, its author, its table, how many reported it and why. --hide ID removes a message
     from the chat for everyone (it is kept, hidden; --unhide ID shows it again). --ratings
     lists the pairs of accounts that look like rating farming instead."""
-    from meeple.store import NotFound, Store, default_url, display_url, sqlite_url
-    from meeple.store.chat import Chat
-
     if db is not None and database_url is not None:
         raise fail("give --db or --database-url (MEEPLE_DATABASE_URL), not both")
     if hide is not None and unhide is not None:
         raise fail("give --hide or --unhide, not both")
+    store = _open_store(db, database_url)
+    if ratings:
+        try:
+            _given(store, as_json)
+        finally:
+            store.close()
+        return
+    try:
+        which = hide if hide is not None else unhide
+        if which is not None:
+            _hide(store, which, hidden=hide is not None)
+            return
+        from meeple.store.chat import Chat
+
+        found = Chat(store).reports(limit, hidden=hidden)
+    finally:
+        store.close()
+    _print_reports(found, hidden, as_json)
+
+
+def _open_store(db: Path | None, database_url: str | None) -> Any:
+    """The server's store, migrated: the SQLite file ``db``, else ``database_url``, else the
+    default; refused when it cannot be opened."""
+    from meeple.store import Store, default_url, display_url, sqlite_url
+
     if db is not None and not db.is_file():
         raise refuse(f"--db {db} is not a file; give the SQLite file the server uses")
     url = sqlite_url(db) if db is not None else (database_url or default_url())
@@ -57,27 +79,25 @@ def reports_cmd(
         store.migrate()
     except Exception as exc:  # a database that cannot be reached or written
         raise refuse(f"cannot open the database {display_url(url)}: {exc}") from None
-    if ratings:
-        try:
-            _given(store, as_json)
-        finally:
-            store.close()
-        return
-    chat = Chat(store)
+    return store
+
+
+def _hide(store: Any, which: int, hidden: bool) -> None:
+    """Hide chat message ``which`` from everyone (``hidden``), or show it again."""
+    from meeple.store import NotFound
+    from meeple.store.chat import Chat
+
     try:
-        which = hide if hide is not None else unhide
-        if which is not None:
-            try:
-                done = chat.hide(which, hidden=hide is not None)
-            except NotFound:
-                raise refuse(f"there is no chat message {which}") from None
-            said = "hidden from everyone" if done.hidden else "shown again"
-            console.print(Text(f"message {done.id} at table {done.table_id} by {done.name}: "
-                               f"{said}"))
-            return
-        found = chat.reports(limit, hidden=hidden)
-    finally:
-        store.close()
+        done = Chat(store).hide(which, hidden=hidden)
+    except NotFound:
+        raise refuse(f"there is no chat message {which}") from None
+    said = "hidden from everyone" if done.hidden else "shown again"
+    console.print(Text(f"message {done.id} at table {done.table_id} by {done.name}: "
+                       f"{said}"))
+
+
+def _print_reports(found: list[Any], hidden: bool, as_json: bool) -> None:
+    """The reported messages as JSON or a table (the hidden ones marked)."""
     if as_json:
         console.print_json(json.dumps([_row(r) for r in found]))
         return
