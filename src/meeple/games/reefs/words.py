@@ -15,10 +15,10 @@ from meeple.core.bits import bit_list
 from meeple.core.state import CHANCE
 from meeple.core.text import possessive, subject
 from meeple.games.reefs.moves import FORFEIT, TAKE
-from meeple.games.reefs.sheet import COLOURS, NEUTRAL
+from meeple.games.reefs.sheet import COLOURS, NEUTRAL, Board
 
 if TYPE_CHECKING:
-    from meeple.games.reefs.rules import ReefsState
+    from meeple.games.reefs.rules import ReefsState, SeatSheet
 
 
 def announce(before: ReefsState, after: ReefsState) -> list[str]:
@@ -26,13 +26,19 @@ def announce(before: ReefsState, after: ReefsState) -> list[str]:
     the same game), in the order a player would want to read them."""
     if after.board is not before.board or after.players != before.players:
         return []
+    b = after.board
     out = _moves_between(before, after)
     for seat in range(after.players):
-        if before.sheets[seat] is not after.sheets[seat]:  # shared by copy-on-write: unchanged
-            out += _treasures_recovered(before, after, seat)
-            out += _coins_taken(before, after, seat)
-            out += _propellers_collected(before, after, seat)
-            out += _whirlpools_reached(before, after, seat)
+        old, new = before.sheets[seat], after.sheets[seat]
+        if old is new:
+            continue  # shared by copy-on-write: unchanged
+        name = after.seats[seat]
+        out += _treasures_recovered(after, old, new, name)
+        out += _coins_taken(b, old, new, name)
+        out += [f"{subject(name, 'collects')} the propeller on {b.ids[s]} "
+                f"({new.props - new.props_used} ready to use) (R13)"
+                for s in bit_list(new.props_taken & ~old.props_taken)]
+        out += _whirlpools_reached(before, after, seat)
     out += _bonus_stars(before, after)
     if after.over and not before.over:
         out.append(_game_over(after))
@@ -58,11 +64,10 @@ def _moves_between(before: ReefsState, after: ReefsState) -> list[str]:
     return out
 
 
-def _treasures_recovered(before: ReefsState, after: ReefsState, seat: int) -> list[str]:
-    """Each treasure ``seat`` recovered (R7), with the boxes it filled in its colour's row."""
+def _treasures_recovered(after: ReefsState, old: SeatSheet, new: SeatSheet, name: str) -> list[str]:
+    """Each treasure recovered between sheets ``old`` and ``new`` (R7), with the boxes it
+    filled in its colour's row."""
     b = after.board
-    old, new = before.sheets[seat], after.sheets[seat]
-    name = after.seats[seat]
     out: list[str] = []
     filled = old.boxes[:]  # boxes per colour, treasure by treasure (several may be
     for t in range(b.n_treasures):  # recovered between the two states)
@@ -84,11 +89,9 @@ def _treasures_recovered(before: ReefsState, after: ReefsState, seat: int) -> li
     return out
 
 
-def _coins_taken(before: ReefsState, after: ReefsState, seat: int) -> list[str]:
-    """Each coin ``seat`` reached (R8): taken, or touched with a full coin row."""
-    b = after.board
-    old, new = before.sheets[seat], after.sheets[seat]
-    name = after.seats[seat]
+def _coins_taken(b: Board, old: SeatSheet, new: SeatSheet, name: str) -> list[str]:
+    """Each coin reached between sheets ``old`` and ``new`` (R8): taken, or touched with a
+    full coin row."""
     out: list[str] = []
     for s in bit_list(new.coins_taken & ~old.coins_taken):
         if new.coins > old.coins:
@@ -99,15 +102,6 @@ def _coins_taken(before: ReefsState, after: ReefsState, seat: int) -> list[str]:
             out.append(f"{subject(name, 'touches')} the coin on {b.ids[s]}, but "
                        f"{possessive(name)} coin row is full (R8)")
     return out
-
-
-def _propellers_collected(before: ReefsState, after: ReefsState, seat: int) -> list[str]:
-    """Each propeller ``seat`` collected (R13), with how many are ready to use."""
-    old, new = before.sheets[seat], after.sheets[seat]
-    name = after.seats[seat]
-    return [f"{subject(name, 'collects')} the propeller on {after.board.ids[s]} "
-            f"({new.props - new.props_used} ready to use) (R13)"
-            for s in bit_list(new.props_taken & ~old.props_taken)]
 
 
 def _whirlpools_reached(before: ReefsState, after: ReefsState, seat: int) -> list[str]:

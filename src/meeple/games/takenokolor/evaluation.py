@@ -809,7 +809,11 @@ def _npv_areas(model: _Model, prm: Params, state: Any, seat: int, rounds: float,
     col = state.coloured[seat]
     blocked = state.blocked[seat]
     lbs = state.ladybugs[seat]
+    rho = prm.rho
     fv = prm.free_value
+    sm = model.sum_mask
+    pts = cs.item_points
+    free = model.item_free
     lb_value = model.lb_points + prm.ladybug_bonus
     total = 0.0
     for ai in range(model.n_areas):
@@ -819,77 +823,60 @@ def _npv_areas(model: _Model, prm: Params, state: Any, seat: int, rounds: float,
             continue
         if blocked & am & ~col:
             continue
-        term = model.area_complete_pts[ai] + fv * model.area_free[ai]
-        for li in model.area_lbs[ai]:
-            if not lbs >> li & 1:
-                term += lb_value
+        term = _completion_value(model, ai, fv, lbs, lb_value)
         if cs.area_sequence[ai]:
-            total += _npv_sequence(model, prm, ai, m, term, rounds, chance)
+            steps = model.step_items[ai]
+            n = len(steps)
+            done = cs.item_step[m.bit_length() - 1] + 1 if m else 0
+            acc = 0.0
+            best = 0.0
+            for k in range(done, n):
+                u = 0.0
+                for i in steps[k]:
+                    v = (pts[i] if sm >> i & 1 else 0) + fv * free[i]
+                    if v > u:
+                        u = v
+                acc += u - rho
+                if k == n - 1:
+                    acc += term
+                if acc > 0:
+                    val = acc * chance(k - done + 1, rounds)
+                    if val > best:
+                        best = val
+            total += best
         else:
-            total += _npv_unordered(model, prm, am & ~col, col, blocked, term, rounds, chance)
+            rest = am & ~col
+            single = 0.0
+            whole = term
+            c = 0
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                i = low.bit_length() - 1
+                d = model.dist(col, blocked, i)
+                if d >= INF:
+                    continue
+                v = (pts[i] if sm >> i & 1 else 0) + fv * free[i]
+                if v > rho * d:
+                    single += (v - rho * d) * chance(d, rounds)
+                whole += v
+                c += d
+            if term and whole > rho * c:
+                whole_v = (whole - rho * c) * chance(c, rounds)
+                total += max(single, whole_v)
+            else:
+                total += single
     return total
 
 
-def _npv_sequence(model: _Model, prm: Params, ai: int, m: int, term: float, rounds: float,
-                  chance: Callable[[int, float], float]) -> float:
-    """A sequence area (``m``: its items coloured): the best step to stop at, each step worth
-    its best item, the completion ``term`` at the last."""
-    cs = model.cs
-    rho = prm.rho
-    fv = prm.free_value
-    sm = model.sum_mask
-    pts = cs.item_points
-    free = model.item_free
-    steps = model.step_items[ai]
-    n = len(steps)
-    done = cs.item_step[m.bit_length() - 1] + 1 if m else 0
-    acc = 0.0
-    best = 0.0
-    for k in range(done, n):
-        u = 0.0
-        for i in steps[k]:
-            v = (pts[i] if sm >> i & 1 else 0) + fv * free[i]
-            if v > u:
-                u = v
-        acc += u - rho
-        if k == n - 1:
-            acc += term
-        if acc > 0:
-            val = acc * chance(k - done + 1, rounds)
-            if val > best:
-                best = val
-    return best
-
-
-def _npv_unordered(model: _Model, prm: Params, rest: int, col: int, blocked: int, term: float,
-                   rounds: float, chance: Callable[[int, float], float]) -> float:
-    """An area in any order (``rest``: its items left): the items one by one, or the whole
-    area with its completion ``term``, whichever pays more."""
-    cs = model.cs
-    rho = prm.rho
-    fv = prm.free_value
-    sm = model.sum_mask
-    pts = cs.item_points
-    free = model.item_free
-    single = 0.0
-    whole = term
-    c = 0
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        i = low.bit_length() - 1
-        d = model.dist(col, blocked, i)
-        if d >= INF:
-            continue
-        v = (pts[i] if sm >> i & 1 else 0) + fv * free[i]
-        if v > rho * d:
-            single += (v - rho * d) * chance(d, rounds)
-        whole += v
-        c += d
-    if term and whole > rho * c:
-        whole_v = (whole - rho * c) * chance(c, rounds)
-        return max(single, whole_v)
-    return single
+def _completion_value(model: _Model, ai: int, fv: float, lbs: int, lb_value: float) -> float:
+    """What completing area ``ai`` pays: its complete-row points, its free colourings (``fv``
+    each) and ``lb_value`` for each of its ladybugs not circled yet (``lbs``)."""
+    term = model.area_complete_pts[ai] + fv * model.area_free[ai]
+    for li in model.area_lbs[ai]:
+        if not lbs >> li & 1:
+            term += lb_value
+    return term
 
 
 def _expected_gain(model: _Model, op: str, mask: int, col: int, blocked: int, dec: float,
