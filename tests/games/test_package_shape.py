@@ -24,7 +24,7 @@ from meeple.core.registry import GameInfo, games
 from meeple.core.state import CHANCE, State
 
 #: The modules every game has, and the role each is checked for.
-REQUIRED = ("__init__", "rules", "moves", "scoring", "words", "view", "render", "learning")
+REQUIRED = ("__init__", "rules", "moves", "scoring", "words", "boards", "render", "learning")
 #: Modules a game has only when it needs them: ``sheet`` (when it has sheets), ``evaluation``
 #: and ``presets`` (when it overrides the bots' default, ``BOTS``), ``ranker`` (its turn
 #: ranker, when it registers one). Any other module is the game's own (Pergola's ``solo``).
@@ -197,12 +197,12 @@ def shape_problems(package: str, info: GameInfo) -> list[str]:
                                       for n in trees["scoring"].body):
         problems.append("scoring.py defines no function or class")
     if pres is not None:
-        defined_in("PRESENTATION.view_board", pres.view_board, "view")
+        defined_in("PRESENTATION.view_board", pres.view_board, "boards")
         if pres.view_boards is not None:
-            defined_in("PRESENTATION.view_boards", pres.view_boards, "view")
-        defined_in("PRESENTATION.view_layout", pres.view_layout, "view")
-        defined_in("PRESENTATION.board_model", pres.board_model, "view")
-        defined_in("PRESENTATION.layout_model", pres.layout_model, "view")
+            defined_in("PRESENTATION.view_boards", pres.view_boards, "boards")
+        defined_in("PRESENTATION.view_layout", pres.view_layout, "boards")
+        defined_in("PRESENTATION.board_model", pres.board_model, "boards")
+        defined_in("PRESENTATION.layout_model", pres.layout_model, "boards")
         defined_in("PRESENTATION.draw", pres.draw, "render")
         if pres.draw_score is not None:
             defined_in("PRESENTATION.draw_score", pres.draw_score, "render")
@@ -259,7 +259,7 @@ def test_no_game_module_imports_its_package_inside_a_function() -> None:
             for target, inside in _imports(_tree(directory / f"{m}.py"), package, modules):
                 if inside:
                     found.add(f"{info.name}.{m} -> {target}")
-    assert found <= {"reefs.view -> rules"}
+    assert found <= {"reefs.boards -> rules"}
 
 
 def _write(directory: Path, files: dict[str, str]) -> None:

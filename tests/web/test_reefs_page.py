@@ -13,7 +13,7 @@ import pytest
 
 import meeple
 from meeple.core.rng import Rng
-from meeple.games.reefs.view import view_board
+from meeple.games.reefs.boards import view_board
 from tests.server.conftest import Server
 from tests.web import driver
 from tests.web.driver import (

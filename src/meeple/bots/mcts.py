@@ -509,19 +509,15 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
     within = (getattr(ranker, "within", None)
               if ranks and exhaustive and getattr(ranker, "capped", False) else None)
     if ranks and within is None:
-        assert ranker is not None
-        if diverse:
-            return diverse_top(ranker(state, seat, None) if exhaustive
-                               else ranked_turns(state, seat, 4 * top), top)
-        return ranked_turns(state, seat, top)[:top]
+        return _ranker_turns(state, seat, top, ranker, exhaustive, diverse)
     if beam > 0:
         found = beam_turns(state, lambda after: evaluate(after, seat), beam)
         if found:
-            return diverse_top(found, top) if diverse else found[:top]
+            return _best_of(found, top, diverse)
     if within is not None:
         every = within(state, seat, max_turns) if max_turns > 0 else None
         if every:
-            return diverse_top(every, top) if diverse else every[:top]
+            return _best_of(every, top, diverse)
         turns = []  # none, or more than max_turns: single decisions, as below
     else:
         turns = (expand_turns(state, limit=max_turns + 1, deadline=deadline)
@@ -529,14 +525,37 @@ def candidate_turns(state: State[Any], seat: int, top: int, max_turns: int, eval
     if 0 < len(turns) <= max_turns:
         scored = [(evaluate(after, seat), moves) for moves, after in turns]
     else:
-        scored = []
-        for move in state.legal_moves():
-            after = state.clone()
-            after.play(move, check=False)
-            scored.append((evaluate(after, seat), (move,)))
+        scored = _single_decisions(state, seat, evaluate)
         top = 3 * top
     scored.sort(key=lambda t: -t[0])
+    return _best_of(scored, top, diverse)
+
+
+def _ranker_turns(state: State[Any], seat: int, top: int, ranker: Any, exhaustive: bool,
+                  diverse: bool) -> list[tuple[float, tuple[Any, ...]]]:
+    """The game's turn ranker's best ``top`` turns; ``diverse``: from every turn an exhaustive
+    ranker walks (else from ``4 x top``), see :func:`diverse_top`."""
+    if diverse:
+        return diverse_top(ranker(state, seat, None) if exhaustive
+                           else ranked_turns(state, seat, 4 * top), top)
+    return ranked_turns(state, seat, top)[:top]
+
+
+def _best_of(scored: list[tuple[float, tuple[Any, ...]]], top: int,
+             diverse: bool) -> list[tuple[float, tuple[Any, ...]]]:
+    """The first ``top`` of ``scored`` (best first), or with ``diverse`` :func:`diverse_top`."""
     return diverse_top(scored, top) if diverse else scored[:top]
+
+
+def _single_decisions(state: State[Any], seat: int,
+                      evaluate: Any) -> list[tuple[float, tuple[Any, ...]]]:
+    """Every legal move of ``seat`` on its own, with the evaluation right after it."""
+    scored = []
+    for move in state.legal_moves():
+        after = state.clone()
+        after.play(move, check=False)
+        scored.append((evaluate(after, seat), (move,)))
+    return scored
 
 
 def diverse_top(scored: list[tuple[float, tuple[Any, ...]]],

@@ -161,6 +161,22 @@ def draw(view: dict[str, Any], seat: int | None, shown_log: int,
          layout: dict[str, Any] | None = None) -> int:
     """Print the view as the terminal shows a game; returns how many log lines are shown."""
     draw_screen(view, seat, layout)
+    newest = _print_log(view, shown_log)
+    pads = view.get("scores") or []
+    names = [s["name"] for s in view.get("seats") or []]
+    console.print("  " + "   ".join(f"{n}: {p['total']}" for n, p in zip(names, pads, strict=False)),
+                  markup=False, highlight=False)
+    if view.get("over"):
+        _print_game_over(view, names, pads)
+    elif seat is not None and view.get("to_move") == seat:
+        _print_your_move(view)
+    elif view.get("to_move") is not None:
+        console.print(f"waiting for {names[view['to_move']]}...", style="dim")
+    return newest
+
+
+def _print_log(view: dict[str, Any], shown_log: int) -> int:
+    """Print the log lines after the first ``shown_log``; the number of the newest."""
     lines = view.get("log") or []
     for line in lines:
         if line["number"] <= shown_log:
@@ -168,31 +184,30 @@ def draw(view: dict[str, Any], seat: int | None, shown_log: int,
         said = "; ".join(line.get("said") or [])
         console.print(f"  {line['number']:>3}. {line['who']}: {line['move']}"
                       + (f"  ({said})" if said else ""), markup=False, highlight=False)
-    newest = max([shown_log, *(int(line["number"]) for line in lines)])
-    pads = view.get("scores") or []
-    names = [s["name"] for s in view.get("seats") or []]
-    console.print("  " + "   ".join(f"{n}: {p['total']}" for n, p in zip(names, pads, strict=False)),
-                  markup=False, highlight=False)
-    if view.get("over"):
-        console.print("[bold]Game over.[/]")
-        for n, p in zip(names, pads, strict=False):
-            rows = ", ".join(f"{k} {v}" for k, v in p["rows"].items())
-            console.print(f"  {n}: {p['total']} ({rows})", markup=False, highlight=False)
-        winners = [names[w] for w in view.get("winners") or []]
-        if winners:
-            console.print(f"  winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}",
-                          markup=False, highlight=False)
-    elif seat is not None and view.get("to_move") == seat:
-        legal = view.get("legal_moves") or []
-        console.print(f"[bold]Your move[/] ({len(legal)} legal):")
-        for i, move in enumerate(legal[:_LIST], start=1):
-            console.print(f"  {i:>2}. {move}", markup=False, highlight=False)
-        if len(legal) > _LIST:
-            console.print(f"  ... and {len(legal) - _LIST} more (type a move, or 'moves')")
-        console.print("type a move or its number; 'undo', 'moves', 'quit'", style="dim")
-    elif view.get("to_move") is not None:
-        console.print(f"waiting for {names[view['to_move']]}...", style="dim")
-    return newest
+    return max([shown_log, *(int(line["number"]) for line in lines)])
+
+
+def _print_game_over(view: dict[str, Any], names: list[str], pads: list[Any]) -> None:
+    """Each seat's total with its score rows, and the winners."""
+    console.print("[bold]Game over.[/]")
+    for n, p in zip(names, pads, strict=False):
+        rows = ", ".join(f"{k} {v}" for k, v in p["rows"].items())
+        console.print(f"  {n}: {p['total']} ({rows})", markup=False, highlight=False)
+    winners = [names[w] for w in view.get("winners") or []]
+    if winners:
+        console.print(f"  winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}",
+                      markup=False, highlight=False)
+
+
+def _print_your_move(view: dict[str, Any]) -> None:
+    """The legal moves, numbered (the first ``_LIST``), and what may be typed."""
+    legal = view.get("legal_moves") or []
+    console.print(f"[bold]Your move[/] ({len(legal)} legal):")
+    for i, move in enumerate(legal[:_LIST], start=1):
+        console.print(f"  {i:>2}. {move}", markup=False, highlight=False)
+    if len(legal) > _LIST:
+        console.print(f"  ... and {len(legal) - _LIST} more (type a move, or 'moves')")
+    console.print("type a move or its number; 'undo', 'moves', 'quit'", style="dim")
 
 
 def read_line() -> asyncio.Future[str | None]:
@@ -222,67 +237,100 @@ async def play_online(base: str, table: str, seat: int | None, secret: str | Non
     from websockets.exceptions import ConnectionClosed
 
     ws_url = re.sub(r"^http", "ws", base) + f"/ws/tables/{table}"
-    layout = table_layout(base, table)
-    view: dict[str, Any] = {}
-    version, shown = -1, 0
-    pending: asyncio.Future[str | None] | None = None  # a line being read (kept on reconnect)
-    sent = False  # a move is on its way: wait for its answer before reading the next
+    play = _Play(base, table, seat, table_layout(base, table))
     for attempt in range(30):  # a dropped connection or a server restart: connect again
         try:
             async with connect(ws_url, max_size=None, open_timeout=30) as ws:
-                # updates: each new version as what changed since the last (JSON Patch)
-                hello: dict[str, Any] = {"type": "hello", "text": layout is None,
-                                         "updates": True}
-                if seat is not None:
-                    hello |= {"seat": seat, "secret": secret}
-                await ws.send(json.dumps(hello))
-                recv: asyncio.Task[Any] = asyncio.ensure_future(ws.recv())
-                while True:
-                    waits: set[asyncio.Future[Any]] = {recv}
-                    if (seat is not None and not view.get("over") and not sent
-                            and view.get("to_move") == seat):
-                        pending = pending or read_line()
-                        waits.add(pending)
-                    done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-                    if recv in done:
-                        frame = json.loads(recv.result())
-                        recv = asyncio.ensure_future(ws.recv())
-                        kind = frame.get("type")
-                        if kind == "update":
-                            frame = _updated(frame, version, view)
-                            kind = frame.get("type")
-                            if kind is None:  # does not fit the view held: a whole one again
-                                break
-                        if kind == "view" and frame["version"] >= version:
-                            version, view = frame["version"], frame["view"]
-                            shown = draw(view, seat, shown, layout)
-                            if view.get("over"):
-                                return 0
-                        elif kind in ("ack", "refused", "error"):
-                            sent = False
-                            if kind != "ack":
-                                console.print(f"[red]refused:[/] {frame['reason']}",
-                                              highlight=False)
-                            if kind == "error" and "secret" in frame["reason"]:
-                                return 2
-                    if pending is not None and pending in done:
-                        line = pending.result()
-                        pending = None
-                        if line is None or line.strip().lower() in ("quit", "exit", "q"):
-                            console.print(f"left the table; come back with: meeple join "
-                                          f"{base}/t/{table}")
-                            return 0
-                        frame_out = _move_frame(line.strip(), view, seat, version)
-                        if frame_out is not None:
-                            sent = True
-                            await ws.send(json.dumps(frame_out))
+                code = await play.connected(ws, secret)
+                if code is not None:
+                    return code
         except (ConnectionClosed, OSError) as exc:
-            sent = False
+            play.sent = False
             if attempt == 29:
                 raise fail(f"lost the connection to {ws_url} ({exc})") from None
             console.print("[yellow]connection lost; reconnecting...[/]")
             await asyncio.sleep(min(5.0, 0.5 * (attempt + 1)))
     return 1
+
+
+class _Play:
+    """A seat (or a spectator) at a server's table from the terminal: the view held, and the
+    line being read and the move sent, both kept across connections."""
+
+    def __init__(self, base: str, table: str, seat: int | None,
+                 layout: dict[str, Any] | None) -> None:
+        self.base, self.table, self.seat, self.layout = base, table, seat, layout
+        self.view: dict[str, Any] = {}
+        self.version, self.shown = -1, 0
+        self.pending: asyncio.Future[str | None] | None = None  # a line being read
+        self.sent = False  # a move is on its way: wait for its answer before reading the next
+
+    async def connected(self, ws: Any, secret: str | None) -> int | None:
+        """Say hello, then draw each view and send each move typed, until the game is over
+        (0), the player quits (0) or the secret is refused (2); None: connect again for a
+        whole view."""
+        # updates: each new version as what changed since the last (JSON Patch)
+        hello: dict[str, Any] = {"type": "hello", "text": self.layout is None, "updates": True}
+        if self.seat is not None:
+            hello |= {"seat": self.seat, "secret": secret}
+        await ws.send(json.dumps(hello))
+        recv: asyncio.Task[Any] = asyncio.ensure_future(ws.recv())
+        while True:
+            waits: set[asyncio.Future[Any]] = {recv}
+            if self._wants_line():
+                self.pending = self.pending or read_line()
+                waits.add(self.pending)
+            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if recv in done:
+                frame = json.loads(recv.result())
+                recv = asyncio.ensure_future(ws.recv())
+                code = self._on_frame(frame)
+                if code == _AGAIN:
+                    return None
+                if code is not None:
+                    return code
+            if self.pending is not None and self.pending in done:
+                line = self.pending.result()
+                self.pending = None
+                if line is None or line.strip().lower() in ("quit", "exit", "q"):
+                    console.print(f"left the table; come back with: meeple join "
+                                  f"{self.base}/t/{self.table}")
+                    return 0
+                frame_out = _move_frame(line.strip(), self.view, self.seat, self.version)
+                if frame_out is not None:
+                    self.sent = True
+                    await ws.send(json.dumps(frame_out))
+
+    def _wants_line(self) -> bool:
+        """This seat is to move, the game goes on and no move of it is on its way."""
+        return (self.seat is not None and not self.view.get("over") and not self.sent
+                and self.view.get("to_move") == self.seat)
+
+    def _on_frame(self, frame: dict[str, Any]) -> int | None:
+        """A frame from the server: a view drawn, a move answered; an exit code when the game
+        is over (0) or the secret is refused (2), ``_AGAIN`` when an update does not fit."""
+        kind = frame.get("type")
+        if kind == "update":
+            frame = _updated(frame, self.version, self.view)
+            kind = frame.get("type")
+            if kind is None:  # does not fit the view held: a whole one again
+                return _AGAIN
+        if kind == "view" and frame["version"] >= self.version:
+            self.version, self.view = frame["version"], frame["view"]
+            self.shown = draw(self.view, self.seat, self.shown, self.layout)
+            if self.view.get("over"):
+                return 0
+        elif kind in ("ack", "refused", "error"):
+            self.sent = False
+            if kind != "ack":
+                console.print(f"[red]refused:[/] {frame['reason']}", highlight=False)
+            if kind == "error" and "secret" in frame["reason"]:
+                return 2
+        return None
+
+
+#: :meth:`_Play._on_frame`: connect again for a whole view
+_AGAIN = -1
 
 
 def _updated(frame: dict[str, Any], version: int, view: dict[str, Any]) -> dict[str, Any]:

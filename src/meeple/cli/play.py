@@ -675,14 +675,7 @@ def _resume(path: Path) -> tuple[State[Any], list[str], list[int | None], set[in
         raise MeepleError(
             f"{path} is not a record saved by 'meeple play' (it has no {CONTROLLERS!r} entry), "
             "so it cannot be resumed; 'meeple replay' shows any record")
-    players = rec.get("players")
-    if (not isinstance(controllers, list) or len(controllers) != players
-            or not all(isinstance(c, str) for c in controllers)):
-        raise MeepleError(f"{path}: {CONTROLLERS!r} must list one seat controller per player")
-    seeds = rec.get(BOT_SEEDS, [None] * len(controllers))
-    if (not isinstance(seeds, list) or len(seeds) != len(controllers)
-            or not all(s is None or isinstance(s, int) for s in seeds)):
-        raise MeepleError(f"{path}: {BOT_SEEDS!r} must list one seed (or null) per player")
+    seeds = _record_seeds(path, rec, controllers)
     if "scores" in rec:
         raise MeepleError(f"the game in {path} is finished; nothing to resume "
                           f"(see it with: meeple replay {path})")
@@ -699,6 +692,19 @@ def _resume(path: Path) -> tuple[State[Any], list[str], list[int | None], set[in
         forced = []
     return state, controllers, seeds, {i for i in forced if isinstance(i, int)
                                        and 0 <= i < len(state.history)}
+
+
+def _record_seeds(path: Path, rec: dict[str, Any], controllers: Any) -> list[int | None]:
+    """A play record's seat controllers (one text per player) checked, and its bots' seeds
+    (one int or null per player; all null when absent)."""
+    if (not isinstance(controllers, list) or len(controllers) != rec.get("players")
+            or not all(isinstance(c, str) for c in controllers)):
+        raise MeepleError(f"{path}: {CONTROLLERS!r} must list one seat controller per player")
+    seeds = rec.get(BOT_SEEDS, [None] * len(controllers))
+    if (not isinstance(seeds, list) or len(seeds) != len(controllers)
+            or not all(s is None or isinstance(s, int) for s in seeds)):
+        raise MeepleError(f"{path}: {BOT_SEEDS!r} must list one seed (or null) per player")
+    return seeds
 
 
 def _resume_conflicts(given: dict[str, Any]) -> list[str]:

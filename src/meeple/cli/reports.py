@@ -43,9 +43,7 @@ def reports_cmd(
     from the chat for everyone (it is kept, hidden; --unhide ID shows it again). --ratings
     lists the pairs of accounts that look like rating farming instead."""
     from meeple.cli.serve import database_of
-    from meeple.server.features.chat.store import Chat
     from meeple.settings import Settings, SettingsError
-    from meeple.store import NotFound, Store, display_url
 
     try:
         from_env = Settings.from_env().store.database_url
@@ -54,6 +52,31 @@ def reports_cmd(
     url = database_of(db, database_url, from_env)
     if hide is not None and unhide is not None:
         raise fail("give --hide or --unhide, not both")
+    store = _open_store(db, url)
+    if ratings:
+        try:
+            _given(store, as_json)
+        finally:
+            store.close()
+        return
+    try:
+        which = hide if hide is not None else unhide
+        if which is not None:
+            _hide(store, which, hidden=hide is not None)
+            return
+        from meeple.server.features.chat.store import Chat
+
+        found = Chat(store).reports(limit, hidden=hidden)
+    finally:
+        store.close()
+    _print_reports(found, hidden, as_json)
+
+
+def _open_store(db: Path | None, url: str) -> Any:
+    """The server's store at ``url`` (``db``'s SQLite file when given), migrated; refused
+    when it cannot be opened."""
+    from meeple.store import Store, display_url
+
     if db is not None and not db.is_file():
         raise refuse(f"--db {db} is not a file; give the SQLite file the server uses")
     try:
@@ -61,27 +84,25 @@ def reports_cmd(
         store.migrate()
     except Exception as exc:  # a database that cannot be reached or written
         raise refuse(f"cannot open the database {display_url(url)}: {exc}") from None
-    if ratings:
-        try:
-            _given(store, as_json)
-        finally:
-            store.close()
-        return
-    chat = Chat(store)
+    return store
+
+
+def _hide(store: Any, which: int, hidden: bool) -> None:
+    """Hide chat message ``which`` from everyone (``hidden``), or show it again."""
+    from meeple.server.features.chat.store import Chat
+    from meeple.store import NotFound
+
     try:
-        which = hide if hide is not None else unhide
-        if which is not None:
-            try:
-                done = chat.hide(which, hidden=hide is not None)
-            except NotFound:
-                raise refuse(f"there is no chat message {which}") from None
-            said = "hidden from everyone" if done.hidden else "shown again"
-            console.print(Text(f"message {done.id} at table {done.table_id} by {done.name}: "
-                               f"{said}"))
-            return
-        found = chat.reports(limit, hidden=hidden)
-    finally:
-        store.close()
+        done = Chat(store).hide(which, hidden=hidden)
+    except NotFound:
+        raise refuse(f"there is no chat message {which}") from None
+    said = "hidden from everyone" if done.hidden else "shown again"
+    console.print(Text(f"message {done.id} at table {done.table_id} by {done.name}: "
+                       f"{said}"))
+
+
+def _print_reports(found: list[Any], hidden: bool, as_json: bool) -> None:
+    """The reported messages as JSON or a table (the hidden ones marked)."""
     if as_json:
         console.print_json(json.dumps([_row(r) for r in found]))
         return

@@ -82,40 +82,57 @@ def sheets_validate(
     allowed; exit code 0 if valid, 2 if not."""
     if game:
         check_game(game)
-    candidates = [game] if game else [g.name for g in meeple.games()]
-    if file.is_dir():
-        folder_games = [g for g in candidates if g in BUNDLES]
-        if not folder_games:
-            raise refuse(f"{file} is a folder; a {meeple.game_info(candidates[0]).title} sheet is "
-                       "one UTF-8 TOML file")
-        candidates = folder_games
-    else:
-        try:
-            text = read_sheet_text(file)
-            tomllib.loads(text)
-        except SheetError as exc:
-            raise refuse(str(exc)) from None
-        except tomllib.TOMLDecodeError as exc:
-            raise refuse(f"{file}: not valid TOML ({exc}); a sheet is a TOML file") from None
+    candidates = _candidates(file, [game] if game else [g.name for g in meeple.games()])
     errors: dict[str, MeepleError] = {}
     for name in candidates:
         problem = _try_game(name, file)
         if problem is not None:
             errors[name] = problem
             continue
-        info = meeple.game_info(name)
-        state = meeple.new_game(name, players=info.max_players, sheet=str(file))
-        data = state.sheet_data()
-        what = "data bundle" if name in BUNDLES else "sheet"
-        title = data.get("title") or data.get("name") or file.name
-        console.print(f"[green]valid[/] {info.title} {what}: {escape(str(title))}")
-        notes = [str(data.get("note", "")).strip()] if data.get("reconstructed") else []
-        if name in BUNDLES:
-            notes = [f"{part}: {str(v.get('note', '')).strip()}" for part, v in data.items()
-                     if isinstance(v, dict) and v.get("reconstructed")]
-        for note in notes:
-            console.print("  marked reconstructed: " + escape(note))
+        _print_valid(name, file)
         return
+    _refuse_invalid(file, candidates, errors)
+
+
+def _candidates(file: Path, games: list[str]) -> list[str]:
+    """The games ``file`` may be a sheet of: a folder only a data bundle's; a file must be
+    readable TOML (refused otherwise)."""
+    if file.is_dir():
+        folder_games = [g for g in games if g in BUNDLES]
+        if not folder_games:
+            raise refuse(f"{file} is a folder; a {meeple.game_info(games[0]).title} sheet is "
+                       "one UTF-8 TOML file")
+        return folder_games
+    try:
+        text = read_sheet_text(file)
+        tomllib.loads(text)
+    except SheetError as exc:
+        raise refuse(str(exc)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise refuse(f"{file}: not valid TOML ({exc}); a sheet is a TOML file") from None
+    return games
+
+
+def _print_valid(name: str, file: Path) -> None:
+    """A valid sheet (or data bundle) of game ``name``: its title and the notes of what in it
+    is reconstructed."""
+    info = meeple.game_info(name)
+    state = meeple.new_game(name, players=info.max_players, sheet=str(file))
+    data = state.sheet_data()
+    what = "data bundle" if name in BUNDLES else "sheet"
+    title = data.get("title") or data.get("name") or file.name
+    console.print(f"[green]valid[/] {info.title} {what}: {escape(str(title))}")
+    notes = [str(data.get("note", "")).strip()] if data.get("reconstructed") else []
+    if name in BUNDLES:
+        notes = [f"{part}: {str(v.get('note', '')).strip()}" for part, v in data.items()
+                 if isinstance(v, dict) and v.get("reconstructed")]
+    for note in notes:
+        console.print("  marked reconstructed: " + escape(note))
+
+
+def _refuse_invalid(file: Path, candidates: list[str], errors: dict[str, MeepleError]) -> None:
+    """A sheet of no game: a part of a bundle is told to validate the bundle; otherwise the
+    problems for the closest game, then how far the others are; exit code 2."""
     part_of = [g for g in candidates if g in BUNDLES and file.stem in _shipped(g)]
     if part_of:
         title = meeple.game_info(part_of[0]).title

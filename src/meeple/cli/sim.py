@@ -192,38 +192,12 @@ def tournament_cmd(
     plays the same seeds alone and is compared by score on each seed."""
     check_game(game)
     specs = split_bots(bots)
-    if all_variants:
-        info = meeple.game_info(game)
-        def plays(v: Any) -> bool:  # solo variants take any number of bots, one game each
-            return len(specs) in info.player_range(v) or is_solo(game, dict(v))
-
-        variants = [dict(v) for v in info.variants if plays(v)]
-        skipped = [info.describe_variant(v) for v in info.variants if not plays(v)]
-        if skipped:
-            console.print(f"skipped (not for {len(specs)} seats): {'; '.join(skipped)}")
-        if not variants:
-            raise refuse(f"no variant of {info.title} takes {len(specs)} seats")
-    else:
-        variants = [_options(game, level, sheet, challenge, option)]
+    variants = (_all_variants(game, specs) if all_variants
+                else [_options(game, level, sheet, challenge, option)])
     if workers < 1:
         raise refuse(f"--workers must be at least 1, not {workers}")
-    try:
-        if out is not None:
-            check_output_file(out, "--out writes the results as one JSON file")
-        if records is not None:
-            for note in prepare_out(records):
-                err_console.print(f"[yellow]note:[/] {note}")
-    except MeepleError as exc:
-        raise refuse(str(exc)) from None
-    try:  # every variant and bot checked before the first game
-        for variant in variants:
-            if is_solo(game, variant):
-                for spec in specs:
-                    validate_job(JobSpec(game, (spec,), n, seed, variant))
-            else:
-                validate_job(JobSpec(game, tuple(specs), n, seed, variant))
-    except MeepleError as exc:
-        raise refuse(str(exc)) from None
+    _check_outputs(out, records)
+    _check_tournament(game, specs, variants, n, seed)
     results = []
     for variant in variants:
         try:
@@ -239,13 +213,61 @@ def tournament_cmd(
             console.print(head_to_head_table(res))
         results.append(res)
     if out is not None:
-        try:
-            out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-        except OSError as exc:
-            err_console.print(json.dumps(results, indent=2))
-            raise refuse(f"{out}: the results cannot be written ({exc.strerror or exc}); they "
-                       "are printed above") from None
-        console.print(f"results in {out}")
+        _write_results(out, results)
+
+
+def _all_variants(game: str, specs: list[str]) -> list[dict[str, Any]]:
+    """``--all-variants``: every standard variant for that many bots (solo variants take any
+    number, one game each), the others named as skipped."""
+    info = meeple.game_info(game)
+
+    def plays(v: Any) -> bool:
+        return len(specs) in info.player_range(v) or is_solo(game, dict(v))
+
+    variants = [dict(v) for v in info.variants if plays(v)]
+    skipped = [info.describe_variant(v) for v in info.variants if not plays(v)]
+    if skipped:
+        console.print(f"skipped (not for {len(specs)} seats): {'; '.join(skipped)}")
+    if not variants:
+        raise refuse(f"no variant of {info.title} takes {len(specs)} seats")
+    return variants
+
+
+def _check_outputs(out: Path | None, records: Path | None) -> None:
+    """The results file and the records file can be written, before the first game."""
+    try:
+        if out is not None:
+            check_output_file(out, "--out writes the results as one JSON file")
+        if records is not None:
+            for note in prepare_out(records):
+                err_console.print(f"[yellow]note:[/] {note}")
+    except MeepleError as exc:
+        raise refuse(str(exc)) from None
+
+
+def _check_tournament(game: str, specs: list[str], variants: list[dict[str, Any]], n: int,
+                      seed: int) -> None:
+    """Every variant and bot checked before the first game (a solo variant: each bot alone)."""
+    try:
+        for variant in variants:
+            if is_solo(game, variant):
+                for spec in specs:
+                    validate_job(JobSpec(game, (spec,), n, seed, variant))
+            else:
+                validate_job(JobSpec(game, tuple(specs), n, seed, variant))
+    except MeepleError as exc:
+        raise refuse(str(exc)) from None
+
+
+def _write_results(out: Path, results: list[Any]) -> None:
+    """The results as JSON in ``out``; printed instead when they cannot be written."""
+    try:
+        out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        err_console.print(json.dumps(results, indent=2))
+        raise refuse(f"{out}: the results cannot be written ({exc.strerror or exc}); they "
+                   "are printed above") from None
+    console.print(f"results in {out}")
 
 
 @app.command("report")

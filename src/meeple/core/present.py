@@ -147,7 +147,7 @@ class WordsModule(Protocol[S_contra]):
 
 
 class ViewModule(Protocol[S_contra]):
-    """A game's ``view.py``: the per-seat view as JSON-able data."""
+    """A game's ``boards.py``: the per-seat view as JSON-able data."""
 
     @property
     def view_board(self) -> Callable[[S_contra, int | None], dict[str, Any]]: ...
@@ -158,7 +158,7 @@ class ViewModule(Protocol[S_contra]):
 
 @runtime_checkable
 class SharedViewModule(ViewModule[S_contra], Protocol[S_contra]):
-    """A game's ``view.py`` that also makes the boards of several viewers at once."""
+    """A game's ``boards.py`` that also makes the boards of several viewers at once."""
 
     @property
     def view_boards(self) -> ViewBoards[S_contra]: ...
@@ -166,7 +166,7 @@ class SharedViewModule(ViewModule[S_contra], Protocol[S_contra]):
 
 @runtime_checkable
 class DescribingViewModule(ViewModule[S_contra], Protocol[S_contra]):
-    """A game's ``view.py`` that also puts a move into words (:attr:`Presentation.describe`):
+    """A game's ``boards.py`` that also puts a move into words (:attr:`Presentation.describe`):
     beside its choices' labels, which say the same."""
 
     @property

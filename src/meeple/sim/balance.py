@@ -155,62 +155,80 @@ def balance_figures(records: list[dict[str, Any]], out: Path) -> list[Path]:
     files = []
     for game in games:
         keys = sorted(k for k in settings if k[0] == game)
-        # score box plots
-        fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(keys)), 4))
-        data = [[float(s["total"]) for r in settings[k] for s in r["scores"]] for k in keys]
-        labels = [f"{_short(k)}" for k in keys]
-        ax.boxplot(data, showmeans=True)
-        ax.set_xticks(range(1, len(keys) + 1))
-        ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
-        ax.set_ylabel("total score per seat")
-        ax.set_title(f"{game}: scores by variant, seats and bot", fontsize=10)
-        files.append(save_figure(fig, out / f"{game}-scores.png", 80))
-        # seat-position win shares
+        files.append(_scores_figure(plt, game, keys, settings, out))
         multi = [k for k in keys if k[2] > 1]
         if multi:
-            fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(multi)), 4))
-            for i, k in enumerate(multi):
-                recs = settings[k]
-                seats = k[2]
-                for seat in range(seats):
-                    shares = [win_share(r, seat) for r in recs]
-                    p = sum(shares) / len(shares)
-                    lo, hi = wilson(sum(shares), len(shares))
-                    x = i + (seat - (seats - 1) / 2) * 0.18
-                    ax.errorbar([x], [p], yerr=[[max(0.0, p - lo)], [max(0.0, hi - p)]], fmt="o", ms=3,
-                                color=f"C{seat}", label=f"seat {seat}")
-                ax.hlines(1 / seats, i - 0.4, i + 0.4, colors="grey", linestyles="dotted")
-            ax.set_xticks(range(len(multi)))
-            ax.set_xticklabels([_short(k) for k in multi], rotation=60, ha="right", fontsize=7)
-            ax.set_ylabel("win share, 95% CI (dotted: 1/seats)", fontsize=8)
-            ax.set_title(f"{game}: win share by seat position", fontsize=10)
-            handles, names = ax.get_legend_handles_labels()
-            uniq = dict(zip(names, handles, strict=True))
-            ax.legend(uniq.values(), uniq.keys(), fontsize=7)
-            files.append(save_figure(fig, out / f"{game}-seats.png", 80))
-        # mean points per score-pad row, by variant and bot (seat counts pooled)
-        pooled: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for k in keys:
-            v = ", ".join(f"{a}={b}" for a, b in json.loads(k[1]).items()) or "standard"
-            pooled[f"{v} {k[3]}"].extend(settings[k])
-        rows: list[str] = []
-        means: dict[str, dict[str, float]] = {}
-        for name, recs in pooled.items():
-            sums: dict[str, float] = defaultdict(float)
-            n = 0
-            for r in recs:
-                for s in r["scores"]:
-                    n += 1
-                    for row, val in s.get("breakdown", {}).items():
-                        if row not in rows:
-                            rows.append(row)
-                        sums[row] += val
-            means[name] = {row: sums[row] / n for row in rows}
-        files.append(out / f"{game}-rows.png")
-        row_bars(files[-1], rows, means, f"{game}: score-pad rows by variant and bot",
-                 "mean points per seat", figsize=(max(7, 0.55 * len(rows)), 4), fontsize=7,
-                 legend_size=6, dpi=80)
+            files.append(_seats_figure(plt, game, multi, settings, out))
+        files.append(_rows_figure(game, keys, settings, out))
     return files
+
+
+def _scores_figure(plt: Any, game: str, keys: list[Key],
+                   settings: dict[Key, list[dict[str, Any]]], out: Path) -> Path:
+    """``<game>-scores.png``: score box plots by variant, seats and bot."""
+    fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(keys)), 4))
+    data = [[float(s["total"]) for r in settings[k] for s in r["scores"]] for k in keys]
+    labels = [f"{_short(k)}" for k in keys]
+    ax.boxplot(data, showmeans=True)
+    ax.set_xticks(range(1, len(keys) + 1))
+    ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("total score per seat")
+    ax.set_title(f"{game}: scores by variant, seats and bot", fontsize=10)
+    return save_figure(fig, out / f"{game}-scores.png", 80)
+
+
+def _seats_figure(plt: Any, game: str, multi: list[Key],
+                  settings: dict[Key, list[dict[str, Any]]], out: Path) -> Path:
+    """``<game>-seats.png``: the win share of each seat position with its 95 % interval, for
+    the settings of more than one seat (``multi``)."""
+    fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(multi)), 4))
+    for i, k in enumerate(multi):
+        recs = settings[k]
+        seats = k[2]
+        for seat in range(seats):
+            shares = [win_share(r, seat) for r in recs]
+            p = sum(shares) / len(shares)
+            lo, hi = wilson(sum(shares), len(shares))
+            x = i + (seat - (seats - 1) / 2) * 0.18
+            ax.errorbar([x], [p], yerr=[[max(0.0, p - lo)], [max(0.0, hi - p)]], fmt="o", ms=3,
+                        color=f"C{seat}", label=f"seat {seat}")
+        ax.hlines(1 / seats, i - 0.4, i + 0.4, colors="grey", linestyles="dotted")
+    ax.set_xticks(range(len(multi)))
+    ax.set_xticklabels([_short(k) for k in multi], rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("win share, 95% CI (dotted: 1/seats)", fontsize=8)
+    ax.set_title(f"{game}: win share by seat position", fontsize=10)
+    handles, names = ax.get_legend_handles_labels()
+    uniq = dict(zip(names, handles, strict=True))
+    ax.legend(uniq.values(), uniq.keys(), fontsize=7)
+    return save_figure(fig, out / f"{game}-seats.png", 80)
+
+
+def _rows_figure(game: str, keys: list[Key], settings: dict[Key, list[dict[str, Any]]],
+                 out: Path) -> Path:
+    """``<game>-rows.png``: mean points per score-pad row, by variant and bot (seat counts
+    pooled)."""
+    pooled: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for k in keys:
+        v = ", ".join(f"{a}={b}" for a, b in json.loads(k[1]).items()) or "standard"
+        pooled[f"{v} {k[3]}"].extend(settings[k])
+    rows: list[str] = []
+    means: dict[str, dict[str, float]] = {}
+    for name, recs in pooled.items():
+        sums: dict[str, float] = defaultdict(float)
+        n = 0
+        for r in recs:
+            for s in r["scores"]:
+                n += 1
+                for row, val in s.get("breakdown", {}).items():
+                    if row not in rows:
+                        rows.append(row)
+                    sums[row] += val
+        means[name] = {row: sums[row] / n for row in rows}
+    path = out / f"{game}-rows.png"
+    row_bars(path, rows, means, f"{game}: score-pad rows by variant and bot",
+             "mean points per seat", figsize=(max(7, 0.55 * len(rows)), 4), fontsize=7,
+             legend_size=6, dpi=80)
+    return path
 
 
 def _short(k: Key) -> str:

@@ -176,23 +176,14 @@ def solo_tournament(game: str, variant: dict[str, Any], specs: Sequence[str], n:
     seed (ties half)."""
     k = len(specs)
     names = labels(specs)
-    totals: list[dict[int, float]] = [{} for _ in range(k)]
-    met: list[list[bool]] = [[] for _ in range(k)]
-    thinking: list[list[float]] = [[] for _ in range(k)]
-    longest: list[list[float]] = [[] for _ in range(k)]
-    lengths: list[int] = []
     jobs = [JobSpec(game=game, bots=(spec,), n=n, seed=seed, options=variant) for spec in specs]
     for job in jobs:  # every bot checked before any game is played
         validate_job(job)
+    plays = _SoloPlays(k)
     for j, job in enumerate(jobs):
         for rec in runs.play(job):
-            totals[j][rec["seed"]] = rec["scores"][0]["total"]
-            if isinstance(rec.get("challenge"), dict) and "met" in rec["challenge"]:
-                met[j].append(bool(rec["challenge"]["met"]))
-            if "timings" in rec:
-                thinking[j].append(rec["timings"][0]["seconds"])
-                longest[j].append(rec["timings"][0]["longest"])
-            lengths.append(len(rec["moves"]))
+            plays.add(j, rec)
+    totals = plays.totals
     seeds = sorted(set.intersection(*(set(t) for t in totals)))
     shares = [0.0] * k
     for s in seeds:
@@ -201,17 +192,41 @@ def solo_tournament(game: str, variant: dict[str, Any], specs: Sequence[str], n:
     rows = []
     for j in range(k):
         row = _entrant_row(names[j], specs[j], shares[j], len(seeds),
-                           [totals[j][s] for s in seeds], thinking[j], longest[j])
-        row["challenge_met"] = mean([float(m) for m in met[j]]) if met[j] else None
+                           [totals[j][s] for s in seeds], plays.thinking[j], plays.longest[j])
+        met = plays.met[j]
+        row["challenge_met"] = mean([float(m) for m in met]) if met else None
         rows.append(row)
     h2h = [_pair_row(names[a], names[b],
                      [higher_score_share(totals[a][s], totals[b][s]) for s in seeds])
            for a in range(k) for b in range(k) if a != b]
     return {
         "game": game, "variant": dict(variant), "players": 1, "solo": True, "entrants": k,
-        "games_per_rotation": n, "seed": seed, "mean_moves": mean(lengths), "results": rows,
+        "games_per_rotation": n, "seed": seed, "mean_moves": mean(plays.lengths), "results": rows,
         "head_to_head": h2h,
     }
+
+
+class _SoloPlays:
+    """What the records of ``k`` bots' solo games say, per bot: the total by seed, whether
+    the challenge was met (where records say), the time thinking and the longest decision;
+    and every game's length."""
+
+    def __init__(self, k: int) -> None:
+        self.totals: list[dict[int, float]] = [{} for _ in range(k)]
+        self.met: list[list[bool]] = [[] for _ in range(k)]
+        self.thinking: list[list[float]] = [[] for _ in range(k)]
+        self.longest: list[list[float]] = [[] for _ in range(k)]
+        self.lengths: list[int] = []
+
+    def add(self, j: int, rec: dict[str, Any]) -> None:
+        """The record of a game bot ``j`` played."""
+        self.totals[j][rec["seed"]] = rec["scores"][0]["total"]
+        if isinstance(rec.get("challenge"), dict) and "met" in rec["challenge"]:
+            self.met[j].append(bool(rec["challenge"]["met"]))
+        if "timings" in rec:
+            self.thinking[j].append(rec["timings"][0]["seconds"])
+            self.longest[j].append(rec["timings"][0]["longest"])
+        self.lengths.append(len(rec["moves"]))
 
 
 def tournament_table(res: dict[str, Any]) -> Table:

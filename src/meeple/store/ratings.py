@@ -133,18 +133,7 @@ def rate_table(s: Session | Connection, table_id: str, places: Sequence[int] | N
         places = places_by_total([int(r["total"]) for r in (result or [])])
     if len(places) != len(seats):
         return []
-    holders = {int(r.seat): str(r.account_id) for r in s.execute(
-        select(AccountSeatRow.seat, AccountSeatRow.account_id)
-        .where(AccountSeatRow.table_id == table_id))}
-    entrants: list[tuple[int, str, int | None]] = []  # (seat, subject, forfeit order)
-    for seat in seats:
-        if seat.kind == BOT:
-            subject = bot_subject(seat.bot) if rated_bot(seat.bot) else None
-        else:
-            subject = holders.get(int(seat.seat))
-        if subject is not None:
-            order = seat.forfeit_order
-            entrants.append((int(seat.seat), subject, None if order is None else int(order)))
+    entrants = _entrants(s, table_id, seats)
     if len({subject for _, subject, _ in entrants}) < 2:
         return []
     counted = final_places([places[i] for i, _, _ in entrants], [f for _, _, f in entrants])
@@ -158,24 +147,46 @@ def rate_table(s: Session | Connection, table_id: str, places: Sequence[int] | N
     teams = [[m.rating(mu=stored[subject][0], sigma=stored[subject][1])]
              for _, subject, _ in entrants]
     rated = m.rate(teams, ranks=[float(p) for p in counted])
-    changes = []
-    for subject in subjects:
-        mine = [k for k, (_, sub, _) in enumerate(entrants) if sub == subject]
-        # a bot of one difficulty at several seats: the mean of its seats' new ratings
-        mu = sum(float(rated[k][0].mu) for k in mine) / len(mine)
-        sigma = sum(float(rated[k][0].sigma) for k in mine) / len(mine)
-        place = min(counted[k] for k in mine)
-        s.execute(update(RatingRow).where(RatingRow.subject == subject, RatingRow.game == game)
-                  .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma),
-                          games=RatingRow.games + 1, updated=when))
-        before = stored[subject]
-        s.execute(RatingHistoryRow.__table__.insert().values(  # type: ignore[attr-defined]
-            subject=subject, game=game, table_id=table_id, mu_before=before[0],
-            sigma_before=before[1], mu_after=mu, sigma_after=sigma, place=place,
-            players=len(entrants), at=when))
-        changes.append(Change(subject, tuple(entrants[k][0] for k in mine), place, before,
-                              (mu, sigma)))
-    return changes
+    return [_store_rating(s, table_id, game, when, subject, entrants, counted, rated,
+                          stored[subject]) for subject in subjects]
+
+
+def _entrants(s: Session | Connection, table_id: str,
+              seats: Sequence[Any]) -> list[tuple[int, str, int | None]]:
+    """The rated seats of ``table_id``: (seat, subject, forfeit order) for each seat held by
+    an account or by a rated bot (a bot's subject is its difficulty)."""
+    holders = {int(r.seat): str(r.account_id) for r in s.execute(
+        select(AccountSeatRow.seat, AccountSeatRow.account_id)
+        .where(AccountSeatRow.table_id == table_id))}
+    entrants: list[tuple[int, str, int | None]] = []
+    for seat in seats:
+        if seat.kind == BOT:
+            subject = bot_subject(seat.bot) if rated_bot(seat.bot) else None
+        else:
+            subject = holders.get(int(seat.seat))
+        if subject is not None:
+            order = seat.forfeit_order
+            entrants.append((int(seat.seat), subject, None if order is None else int(order)))
+    return entrants
+
+
+def _store_rating(s: Session | Connection, table_id: str, game: str, when: datetime,
+                  subject: str, entrants: list[tuple[int, str, int | None]],
+                  counted: list[int], rated: Any, before: tuple[float, float]) -> Change:
+    """``subject``'s new rating stored, with a history row; a bot of one difficulty at
+    several seats gets the mean of its seats' new ratings and its best place."""
+    mine = [k for k, (_, sub, _) in enumerate(entrants) if sub == subject]
+    mu = sum(float(rated[k][0].mu) for k in mine) / len(mine)
+    sigma = sum(float(rated[k][0].sigma) for k in mine) / len(mine)
+    place = min(counted[k] for k in mine)
+    s.execute(update(RatingRow).where(RatingRow.subject == subject, RatingRow.game == game)
+              .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma),
+                      games=RatingRow.games + 1, updated=when))
+    s.execute(RatingHistoryRow.__table__.insert().values(  # type: ignore[attr-defined]
+        subject=subject, game=game, table_id=table_id, mu_before=before[0],
+        sigma_before=before[1], mu_after=mu, sigma_after=sigma, place=place,
+        players=len(entrants), at=when))
+    return Change(subject, tuple(entrants[k][0] for k in mine), place, before, (mu, sigma))
 
 
 def _ensure(s: Session | Connection, subjects: Iterable[str], game: str, when: datetime

@@ -95,7 +95,7 @@ def test_render_imports_no_rules_data_or_scoring() -> None:
     bad = {m for m in imported if m.startswith(package + ".")
            and m.removeprefix(package + ".").split(".")[0] in FORBIDDEN}
     assert not bad, bad
-    assert f"{package}.words" in imported and f"{package}.view" in imported
+    assert f"{package}.words" in imported and f"{package}.boards" in imported
 
 
 def test_words_does_not_import_render() -> None:

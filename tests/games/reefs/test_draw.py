@@ -95,4 +95,4 @@ def test_render_imports_no_rules_sheet_scoring_nor_state() -> None:
         assert not parts & {"rules", "sheet", "scoring"}, name
         assert not name.startswith("meeple.core.state"), name
         assert "State" not in name.rsplit(".", 1)[-1], name
-    assert "meeple.games.reefs.view" in imported
+    assert "meeple.games.reefs.boards" in imported

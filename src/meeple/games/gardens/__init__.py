@@ -3,7 +3,7 @@
 from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
-from meeple.games.gardens import moves, render, view, words
+from meeple.games.gardens import boards, moves, render, words
 from meeple.games.gardens.evaluation import gardens_evaluation
 from meeple.games.gardens.learning import gardens_actions, gardens_layout, gardens_observe
 from meeple.games.gardens.presets import BOT_PRESETS
@@ -27,7 +27,7 @@ GAME = GameInfo(
 )
 
 PRESENTATION: Presentation[GardensState] = Presentation.from_modules(
-    moves, words, view, render, layout_model=view.GardensLayout, board_model=view.GardensBoard)
+    moves, words, boards, render, layout_model=boards.GardensLayout, board_model=boards.GardensBoard)
 
 BOTS: BotKnowledge[GardensState] = BotKnowledge(
     evaluation=gardens_evaluation,

@@ -39,7 +39,7 @@ from typing import Any
 
 from meeple.core.text import possessive, subject
 from meeple.core.viewmodel import View
-from meeple.games.gardens.view import (
+from meeple.games.gardens.boards import (
     ColourBoxArea,
     GardenMark,
     GardensBoard,

@@ -224,10 +224,27 @@ class CompiledSheet:
 
 
 def compile_sheet(sheet: GardensSheet) -> CompiledSheet:
+    """The sheet as the rules read it: indices, neighbour and outer masks, gardens, flowers
+    and trees."""
     fields = sheet.fields
     ids = tuple(f.id for f in fields)
     index = {fid: i for i, fid in enumerate(ids)}
     coords = tuple((f.q, f.r) for f in fields)
+    names, garden_of, gmasks = _gardens(sheet)
+    flower_colour = tuple(COLOURS.index(f.flower) if f.flower else -1 for f in fields)
+    flower_mask = sum(1 << i for i, c in enumerate(flower_colour) if c >= 0)
+    tree_mask = sum(1 << i for i, f in enumerate(fields) if f.tree)
+    return CompiledSheet(
+        data=sheet, n=len(fields), ids=ids, index=index, coords=coords,
+        neighbours=_neighbour_masks(coords), all_mask=(1 << len(fields)) - 1,
+        outer_mask=_outer_mask(coords),
+        garden_of=garden_of, garden_masks=gmasks, garden_names=names,
+        flower_colour=flower_colour, flower_mask=flower_mask, tree_mask=tree_mask,
+    )
+
+
+def _neighbour_masks(coords: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Each field's neighbouring fields as a bit mask."""
     at = {c: i for i, c in enumerate(coords)}
     neighbours = []
     for q, r in coords:
@@ -237,30 +254,31 @@ def compile_sheet(sheet: GardensSheet) -> CompiledSheet:
             if j is not None:
                 m |= 1 << j
         neighbours.append(m)
+    return tuple(neighbours)
+
+
+def _outer_mask(coords: tuple[tuple[int, int], ...]) -> int:
+    """G5: the fields with a side facing the sheet's outside; holes (fountain) do not count."""
     outside = outside_positions(coords)
     outer = 0
     for i, (q, r) in enumerate(coords):
-        # G5: outer if a side faces the sheet's outside; holes (fountain) do not count
         if any(p in outside for p in hex_neighbours(q, r)):
             outer |= 1 << i
+    return outer
+
+
+def _gardens(sheet: GardensSheet) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """The gardens' names in order of first field, each field's garden, each garden's mask."""
     names: list[str] = []
-    for f in fields:
+    for f in sheet.fields:
         if f.garden not in names:
             names.append(f.garden)
     gidx = {g: k for k, g in enumerate(names)}
-    garden_of = tuple(gidx[f.garden] for f in fields)
+    garden_of = tuple(gidx[f.garden] for f in sheet.fields)
     gmasks = [0] * len(names)
     for i, g in enumerate(garden_of):
         gmasks[g] |= 1 << i
-    flower_colour = tuple(COLOURS.index(f.flower) if f.flower else -1 for f in fields)
-    flower_mask = sum(1 << i for i, c in enumerate(flower_colour) if c >= 0)
-    tree_mask = sum(1 << i for i, f in enumerate(fields) if f.tree)
-    return CompiledSheet(
-        data=sheet, n=len(fields), ids=ids, index=index, coords=coords,
-        neighbours=tuple(neighbours), all_mask=(1 << len(fields)) - 1, outer_mask=outer,
-        garden_of=garden_of, garden_masks=tuple(gmasks), garden_names=tuple(names),
-        flower_colour=flower_colour, flower_mask=flower_mask, tree_mask=tree_mask,
-    )
+    return tuple(names), garden_of, tuple(gmasks)
 
 
 _CACHE: dict[str, CompiledSheet] = {}

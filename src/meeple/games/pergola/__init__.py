@@ -3,7 +3,7 @@
 from meeple.core.layers import BotKnowledge, Learning, SoloReports
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
-from meeple.games.pergola import moves, render, view, words
+from meeple.games.pergola import boards, moves, render, words
 from meeple.games.pergola.evaluation import pergola_evaluation
 from meeple.games.pergola.learning import pergola_actions, pergola_layout, pergola_observe
 from meeple.games.pergola.presets import BOT_PRESETS
@@ -32,7 +32,7 @@ GAME = GameInfo(
 )
 
 PRESENTATION: Presentation[PergolaState] = Presentation.from_modules(
-    moves, words, view, render, layout_model=view.PergolaLayout, board_model=view.PergolaBoard)
+    moves, words, boards, render, layout_model=boards.PergolaLayout, board_model=boards.PergolaBoard)
 
 BOTS: BotKnowledge[PergolaState] = BotKnowledge(
     evaluation=pergola_evaluation,

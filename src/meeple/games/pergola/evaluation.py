@@ -330,39 +330,75 @@ def _challenge(state: PergolaState, g: Garden, left: int) -> float:
 
 def _challenge_progress(state: PergolaState, g: Garden, number: int) -> float:
     """How far the garden is toward solo challenge ``number`` (0 to 1, 1 is not yet met)."""
-    if number == 1:  # a ladybug on each of 3 magnolia levels (levels need magnolias first)
-        with_lady = sum(1 for n in g.lady if n)
-        levels = sum(1 for n in g.mag if n)
-        return min(0.95, (with_lady + 0.5 * min(3, levels)) / 4.5)
-    if number == 2:  # use 4 lanterns
-        return min(0.95, (g.lanterns_used + 0.6 * sum(g.lanterns)) / 4.0)
-    if number == 3:  # 4 butterflies, 4 ladybugs, 4 bees
-        return (min(4, g.butterflies()) + min(4, g.ladybugs()) + min(4, g.bees())) / 12.0
-    if number == 4:  # a drop at the bottom and a bonus worth 5
-        steps = _tables(state.c).drop_steps
-        near = max((1.0 if d == BOTTOM else 1.0 / (1 + steps[d])) for d in g.drops)
-        worth = max(min(g.butterflies(), g.ladybugs(), g.bees()), g.dragonflies(),
-                    2 * len(g.pots))
-        return 0.5 * near + 0.5 * min(1.0, worth / 5.0) - 0.05
-    if number == 5:  # a filled honey pot worth 5
-        lanterns = sum(g.lanterns) + g.lanterns_used
-        worth = max(g.butterflies(), len(g.leaves) // 2, g.ladybugs(), lanterns)
-        ready = 1.0 if g.pots else min(1.0, sum(g.cup_bees) / state.c.thresholds[0])
-        return 0.5 * ready + 0.5 * min(1.0, worth / 5.0) - 0.05
-    if number == 6:  # 4 flowers full of bees
-        full = sum(g.full_flowers())
-        part = float(sum(1 for s, b in zip(g.cups, g.cup_bees, strict=True)
-                         if s == LARGE and b == 1))
-        part += sum(b / 3 for b in g.flowers if b < 3)
-        return min(0.95, (full + 0.5 * part) / 4.0)
-    if number == 7:  # 2 butterflies on level 4+
-        high = sum(g.bfly[3:])
-        tall = min(4, max(g.holly))
-        return (high + C7_TALL * tall) / (2.0 + 4.0 * C7_TALL)
-    if number == 8:  # 5 leaf colours
-        colours = len({state.c.leaf_colour[i] for i in g.leaves})
-        return colours / 5.0
-    if number == 9:  # 4 dragonflies
-        return g.dragonflies() / 4.0
-    return 0.0
+    progress = _CHALLENGE_PROGRESS.get(number)
+    return 0.0 if progress is None else progress(state, g)
+
+
+def _ladybugs_on_magnolia_levels(state: PergolaState, g: Garden) -> float:
+    """Challenge 1: a ladybug on each of 3 magnolia levels (levels need magnolias first)."""
+    with_lady = sum(1 for n in g.lady if n)
+    levels = sum(1 for n in g.mag if n)
+    return min(0.95, (with_lady + 0.5 * min(3, levels)) / 4.5)
+
+
+def _lanterns_used(state: PergolaState, g: Garden) -> float:
+    """Challenge 2: use 4 lanterns."""
+    return min(0.95, (g.lanterns_used + 0.6 * sum(g.lanterns)) / 4.0)
+
+
+def _four_of_each_insect(state: PergolaState, g: Garden) -> float:
+    """Challenge 3: 4 butterflies, 4 ladybugs, 4 bees."""
+    return (min(4, g.butterflies()) + min(4, g.ladybugs()) + min(4, g.bees())) / 12.0
+
+
+def _drop_at_bottom_and_bonus(state: PergolaState, g: Garden) -> float:
+    """Challenge 4: a drop at the bottom and a bonus worth 5."""
+    steps = _tables(state.c).drop_steps
+    near = max((1.0 if d == BOTTOM else 1.0 / (1 + steps[d])) for d in g.drops)
+    worth = max(min(g.butterflies(), g.ladybugs(), g.bees()), g.dragonflies(),
+                2 * len(g.pots))
+    return 0.5 * near + 0.5 * min(1.0, worth / 5.0) - 0.05
+
+
+def _honey_pot_worth_five(state: PergolaState, g: Garden) -> float:
+    """Challenge 5: a filled honey pot worth 5."""
+    lanterns = sum(g.lanterns) + g.lanterns_used
+    worth = max(g.butterflies(), len(g.leaves) // 2, g.ladybugs(), lanterns)
+    ready = 1.0 if g.pots else min(1.0, sum(g.cup_bees) / state.c.thresholds[0])
+    return 0.5 * ready + 0.5 * min(1.0, worth / 5.0) - 0.05
+
+
+def _flowers_full_of_bees(state: PergolaState, g: Garden) -> float:
+    """Challenge 6: 4 flowers full of bees."""
+    full = sum(g.full_flowers())
+    part = float(sum(1 for s, b in zip(g.cups, g.cup_bees, strict=True)
+                     if s == LARGE and b == 1))
+    part += sum(b / 3 for b in g.flowers if b < 3)
+    return min(0.95, (full + 0.5 * part) / 4.0)
+
+
+def _high_butterflies(state: PergolaState, g: Garden) -> float:
+    """Challenge 7: 2 butterflies on level 4+."""
+    high = sum(g.bfly[3:])
+    tall = min(4, max(g.holly))
+    return (high + C7_TALL * tall) / (2.0 + 4.0 * C7_TALL)
+
+
+def _leaf_colours(state: PergolaState, g: Garden) -> float:
+    """Challenge 8: 5 leaf colours."""
+    colours = len({state.c.leaf_colour[i] for i in g.leaves})
+    return colours / 5.0
+
+
+def _four_dragonflies(state: PergolaState, g: Garden) -> float:
+    """Challenge 9: 4 dragonflies."""
+    return g.dragonflies() / 4.0
+
+
+#: the progress toward each solo challenge, by its number
+_CHALLENGE_PROGRESS: dict[int, Callable[[PergolaState, Garden], float]] = {
+    1: _ladybugs_on_magnolia_levels, 2: _lanterns_used, 3: _four_of_each_insect,
+    4: _drop_at_bottom_and_bonus, 5: _honey_pot_worth_five, 6: _flowers_full_of_bees,
+    7: _high_butterflies, 8: _leaf_colours, 9: _four_dragonflies,
+}
 

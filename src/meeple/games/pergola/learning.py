@@ -92,6 +92,19 @@ def pergola_actions(state: PergolaState) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------- tables
+def _offers(c: Compiled) -> tuple[tuple[int, ...], ...]:
+    """Each tool's count of every component (in TOOL_COMPONENTS' order), then a row of zeros
+    for no tool (index -1)."""
+    comp_index = {x: i for i, x in enumerate(TOOL_COMPONENTS)}
+    offers = []
+    for comps in c.tools:
+        row = [0] * len(TOOL_COMPONENTS)
+        for x in comps:
+            row[comp_index[x]] += 1
+        offers.append(tuple(row))
+    return (*offers, (0,) * len(TOOL_COMPONENTS))
+
+
 class _Tables:
     """Per (data bundle, seat count): the layout and what observe() looks up."""
 
@@ -101,23 +114,8 @@ class _Tables:
         self.turns = c.turns
         self.orders = tuple(tuple((seat + i) % players for i in range(players))
                             for seat in range(players))
-        n_tools, n_leaves = len(c.tool_ids), len(c.leaf_ids)
-        # bit tables; index -1 (nothing there) reads the trailing 0
-        self.tool_bit = (*(1 << i for i in range(n_tools)), 0)
-        self.leaf_bit = (*(1 << i for i in range(n_leaves)), 0)
-        self.lily_bit = (*(1 << i for i in range(len(c.lily_ids))), 0)
-        self.stone_bit = (*(1 << i for i in range(len(c.stone_ids))), 0)
-        self.all_leaves = (1 << n_leaves) - 1
-        self.pot_bit = {p: 1 << i for i, p in enumerate(sc.POTS)}
-        self.bonus_bit = {b: 1 << i for i, b in enumerate(sc.BONUSES)}
-        comp_index = {x: i for i, x in enumerate(TOOL_COMPONENTS)}
-        offers = []
-        for comps in c.tools:
-            row = [0] * len(TOOL_COMPONENTS)
-            for x in comps:
-                row[comp_index[x]] += 1
-            offers.append(tuple(row))
-        self.offer = (*offers, (0,) * len(TOOL_COMPONENTS))
+        self._bit_tables(c)
+        self.offer = _offers(c)
         self.n_flowers = c.supply[SUP["lavender-flower"]]
         self.flower_pad = tuple((-1,) * (self.n_flowers - i) for i in range(self.n_flowers + 1))
         stacks = c.stacks(players)
@@ -128,12 +126,27 @@ class _Tables:
             tuple((*(d >> 1 for d in st[:n]), *(0,) * (self.stack_len - n))
                   for n in range(len(st) + 1)) for st in stacks)
         self.leaf_colour = c.leaf_colour
-        # scoring tables (scoring.py's printed values, per level / per count)
+        self._scoring_tables(c)
+        self.layout = self._layout(c, players, stacks)
+
+    def _bit_tables(self, c: Compiled) -> None:
+        """A bit per tool, leaf, lily, stone, pot and bonus; index -1 (nothing there) reads
+        the trailing 0."""
+        n_tools, n_leaves = len(c.tool_ids), len(c.leaf_ids)
+        self.tool_bit = (*(1 << i for i in range(n_tools)), 0)
+        self.leaf_bit = (*(1 << i for i in range(n_leaves)), 0)
+        self.lily_bit = (*(1 << i for i in range(len(c.lily_ids))), 0)
+        self.stone_bit = (*(1 << i for i in range(len(c.stone_ids))), 0)
+        self.all_leaves = (1 << n_leaves) - 1
+        self.pot_bit = {p: 1 << i for i, p in enumerate(sc.POTS)}
+        self.bonus_bit = {b: 1 << i for i, b in enumerate(sc.BONUSES)}
+
+    def _scoring_tables(self, c: Compiled) -> None:
+        """scoring.py's printed values, per level / per count."""
         self.bfly_value = tuple(sc.butterfly_value(lv + 1) for lv in range(c.max_holly))
         self.mag_value = tuple(sc.magnolia_value(lv + 1) for lv in range(c.max_mag))
         most = max(c.supply) + 1
         self.lady_points = tuple(n * sc.ladybug_value(n) for n in range(most))
-        self.layout = self._layout(c, players, stacks)
 
     def _layout(self, c: Compiled, players: int,
                 stacks: list[list[int]]) -> tuple[Block, ...]:

@@ -11,7 +11,7 @@ what the seat to move decides now; at the end, who won (solo: the challenge's ve
 :func:`draw` reads what never changes from the layout (``view_layout``: the tools'
 components, the stones, lilies and pergola spaces) and what changes from the view's ``board``
 (``view_board``), its seats, scores and turn count, parsed into the game's own models
-(:class:`~meeple.games.pergola.view.PergolaLayout`, :class:`~.view.PergolaBoard`); the names
+(:class:`~meeple.games.pergola.boards.PergolaLayout`, :class:`~.boards.PergolaBoard`); the names
 and the line breaking are :mod:`.words`'. So a client holding a view and the layout (``meeple
 join``) draws the screen ``meeple play`` draws. Colours are backgrounds with bold text
 (readable on dark and light terminals) and never carry meaning alone: every coloured piece
@@ -26,7 +26,7 @@ from typing import Any
 
 from meeple.core.text import possessive, verb
 from meeple.core.viewmodel import View
-from meeple.games.pergola.view import (
+from meeple.games.pergola.boards import (
     GardenBoard,
     LeafFace,
     PergolaBoard,

@@ -109,6 +109,13 @@ class ToolsFile(_DataFile):
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
             raise ValueError(f"tool ids must be unique; repeated: {sorted(dup)}")
+        self._check_types()
+        self._check_supply()
+        return self
+
+    def _check_types(self) -> None:
+        """Each player count names known tool types, enough tools for its turns, and no
+        other player count is named."""
         known_types = {t.type for t in self.tool}
         for n in PLAYER_COUNTS:
             if n not in self.types:
@@ -127,13 +134,15 @@ class ToolsFile(_DataFile):
             if n not in PLAYER_COUNTS:
                 raise ValueError(f"types: unknown player count {n!r}; allowed: "
                                  f"{_allowed(PLAYER_COUNTS)}")
+
+    def _check_supply(self) -> None:
+        """The supply counts every item, and only those."""
         for k in self.supply:
             if k not in SUPPLY_ITEMS:
                 raise ValueError(f"supply: unknown item {k!r}; allowed: {_allowed(SUPPLY_ITEMS)}")
         for k in SUPPLY_ITEMS:
             if k not in self.supply:
                 raise ValueError(f"supply: missing {k!r} (every item needs a count)")
-        return self
 
 
 class Lily(SheetModel):
@@ -365,6 +374,17 @@ class Compiled:
 
     def __init__(self, b: Bundle) -> None:
         self.bundle = b
+        self._compile_tools(b)
+        self._compile_pond(b)
+        self._compile_cascade(b)
+        self._compile_leaves(b)
+        self.spaces = tuple(tuple(SMALL if a == "small" else LARGE for a in s.accepts)
+                            for s in b.pergola.space)
+        self.thresholds = tuple(b.pergola.honey_thresholds)
+        self._compile_moves()
+
+    def _compile_tools(self, b: Bundle) -> None:
+        """The tools board, the tools with their components and types, and the supply."""
         self.turns = b.tools.turns
         self.board = tuple(b.tools.board)
         self.tools = tuple(tuple(t.components) for t in b.tools.tool)
@@ -372,6 +392,11 @@ class Compiled:
         self.tool_index = {t: i for i, t in enumerate(self.tool_ids)}
         self.tool_type = tuple(t.type for t in b.tools.tool)
         self.supply = tuple(b.tools.supply[k] for k in SUPPLY_ITEMS)
+        self.max_holly = max(b.tools.supply[k] for k in HOLLYHOCKS) + 1
+        self.max_mag = b.tools.supply["magnolia-single"] + b.tools.supply["magnolia-double"] + 1
+
+    def _compile_pond(self, b: Bundle) -> None:
+        """The lilies: their insects, dragonfly requirements and adjacency."""
         lil = b.pond.lily
         self.lily_ids = tuple(x.id for x in lil)
         self.lily_index = {x: i for i, x in enumerate(self.lily_ids)}
@@ -379,6 +404,9 @@ class Compiled:
         self.lily_req = tuple(x.dragonfly for x in lil)
         self.lily_adj = tuple(tuple(self.lily_index[a] for a in x.adjacent) for x in lil)
         self.dragon_lilies = tuple(i for i, x in enumerate(lil) if x.dragonfly)
+
+    def _compile_cascade(self, b: Bundle) -> None:
+        """The cascade's stones, where each drips to, and the starts."""
         st = b.cascade.stone
         self.stone_ids = tuple(s.id for s in st)
         self.stone_index = {s: i for i, s in enumerate(self.stone_ids)}
@@ -386,6 +414,9 @@ class Compiled:
         self.stone_to = tuple(tuple(BOTTOM if t == "bottom" else self.stone_index[t]
                                     for t in s.to) for s in st)
         self.starts = tuple(self.stone_index[s] for s in b.cascade.starts)
+
+    def _compile_leaves(self, b: Bundle) -> None:
+        """The leaves (colour, insect, flutter), the piles and the colours in play."""
         lv = b.leaves.leaf
         self.leaf_ids = tuple(x.id for x in lv)
         self.leaf_index = {x: i for i, x in enumerate(self.leaf_ids)}
@@ -395,12 +426,9 @@ class Compiled:
         self.piles = b.leaves.piles
         self.pile_size = len(lv) // self.piles
         self.colours = tuple(dict.fromkeys(self.leaf_colour))
-        self.spaces = tuple(tuple(SMALL if a == "small" else LARGE for a in s.accepts)
-                            for s in b.pergola.space)
-        self.thresholds = tuple(b.pergola.honey_thresholds)
-        self.max_holly = max(b.tools.supply[k] for k in HOLLYHOCKS) + 1
-        self.max_mag = b.tools.supply["magnolia-single"] + b.tools.supply["magnolia-double"] + 1
-        # the moves, built once with their meaning (index by space, level, pile, lily, ...)
+
+    def _compile_moves(self) -> None:
+        """The moves, built once with their meaning (index by space, level, pile, lily, ...)."""
         self.pick_moves = tuple(pick_move(i) for i in range(len(self.board)))
         self.magnolia_moves = tuple(magnolia_move(lv) for lv in range(self.max_mag))
         self.buttercup_moves = tuple(buttercup_move(i) for i in range(len(self.spaces)))

@@ -3,7 +3,7 @@
 from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
-from meeple.games.reefs import moves, render, view, words
+from meeple.games.reefs import boards, moves, render, words
 from meeple.games.reefs.evaluation import reefs_evaluation
 from meeple.games.reefs.learning import reefs_actions, reefs_layout, reefs_observe
 from meeple.games.reefs.moves import ReefsMove
@@ -29,7 +29,7 @@ GAME = GameInfo(
 )
 
 PRESENTATION: Presentation[ReefsState] = Presentation.from_modules(
-    moves, words, view, render, layout_model=view.ReefsLayout, board_model=view.ReefsBoard)
+    moves, words, boards, render, layout_model=boards.ReefsLayout, board_model=boards.ReefsBoard)
 
 BOTS: BotKnowledge[ReefsState] = BotKnowledge(
     evaluation=reefs_evaluation,

@@ -230,6 +230,18 @@ def reefs_observe(view: ReefsState, seat: int) -> list[int]:
         pad.append(sum(rows) + sum(stars))
     if t.clamp:
         pad = [min(v, INT16_MAX) for v in pad]
+    _public_part(view, seat, out)
+    out += pad
+    return out
+
+
+def _public_part(view: ReefsState, seat: int, out: list[int]) -> None:
+    """Append what every seat sees alike, relative to ``seat``: the pencils in the middle,
+    the bonus holders, the phase, the seat to move, the roller, the round and the pencil
+    being drawn."""
+    p = view.players
+    over = view.over
+    two, full = view.two_each_holder, view.full_row_holder
     fb = _FACE_BITS
     out += [fb[f + 1] for f in view.middle]
     out.append((two - seat) % p if two >= 0 else -1)
@@ -244,6 +256,4 @@ def reefs_observe(view: ReefsState, seat: int) -> list[int]:
         out += (pc, view.pmode, view.pdir, 1 if view.pdrawn else 0, view.prem)
     else:
         out += (-1, -1, -1, 0, 0)
-    out += pad
-    return out
 

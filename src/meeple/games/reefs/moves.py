@@ -94,6 +94,23 @@ class MoveTable:
         self.step = tuple(ReefsMove(STEP, s, 0, board.ids[s]) for s in range(board.n))
         self.stop = ReefsMove(STOP, 0, 0, "stop")
         self.forfeit = ReefsMove(FORFEIT, 0, 0, "forfeit")
+        by_text = self._canonical_texts(board)
+        # bare and spelled-out forms; a space id of the sheet always keeps its own text
+        ids = {sid.lower() for sid in board.ids}
+        for text, m in self._bare_texts().items():
+            if text.lower() not in ids:
+                by_text.setdefault(text, m)
+        self.by_text = by_text
+        # forgiving about case ("TAKE o", "C3"), unless two ids differ only in case
+        folded: dict[str, ReefsMove | None] = {}
+        for text, m in by_text.items():
+            k = text.lower()
+            folded[k] = m if folded.get(k, m) == m else None
+        self.folded = {k: m for k, m in folded.items() if m is not None}
+
+    def _canonical_texts(self, board: Board) -> dict[str, ReefsMove]:
+        """Rolls and takes by colour letter or name, spaces by id (with ``enter``/``step``),
+        ``stop`` and ``forfeit``."""
         by_text: dict[str, ReefsMove] = {}
         for c in range(5):
             for names in (LETTERS[c], COLOURS[c], LETTERS[c].lower()):
@@ -108,8 +125,11 @@ class MoveTable:
                 by_text[board.ids[s]] = by_text["step " + board.ids[s]] = self.step[s]
         by_text["stop"] = self.stop
         by_text["forfeit"] = self.forfeit
-        # bare and spelled-out forms; a space id of the sheet always keeps its own text
-        ids = {sid.lower() for sid in board.ids}
+        return by_text
+
+    def _bare_texts(self) -> dict[str, ReefsMove]:
+        """The bare colour for ``take``, ``prop`` for ``propeller``, and rolls with the face
+        joined or spelled out (``roll O2any``, ``roll O 2 any``)."""
         bare: dict[str, ReefsMove] = {}
         for c in range(5):
             for names in (LETTERS[c], COLOURS[c]):
@@ -122,17 +142,7 @@ class MoveTable:
                     bare[f"roll {names} {face.replace('any', ' any')}"] = self.roll[c][f]
                     bare[f"roll {names} {face.replace('straight', ' straight')}"] = (
                         self.roll[c][f])
-        for text, m in bare.items():
-            if text.lower() not in ids:
-                by_text.setdefault(text, m)
-        self.by_text = by_text
-        # forgiving about case ("TAKE o", "C3"), unless two ids differ only in case
-        folded: dict[str, ReefsMove | None] = {}
-        for text, m in by_text.items():
-            k = text.lower()
-            folded[k] = m if folded.get(k, m) == m else None
-        self.folded = {k: m for k, m in folded.items() if m is not None}
-
+        return bare
 
 def move_table(board: Board) -> MoveTable:
     """The board's prebuilt moves, made once and kept on the board itself."""

@@ -1,7 +1,7 @@
 """Terminal drawing of a Reefs table, as Rich markup, made from what a client receives: the
-table's layout (:class:`~meeple.games.reefs.view.ReefsLayout`, the sheet as printed) and one
+table's layout (:class:`~meeple.games.reefs.boards.ReefsLayout`, the sheet as printed) and one
 viewer's :class:`~meeple.core.viewmodel.View` (its ``board`` a
-:class:`~meeple.games.reefs.view.ReefsBoard`). It never sees the engine's state, so ``meeple
+:class:`~meeple.games.reefs.boards.ReefsBoard`). It never sees the engine's state, so ``meeple
 join`` draws from a server's view the very screen ``meeple play`` shows.
 
 The screen: a title with the sheet and round, the pencils in the middle, who is to do what, then
@@ -31,7 +31,7 @@ from typing import Any
 
 from meeple.core.markup import strip_markup
 from meeple.core.viewmodel import View
-from meeple.games.reefs.view import Drawing, ReefsBoard, ReefsLayout, SeatBoard, Space
+from meeple.games.reefs.boards import Drawing, ReefsBoard, ReefsLayout, SeatBoard, Space
 
 CELL_W = 8  # characters per lattice column
 CELL_H = 2  # lines per lattice row

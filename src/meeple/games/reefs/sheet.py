@@ -253,6 +253,29 @@ class Board:
         self.xy: tuple[tuple[int, int], ...] = tuple((sp.x, sp.y) for sp in sheet.spaces)
         n = len(self.ids)
         self.n = n
+        self._compile_connections(sheet)
+        self.entries: tuple[int, ...] = tuple(self.index[e] for e in sheet.entry_points)
+        self.entry_mask = sum(1 << e for e in self.entries)
+        self.coin_mask = sum(1 << self.index[c] for c in sheet.coins)
+        self.whirl_mask = sum(1 << self.index[w] for w in sheet.whirlpools)
+        self.prop_mask = sum(1 << self.index[p] for p in sheet.propellers)
+        self._compile_treasures(sheet)
+        rows = [getattr(sheet.treasure_rows, c) for c in COLOURS]
+        self.row_values: tuple[tuple[int, ...], ...] = tuple(tuple(r.values) for r in rows)
+        self.row_len: tuple[int, ...] = tuple(len(r.values) for r in rows)
+        self.row_grey: tuple[int, ...] = tuple(r.grey for r in rows)
+        self.two_each_need: tuple[int, ...] = tuple(min(2, n_) for n_ in self.row_len)
+        self.coin_values: tuple[int, ...] = tuple(sheet.coin_row.values)
+        self.coin_len = len(self.coin_values)
+        self.bonus = sheet.bonus
+        self.n_props = len(sheet.propellers)
+        self.move_cache: object = None  # the MoveTable of state.py, built on first use
+
+
+    def _compile_connections(self, sheet: ReefsSheet) -> None:
+        """The connections (a bit each), their directions, and per space: its neighbours, the
+        link to each neighbour and the straight step in each direction."""
+        n = self.n
         dir_index: dict[tuple[int, int], int] = {}
         self.conns: list[tuple[int, int]] = []
         adj: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
@@ -272,12 +295,10 @@ class Board:
         self.adj: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(tuple(x) for x in adj)
         self.link = tuple(link)
         self.straight = tuple(straight)
-        self.entries: tuple[int, ...] = tuple(self.index[e] for e in sheet.entry_points)
-        self.entry_mask = sum(1 << e for e in self.entries)
-        self.coin_mask = sum(1 << self.index[c] for c in sheet.coins)
-        self.whirl_mask = sum(1 << self.index[w] for w in sheet.whirlpools)
-        self.prop_mask = sum(1 << self.index[p] for p in sheet.propellers)
-        tr_at = [-1] * n
+
+    def _compile_treasures(self, sheet: ReefsSheet) -> None:
+        """Each space's treasure (-1: none), and each treasure's colour and value."""
+        tr_at = [-1] * self.n
         tcol: list[int] = []
         tval: list[int] = []
         for ti, tr in enumerate(sheet.treasures):
@@ -288,17 +309,6 @@ class Board:
         self.treasure_colour = tuple(tcol)
         self.treasure_value = tuple(tval)
         self.n_treasures = len(tcol)
-        rows = [getattr(sheet.treasure_rows, c) for c in COLOURS]
-        self.row_values: tuple[tuple[int, ...], ...] = tuple(tuple(r.values) for r in rows)
-        self.row_len: tuple[int, ...] = tuple(len(r.values) for r in rows)
-        self.row_grey: tuple[int, ...] = tuple(r.grey for r in rows)
-        self.two_each_need: tuple[int, ...] = tuple(min(2, n_) for n_ in self.row_len)
-        self.coin_values: tuple[int, ...] = tuple(sheet.coin_row.values)
-        self.coin_len = len(self.coin_values)
-        self.bonus = sheet.bonus
-        self.n_props = len(sheet.propellers)
-        self.move_cache: object = None  # the MoveTable of state.py, built on first use
-
 
 _CACHE: dict[str, Board] = {}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from meeple.core.layers import BotKnowledge, Learning
 from meeple.core.present import Presentation
 from meeple.core.registry import GameInfo
-from meeple.games.takenokolor import moves, render, view, words
+from meeple.games.takenokolor import boards, moves, render, words
 from meeple.games.takenokolor.evaluation import takenokolor_evaluation
 from meeple.games.takenokolor.learning import (
     takenokolor_actions,
@@ -42,7 +42,7 @@ GAME = GameInfo(
 )
 
 PRESENTATION: Presentation[TakenokolorState] = Presentation.from_modules(
-    moves, words, view, render, layout_model=view.TakenokolorLayout, board_model=view.TakenokolorBoard)
+    moves, words, boards, render, layout_model=boards.TakenokolorLayout, board_model=boards.TakenokolorBoard)
 
 BOTS: BotKnowledge[TakenokolorState] = BotKnowledge(
     evaluation=takenokolor_evaluation,

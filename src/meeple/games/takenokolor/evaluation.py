@@ -823,10 +823,7 @@ def _npv_areas(model: _Model, prm: Params, state: Any, seat: int, rounds: float,
             continue
         if blocked & am & ~col:
             continue
-        term = model.area_complete_pts[ai] + fv * model.area_free[ai]
-        for li in model.area_lbs[ai]:
-            if not lbs >> li & 1:
-                term += lb_value
+        term = _completion_value(model, ai, fv, lbs, lb_value)
         if cs.area_sequence[ai]:
             steps = model.step_items[ai]
             n = len(steps)
@@ -870,6 +867,16 @@ def _npv_areas(model: _Model, prm: Params, state: Any, seat: int, rounds: float,
             else:
                 total += single
     return total
+
+
+def _completion_value(model: _Model, ai: int, fv: float, lbs: int, lb_value: float) -> float:
+    """What completing area ``ai`` pays: its complete-row points, its free colourings (``fv``
+    each) and ``lb_value`` for each of its ladybugs not circled yet (``lbs``)."""
+    term = model.area_complete_pts[ai] + fv * model.area_free[ai]
+    for li in model.area_lbs[ai]:
+        if not lbs >> li & 1:
+            term += lb_value
+    return term
 
 
 def _expected_gain(model: _Model, op: str, mask: int, col: int, blocked: int, dec: float,

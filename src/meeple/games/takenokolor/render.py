@@ -6,8 +6,8 @@ what each area does and how far each is coloured, then that seat's garden as a g
 (placed by the layout's col/row, each area named above or below its cells), a key, the rolled
 markers and one line saying who is doing what. :func:`draw_score` is the score pad alone, every
 row with what it counts for each seat. Both read nothing but their arguments: the layout
-(:class:`~.view.TakenokolorLayout`) and the view whose ``board`` is a
-:class:`~.view.TakenokolorBoard`, so a client of a server draws the same screen. The shared
+(:class:`~.boards.TakenokolorLayout`) and the view whose ``board`` is a
+:class:`~.boards.TakenokolorBoard`, so a client of a server draws the same screen. The shared
 words (game over, the end of the game) are in :mod:`.words`.
 
 Every cell shows its colour letter and symbol, so the screen reads without colour. Colours are
@@ -26,7 +26,7 @@ from rich.markup import escape
 
 from meeple.core.text import possessive, subject
 from meeple.core.viewmodel import View
-from meeple.games.takenokolor.view import (
+from meeple.games.takenokolor.boards import (
     AreaInfo,
     GrantInfo,
     ItemInfo,

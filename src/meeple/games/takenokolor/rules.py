@@ -154,39 +154,54 @@ class TakenokolorState(State[Move]):
             raise IllegalMove(f"a move is text such as 'take B'; got {text!r}", text)
         parts = text.split()
         word = parts[0].lower() if parts else ""
-        cs = self.cs
-        canon = None
+        canon = self._canonical_text(text, parts, word)
+        move = self.cs.by_text.get(canon) if canon else None
+        if move is None:
+            raise self._unreadable(text, parts, word)
+        return move
+
+    def _canonical_text(self, text: str, parts: list[str], word: str) -> str | None:
+        """The canonical text of the move written as ``parts`` (None: not one of the forms);
+        an unknown marker after ``take`` is refused here, naming the markers."""
         if word == "roll" and len(parts) == 3:
-            canon = f"roll {parts[1].upper()} {parts[2].lower()}"
-        elif word == "take" and len(parts) == 2:
+            return f"roll {parts[1].upper()} {parts[2].lower()}"
+        if word == "take" and len(parts) == 2:
             k = _marker(parts[1])
             if k is None:
                 raise IllegalMove(f"there is no {parts[1]!r} marker; the markers are "
                                   f"{MARKERS_TEXT} (e.g. 'take P' or 'take pink')", text)
-            canon = f"take {COLOURS[k]}"
-        elif word in ("colour", "color", "free") and len(parts) == 2:
-            canon = f"{'free' if word == 'free' else 'colour'} {parts[1].lower()}"
-        elif len(parts) == 1:
-            k = _marker(word)
-            item = word in cs.index
-            if item and (k is None or self.phase != TAKE):
-                canon = f"{'free' if self.phase == FREE else 'colour'} {word}"
-            elif k is not None:
-                canon = f"take {COLOURS[k]}"
-        move = cs.by_text.get(canon) if canon else None
-        if move is None:
-            hint = ""
-            if word in ("colour", "color", "free") and len(parts) == 2:
-                hint = f"; there is no item {parts[1]!r} on sheet {cs.sheet.name!r}"
-            elif len(parts) == 1 and word not in ("roll", "take", "colour", "color", "free"):
-                hint = (f"; {parts[0]!r} is neither a marker ({MARKERS_TEXT}) nor an item of "
-                        f"sheet {cs.sheet.name!r} (items are written as drawn, e.g. "
-                        f"{cs.item_ids[0]!r})")
-            raise IllegalMove(f"cannot read move {text!r}{hint}; moves are written "
-                              + ", ".join(repr(f) for f in FORMS)
-                              + "; a bare item id or marker also works (e.g. 'b3.2', 'pink')",
-                              text)
-        return move
+            return f"take {COLOURS[k]}"
+        if word in ("colour", "color", "free") and len(parts) == 2:
+            return f"{'free' if word == 'free' else 'colour'} {parts[1].lower()}"
+        if len(parts) == 1:
+            return self._bare_word(word)
+        return None
+
+    def _bare_word(self, word: str) -> str | None:
+        """A bare item id (``colour``, or ``free`` while a free colouring is pending) or a bare
+        marker (``take``); a word that is both means what the pending decision asks for."""
+        k = _marker(word)
+        if word in self.cs.index and (k is None or self.phase != TAKE):
+            return f"{'free' if self.phase == FREE else 'colour'} {word}"
+        if k is not None:
+            return f"take {COLOURS[k]}"
+        return None
+
+    def _unreadable(self, text: str, parts: list[str], word: str) -> IllegalMove:
+        """The error for a move that cannot be read, with a hint at what was wrong and the
+        forms moves are written in."""
+        cs = self.cs
+        hint = ""
+        if word in ("colour", "color", "free") and len(parts) == 2:
+            hint = f"; there is no item {parts[1]!r} on sheet {cs.sheet.name!r}"
+        elif len(parts) == 1 and word not in ("roll", "take", "colour", "color", "free"):
+            hint = (f"; {parts[0]!r} is neither a marker ({MARKERS_TEXT}) nor an item of "
+                    f"sheet {cs.sheet.name!r} (items are written as drawn, e.g. "
+                    f"{cs.item_ids[0]!r})")
+        return IllegalMove(f"cannot read move {text!r}{hint}; moves are written "
+                           + ", ".join(repr(f) for f in FORMS)
+                           + "; a bare item id or marker also works (e.g. 'b3.2', 'pink')",
+                           text)
 
     def _apply(self, move: Move) -> None:
         kind = move.kind

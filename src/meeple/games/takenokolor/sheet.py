@@ -192,21 +192,38 @@ def _area_order(area: Mapping[str, Any]) -> list[Found]:
         found.append((("items", stepped[0][0], "step"),
                       f"{where}: 'step' is only allowed in areas with order = 'sequence'"))
     if order == "sequence":
-        if stepped and len(stepped) < len(items):
-            ii = next(ii for ii, it in items if it.get("step") is None)
-            found.append((("items", ii), f"{where}: give 'step' to every item of the area or "
-                                         f"to none"))
-        last: int | None = None
-        for k, (ii, it) in enumerate(items):
-            step = as_int(it.get("step")) if it.get("step") is not None else k
-            if step is None:
-                continue
-            if last is not None and step < last:
-                found.append((("items", ii, "step") if it.get("step") is not None else
-                              ("items", ii), f"{where}: list the items in step order (steps "
-                                             f"must not go down)"))
-                break
-            last = step
+        found += _sequence_steps(where, items, stepped)
+    found += _dragon_rules(where, area, items, order)
+    return found
+
+
+def _sequence_steps(where: str, items: list[tuple[int, Mapping[str, Any]]],
+                    stepped: list[tuple[int, Mapping[str, Any]]]) -> list[Found]:
+    """A sequence area's steps: given to every item or none, never going down."""
+    found: list[Found] = []
+    if stepped and len(stepped) < len(items):
+        ii = next(ii for ii, it in items if it.get("step") is None)
+        found.append((("items", ii), f"{where}: give 'step' to every item of the area or "
+                                     f"to none"))
+    last: int | None = None
+    for k, (ii, it) in enumerate(items):
+        step = as_int(it.get("step")) if it.get("step") is not None else k
+        if step is None:
+            continue
+        if last is not None and step < last:
+            found.append((("items", ii, "step") if it.get("step") is not None else
+                          ("items", ii), f"{where}: list the items in step order (steps "
+                                         f"must not go down)"))
+            break
+        last = step
+    return found
+
+
+def _dragon_rules(where: str, area: Mapping[str, Any],
+                  items: list[tuple[int, Mapping[str, Any]]], order: Any) -> list[Found]:
+    """The dragon's rules: adjacent_different only in a sequence, colour 'any' only with
+    adjacent_different."""
+    found: list[Found] = []
     if area.get("adjacent_different") is True and order != "sequence":
         found.append((("adjacent_different",), f"{where}: adjacent_different needs order = "
                                                 "'sequence'"))
@@ -234,34 +251,61 @@ def _sheet_problems(data: Mapping[str, Any]) -> list[Found]:
         where = f"area {as_str(area.get('id'))!r}"
         grants: list[tuple[Loc, Mapping[str, Any]]] = [(("areas", ai, "on_complete", g), grant)
                   for g, grant in entries(area, "on_complete")]
-        for ii, it in entries(area, "items"):
-            loc: Loc = ("areas", ai, "items", ii)
-            iid = as_str(it.get("id"))
-            col, row = as_int(it.get("col")), as_int(it.get("row"))
-            if col is not None and row is not None:
-                if (col, row) in cells:
-                    found.append(((*loc, "col"), f"item {iid!r} is drawn on the same cell (col "
-                                                 f"{col}, row {row}) as {cells[(col, row)]!r}"))
-                else:
-                    cells[(col, row)] = iid or f"areas[{ai}].items[{ii}]"
-            if iid is not None:
-                requires.setdefault(iid, as_str(it.get("requires")))
-            grants += [((*loc, "grants", g), grant) for g, grant in entries(it, "grants")]
-        for loc, grant in grants:
-            target = as_str(grant.get("target"))
-            if target is None or target not in KINDS:
-                continue
-            if target not in kinds:
-                found.append(((*loc, "target"), f"{where}: a free colouring targets kind "
-                                                f"{target!r}, but no area has that kind; kinds "
-                                                f"present: {', '.join(sorted(kinds))}"))
-            elif grant.get("spread") == "group" and target not in grouped:
-                found.append(((*loc, "spread"), f"{where}: spread = 'group' needs {target} "
-                                                f"areas with a group"))
+        grants += _check_items(ai, area, cells, requires, found)
+        _check_grants(where, grants, kinds, grouped, found)
+    _check_requires(areas, requires, found)
+    _check_ladybugs(data, ids, found)
+    races = _check_races(data, ids, found)
+    _check_score_rows(data, known_areas, kinds, races, found)
+    return found
+
+
+def _check_items(ai: int, area: Mapping[str, Any], cells: dict[tuple[int, int], str],
+                 requires: dict[str, str | None],
+                 found: list[Found]) -> list[tuple[Loc, Mapping[str, Any]]]:
+    """Each item of area ``ai`` on a cell of its own (``cells``: the cells taken so far);
+    notes what each item requires; gives back the items' free colourings."""
+    grants: list[tuple[Loc, Mapping[str, Any]]] = []
+    for ii, it in entries(area, "items"):
+        loc: Loc = ("areas", ai, "items", ii)
+        iid = as_str(it.get("id"))
+        col, row = as_int(it.get("col")), as_int(it.get("row"))
+        if col is not None and row is not None:
+            if (col, row) in cells:
+                found.append(((*loc, "col"), f"item {iid!r} is drawn on the same cell (col "
+                                             f"{col}, row {row}) as {cells[(col, row)]!r}"))
+            else:
+                cells[(col, row)] = iid or f"areas[{ai}].items[{ii}]"
+        if iid is not None:
+            requires.setdefault(iid, as_str(it.get("requires")))
+        grants += [((*loc, "grants", g), grant) for g, grant in entries(it, "grants")]
+    return grants
+
+
+def _check_grants(where: str, grants: list[tuple[Loc, Mapping[str, Any]]], kinds: set[str],
+                  grouped: set[Any], found: list[Found]) -> None:
+    """Each free colouring that targets a kind: a kind present, spread by group only over
+    areas with a group."""
+    for loc, grant in grants:
+        target = as_str(grant.get("target"))
+        if target is None or target not in KINDS:
+            continue
+        if target not in kinds:
+            found.append(((*loc, "target"), f"{where}: a free colouring targets kind "
+                                            f"{target!r}, but no area has that kind; kinds "
+                                            f"present: {', '.join(sorted(kinds))}"))
+        elif grant.get("spread") == "group" and target not in grouped:
+            found.append(((*loc, "spread"), f"{where}: spread = 'group' needs {target} "
+                                            f"areas with a group"))
+
+
+def _check_requires(areas: list[tuple[int, Mapping[str, Any]]],
+                    requires: Mapping[str, str | None], found: list[Found]) -> None:
+    """Each 'requires' names a known item, not the item itself, and forms no cycle."""
     for ai, area in areas:
         for ii, it in entries(area, "items"):
             iid, req = as_str(it.get("id")), as_str(it.get("requires"))
-            loc = ("areas", ai, "items", ii, "requires")
+            loc: Loc = ("areas", ai, "items", ii, "requires")
             if req is None or iid is None:
                 continue
             if req not in requires:
@@ -270,10 +314,6 @@ def _sheet_problems(data: Mapping[str, Any]) -> list[Found]:
                 found.append((loc, f"item {iid!r} cannot require itself"))
             elif _on_cycle(iid, requires):
                 found.append((loc, f"item {iid!r}: 'requires' forms a cycle"))
-    _check_ladybugs(data, ids, found)
-    races = _check_races(data, ids, found)
-    _check_score_rows(data, known_areas, kinds, races, found)
-    return found
 
 
 def _unique_ids(areas: list[tuple[int, Mapping[str, Any]]], found: list[Found]) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Takenokolor in words, for the terminal (render.py) and the web view (view.py) alike.
+"""Takenokolor in words, for the terminal (render.py) and the web view (boards.py) alike.
 
 The score rows: what each row of a sheet counts (:func:`row_text`), what a product's factor
 measures (:func:`measure_text`) and what a row counts for one seat now (:func:`row_detail`, e.g.
@@ -184,56 +184,13 @@ def end_words(done: Sequence[str], need: int, cite: bool = True) -> str:
 
 def announce(before: TakenokolorState, after: TakenokolorState) -> list[str]:
     """What happened between two states of one game, in words, for the players."""
-    cs = after.cs
     out: list[str] = []
-    need = cs.sheet.ladybugs_to_end
     for q in range(after.players):
-        name = after.seats[q]
-        new = after.coloured[q] & ~before.coloured[q]
-        for ai in range(len(cs.sheet.areas)):
-            if new & cs.area_mask[ai] and cs.complete(after.coloured[q], ai) \
-                    and not cs.complete(before.coloured[q], ai):
-                area = cs.sheet.areas[ai]
-                what = area_label(after, ai)
-                if area.kind == "bamboo":
-                    what = f"bamboo {what}"
-                out.append(f"{cap(subject(name, 'completes'))} {possessive(name)} {what}")
-        earned = []
-        i_bits = new
-        while i_bits:
-            low = i_bits & -i_bits
-            i = low.bit_length() - 1
-            i_bits ^= low
-            earned += [cs.grants[g] for g in cs.item_grants[i]]
-            ai = cs.item_area[i]
-            if cs.complete(after.coloured[q], ai) and not cs.complete(before.coloured[q], ai):
-                earned += [cs.grants[g] for g in cs.area_grants[ai]]
-        for g in earned:
-            lost = not (after.phase == FREE and after.seat == q)
-            out.append(f"{cap(subject(name, 'earns'))} a free colouring: {g.label or g.target}"
-                       + (" (nothing it could go to: lost, T3)" if lost else " (T3)"))
-        for li, lb in enumerate(cs.sheet.ladybugs):
-            if after.ladybugs[q] >> li & 1 and not before.ladybugs[q] >> li & 1:
-                n = after.ladybugs[q].bit_count()
-                text = (f"{cap(subject(name, 'circles'))} a ladybug: {lb.label or lb.id} "
-                        f"({n} of {need})")
-                if n >= need > before.ladybugs[q].bit_count():
-                    text += "; the game ends after this round (T4)"
-                out.append(text)
-        for ri, race in enumerate(cs.sheet.races):
-            label = race.label or race.id
-            if after.first[q] >> ri & 1 and not before.first[q] >> ri & 1:
-                out.append(f"{cap(subject(name, 'reaches', 'reach'))} {label} first: {name} "
-                           f"{verb(name, 'keeps')} {race.first}; anyone later keeps {race.later} "
-                           "(A3)")
-            if after.later[q] >> ri & 1 and not before.later[q] >> ri & 1:
-                out.append(f"{cap(subject(name, 'reaches', 'reach'))} {label} after someone else: "
-                           f"{name} {verb(name, 'keeps')} {race.later}")
-        locked = after.blocked[q] & ~before.blocked[q]
-        if locked:
-            areas = {cs.sheet.areas[cs.item_area[locked.bit_length() - 1]].kind}
-            out.append(f"{cap(possessive(name))} {', '.join(areas)} is locked: someone "
-                       "completed theirs first (T6)")
+        out += _areas_completed(before, after, q)
+        out += _free_colourings(before, after, q)
+        out += _ladybugs_circled(before, after, q)
+        out += _races_reached(before, after, q)
+        out += _areas_locked(before, after, q)
     if after.rounds - before.rounds <= 1:
         out.extend(_skipped(before, after))
     if after.rounds > before.rounds and after.phase != OVER:
@@ -242,6 +199,91 @@ def announce(before: TakenokolorState, after: TakenokolorState) -> list[str]:
     if after.phase == OVER and before.phase != OVER:
         out.append(game_over_text(after))
     return out
+
+
+def _areas_completed(before: TakenokolorState, after: TakenokolorState, q: int) -> list[str]:
+    """Each area seat ``q`` completed in between."""
+    cs = after.cs
+    name = after.seats[q]
+    new = after.coloured[q] & ~before.coloured[q]
+    out: list[str] = []
+    for ai in range(len(cs.sheet.areas)):
+        if new & cs.area_mask[ai] and cs.complete(after.coloured[q], ai) \
+                and not cs.complete(before.coloured[q], ai):
+            area = cs.sheet.areas[ai]
+            what = area_label(after, ai)
+            if area.kind == "bamboo":
+                what = f"bamboo {what}"
+            out.append(f"{cap(subject(name, 'completes'))} {possessive(name)} {what}")
+    return out
+
+
+def _free_colourings(before: TakenokolorState, after: TakenokolorState, q: int) -> list[str]:
+    """T3: each free colouring seat ``q`` earned, by an item coloured or an area it completed,
+    and whether it is lost (nothing it could go to)."""
+    cs = after.cs
+    name = after.seats[q]
+    earned = []
+    i_bits = after.coloured[q] & ~before.coloured[q]
+    while i_bits:
+        low = i_bits & -i_bits
+        i = low.bit_length() - 1
+        i_bits ^= low
+        earned += [cs.grants[g] for g in cs.item_grants[i]]
+        ai = cs.item_area[i]
+        if cs.complete(after.coloured[q], ai) and not cs.complete(before.coloured[q], ai):
+            earned += [cs.grants[g] for g in cs.area_grants[ai]]
+    out: list[str] = []
+    for g in earned:
+        lost = not (after.phase == FREE and after.seat == q)
+        out.append(f"{cap(subject(name, 'earns'))} a free colouring: {g.label or g.target}"
+                   + (" (nothing it could go to: lost, T3)" if lost else " (T3)"))
+    return out
+
+
+def _ladybugs_circled(before: TakenokolorState, after: TakenokolorState, q: int) -> list[str]:
+    """Each ladybug seat ``q`` circled, and T4: the game ends after the round that reaches
+    the sheet's number."""
+    cs = after.cs
+    name = after.seats[q]
+    need = cs.sheet.ladybugs_to_end
+    out: list[str] = []
+    for li, lb in enumerate(cs.sheet.ladybugs):
+        if after.ladybugs[q] >> li & 1 and not before.ladybugs[q] >> li & 1:
+            n = after.ladybugs[q].bit_count()
+            text = (f"{cap(subject(name, 'circles'))} a ladybug: {lb.label or lb.id} "
+                    f"({n} of {need})")
+            if n >= need > before.ladybugs[q].bit_count():
+                text += "; the game ends after this round (T4)"
+            out.append(text)
+    return out
+
+
+def _races_reached(before: TakenokolorState, after: TakenokolorState, q: int) -> list[str]:
+    """A3: each race seat ``q`` reached, first or after someone else, and what it keeps."""
+    name = after.seats[q]
+    out: list[str] = []
+    for ri, race in enumerate(after.cs.sheet.races):
+        label = race.label or race.id
+        if after.first[q] >> ri & 1 and not before.first[q] >> ri & 1:
+            out.append(f"{cap(subject(name, 'reaches', 'reach'))} {label} first: {name} "
+                       f"{verb(name, 'keeps')} {race.first}; anyone later keeps {race.later} "
+                       "(A3)")
+        if after.later[q] >> ri & 1 and not before.later[q] >> ri & 1:
+            out.append(f"{cap(subject(name, 'reaches', 'reach'))} {label} after someone else: "
+                       f"{name} {verb(name, 'keeps')} {race.later}")
+    return out
+
+
+def _areas_locked(before: TakenokolorState, after: TakenokolorState, q: int) -> list[str]:
+    """T6: seat ``q``'s area locked because someone completed theirs first."""
+    cs = after.cs
+    locked = after.blocked[q] & ~before.blocked[q]
+    if not locked:
+        return []
+    areas = {cs.sheet.areas[cs.item_area[locked.bit_length() - 1]].kind}
+    return [f"{cap(possessive(after.seats[q]))} {', '.join(areas)} is locked: someone "
+            "completed theirs first (T6)"]
 
 
 def _skipped(before: TakenokolorState, after: TakenokolorState) -> list[str]:

@@ -364,19 +364,32 @@ def _measure(cs: Compiled, m: Measure | None) -> MeasureInfo | None:
 def build_layout(cs: Compiled) -> TakenokolorLayout:
     """The layout model of a compiled sheet."""
     sheet = cs.sheet
+    all_items = [it for a in sheet.areas for it in a.items]
+    return TakenokolorLayout(
+        schema=LAYOUT_SCHEMA,
+        sheet=SheetInfo(name=sheet.name, title=sheet.title, pandas=sheet.pandas,
+                        reconstructed=sheet.reconstructed, note=sheet.note),
+        markers=[MarkerInfo(id=c, name=COLOUR_NAMES[c]) for c in COLOURS],  # type: ignore[arg-type]
+        faces=[Face(symbol=SYMBOLS[s], chance=p) for s, p in cs.faces],  # type: ignore[arg-type]
+        ladybugs_to_end=sheet.ladybugs_to_end,
+        grid=Grid(cols=max(it.col for it in all_items) + 1,
+                  rows=max(it.row for it in all_items) + 1),
+        areas=_area_infos(cs), items=_item_infos(cs), ladybugs=_ladybug_infos(cs),
+        races=[RaceInfo(id=r.id, label=r.label or r.id, items=list(r.items), when=r.when,
+                        first=r.first, later=r.later, anchor=r.items[0]) for r in sheet.races],
+        scoring=_score_rows(cs))
+
+
+def _item_infos(cs: Compiled) -> list[ItemInfo]:
+    """Every item, area by area, with its step, alternatives, grants, ladybugs and races."""
+    sheet = cs.sheet
     ids = cs.item_ids
     item_lbs: dict[str, list[str]] = {iid: [] for iid in ids}
     for i, lis in enumerate(cs.item_ladybugs):
         item_lbs[ids[i]] = [sheet.ladybugs[li].id for li in lis]
     item_races = {ids[i]: [sheet.races[ri].id for ri in ris]
                   for i, ris in enumerate(cs.item_races)}
-    area_lbs: dict[str, list[str]] = {a: [] for a in cs.area_ids}
-    for lb in sheet.ladybugs:
-        touched = list(lb.areas) + [cs.area_ids[cs.item_area[cs.index[i]]] for i in lb.items]
-        for a in dict.fromkeys(touched):
-            area_lbs[a].append(lb.id)
     items: list[ItemInfo] = []
-    areas: list[AreaInfo] = []
     base = 0
     for ai, area in enumerate(sheet.areas):
         seq = cs.area_sequence[ai]
@@ -389,6 +402,21 @@ def build_layout(cs: Compiled) -> TakenokolorLayout:
                 alternatives=[ids[j] for j in bit_list(cs.peers[i])],
                 requires=it.requires, grants=[_grant(g) for g in it.grants],
                 ladybugs=item_lbs[it.id], races=item_races[it.id]))
+        base += len(area.items)
+    return items
+
+
+def _area_infos(cs: Compiled) -> list[AreaInfo]:
+    """Every area with its rules, items, steps, box on the grid and ladybugs."""
+    sheet = cs.sheet
+    ids = cs.item_ids
+    area_lbs: dict[str, list[str]] = {a: [] for a in cs.area_ids}
+    for lb in sheet.ladybugs:
+        touched = list(lb.areas) + [cs.area_ids[cs.item_area[cs.index[i]]] for i in lb.items]
+        for a in dict.fromkeys(touched):
+            area_lbs[a].append(lb.id)
+    areas: list[AreaInfo] = []
+    for ai, area in enumerate(sheet.areas):
         cols = [it.col for it in area.items]
         rows = [it.row for it in area.items]
         areas.append(AreaInfo(
@@ -402,34 +430,31 @@ def build_layout(cs: Compiled) -> TakenokolorLayout:
             box=Box(col=min(cols), row=min(rows), cols=max(cols) - min(cols) + 1,
                     rows=max(rows) - min(rows) + 1),
             ladybugs=area_lbs[area.id]))
-        base += len(area.items)
+    return areas
+
+
+def _ladybug_infos(cs: Compiled) -> list[LadybugInfo]:
+    """Every ladybug with the item it is drawn at: the last step of its first area, or its
+    last item."""
     ladybugs = []
-    for lb in sheet.ladybugs:
+    for lb in cs.sheet.ladybugs:
         if lb.areas:
             ai = cs.area_index[lb.areas[0]]
-            anchor = ids[bit_list(cs.area_steps[ai][-1])[0]]
+            anchor = cs.item_ids[bit_list(cs.area_steps[ai][-1])[0]]
         else:
             anchor = lb.items[-1]
         ladybugs.append(LadybugInfo(id=lb.id, label=lb.label or lb.id, areas=list(lb.areas),
                                     items=list(lb.items), anchor=anchor))
-    races = [RaceInfo(id=r.id, label=r.label or r.id, items=list(r.items), when=r.when,
-                      first=r.first, later=r.later, anchor=r.items[0]) for r in sheet.races]
-    rows_ = [RowInfo(row=row.row, rule=row.rule, text=row_text(cs, row),
-                     areas=resolve(cs, row.areas, row.kinds) if row.areas or row.kinds else [],
-                     points=row.points, places=list(row.places), races=list(row.races),
-                     left=_measure(cs, row.left), right=_measure(cs, row.right))
-             for row in sheet.scoring]
-    all_items = [it for a in sheet.areas for it in a.items]
-    return TakenokolorLayout(
-        schema=LAYOUT_SCHEMA,
-        sheet=SheetInfo(name=sheet.name, title=sheet.title, pandas=sheet.pandas,
-                        reconstructed=sheet.reconstructed, note=sheet.note),
-        markers=[MarkerInfo(id=c, name=COLOUR_NAMES[c]) for c in COLOURS],  # type: ignore[arg-type]
-        faces=[Face(symbol=SYMBOLS[s], chance=p) for s, p in cs.faces],  # type: ignore[arg-type]
-        ladybugs_to_end=sheet.ladybugs_to_end,
-        grid=Grid(cols=max(it.col for it in all_items) + 1,
-                  rows=max(it.row for it in all_items) + 1),
-        areas=areas, items=items, ladybugs=ladybugs, races=races, scoring=rows_)
+    return ladybugs
+
+
+def _score_rows(cs: Compiled) -> list[RowInfo]:
+    """The score pad's rows with their rule in words and the areas they count."""
+    return [RowInfo(row=row.row, rule=row.rule, text=row_text(cs, row),
+                    areas=resolve(cs, row.areas, row.kinds) if row.areas or row.kinds else [],
+                    points=row.points, places=list(row.places), races=list(row.races),
+                    left=_measure(cs, row.left), right=_measure(cs, row.right))
+            for row in cs.sheet.scoring]
 
 
 def view_layout(state: TakenokolorState) -> dict[str, Any]:

@@ -16,9 +16,7 @@ from meeple.core.present import presentation
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view, view_schema
-from meeple.games.reefs.rules import ReefsState
-from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, SHIPPED_DIR
-from meeple.games.reefs.view import (
+from meeple.games.reefs.boards import (
     BOARD_SCHEMA,
     LAYOUT_SCHEMA,
     PAD_ROWS,
@@ -27,6 +25,8 @@ from meeple.games.reefs.view import (
     view_board,
     view_layout,
 )
+from meeple.games.reefs.rules import ReefsState
+from meeple.games.reefs.sheet import COLOURS, LETTERS, NEUTRAL, SHIPPED_DIR
 from tests.games.reefs.helpers import lattice_sheet, new, roll, turn
 
 

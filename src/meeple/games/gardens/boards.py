@@ -559,50 +559,80 @@ def _pencils(state: GardensState) -> list[dict[str, Any]]:
 
 def _seat_board(state: GardensState, seat: int,
                 holders: dict[str, int | None]) -> dict[str, Any]:
+    """A :class:`SeatBoard` as JSON data: ``seat``'s marks on its sheet and score pad."""
     sheet = state.sheet
     pad = state.pad
     base = seat * 5
     cm = state.cmask[base: base + 5]
+    coloured = _coloured_fields(state, cm)
+    mine = state.coloured[seat]
+    boxes = state.boxes[base: base + 5]
+    return {
+        "seat": seat, "name": state.seats[seat], "coloured": coloured,
+        "coloured_count": len(coloured), "fields_left": sheet.n - len(coloured),
+        "gardens": _garden_marks(state, seat, cm), "boxes": {COLOURS[c]: boxes[c] for c in range(5)},
+        "rows": _row_marks(state, boxes),
+        "single_colour_gardens": {COLOURS[c]: state.sc_gardens[base + c] for c in range(5)},
+        "colourful": state.colourful[seat],
+        "colourful_star": bool(pad.colourful_star)
+        and state.colourful[seat] == len(pad.colourful_boxes),
+        **_flower_and_tree_marks(state, seat),
+        "pencils_crossed": state.crossed[seat],
+        "outer_coloured": (mine & sheet.outer_mask).bit_count(),
+        "largest_area": _largest_area(state, cm),
+        "goals": [g for g, h in holders.items() if h == seat]}
+
+
+def _coloured_fields(state: GardensState, cm: Sequence[int]) -> dict[str, str]:
+    """Field id -> the colour it was coloured with, in field order, from the seat's colour
+    masks ``cm``."""
     colour_of: dict[int, int] = {}
     for c in range(5):
         for i in bit_list(cm[c]):
             colour_of[i] = c
-    coloured = {sheet.ids[i]: COLOURS[colour_of[i]] for i in sorted(colour_of)}
+    return {state.sheet.ids[i]: COLOURS[colour_of[i]] for i in sorted(colour_of)}
+
+
+def _garden_marks(state: GardensState, seat: int, cm: Sequence[int]) -> list[dict[str, Any]]:
+    """Each garden's fields left and, once completed, how: one colour, colourful or mixed."""
     mine = state.coloured[seat]
     gardens = []
-    for g, mask in enumerate(sheet.garden_masks):
+    for g, mask in enumerate(state.sheet.garden_masks):
         left = (mask & ~mine).bit_count()
         by = None
         if not left:
             present = [c for c in range(5) if cm[c] & mask]
             by = (COLOURS[present[0]] if len(present) == 1
                   else "colourful" if len(present) == 5 else "mixed")
-        gardens.append({"id": sheet.garden_names[g], "left": left, "completed": not left,
+        gardens.append({"id": state.sheet.garden_names[g], "left": left, "completed": not left,
                         "by": by})
-    boxes = state.boxes[base: base + 5]
-    rows = [{"row": k + 1, "ticked": [LETTERS[c] for c in range(5) if boxes[c] > k],
-             "star": min(boxes) > k} for k in range(len(pad.single_colour_boxes))]
+    return gardens
+
+
+def _row_marks(state: GardensState, boxes: Sequence[int]) -> list[dict[str, Any]]:
+    """Each row of single-colour boxes: the colours ticked in it and its star."""
+    return [{"row": k + 1, "ticked": [LETTERS[c] for c in range(5) if boxes[c] > k],
+             "star": min(boxes) > k} for k in range(len(state.pad.single_colour_boxes))]
+
+
+def _flower_and_tree_marks(state: GardensState, seat: int) -> dict[str, Any]:
+    """The flower and tree boxes ticked (by colour), their stars and the flower fields."""
+    sheet = state.sheet
     fb = state.flower_boxes[seat]
     tb = state.tree_boxes[seat]
-    nb = sheet.neighbours
-    largest = max((comp.bit_count() for c in range(5) for comp in components(cm[c], nb)),
-                  default=0)
     return {
-        "seat": seat, "name": state.seats[seat], "coloured": coloured,
-        "coloured_count": len(coloured), "fields_left": sheet.n - len(coloured),
-        "gardens": gardens, "boxes": {COLOURS[c]: boxes[c] for c in range(5)}, "rows": rows,
-        "single_colour_gardens": {COLOURS[c]: state.sc_gardens[base + c] for c in range(5)},
-        "colourful": state.colourful[seat],
-        "colourful_star": bool(pad.colourful_star)
-        and state.colourful[seat] == len(pad.colourful_boxes),
         "flowers": [COLOURS[c] for c in range(5) if fb >> c & 1],
         "flower_star": sheet.has_flowers and fb == ALL_PENCILS,
-        "flower_fields": (mine & sheet.flower_mask).bit_count(),
+        "flower_fields": (state.coloured[seat] & sheet.flower_mask).bit_count(),
         "trees": [COLOURS[c] for c in range(5) if tb >> c & 1],
-        "tree_star": sheet.has_trees and tb == ALL_PENCILS,
-        "pencils_crossed": state.crossed[seat],
-        "outer_coloured": (mine & sheet.outer_mask).bit_count(),
-        "largest_area": largest, "goals": [g for g, h in holders.items() if h == seat]}
+        "tree_star": sheet.has_trees and tb == ALL_PENCILS}
+
+
+def _largest_area(state: GardensState, cm: Sequence[int]) -> int:
+    """The most fields in one connected area of one colour."""
+    nb = state.sheet.neighbours
+    return max((comp.bit_count() for c in range(5) for comp in components(cm[c], nb)),
+               default=0)
 
 
 def _goal_holders(state: GardensState) -> tuple[dict[str, int | None], set[str]]:

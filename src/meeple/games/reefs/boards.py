@@ -260,36 +260,7 @@ def build_layout(state: ReefsState) -> ReefsLayout:
     b = state.board
     sh = b.sheet
     treasures = [_treasure(b, t, tr.space) for t, tr in enumerate(sh.treasures)]
-    by_space = {t.space: t for t in treasures}
-    kinds: dict[str, Kind] = {e: "entry" for e in sh.entry_points}
-    kinds.update({c: "coin" for c in sh.coins})
-    kinds.update({w: "whirlpool" for w in sh.whirlpools})
-    kinds.update({p: "propeller" for p in sh.propellers})
-    kinds.update({t.space: "treasure" for t in treasures})
-    spaces = [Space(id=sp.id, x=sp.x, y=sp.y, kind=kinds.get(sp.id, "space"),
-                    treasure=by_space.get(sp.id)) for sp in sh.spaces]
-    conns = []
-    for a, c in b.conns:
-        dx, dy = direction(b.xy[a], b.xy[c])
-        conns.append(Connection(id=_conn_id(b.ids[a], b.ids[c]), a=b.ids[a], b=b.ids[c],
-                                dx=dx, dy=dy, diagonal=dx != 0 and dy != 0))
-    rows = [TreasureRow(
-        id=f"row:{COLOURS[c]}", colour=_COLOUR[c], letter=LETTERS[c], rgb=RGB[c],
-        pad_row=COLOURS[c], grey=b.row_grey[c],
-        boxes=[Box(id=f"box:{COLOURS[c]}:{i}", value=v, grey=i < b.row_grey[c])
-               for i, v in enumerate(b.row_values[c])]) for c in range(5)]
-    bonus = b.bonus
     grey_end = any(b.row_grey)
-    stars = [
-        Star(id="star:two_each", kind="first", points=bonus.two_each, pad_row="bonus 2 each",
-             text="the first to colour 2 boxes in every treasure row"),
-        Star(id="star:full_row", kind="first", points=bonus.full_row, pad_row="bonus full row",
-             text="the first to colour a whole treasure row"),
-        Star(id="star:end_grey", kind="end", points=bonus.end_grey, pad_row="end grey",
-             text="ending the game by reaching the grey boxes of all five treasure rows"),
-        Star(id="star:end_coins", kind="end", points=bonus.end_coins, pad_row="end coins",
-             text="ending the game by colouring the last coin box"),
-    ]
     xs = [x for x, _ in b.xy]
     ys = [y for _, y in b.xy]
     end = "the game ends at once when a player has coloured "
@@ -300,21 +271,70 @@ def build_layout(state: ReefsState) -> ReefsLayout:
         schema=LAYOUT_SCHEMA, level=state.level, sheet=sh.name, title=sh.title or sh.name,
         reconstructed=sh.reconstructed, note=sh.note,
         bounds=Bounds(min_x=min(xs), min_y=min(ys), max_x=max(xs), max_y=max(ys)),
-        spaces=spaces, connections=conns, entry_points=list(sh.entry_points),
+        spaces=_spaces(b, treasures), connections=_connections(b),
+        entry_points=list(sh.entry_points),
         treasures=treasures, coins=list(sh.coins), whirlpools=list(sh.whirlpools),
         propellers=list(sh.propellers),
         pencils=[Pencil(id=f"pencil:{LETTERS[c]}", letter=LETTERS[c], colour=_COLOUR[c],
                         rgb=RGB[c]) for c in range(5)],
         faces=[Face(id=f, label=_FACE_LABELS[f], mode=_MODE_WORDS[m], steps=n)
                for f, m, n in mv.FACES],
-        treasure_rows=rows,
+        treasure_rows=_treasure_rows(b),
         coin_row=CoinRow(boxes=[Box(id=f"coin:{i}", value=v, grey=False)
                                 for i, v in enumerate(b.coin_values)]),
         propeller_row=PropellerRow(boxes=[f"propeller:{i}" for i in range(b.n_props)])
         if b.n_props else None,
-        stars=stars, grey_end=grey_end, pad_rows=list(PAD_ROWS), end_text=end,
+        stars=_stars(b), grey_end=grey_end, pad_rows=list(PAD_ROWS), end_text=end,
         score_rows=[ScoreRowLabel(key=r, label=PAD_LABELS[r]) for r in PAD_ROWS],
     )
+
+
+def _spaces(b: Board, treasures: list[Treasure]) -> list[Space]:
+    """The sheet's spaces with their kind (entry, coin, whirlpool, propeller, treasure or a
+    plain space) and treasure."""
+    sh = b.sheet
+    by_space = {t.space: t for t in treasures}
+    kinds: dict[str, Kind] = {e: "entry" for e in sh.entry_points}
+    kinds.update({c: "coin" for c in sh.coins})
+    kinds.update({w: "whirlpool" for w in sh.whirlpools})
+    kinds.update({p: "propeller" for p in sh.propellers})
+    kinds.update({t.space: "treasure" for t in treasures})
+    return [Space(id=sp.id, x=sp.x, y=sp.y, kind=kinds.get(sp.id, "space"),
+                  treasure=by_space.get(sp.id)) for sp in sh.spaces]
+
+
+def _connections(b: Board) -> list[Connection]:
+    """The connections with their direction (diagonals marked)."""
+    conns = []
+    for a, c in b.conns:
+        dx, dy = direction(b.xy[a], b.xy[c])
+        conns.append(Connection(id=_conn_id(b.ids[a], b.ids[c]), a=b.ids[a], b=b.ids[c],
+                                dx=dx, dy=dy, diagonal=dx != 0 and dy != 0))
+    return conns
+
+
+def _treasure_rows(b: Board) -> list[TreasureRow]:
+    """The score pad's five treasure rows with their values and grey boxes."""
+    return [TreasureRow(
+        id=f"row:{COLOURS[c]}", colour=_COLOUR[c], letter=LETTERS[c], rgb=RGB[c],
+        pad_row=COLOURS[c], grey=b.row_grey[c],
+        boxes=[Box(id=f"box:{COLOURS[c]}:{i}", value=v, grey=i < b.row_grey[c])
+               for i, v in enumerate(b.row_values[c])]) for c in range(5)]
+
+
+def _stars(b: Board) -> list[Star]:
+    """The bonus stars (first to reach) and the end stars, with their points."""
+    bonus = b.bonus
+    return [
+        Star(id="star:two_each", kind="first", points=bonus.two_each, pad_row="bonus 2 each",
+             text="the first to colour 2 boxes in every treasure row"),
+        Star(id="star:full_row", kind="first", points=bonus.full_row, pad_row="bonus full row",
+             text="the first to colour a whole treasure row"),
+        Star(id="star:end_grey", kind="end", points=bonus.end_grey, pad_row="end grey",
+             text="ending the game by reaching the grey boxes of all five treasure rows"),
+        Star(id="star:end_coins", kind="end", points=bonus.end_coins, pad_row="end coins",
+             text="ending the game by colouring the last coin box"),
+    ]
 
 
 def view_layout(state: ReefsState) -> dict[str, Any]:

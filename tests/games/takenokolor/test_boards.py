@@ -14,9 +14,7 @@ from hypothesis import strategies as st
 import meeple
 from meeple.core.present import presentation
 from meeple.core.view import seat_view
-from meeple.games.takenokolor.rules import TakenokolorState
-from meeple.games.takenokolor.sheet import COLOURS, load
-from meeple.games.takenokolor.view import (
+from meeple.games.takenokolor.boards import (
     BOARD_SCHEMA,
     LAYOUT_SCHEMA,
     TakenokolorBoard,
@@ -24,6 +22,8 @@ from meeple.games.takenokolor.view import (
     view_board,
     view_layout,
 )
+from meeple.games.takenokolor.rules import TakenokolorState
+from meeple.games.takenokolor.sheet import COLOURS, load
 from tests.games.takenokolor.helpers import coloured, new, paint, roll
 
 SHEETS = ["2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon"]

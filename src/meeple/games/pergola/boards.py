@@ -37,7 +37,7 @@ the terminal renderer.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -441,12 +441,35 @@ def layout_model(state: PergolaState) -> PergolaLayout:
                     for i, a in enumerate(c.board)]
     tools = [Tool(id=f"tool:{t.id}", tool=t.id, type=t.type, components=list(t.components),
                   labels=[COMPONENT_LABELS[x] for x in t.components]) for t in b.tools.tool]
+    piles = Piles(piles=[Labelled(id=f"pile:{p + 1}", label=f"leaf pile {p + 1}")
+                         for p in range(c.piles)],
+                  size=c.pile_size,
+                  colours=[Labelled(id=f"leaf-colour:{col}", label=col, rgb=_rgb(col))
+                           for col in c.colours])
+    supply = [SupplyItem(id=f"supply:{item}", item=item, label=COMPONENT_LABELS[item],
+                         start=c.supply[i]) for i, item in enumerate(SUPPLY_ITEMS)]
+    return PergolaLayout(
+        schema=LAYOUT_SCHEMA, data=b.name, players=state.players, turns=c.turns,
+        action_board=action_board, tools=tools,
+        tool_types=list(b.tools.types[str(state.players)]), pond=_pond_layout(c),
+        cascade=_cascade_layout(c), garden=_garden_layout(c), leaves=piles, supply=supply,
+        score_pad=_score_pad(c), solo=_solo_layout(state))
+
+
+def _pond_layout(c: Compiled) -> Pond:
+    """The lilies with their insect or dragonfly requirement, stack and neighbours."""
     stack_of = {lily: k for k, lily in enumerate(c.dragon_lilies)}
-    lilies = [Lily(id=f"lily:{x.id}", lily=x.id, x=x.x, y=x.y, insect=x.insect,
-                   dragonfly=x.dragonfly,
-                   requirement=REQUIREMENT_TEXTS[x.dragonfly] if x.dragonfly else None,
-                   stack=stack_of.get(i), adjacent=[f"lily:{a}" for a in x.adjacent])
-              for i, x in enumerate(b.pond.lily)]
+    return Pond(lilies=[Lily(id=f"lily:{x.id}", lily=x.id, x=x.x, y=x.y, insect=x.insect,
+                             dragonfly=x.dragonfly,
+                             requirement=REQUIREMENT_TEXTS[x.dragonfly] if x.dragonfly else None,
+                             stack=stack_of.get(i), adjacent=[f"lily:{a}" for a in x.adjacent])
+                        for i, x in enumerate(c.bundle.pond.lily)])
+
+
+def _cascade_layout(c: Compiled) -> Cascade:
+    """The cascade: its stones and streams, the bottom, and the bonus spots spread in a row
+    below it."""
+    b = c.bundle
     stones = [Stone(id=f"stone:{s.id}", stone=s.id, x=s.x, y=s.y, insect=s.insect,
                     start=s.id in b.cascade.starts,
                     to=["bottom" if t == "bottom" else f"stone:{t}" for t in s.to])
@@ -462,13 +485,18 @@ def layout_model(state: PergolaState) -> PergolaLayout:
     bonus = [Place(id=f"bonus:{name}", label=f"{name} bonus", text=BONUS_TEXTS[name],
                   x=mid + (k - (n_bonus - 1) / 2) * spread / max(n_bonus - 1, 1), y=low + 1)
              for k, name in enumerate(sc.BONUSES)]
-    cascade = Cascade(stones=stones, streams=streams,
-                      bottom=Place(id="bottom", label="bottom of the cascade",
-                                  text="a drop reaching it takes an insect and a bonus spot",
-                                  x=mid, y=low),
-                      bonus_spots=bonus, starts=[f"stone:{s}" for s in b.cascade.starts])
+    return Cascade(stones=stones, streams=streams,
+                   bottom=Place(id="bottom", label="bottom of the cascade",
+                               text="a drop reaching it takes an insect and a bonus spot",
+                               x=mid, y=low),
+                   bonus_spots=bonus, starts=[f"stone:{s}" for s in b.cascade.starts])
+
+
+def _garden_layout(c: Compiled) -> GardenLayout:
+    """A player's garden: hollyhock columns and levels, magnolia levels, lavender, the
+    pergola's cups, the insects flying about, lanterns, pots and the birdhouse."""
     sizes: dict[int, Size] = {SMALL: "small", LARGE: "large"}
-    garden = GardenLayout(
+    return GardenLayout(
         hollyhock_columns=[Labelled(id=f"hollyhock:{col}", label=f"{col} hollyhock",
                                     rgb=_rgb(col)) for col in HOLLYHOCK_COLOURS],
         hollyhock_levels=[Level(id=f"hollyhock:{lv}", level=lv)
@@ -487,25 +515,16 @@ def layout_model(state: PergolaState) -> PergolaLayout:
               for p in sc.POTS],
         honey_thresholds=list(c.thresholds), max_pots=R.MAX_POTS,
         birdhouse=Labelled(id="birdhouse", label="birdhouse (leaves taken)"))
-    piles = Piles(piles=[Labelled(id=f"pile:{p + 1}", label=f"leaf pile {p + 1}")
-                         for p in range(c.piles)],
-                  size=c.pile_size,
-                  colours=[Labelled(id=f"leaf-colour:{col}", label=col, rgb=_rgb(col))
-                           for col in c.colours])
-    supply = [SupplyItem(id=f"supply:{item}", item=item, label=COMPONENT_LABELS[item],
-                         start=c.supply[i]) for i, item in enumerate(SUPPLY_ITEMS)]
-    solo = None
-    if state.players == 1:
-        solo = Solo(challenge=state.challenge or FREE_GAME, thousand=THOUSAND,
-                    challenges=[Challenge(number=ch.number, title=ch.title, goal=ch.goal,
-                                          przemek=ch.przemek, golab=ch.golab)
-                                for ch in CHALLENGES])
-    return PergolaLayout(
-        schema=LAYOUT_SCHEMA, data=b.name, players=state.players, turns=c.turns,
-        action_board=action_board, tools=tools,
-        tool_types=list(b.tools.types[str(state.players)]), pond=Pond(lilies=lilies),
-        cascade=cascade, garden=garden, leaves=piles, supply=supply, score_pad=_score_pad(c),
-        solo=solo)
+
+
+def _solo_layout(state: PergolaState) -> Solo | None:
+    """A game alone: its challenge and the challenges' table; None with other players."""
+    if state.players != 1:
+        return None
+    return Solo(challenge=state.challenge or FREE_GAME, thousand=THOUSAND,
+                challenges=[Challenge(number=ch.number, title=ch.title, goal=ch.goal,
+                                      przemek=ch.przemek, golab=ch.golab)
+                            for ch in CHALLENGES])
 
 
 def view_layout(state: PergolaState) -> dict[str, Any]:
@@ -820,72 +839,121 @@ def _choice(*, move: str, target: str | None, kind: ChoiceKind, label: str,
 def choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
     """The choice a legal move of the seat to move is: its target element and words, as the
     JSON data of a :class:`Choice`."""
+    make = _CHOICES.get(m.form)
+    if make is None:
+        raise ValueError(f"no choice for the move {m.text!r} (form {m.form!r})")
+    return make(s, m)
+
+
+def _pick_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
     c = s.c
-    f = m.form
-    text = m.text
-    if f == PICK:
-        t = s.board[m.space]
-        tool = c.tool_ids[t]
-        parts = ", ".join(COMPONENT_LABELS[x] for x in c.tools[t])
-        return _choice(move=text, target=f"tool:{tool}", kind="tool",
-                       label=f"pick tool {tool}: {parts}; then {ACTION_WORDS[c.board[m.space]]}")
-    if f == MAGNOLIA:
-        return _choice(move=text, target=f"magnolia:{m.level + 1}", kind="magnolia",
-                       label=f"magnolia on level {m.level + 1}")
-    if f == BUTTERCUP:
-        return _choice(move=text, target=f"cup:{m.space + 1}", kind="buttercup",
-                       label=f"buttercup on space {m.space + 1}")
-    if f == LAVENDER:
-        item = "lavender-flower" if m.name == "flower" else "dragonfly-small"
-        return _choice(move=text, target=f"supply:{item}", kind="lavender",
-                       label=f"a {COMPONENT_LABELS[item]} between the leaves")
-    if f == PLACE:
-        return _choice(move=text, target=spot_element(m.spot, m.insect), kind="insect",
-                       label=f"{INSECTS[m.insect]} {_spot_words(m.spot)}")
-    if f in (ACTION, LANTERN) and m.action >= 0:
-        space = c.board.index(ACTIONS[m.action])
+    t = s.board[m.space]
+    tool = c.tool_ids[t]
+    parts = ", ".join(COMPONENT_LABELS[x] for x in c.tools[t])
+    return _choice(move=m.text, target=f"tool:{tool}", kind="tool",
+                   label=f"pick tool {tool}: {parts}; then {ACTION_WORDS[c.board[m.space]]}")
+
+
+def _magnolia_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=f"magnolia:{m.level + 1}", kind="magnolia",
+                   label=f"magnolia on level {m.level + 1}")
+
+
+def _buttercup_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=f"cup:{m.space + 1}", kind="buttercup",
+                   label=f"buttercup on space {m.space + 1}")
+
+
+def _lavender_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    item = "lavender-flower" if m.name == "flower" else "dragonfly-small"
+    return _choice(move=m.text, target=f"supply:{item}", kind="lavender",
+                   label=f"a {COMPONENT_LABELS[item]} between the leaves")
+
+
+def _place_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=spot_element(m.spot, m.insect), kind="insect",
+                   label=f"{INSECTS[m.insect]} {_spot_words(m.spot)}")
+
+
+def _action_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    if m.action < 0:
+        raise ValueError(f"no choice for the move {m.text!r} (form {m.form!r})")
+    space = s.c.board.index(ACTIONS[m.action])
+    return _choice(move=m.text, target=f"space:{space + 1}", kind="action",
+                   label=ACTION_WORDS[ACTIONS[m.action]])
+
+
+def _lantern_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    """A lantern: an action lantern (another action instead) or a lantern of a kind."""
+    if m.action >= 0:
+        space = s.c.board.index(ACTIONS[m.action])
         word = ACTION_WORDS[ACTIONS[m.action]]
-        if f == ACTION:
-            return _choice(move=text, target=f"space:{space + 1}", kind="action", label=word)
-        return _choice(move=text, target=f"space:{space + 1}", kind="lantern",
+        return _choice(move=m.text, target=f"space:{space + 1}", kind="lantern",
                        label=f"action lantern: {word} instead")
-    if f == LANTERN:
-        k = LANTERNS[m.lantern]
-        return _choice(move=text, target=f"lantern:{k}", kind="lantern",
-                       label=f"use {'an' if k[0] in 'aeiou' else 'a'} {k} lantern "
-                             f"({LANTERN_TEXTS[k]})")
-    if f == MOVE:
-        return _choice(move=text, target=spot_element(m.spot, m.insect),
-                       source=spot_element(m.source, m.insect), kind="flutter",
-                       label=f"move a {INSECTS[m.insect]} from {_spot_words(m.source)} to "
-                             f"{_spot_words(m.spot)}")
-    if f == STOP_FORM:
-        return _choice(move=text, target=None, kind="stop", label="stop the flutter")
-    if f == SKIP_FORM:
-        return _choice(move=text, target=None, kind="skip", label="skip")
-    if f == LEAF:
-        top = s.tops[m.pile]
-        return _choice(move=text, target=f"pile:{m.pile + 1}", kind="leaf",
-                       label=f"take leaf {c.leaf_ids[top]} from pile {m.pile + 1}")
-    if f == TAKE:
-        return _choice(move=text, target=f"supply:{INSECTS[m.insect]}", kind="take",
-                       label=f"take a {INSECTS[m.insect]}")
-    if f == DRIP:
-        to = _stone_el(c, m.to)
-        where = "the bottom" if m.to == BOTTOM else f"stone {c.stone_ids[m.to]}"
-        return _choice(move=text, target=to, source=f"stone:{c.stone_ids[m.stone]}",
-                       kind="drip", label=f"drop from stone {c.stone_ids[m.stone]} to {where}")
-    if f == BONUS:
-        return _choice(move=text, target=f"bonus:{m.name}", kind="bonus",
-                       label=f"{m.name} bonus ({BONUS_TEXTS[m.name]})")
-    if f == JUMP:
-        lily = c.lily_ids[m.lily]
-        return _choice(move=text, target=f"lily:{lily}", kind="jump",
-                       label=f"jump to lily {lily} ({_lily_gives(s, m.lily)})")
-    if f == HONEY:
-        return _choice(move=text, target=f"pot:{m.name}", kind="honey",
-                       label=f"fill the {m.name} pot ({POT_TEXTS[m.name]})")
-    raise ValueError(f"no choice for the move {text!r} (form {f!r})")
+    k = LANTERNS[m.lantern]
+    return _choice(move=m.text, target=f"lantern:{k}", kind="lantern",
+                   label=f"use {'an' if k[0] in 'aeiou' else 'a'} {k} lantern "
+                         f"({LANTERN_TEXTS[k]})")
+
+
+def _flutter_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=spot_element(m.spot, m.insect),
+                   source=spot_element(m.source, m.insect), kind="flutter",
+                   label=f"move a {INSECTS[m.insect]} from {_spot_words(m.source)} to "
+                         f"{_spot_words(m.spot)}")
+
+
+def _stop_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=None, kind="stop", label="stop the flutter")
+
+
+def _skip_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=None, kind="skip", label="skip")
+
+
+def _leaf_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    top = s.tops[m.pile]
+    return _choice(move=m.text, target=f"pile:{m.pile + 1}", kind="leaf",
+                   label=f"take leaf {s.c.leaf_ids[top]} from pile {m.pile + 1}")
+
+
+def _take_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=f"supply:{INSECTS[m.insect]}", kind="take",
+                   label=f"take a {INSECTS[m.insect]}")
+
+
+def _drip_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    c = s.c
+    to = _stone_el(c, m.to)
+    where = "the bottom" if m.to == BOTTOM else f"stone {c.stone_ids[m.to]}"
+    return _choice(move=m.text, target=to, source=f"stone:{c.stone_ids[m.stone]}",
+                   kind="drip", label=f"drop from stone {c.stone_ids[m.stone]} to {where}")
+
+
+def _bonus_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=f"bonus:{m.name}", kind="bonus",
+                   label=f"{m.name} bonus ({BONUS_TEXTS[m.name]})")
+
+
+def _jump_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    lily = s.c.lily_ids[m.lily]
+    return _choice(move=m.text, target=f"lily:{lily}", kind="jump",
+                   label=f"jump to lily {lily} ({_lily_gives(s, m.lily)})")
+
+
+def _honey_choice(s: PergolaState, m: PergolaMove) -> dict[str, Any]:
+    return _choice(move=m.text, target=f"pot:{m.name}", kind="honey",
+                   label=f"fill the {m.name} pot ({POT_TEXTS[m.name]})")
+
+
+#: the choice of each form of move, by its form
+_CHOICES: dict[str, Callable[[PergolaState, PergolaMove], dict[str, Any]]] = {
+    PICK: _pick_choice, MAGNOLIA: _magnolia_choice, BUTTERCUP: _buttercup_choice,
+    LAVENDER: _lavender_choice, PLACE: _place_choice, ACTION: _action_choice,
+    LANTERN: _lantern_choice, MOVE: _flutter_choice, STOP_FORM: _stop_choice,
+    SKIP_FORM: _skip_choice, LEAF: _leaf_choice, TAKE: _take_choice, DRIP: _drip_choice,
+    BONUS: _bonus_choice, JUMP: _jump_choice, HONEY: _honey_choice,
+}
 
 
 def describe(s: PergolaState, m: PergolaMove) -> str:

@@ -19,10 +19,7 @@ import pytest
 import meeple
 from meeple.core.rng import Rng
 from meeple.core.view import seat_view
-from meeple.games.gardens.moves import FIELD
-from meeple.games.gardens.rules import GardensState
-from meeple.games.gardens.sheet import COLOURS, LETTERS
-from meeple.games.gardens.view import (
+from meeple.games.gardens.boards import (
     BOARD_SCHEMA,
     LAYOUT_SCHEMA,
     GardensBoard,
@@ -30,6 +27,9 @@ from meeple.games.gardens.view import (
     view_board,
     view_layout,
 )
+from meeple.games.gardens.moves import FIELD
+from meeple.games.gardens.rules import GardensState
+from meeple.games.gardens.sheet import COLOURS, LETTERS
 from tests.games.gardens.helpers import new, roll, strip_sheet, turn
 
 

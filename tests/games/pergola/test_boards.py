@@ -15,9 +15,7 @@ from meeple.core.present import presentation
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view
 from meeple.games.pergola import scoring as sc
-from meeple.games.pergola.rules import PergolaState
-from meeple.games.pergola.sheet import load_bundle
-from meeple.games.pergola.view import (
+from meeple.games.pergola.boards import (
     BOARD_SCHEMA,
     LAYOUT_SCHEMA,
     PergolaBoard,
@@ -25,6 +23,8 @@ from meeple.games.pergola.view import (
     view_board,
     view_layout,
 )
+from meeple.games.pergola.rules import PergolaState
+from meeple.games.pergola.sheet import load_bundle
 
 from .helpers import chance, garden, legal, start
 
