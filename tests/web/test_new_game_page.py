@@ -84,5 +84,8 @@ def test_the_new_game_has_its_rules_page_and_takes_no_sheet_upload(page: Any,
     page.goto(f"{kit_web.base}/rules/{GAME}")
     page.wait_for_selector("h1")
     assert "How to play Pebbles" in page.inner_text("body")
+    # the start position is drawn by the game's own drawing, with the players it takes (2)
+    page.wait_for_selector("svg.pebbles-pile circle")
+    assert "cannot be drawn" not in page.inner_text("body")
     refused = kit_web.api("GET", f"/api/sheets/{GAME}")
     assert refused.status_code == 422 and "takes no sheet of a player's own" in refused.text
