@@ -24,7 +24,7 @@ LIMIT = 20
 #: server may have any: it is being regrouped by feature at the same time, and its settings
 #: parsers give way to the one settings model (``AccountSettings.from_env`` goes with them).
 ALLOWED: frozenset[tuple[str, str]] = frozenset({
-    ("meeple/server/sessions.py", "AccountSettings.from_env"),
+    ("meeple/server/features/accounts/sessions.py", "AccountSettings.from_env"),
 })
 
 #: "issue 12", "Issue #12", "issues 12 and 14": a reference to the tracker's history

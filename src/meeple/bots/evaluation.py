@@ -4,9 +4,9 @@
 to score cut-off rollouts. A game provides its own in its package's ``BOTS``
 (``BotKnowledge.evaluation``, a heuristic kept beside the game's rules: score so far plus
 progress toward goals not scored yet; :mod:`meeple.bots.knowledge`); a game that brings none,
-or one not registered, is judged by the seat's score-pad total (``state.scores()``). A game may also provide a turn
-ranker (``BotKnowledge.turn_ranker``), a faster way to list its best whole turns. Evaluations
-read only what the seat's view shows.
+or one not registered, is judged by the seat's score-pad total (``state.scores()``). A game
+may also provide a turn ranker (``BotKnowledge.turn_ranker``), a faster way to list its best
+whole turns. Evaluations read only what the seat's view shows.
 
 :func:`register_evaluation` and :func:`register_turn_ranker` override a game's own (for
 experiments and tests, and for games registered without them).

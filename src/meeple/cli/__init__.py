@@ -1,7 +1,8 @@
 """The ``meeple`` command (Typer + Rich).
 
 Sub-commands live in modules of this package, each adding itself to ``app``:
-``analyse`` (analyse), ``newgame`` (new-game), ``play`` (play), ``online`` (join), ``ratings`` (calibrate-bots),
+``analyse`` (analyse), ``newgame`` (new-game),
+``play`` (play), ``online`` (join), ``ratings`` (calibrate-bots),
 ``records`` (replay), ``reports`` (reports: the chat's reported messages), ``serve`` (serve,
 schema), ``sheets`` (games, sheets) and ``sim`` (simulate, report, tournament).
 """

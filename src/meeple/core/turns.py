@@ -43,6 +43,11 @@ def _extensions(node: State[Any], seen: set[Hashable]) -> list[tuple[Any, State[
     return out
 
 
+#: The step of every walk over positions (the turn walks here, the RL default action list's
+#: walk of a whole game): ``node``'s unseen children after each legal move.
+extensions = _extensions
+
+
 def expand_turns(state: State[Any], limit: int | None = None,
                  deadline: float | None = None) -> list[tuple[tuple[Any, ...], State[Any]]]:
     """Every distinct whole turn of the seat to move: ``[(moves, state_after)]``.

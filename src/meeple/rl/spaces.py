@@ -23,6 +23,7 @@ from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.layers import Block, Learning
 from meeple.core.registry import game_part
 from meeple.core.state import CHANCE, State
+from meeple.core.turns import extensions
 
 
 class IllegalAction(MeepleError, ValueError):
@@ -66,20 +67,13 @@ def notation_actions(state: State[Any]) -> tuple[str, ...]:
         here = todo.pop()
         if here.is_over:
             continue
-        decision = here.to_move != CHANCE
-        for move in here.legal_moves():
-            if decision:
-                texts.add(str(move))
-            after = here.clone()
-            after.play(move, check=False)
-            key = after.key()
-            if key in seen:
-                continue
-            seen.add(key)
-            if len(seen) > WALK_LIMIT:
-                raise MeepleError(f"{state.game_name}: more than {WALK_LIMIT} positions to walk "
-                                  "for its action list; give LEARNING an actions function")
-            todo.append(after)
+        if here.to_move != CHANCE:
+            texts.update(str(move) for move in here.legal_moves())
+        children = [child for _, child in extensions(here, seen)]
+        if len(seen) > WALK_LIMIT:
+            raise MeepleError(f"{state.game_name}: more than {WALK_LIMIT} positions to walk "
+                              "for its action list; give LEARNING an actions function")
+        todo.extend(children)
     return tuple(sorted(texts))
 
 

@@ -76,10 +76,10 @@ def start_position(name: str) -> dict[str, Any]:
     the tools drawn), as the lobby's preview shows a sheet: the layout, and a spectator's view
     with the first seat called "you". One player, whose sheet is the game's; two where one
     player is a solo game of its own (a game that keeps solo reports: Pergola), so the page
-    shows the game most tables play."""
+    shows the game most tables play; never fewer than the game takes."""
     info = rules_game(name)
     variant = dict(info.variants[0]) if info.variants else {}
-    players = 1 if solo_reports(info.name) is None else max(2, info.min_players)
+    players = max(info.min_players, 1 if solo_reports(info.name) is None else 2)
     state = meeple.new_game(info.name, players=players, seed=START_SEED, **variant)
     for _ in range(100):
         if state.to_move != CHANCE:

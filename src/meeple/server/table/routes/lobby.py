@@ -115,9 +115,10 @@ def table_with_ratings(store: Store, table_id: str) -> TableOut:
 def games() -> list[dict[str, Any]]:
     """Every game with its players, options, variants and the bots a seat can have;
     ``own_sheet``: whether it takes a sheet of a player's own (``/api/sheets/{game}``);
-    ``challenges``: a game with solo challenges names each (number, title, goal), else [];
-    ``drawing``: the URL of its drawing module, which the page imports (the web app serves it
-    from the game's package or the site's own, ``meeple.web.game_drawing``)."""
+    ``challenges``: a game with solo challenges names each (number, title, goal), else []."""
+    # ``drawing``: the URL of the game's drawing module, which the page imports (the web app
+    # serves it from the game's package or the site's own, ``meeple.web.game_drawing``); said
+    # here, not in the docstring, which is the kept API schema's description
     return [{"name": g.name, "title": g.title, "min_players": g.min_players,
              "max_players": g.max_players, "default_players": g.default_players,
              "options": {k: list(v) for k, v in g.options.items()},
