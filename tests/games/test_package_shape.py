@@ -322,7 +322,7 @@ def test_a_package_that_breaks_the_shape_is_told_what_is_wrong(
     finally:
         for name in [m for m in sys.modules if m == "fifthgame" or m.startswith("fifthgame.")]:
             del sys.modules[name]
-    for module in ("scoring", "words", "view", "learning"):
+    for module in ("scoring", "words", "boards", "learning"):
         assert f"{module}.py is missing" in problems
     for module in ("sheet", "evaluation", "presets"):  # the bots' defaults stand in
         assert f"{module}.py is missing" not in problems
