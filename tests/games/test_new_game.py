@@ -70,8 +70,8 @@ def test_a_folder_there_already_or_a_missing_into_is_refused(tmp_path: Path) -> 
 def test_the_game_is_one_folder_of_rules_presentation_and_drawing(tmp_path: Path) -> None:
     game = make_game(tmp_path, "pebbles")
     assert sorted(p.name for p in game.iterdir()) == [
-        "__init__.py", "drawing.js", "how-to-play.md", "learning.py", "moves.py", "recount.py",
-        "render.py", "rules.py", "scoring.py", "view.py", "words.py"]
+        "__init__.py", "boards.py", "drawing.js", "how-to-play.md", "learning.py", "moves.py",
+        "recount.py", "render.py", "rules.py", "scoring.py", "words.py"]
     assert "{{" not in "".join(p.read_text() for p in game.iterdir())
     assert [g.name for g in meeple.games()] == ["gardens", "pergola", "reefs", "takenokolor"]
 
