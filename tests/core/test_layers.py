@@ -15,7 +15,7 @@ import pytest
 
 import meeple
 from meeple.bots.evaluation import evaluation_for, turn_ranker_for
-from meeple.bots.knowledge import KNOWLEDGE, bot_knowledge
+from meeple.bots.knowledge import KNOWLEDGE, SCORE_ONLY, bot_knowledge, score_total
 from meeple.core import present, registry
 from meeple.core.errors import IncompleteGame, UnknownGame
 from meeple.core.layers import BotKnowledge, SoloReports
@@ -35,7 +35,7 @@ NOT_YET_MOVED = {"reefs": {"SHEET_LEVELS", "_items_level", "make_game"}}
 def test_gameinfo_keeps_the_rules_facts_only() -> None:
     assert {f.name for f in dataclasses.fields(meeple.GameInfo)} == {
         "name", "title", "min_players", "max_players", "factory", "options", "defaults",
-        "variants", "summary", "default_players", "variant_players"}
+        "variants", "summary", "default_players", "variant_players", "own_sheets"}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -109,8 +109,9 @@ def test_a_game_without_a_presentation_is_refused_naming_what_to_add(bare_game: 
                        r"package bare_game_package defines no PRESENTATION \(a "
                        r"meeple\.core\.present\.Presentation\)"):
         presentation(bare_game)
-    with pytest.raises(IncompleteGame, match="no BOTS"):
-        bot_knowledge(bare_game)
+    # no BOTS: the bots' default, the score pad (docs/adding-a-game.md)
+    assert bot_knowledge(bare_game) is SCORE_ONLY
+    assert evaluation_for(bare_game) is score_total and turn_ranker_for(bare_game) is None
     assert solo_reports(bare_game) is None  # optional: no solo table
 
 
