@@ -46,6 +46,13 @@ def _copied_for_a_child(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     return False
 
 
+def _is_os_call(node: ast.AST, names: set[str]) -> bool:
+    """``os.getenv`` / ``os.putenv`` / ``os.unsetenv``, or ``getenv`` imported from os."""
+    if isinstance(node, ast.Attribute) and node.attr in ("getenv", "putenv", "unsetenv"):
+        return isinstance(node.value, ast.Name) and node.value.id == "os"
+    return isinstance(node, ast.Name) and node.id in names & {"getenv", "putenv"}
+
+
 def environment_reads(source: str) -> list[int]:
     """The lines of ``source`` that read (or write) the environment other than by copying it
     whole for a child process (module docstring)."""
@@ -62,8 +69,7 @@ def environment_reads(source: str) -> list[int]:
         if _is_environ(node, names - {"getenv", "putenv"}):
             if not _copied_for_a_child(node, parents):
                 lines.append(node.lineno)
-        elif (isinstance(node, ast.Attribute) and node.attr in ("getenv", "putenv", "unsetenv") \
-                and isinstance(node.value, ast.Name) and node.value.id == "os") or (isinstance(node, ast.Name) and node.id in names & {"getenv", "putenv"}):
+        elif _is_os_call(node, names):
             lines.append(node.lineno)
         elif isinstance(node, ast.keyword) and node.arg == "envvar":
             lines.append(node.value.lineno)
