@@ -735,6 +735,12 @@ in force (secrets masked) and exits. A command-line option of `meeple serve` (`-
 This page is generated from the model (`python -m meeple.settings` writes it); a test fails
 when the two differ.
 
+A variable set to spaces only counts as set to nothing; for a number read "if set" (the bots'
+workers and deadline, the hint and analysis deadlines, the table seeds, the turn-based scale)
+that is unset. A secret is shown as `(hidden)`, a URL's password likewise. The variables of the
+tests' own harness (`MEEPLE_TEST_*`, `MEEPLE_WHOLE_GAMES`, ...) are the tests', not the
+server's, and are not here.
+
 | variable | section | type | default | what it does | allowed |
 | --- | --- | --- | --- | --- | --- |
 """

@@ -1,0 +1,110 @@
+"""Only ``meeple.settings`` reads the environment: every ``MEEPLE_*`` setting is read there, once,
+into one model that is passed down (docs/settings.md).
+
+The check reads each module of ``src/`` as Python (``ast``), not as text, so a docstring that
+names ``os.environ`` is no read. A read is any use of ``os.environ`` (or ``environ`` imported
+from ``os``), ``os.getenv``, or a command-line option's ``envvar=`` (typer reads the variable
+itself). A child process's environment built from this one is not a read of a setting, and is
+allowed: ``os.environ`` unpacked into a dict display (``{**os.environ, "X": "1"}``), copied
+(``os.environ.copy()``) or given to ``dict(...)``, as ``subprocess``'s ``env=`` takes it. A
+write (``os.environ[...] = ...``, ``setdefault``, ``update``, ``putenv``) is refused too: no
+module hands a value to another through the environment.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "meeple"
+#: The one module that reads the environment.
+ALLOWED = SRC / "settings.py"
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _is_environ(node: ast.AST, names: set[str]) -> bool:
+    """``os.environ`` (or ``os.environb``), or a name imported as ``environ`` from os."""
+    if isinstance(node, ast.Attribute) and node.attr in ("environ", "environb"):
+        return isinstance(node.value, ast.Name) and node.value.id == "os"
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def _copied_for_a_child(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether this use of the environment copies it whole (a child process's env)."""
+    parent = parents.get(node)
+    if isinstance(parent, ast.Dict):  # {**os.environ, ...}: a key of None is an unpacking
+        return any(key is None and value is node for key, value in
+                   zip(parent.keys, parent.values, strict=True))
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and \
+            parent.func.id == "dict" and parent.args == [node]:
+        return True
+    if isinstance(parent, ast.Attribute) and parent.attr == "copy":
+        return isinstance(parents.get(parent), ast.Call)
+    return False
+
+
+def _is_os_call(node: ast.AST, names: set[str]) -> bool:
+    """``os.getenv`` / ``os.putenv`` / ``os.unsetenv``, or ``getenv`` imported from os."""
+    if isinstance(node, ast.Attribute) and node.attr in ("getenv", "putenv", "unsetenv"):
+        return isinstance(node.value, ast.Name) and node.value.id == "os"
+    return isinstance(node, ast.Name) and node.id in names & {"getenv", "putenv"}
+
+
+def environment_reads(source: str) -> list[int]:
+    """The lines of ``source`` that read (or write) the environment other than by copying it
+    whole for a child process (module docstring)."""
+    tree = ast.parse(source)
+    parents = _parents(tree)
+    names = {alias.asname or alias.name for node in ast.walk(tree)
+             if isinstance(node, ast.ImportFrom) and node.module == "os"
+             for alias in node.names if alias.name in ("environ", "environb", "getenv",
+                                                        "putenv")}
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            continue
+        if _is_environ(node, names - {"getenv", "putenv"}):
+            if not _copied_for_a_child(node, parents):
+                lines.append(node.lineno)
+        elif _is_os_call(node, names):
+            lines.append(node.lineno)
+        elif isinstance(node, ast.keyword) and node.arg == "envvar":
+            lines.append(node.value.lineno)
+    return sorted(set(lines))
+
+
+def test_the_check_finds_each_kind_of_read_and_allows_a_childs_copy() -> None:
+    reads = {
+        "import os\nos.environ.get('MEEPLE_X')\n": [2],
+        "import os\nx = os.environ['MEEPLE_X']\n": [2],
+        "import os\nif 'MEEPLE_X' in os.environ: pass\n": [2],
+        "import os\nos.getenv('MEEPLE_X')\n": [2],
+        "from os import environ\nenviron.get('MEEPLE_X')\n": [2],
+        "from os import getenv as g\ng('MEEPLE_X')\n": [2],
+        "import os\nos.environ.setdefault('MEEPLE_X', '1')\n": [2],
+        "import os\nos.environ['MEEPLE_X'] = '1'\n": [2],
+        "import typer\ntyper.Option(envvar='MEEPLE_X')\n": [2],
+        "def f(env=None):\n    import os\n    env = os.environ if env is None else env\n": [3],
+    }
+    for source, lines in reads.items():
+        assert environment_reads(source) == lines, source
+    allowed = ("import os, subprocess\nsubprocess.run(['x'], env={**os.environ, 'A': '1'})\n"
+               "env = dict(os.environ)\nother = os.environ.copy()\n"
+               "'''os.environ.get in a docstring'''\n")
+    assert environment_reads(allowed) == []
+
+
+def test_only_the_settings_module_reads_the_environment() -> None:
+    found = {}
+    for path in sorted(SRC.rglob("*.py")):
+        if path == ALLOWED:
+            continue
+        lines = environment_reads(path.read_text("utf-8"))
+        if lines:
+            found[str(path.relative_to(SRC.parent))] = lines
+    assert found == {}, ("read the setting through meeple.settings.Settings (docs/settings.md),"
+                         f" not the environment: {found}")
+    assert environment_reads(ALLOWED.read_text("utf-8"))  # (the check sees the one that does)
