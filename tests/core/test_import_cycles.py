@@ -25,15 +25,14 @@ START_UP = {
                                                     "`meeple schema --protocol` only",
     ("meeple.cli.serve", "meeple.server.edge"): "the server's edge settings (uvicorn, "
                                                 "Starlette), for `meeple serve` only",
-    ("meeple.cli.serve", "meeple.server.features.accounts.sessions"): "the accounts' settings (FastAPI, "
-                                                    "pwdlib), for `meeple serve` only",
-    ("meeple.cli.serve", "meeple.server.features.chat.service"): "the chat's settings (the server), for "
-                                                "`meeple serve` only",
+    ("meeple.cli.serve", "meeple.settings"): "pydantic-settings, for `meeple serve` only",
+    ("meeple.cli.online", "meeple.settings"): "pydantic-settings, for `meeple join` only",
+    ("meeple.cli.reports", "meeple.settings"): "pydantic-settings, for `meeple reports` only",
+    ("meeple.cli.reports", "meeple.cli.serve"): "its database choice (`database_of`), for "
+                                               "`meeple reports` only",
     ("meeple.cli.reports", "meeple.store"): "SQLAlchemy, for `meeple reports` only",
     ("meeple.cli.reports", "meeple.server.features.chat.store"): "SQLAlchemy, for `meeple reports` only",
     ("meeple.cli.reports", "meeple.store.ratings"): "SQLAlchemy, for `meeple reports` only",
-    ("meeple.cli.serve", "meeple.server.features.mail.mailer"): "the mail settings (the store), for `meeple "
-                                                "serve` only",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "
                                             "worker (it imports meeple.server.table.botpool) never "
                                             "needs: it starts in half the time",

@@ -59,7 +59,7 @@ def test_the_presentation_is_the_package_shapes_functions_by_name(game: str) -> 
         return importlib.import_module(f"meeple.games.{game}.{name}")
 
     pres = importlib.import_module(f"meeple.games.{game}").PRESENTATION
-    render, view = module("render"), module("view")
+    render, view = module("render"), module("boards")
     assert pres == Presentation(
         draw=render.draw, draw_score=render.draw_score,
         notation_help=module("moves").NOTATION_HELP, announce=module("words").announce,
