@@ -36,6 +36,8 @@ from limits.strategies import FixedWindowRateLimiter
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from meeple.server.site import site_of
+
 #: The settings, by field of :class:`QuotaSettings`: (environment variable, default).
 ENV: dict[str, tuple[str, str]] = {
     "create": ("MEEPLE_RATE_CREATE", "30/minute"),
@@ -254,8 +256,7 @@ class Quotas:
 
 def get_quotas(conn: HTTPConnection) -> Quotas:
     """The app's :class:`Quotas` (set by its lifespan)."""
-    quotas: Quotas = conn.app.state.quotas
-    return quotas
+    return site_of(conn).quotas
 
 
 QuotasDep = Annotated[Quotas, Depends(get_quotas)]

@@ -55,6 +55,7 @@ from meeple.server.edge import origin_of
 from meeple.server.features.accounts.passkey_store import Passkeys
 from meeple.server.features.accounts.store import Account, Accounts, SessionInfo, session_id
 from meeple.server.quotas import Throttled, rate
+from meeple.server.site import site_of
 from meeple.server.table.checks import BadInput, checked_name
 from meeple.store import Store, StoreUnavailable
 from meeple.store.models import now
@@ -290,7 +291,7 @@ _STATE = "meeple_signed"
 
 @dataclass
 class AccountService:
-    """Accounts, sessions and their limits for one server process (``app.state.accounts``)."""
+    """Accounts, sessions and their limits for one server process (the site's ``accounts``)."""
 
     store: Store
     settings: AccountSettings = field(default_factory=AccountSettings)
@@ -567,8 +568,7 @@ class AccountService:
 
 def get_accounts(conn: HTTPConnection) -> AccountService:
     """The app's :class:`AccountService`."""
-    service: AccountService = conn.app.state.accounts
-    return service
+    return site_of(conn).accounts
 
 
 AccountsDep = Annotated[AccountService, Depends(get_accounts)]
@@ -584,10 +584,11 @@ async def seat_proof(conn: HTTPConnection, table_id: str, seat: int, secret: str
                      ) -> Signed | bool | None:
     """What lets a request act for ``seat``: True for the seat's secret, the session
     (:class:`Signed`) whose account holds the seat, or None: nothing does."""
-    store: Store = conn.app.state.store
+    site = site_of(conn)
+    store = site.store
     if secret is not None and await asyncio.to_thread(store.check_secret, table_id, seat, secret):
         return True
-    service: AccountService | None = getattr(conn.app.state, "accounts", None)
+    service: AccountService | None = getattr(site, "accounts", None)
     if service is None or not await service.holds(conn, table_id, seat):
         return None
     return await service.signed(conn)
@@ -622,7 +623,7 @@ class SessionGuard:
         if COOKIE not in request.cookies:
             await self.app(scope, receive, send)
             return
-        service: AccountService = scope["app"].state.accounts
+        service = site_of(request).accounts
         try:
             signed = await service.signed(request)
             expected = await service.csrf(signed.session.id) if signed is not None else ""

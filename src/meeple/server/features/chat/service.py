@@ -47,6 +47,7 @@ from meeple.server.features.chat.store import (
     author_key,
 )
 from meeple.server.quotas import Throttled, client_of, rate
+from meeple.server.site import site_of
 from meeple.server.table.checks import INVISIBLE, MAX_MARKS, BadInput
 from meeple.server.table.protocol import ChatFrame, ChatLine, ErrorFrame
 from meeple.store import HUMAN, StoreUnavailable, Table
@@ -212,7 +213,7 @@ async def _send_all(listeners: list[Listener], text: str) -> None:
 
 
 class ChatHub:
-    """The chat of this server process's tables (``app.state.chat``)."""
+    """The chat of this server process's tables (the site's ``chat``)."""
 
     def __init__(self, chat: Chat, settings: ChatSettings | None = None,
                  accounts: AccountService | None = None) -> None:
@@ -408,8 +409,7 @@ class ChatHub:
 
 def get_chat(conn: HTTPConnection) -> ChatHub:
     """The app's :class:`ChatHub`."""
-    hub: ChatHub = conn.app.state.chat
-    return hub
+    return site_of(conn).chat
 
 
 __all__ = ["BOTS_ONLY", "ENV", "MAX_REASON", "MAX_TEXT", "SIGN_IN", "TEXT_RULE", "ChatHub",
