@@ -1,8 +1,9 @@
 """The FastAPI app: the REST lobby under ``/api`` and one WebSocket per client.
 
-``create_app(store)`` assembles it from the routers of :mod:`meeple.server.table.routes`;
-``meeple serve`` runs it with uvicorn. The protocol is in :mod:`meeple.server.table.protocol` and
-``src/meeple/server/table/README.md``; the map of the server is ``docs/server.md``.
+``create_app(store)`` assembles it: a :class:`~meeple.server.site.Site` (on ``app.state.site``,
+the one entry there), the table core's routers (:mod:`meeple.server.table.routes`) and each
+feature's ``wire(app, site)`` (:data:`FEATURES`); ``meeple serve`` runs it with uvicorn. The
+protocol is in :mod:`meeple.server.table.protocol` and ``src/meeple/server/table/README.md``.
 """
 
 from __future__ import annotations
@@ -18,25 +19,23 @@ import meeple
 from meeple.server import errors, wslog
 from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
-from meeple.server.features.accounts import passkey_routes as passkeys
-from meeple.server.features.accounts import routes as accounts
-from meeple.server.features.accounts.sessions import AccountService, SessionGuard
-from meeple.server.features.chat import routes as chat
-from meeple.server.features.chat.service import ChatHub
-from meeple.server.features.chat.store import Chat
-from meeple.server.features.mail import routes as mail
-from meeple.server.features.mail.mailer import Mailer
-from meeple.server.features.mail.notices import Notifier
-from meeple.server.features.playnow import routes as playnow
+from meeple.server.features import (
+    accounts,
+    chat,
+    mail,
+    playnow,
+    profiles,
+    ratings,
+    rules,
+    sheets,
+    solo,
+)
+from meeple.server.features.playnow import routes as playnow_routes
 from meeple.server.features.playnow.service import Matcher
 from meeple.server.features.playnow.store import PlayQueue
-from meeple.server.features.profiles import routes as profiles
-from meeple.server.features.ratings import routes as ratings
-from meeple.server.features.rules import routes as rules
-from meeple.server.features.sheets import routes as sheets
-from meeple.server.features.solo import routes as solo
 from meeple.server.lanes import Lane
 from meeple.server.quotas import Quotas
+from meeple.server.site import Site, site_in
 from meeple.server.table.botpool import kill_pool, make_pool
 from meeple.server.table.checks import StrictJsonBodies
 from meeple.server.table.fanout import PgListener
@@ -45,6 +44,11 @@ from meeple.server.table.routes import lobby, tables, ws
 from meeple.server.table.service import Service
 from meeple.settings import Settings
 from meeple.store import Store
+
+#: Each feature's ``wire(app, site)``, in the order they are wired: accounts first (mail and
+#: chat use the site's accounts).
+FEATURES = (accounts.wire, mail.wire, chat.wire, sheets.wire, solo.wire, profiles.wire,
+            ratings.wire, playnow.wire, rules.wire)
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
                "lobby of tables and a WebSocket per client. See docs/server.md.")
@@ -66,28 +70,18 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
                   lifespan=_lifespan(store, settings, bot_workers, bots, bot_deadline),
                   docs_url=None, redoc_url=None, redirect_slashes=False)
     app.edge_config = edge or EdgeConfig()
-    app.state.store = store
-    app.state.settings = settings
-    app.state.caches = Caches()
+    site = Site(store, Caches(), settings)
+    app.state.site = site
     # (a one-click unsubscribe's body is a form's, RFC 8058)
     app.add_middleware(StrictJsonBodies, raw_suffixes=("/check", "/mail/one-click"))
-    # accounts; a cookie-authenticated change needs its CSRF token
-    app.state.accounts = AccountService(store, settings.accounts)
-    # mail (sent only with MEEPLE_SMTP_URL), queued by the notifier, sent by the
-    # mailer (started with the app)
-    app.state.notifier = Notifier(store, settings.mail,
-                                  Mailer(store, settings.mail, store.origin),
-                                  settings.accounts.secret_key.encode() or None)
-    app.add_middleware(SessionGuard)
-    # the tables' chat
-    app.state.chat = ChatHub(Chat(store), settings.chat, app.state.accounts)
+    for router in (lobby.router, tables.router, ws.router):
+        app.include_router(router)
+    for wire in FEATURES:
+        wire(app, site)
     # the API's answers carry personal data, the CSRF token and seat secrets: no cache keeps them
     app.add_middleware(NoStore)
     wslog.install()  # a refused WebSocket handshake: logged in bounded form, not as an ERROR
     errors.install(app)
-    for routes in (lobby, sheets, tables, solo, ws, accounts, passkeys, profiles, chat, ratings,
-                   playnow, rules, mail):
-        app.include_router(routes.router)
     if app.edge_config.api_docs:
         install_api_docs(app)
     return app
@@ -112,21 +106,22 @@ def tune_gc() -> None:
 def _lifespan(store: Store, settings: Settings, bot_workers: int | None, bots: bool,
               bot_deadline: float | None
               ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """The app's life: its :class:`Service` (on ``app.state.service``) with its bot workers,
+    """The app's life: its :class:`Service` (the site's ``service``) with its bot workers,
     and on PostgreSQL the listener for other server processes' moves."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        site = site_in(app)
         workers = bot_workers or settings.bots.workers
         pool = make_pool(workers) if bots else None
         service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(workers),
                           bot_deadline=bot_deadline or settings.bots.deadline,
                           shares=settings.bot_shares, testing=settings.testing)
-        app.state.service = service
+        site.service = service
         # per-client limits, the hint lane (apart from the bots' pool), and the
         # waiting tables nobody joined closed
-        app.state.quotas = quotas = Quotas(settings.quotas)
-        app.state.lane = lane = Lane(settings.hints, processes=bots)
+        site.quotas = quotas = Quotas(settings.quotas)
+        site.lane = lane = Lane(settings.hints, processes=bots)
         lane.start()
         stale, abandoned = quotas.settings.stale_waiting, quotas.settings.abandoned
         sweeper = (asyncio.ensure_future(lobby.sweep_stale(store, service, stale, abandoned))
@@ -134,18 +129,18 @@ def _lifespan(store: Store, settings: Settings, bot_workers: int | None, bots: b
         fanout = None
         if store.dialect == "postgresql":
             fanout = PgListener(store.url, service, asyncio.get_running_loop(),
-                                chat=app.state.chat)
+                                chat=site.chat)
             fanout.start()
-        notifier: Notifier = app.state.notifier
+        notifier = site.notifier
         service.watchers.append(notifier.after_change)
         notifier.mailer.start()
         await service.start()
         # Play now's queue, matched by one process of the database at a time
-        app.state.play_queue = queue = PlayQueue(store)
-        app.state.matcher = matcher = Matcher(
+        site.play_queue = queue = PlayQueue(store)
+        site.matcher = matcher = Matcher(
             queue, settings.play_now,
-            lambda game: playnow.bot_shown_ratings(store, game), service.seats_changed,
-            shown=lambda entry: playnow.shown_rating(store, entry.account_id, entry.game))
+            lambda game: playnow_routes.bot_shown_ratings(store, game), service.seats_changed,
+            shown=lambda entry: playnow_routes.shown_rating(store, entry.account_id, entry.game))
         matcher.start()
         tune_gc()
         try:

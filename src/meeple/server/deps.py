@@ -1,6 +1,7 @@
-"""What the routers share, reached through FastAPI dependencies on ``app.state``.
+"""What the routers share, reached through FastAPI dependencies on the app's
+:class:`~meeple.server.site.Site`.
 
-:func:`meeple.server.app.create_app` puts the store and the caches on ``app.state`` when it
+:func:`meeple.server.app.create_app` puts the store and the caches in the site when it
 builds the app, and the service when the app starts (its lifespan). A route asks for them with
 the ``Annotated`` types below (``svc: ServiceDep``), for REST and WebSocket routes alike.
 """
@@ -13,6 +14,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from meeple.server.site import site_of
 from meeple.server.table.service import Service
 from meeple.store import Store
 
@@ -43,20 +45,17 @@ class Caches:
 
 def get_service(conn: HTTPConnection) -> Service:
     """The app's :class:`Service` (set by its lifespan)."""
-    svc: Service = conn.app.state.service
-    return svc
+    return site_of(conn).service
 
 
 def get_store(conn: HTTPConnection) -> Store:
     """The app's store."""
-    store: Store = conn.app.state.store
-    return store
+    return site_of(conn).store
 
 
 def get_caches(conn: HTTPConnection) -> Caches:
     """The app's caches of finished tables."""
-    caches: Caches = conn.app.state.caches
-    return caches
+    return site_of(conn).caches
 
 
 ServiceDep = Annotated[Service, Depends(get_service)]

@@ -36,6 +36,7 @@ from starlette.requests import HTTPConnection
 
 from meeple.core.errors import MeepleError
 from meeple.server.quotas import Throttled
+from meeple.server.site import site_of
 from meeple.server.table.botpool import kill_pool, ready
 from meeple.server.table.hints import HintFailed, make_lane_pool, timed
 from meeple.settings import LaneSettings
@@ -280,8 +281,7 @@ def _quiet(future: asyncio.Future[Any]) -> None:
 
 def get_lane(conn: HTTPConnection) -> Lane:
     """The app's :class:`Lane` (set by its lifespan)."""
-    lane: Lane = conn.app.state.lane
-    return lane
+    return site_of(conn).lane
 
 
 LaneDep = Annotated[Lane, Depends(get_lane)]

@@ -34,6 +34,7 @@ from limits.strategies import FixedWindowRateLimiter
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from meeple.server.site import site_of
 from meeple.settings import QuotaSettings, rate
 
 #: What each rate limits, for the refusal's sentence.
@@ -187,8 +188,7 @@ class Quotas:
 
 def get_quotas(conn: HTTPConnection) -> Quotas:
     """The app's :class:`Quotas` (set by its lifespan)."""
-    quotas: Quotas = conn.app.state.quotas
-    return quotas
+    return site_of(conn).quotas
 
 
 QuotasDep = Annotated[Quotas, Depends(get_quotas)]

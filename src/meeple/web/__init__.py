@@ -40,6 +40,7 @@ from meeple.server.app import create_app
 from meeple.server.features.accounts.sessions import AccountService, username_key
 from meeple.server.features.ratings.routes import known_games, unknown_game
 from meeple.server.features.rules.routes import NoRules, rules_game, rules_html
+from meeple.server.site import site_in
 from meeple.store import NotFound, Store
 
 STATIC = Path(str(resources.files("meeple.web") / "static"))
@@ -185,7 +186,7 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
     @app.get("/u/{username}", include_in_schema=False)
     async def profile_page(username: str) -> HTMLResponse:
         # a player's profile; an unknown (or deleted) username is a 404, its page saying so
-        accounts: AccountService = app.state.accounts
+        accounts: AccountService = site_in(app).accounts
         found = None
         if 0 < len(username) <= 120:
             found = await asyncio.to_thread(accounts.accounts.by_username,

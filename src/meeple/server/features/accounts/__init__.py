@@ -1,1 +1,25 @@
-"""The accounts feature."""
+"""Accounts: sign up, sign in, sessions (cookies and CSRF), passkeys and the signed-in
+account's own pages; its store part keeps accounts, sessions and passkeys."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from meeple.server.site import Site
+
+
+def wire(app: FastAPI, site: Site) -> None:
+    """Accounts on ``app``: the account service (its section of the site's settings), the
+    session guard (a cookie-authenticated change needs its CSRF token) and the routes."""
+    # (imported here: the table core imports .sessions, and so this package, before the
+    # routes, which import the table core, can be loaded)
+    from meeple.server.features.accounts import passkey_routes, routes
+    from meeple.server.features.accounts.sessions import (
+        AccountService,
+        SessionGuard,
+    )
+
+    site.accounts = AccountService(site.store, site.settings.accounts)
+    app.add_middleware(SessionGuard)
+    app.include_router(routes.router)
+    app.include_router(passkey_routes.router)

@@ -51,6 +51,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from meeple.server.features.accounts.passkey_store import Passkeys
 from meeple.server.features.accounts.store import Account, Accounts, SessionInfo, session_id
 from meeple.server.quotas import Throttled
+from meeple.server.site import site_of
 from meeple.server.table.checks import BadInput, checked_name
 from meeple.settings import AccountSettings, rate
 from meeple.store import Store, StoreUnavailable
@@ -159,7 +160,7 @@ _STATE = "meeple_signed"
 
 @dataclass
 class AccountService:
-    """Accounts, sessions and their limits for one server process (``app.state.accounts``)."""
+    """Accounts, sessions and their limits for one server process (the site's ``accounts``)."""
 
     store: Store
     settings: AccountSettings = field(default_factory=AccountSettings)
@@ -436,8 +437,7 @@ class AccountService:
 
 def get_accounts(conn: HTTPConnection) -> AccountService:
     """The app's :class:`AccountService`."""
-    service: AccountService = conn.app.state.accounts
-    return service
+    return site_of(conn).accounts
 
 
 AccountsDep = Annotated[AccountService, Depends(get_accounts)]
@@ -453,10 +453,11 @@ async def seat_proof(conn: HTTPConnection, table_id: str, seat: int, secret: str
                      ) -> Signed | bool | None:
     """What lets a request act for ``seat``: True for the seat's secret, the session
     (:class:`Signed`) whose account holds the seat, or None: nothing does."""
-    store: Store = conn.app.state.store
+    site = site_of(conn)
+    store = site.store
     if secret is not None and await asyncio.to_thread(store.check_secret, table_id, seat, secret):
         return True
-    service: AccountService | None = getattr(conn.app.state, "accounts", None)
+    service: AccountService | None = getattr(site, "accounts", None)
     if service is None or not await service.holds(conn, table_id, seat):
         return None
     return await service.signed(conn)
@@ -491,7 +492,7 @@ class SessionGuard:
         if COOKIE not in request.cookies:
             await self.app(scope, receive, send)
             return
-        service: AccountService = scope["app"].state.accounts
+        service = site_of(request).accounts
         try:
             signed = await service.signed(request)
             expected = await service.csrf(signed.session.id) if signed is not None else ""

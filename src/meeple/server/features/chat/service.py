@@ -45,6 +45,7 @@ from meeple.server.features.chat.store import (
     author_key,
 )
 from meeple.server.quotas import Throttled, client_of
+from meeple.server.site import site_of
 from meeple.server.table.checks import INVISIBLE, MAX_MARKS, BadInput
 from meeple.server.table.protocol import ChatFrame, ChatLine, ErrorFrame
 from meeple.settings import ChatSettings, rate
@@ -176,7 +177,7 @@ async def _send_all(listeners: list[Listener], text: str) -> None:
 
 
 class ChatHub:
-    """The chat of this server process's tables (``app.state.chat``)."""
+    """The chat of this server process's tables (the site's ``chat``)."""
 
     def __init__(self, chat: Chat, settings: ChatSettings | None = None,
                  accounts: AccountService | None = None) -> None:
@@ -373,8 +374,7 @@ class ChatHub:
 
 def get_chat(conn: HTTPConnection) -> ChatHub:
     """The app's :class:`ChatHub`."""
-    hub: ChatHub = conn.app.state.chat
-    return hub
+    return site_of(conn).chat
 
 
 __all__ = ["BOTS_ONLY", "MAX_REASON", "MAX_TEXT", "SIGN_IN", "TEXT_RULE", "ChatHub",

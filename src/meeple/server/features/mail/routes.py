@@ -27,6 +27,7 @@ from meeple.server.features.mail.mailer import (
 from meeple.server.features.mail.notices import Notifier
 from meeple.server.features.mail.store import KINDS, Mailbox
 from meeple.server.quotas import ThrottledRoute
+from meeple.server.site import site_of
 from meeple.store.models import now
 
 router = APIRouter(route_class=ThrottledRoute)
@@ -37,8 +38,7 @@ _SIG = re.compile(r"[0-9a-f]{64}")
 
 
 def get_notifier(conn: HTTPConnection) -> Notifier:
-    notifier: Notifier = conn.app.state.notifier
-    return notifier
+    return site_of(conn).notifier
 
 
 NotifierDep = Annotated[Notifier, Depends(get_notifier)]

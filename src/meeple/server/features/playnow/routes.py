@@ -13,8 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 import meeple
 from meeple.bots.ratings import SCALE, shown
 from meeple.server.features.accounts.sessions import AccountsDep
-from meeple.server.features.playnow.service import Matcher, bucket_of
+from meeple.server.features.playnow.service import bucket_of
 from meeple.server.features.playnow.store import GONE, MATCHED, Entry, PlayQueue
+from meeple.server.site import site_of
 from meeple.server.table.checks import checked_variant
 from meeple.store import Store
 from meeple.store.models import now
@@ -74,15 +75,14 @@ def bot_shown_ratings(store: Store, game: str) -> dict[str, float]:
 
 
 def _queue(request: Request) -> PlayQueue:
-    queue: PlayQueue = request.app.state.play_queue
-    return queue
+    return site_of(request).play_queue
 
 
 def _state(entry: Entry | None, request: Request) -> PlayNowState:
     if entry is None:
         return PlayNowState(state="none")
     waited = (now() - entry.since).total_seconds()
-    matcher: Matcher = request.app.state.matcher
+    matcher = site_of(request).matcher
     wide = matcher.settings.window_after(waited)
     state = {MATCHED: "seated", GONE: "gone"}.get(entry.state, "waiting")
     return PlayNowState(state=state, game=entry.game, variant=entry.variant,
@@ -113,12 +113,12 @@ async def play_now(body: PlayNowAsk, request: Request, accounts: AccountsDep) ->
         raise HTTPException(422, f"Play now seats {info.title}'s listed variants: "
                                  f"{'; '.join(json.dumps(v) for v in offered)}; not "
                                  f"{json.dumps(variant)[:200]}")
-    store = request.app.state.store
+    store = site_of(request).store
     rating = await asyncio.to_thread(match_rating, store, signed.account.id, body.game)
     entry = await asyncio.to_thread(
         _queue(request).enter, signed.account.id, body.game, variant, body.players,
         bucket_of(body.game, variant, body.players), rating, body.bots)
-    request.app.state.matcher.kick()
+    site_of(request).matcher.kick()
     return _state(entry, request)
 
 

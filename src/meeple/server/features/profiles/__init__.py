@@ -1,1 +1,14 @@
-"""The profiles feature."""
+"""Profiles: a player's public page (games, stats, solo achievements)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from meeple.server.site import Site
+
+
+def wire(app: FastAPI, site: Site) -> None:
+    """The profiles routes on ``app``."""
+    from meeple.server.features.profiles import routes
+
+    app.include_router(routes.router)

@@ -1,1 +1,15 @@
-"""The ratings feature."""
+"""Ratings: the leaderboards and a player's ratings (the ratings themselves are computed in
+the store's finishing transaction, :mod:`meeple.store.ratings`)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from meeple.server.site import Site
+
+
+def wire(app: FastAPI, site: Site) -> None:
+    """The ratings routes on ``app``."""
+    from meeple.server.features.ratings import routes
+
+    app.include_router(routes.router)

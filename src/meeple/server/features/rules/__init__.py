@@ -1,1 +1,14 @@
-"""The rules feature."""
+"""Rules pages: each game's rulebook as the server renders it."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from meeple.server.site import Site
+
+
+def wire(app: FastAPI, site: Site) -> None:
+    """The rules routes on ``app``."""
+    from meeple.server.features.rules import routes
+
+    app.include_router(routes.router)

@@ -1,1 +1,14 @@
-"""The solo feature."""
+"""Solo: a player's solo achievement tables."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from meeple.server.site import Site
+
+
+def wire(app: FastAPI, site: Site) -> None:
+    """The solo routes on ``app``."""
+    from meeple.server.features.solo import routes
+
+    app.include_router(routes.router)

@@ -23,6 +23,7 @@ from meeple.core.view import view_schema
 from meeple.server.deps import ServiceDep, StoreDep
 from meeple.server.features.accounts.sessions import AccountsDep, may_act
 from meeple.server.quotas import QuotasDep, ThrottledRoute, client_hash, client_of
+from meeple.server.site import site_of
 from meeple.server.table import uploads
 from meeple.server.table.authority import fault_point
 from meeple.server.table.checks import MAX_PARAM, BadInput, checked_variant
@@ -341,7 +342,7 @@ async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDe
         await svc.seats_changed(taken.table_id)
         await svc.seats_changed(table_id)  # its people are told of the rematch
         if old.rematch is None:  # this request made it: the others are invited by mail
-            request.app.state.notifier.rematch_made(old, taken.table_id, body.seat)
+            site_of(request).notifier.rematch_made(old, taken.table_id, body.seat)
     answer = await asyncio.to_thread(_answer, store, taken)
     assert isinstance(answer, Joined)
     return answer

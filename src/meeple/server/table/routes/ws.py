@@ -34,6 +34,7 @@ from meeple.server.deps import ServiceDep
 from meeple.server.features.accounts.sessions import SOCKET_RECHECK, AccountService, Signed, seat_proof
 from meeple.server.features.chat.service import ChatHub
 from meeple.server.quotas import Quotas, QuotasDep, Throttled, client_of
+from meeple.server.site import Site, site_of
 from meeple.server.table.checks import BadInput, loads_strict
 from meeple.server.table.protocol import (
     CLIENT_FRAMES,
@@ -162,8 +163,13 @@ class Connection:
         #: whether the server closed it (:meth:`end`): a frame still read is not answered
         self.ended = False
         #: the table's chat
-        state = getattr(getattr(ws, "app", None), "state", None)
-        self.chat_hub: ChatHub | None = getattr(state, "chat", None)
+        self.chat_hub: ChatHub | None = getattr(self._site(), "chat", None)
+
+    def _site(self) -> Site | None:
+        """The site of the socket's app (None for a stand-in socket without an app)."""
+        site: Site | None = getattr(getattr(getattr(self.ws, "app", None), "state", None),
+                                    "site", None)
+        return site
 
     async def send(self, frame: dict[str, Any] | str) -> None:
         """Queue a frame: a dict, or JSON text already (a view frame; a model's dump)."""
@@ -377,8 +383,7 @@ class Connection:
             self._forget = None
         self.session = signed
         self._session_seen = time.monotonic()
-        state = getattr(getattr(self.ws, "app", None), "state", None)
-        accounts: AccountService | None = getattr(state, "accounts", None)
+        accounts: AccountService | None = getattr(self._site(), "accounts", None)
         if signed is not None and accounts is not None:
             self._forget = accounts.watch(signed.account.id, signed.session.id,
                                           self.signed_out)
@@ -408,7 +413,7 @@ class Connection:
         assert signed is not None and client is not None and client.viewer is not None
         if time.monotonic() - self._session_seen < SOCKET_RECHECK:
             return True
-        accounts: AccountService = self.ws.app.state.accounts
+        accounts = site_of(self.ws).accounts
         if await accounts.still_holds(signed.session.id, self.table_id, client.viewer):
             self._session_seen = time.monotonic()
             return True
