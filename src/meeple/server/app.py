@@ -158,8 +158,8 @@ def _lifespan(store: Store, bot_workers: int | None, bots: bool, bot_deadline: f
             await service.stop()
             if fanout is not None:
                 fanout.stop()
-            if service.pool is not None:
-                kill_pool(service.pool)
+            if service.bots.pool is not None:
+                kill_pool(service.bots.pool)
 
     return lifespan
 
