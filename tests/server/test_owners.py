@@ -129,15 +129,20 @@ def _runtime() -> Runtime:
     return Authority(store).load(tid)
 
 
-def test_the_broadcaster_sends_a_view_first_then_updates_made_once_for_alike_clients() -> None:
-    rt = _runtime()
-    sent: dict[str, list[str]] = {"a": [], "b": [], "s": []}
-
+def _sender(sent: dict[str, list[str]]) -> Any:
+    """A maker of a client's ``send`` that keeps the frames it is sent in ``sent[name]``."""
     def sender(name: str) -> Any:
         async def send(frame: dict[str, Any] | str) -> None:
             assert isinstance(frame, str)
             sent[name].append(frame)
         return send
+    return sender
+
+
+def test_the_broadcaster_sends_a_view_first_then_updates_made_once_for_alike_clients() -> None:
+    rt = _runtime()
+    sent: dict[str, list[str]] = {"a": [], "b": [], "s": []}
+    sender = _sender(sent)
 
     import json
 
@@ -173,12 +178,7 @@ def test_the_broadcaster_takes_a_movers_ack_as_an_argument_and_says_if_it_went_o
 
     rt = _runtime()
     sent: dict[str, list[str]] = {"a": [], "b": []}
-
-    def sender(name: str) -> Any:
-        async def send(frame: dict[str, Any] | str) -> None:
-            assert isinstance(frame, str)
-            sent[name].append(frame)
-        return send
+    sender = _sender(sent)
 
     b = Broadcaster()
     a = Client(0, sender("a"), updates=True, merged_ack=True)

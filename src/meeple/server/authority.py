@@ -356,9 +356,8 @@ class Authority:
                    ) -> Committed:
         """Play ``texts`` (decisions of ``seat`` in a row) against ``version`` and commit
         them with the chance draws that follow: all or nothing; returns what was committed.
-        ``draft``: the connection's
-        turn in progress; when it holds these steps, its positions are committed as they are
-        (no step is played again). Raises :class:`Refused`."""
+        ``draft``: the connection's turn in progress; when it holds these steps, its
+        positions are committed as they are (no step is played again). Raises :class:`Refused`."""
         async with rt.lock:
             await self.check_turn(rt, seat, version, key, by_bot)
             trial = self._confirmed(rt, seat, texts, draft) or self._played(rt, seat, texts)
