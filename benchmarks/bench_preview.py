@@ -69,7 +69,7 @@ def greedy_turn(state: State[Any], seed: int) -> list[str]:
 
 async def long_turn(svc: Service, tid: str, least: int, seed: int) -> tuple[int, list[str]]:
     """Play whole greedy turns on the table until a seat starts one of ``least`` steps."""
-    rt = await svc.runtime(tid)
+    rt = await svc.authority.runtime(tid)
     for k in range(400):
         seat = rt.state.to_move
         if seat is None or seat == CHANCE:
@@ -101,7 +101,7 @@ def run_case(game: str, options: dict[str, Any], least: int, rounds: int, seed: 
         loop = asyncio.new_event_loop()
         loop.run_until_complete(svc.start_table(tid))
         seat, texts = loop.run_until_complete(long_turn(svc, tid, least, seed))
-        rt = loop.run_until_complete(svc.runtime(tid))
+        rt = loop.run_until_complete(svc.authority.runtime(tid))
         count = Counter(type(rt.state))
 
         def clicks(draft: Draft | None) -> list[str]:

@@ -12,7 +12,7 @@ import meeple
 from meeple.core.errors import IllegalMove
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
-from meeple.core.turn import StepRefused, Turn, ends_turn, forced_move
+from meeple.core.turn import StepRefused, Turn, ends_turn, forced_move, take_back
 from meeple.core.turns import turn_ended
 from tests.conformance.cases import every_case
 from tests.steps import EngineSteps
@@ -74,7 +74,7 @@ def test_steps_then_undo_give_back_every_position(game: str, variant: dict[str, 
                 assert len(turn) == n
                 assert turn.position.key() == key
                 assert turn.position.history == history
-            assert not turn.can_undo and len(turn) == 0
+            assert not turn.can_undo() and len(turn) == 0
             with pytest.raises(IllegalMove):
                 turn.undo()
             assert turn.position is start
@@ -209,7 +209,7 @@ def test_play_forced_at_the_start_plays_the_first_decision_without_a_choice() ->
     turn: Turn[Any] = Turn(found)
     played = turn.play_forced()
     assert played and all(p.forced for p in played)
-    assert not turn.can_undo
+    assert not turn.can_undo()
     with pytest.raises(IllegalMove, match="nothing to undo"):
         turn.undo()
     turn.sync([])  # a fresh turn has no step
@@ -242,3 +242,36 @@ def test_a_click_costs_one_engine_step_and_an_undo_none(game: str,
         assert turn.texts == [s.text for s in steps[:len(turn)]]
     turn.undo()
     assert count.take() == 0 and len(turn) == 0
+
+
+@pytest.mark.parametrize("game", ["gardens", "pergola", "takenokolor", "reefs"])
+def test_take_back_pops_a_kept_position_and_replays_only_without_one(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one whole-move takeback (docs/layers.md, *Undo*): with the position before the
+    decision kept it is that position, no engine step; without, the game is replayed to the
+    same position; either way the decision taken back is named and ``state`` is unchanged."""
+    start = max(seat_positions(game, {}, 2, 5, count=6),
+                key=lambda s: len(random_turn(s, Rng(9))))
+    turn = random_turn(start, Rng(9))
+    mid = next(i for i in range(len(turn), 0, -1) if turn.before(i).can_undo())
+    decided, before = turn.before(mid), turn.before(mid - 1)
+    key, history = decided.key(), decided.history
+    count = EngineSteps(monkeypatch, type(start))
+    kept, back = take_back(decided, [turn.before(0), before])
+    assert kept is before and back == turn.steps[mid - 1].move
+    assert count.take() == 0  # a pop, not a replay
+    replayed, again = take_back(decided)
+    assert again == back and replayed.key() == before.key() and replayed is not before
+    assert count.take() > 0  # replayed from the start
+    assert decided.key() == key and decided.history == history  # unchanged
+
+
+def test_take_back_refuses_what_the_rule_does_not_allow() -> None:
+    """Nothing to take back at a turn's start (kept positions or not): refused, naming why."""
+    s = meeple.new_game("gardens", players=2, seed=3)
+    while s.to_move == CHANCE:
+        s.sample_chance()
+    assert not s.can_undo()
+    for kept in ([], [s.clone()]):
+        with pytest.raises(IllegalMove, match="nothing to undo"):
+            take_back(s, kept)

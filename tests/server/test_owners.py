@@ -4,6 +4,7 @@ scheduler (a host of the test's own plays what it decides)."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 import meeple
 from meeple.core.delta import apply_patch
 from meeple.server.table.authority import Authority, Refused
-from meeple.server.table.broadcaster import Broadcaster
+from meeple.server.table.broadcaster import Broadcaster, MergedAck
 from meeple.server.table.runtime import Client, Draft, Runtime
 from meeple.server.table.scheduler import BotScheduler
 from meeple.store import BOT, HUMAN, SeatSpec, Store
@@ -128,15 +129,20 @@ def _runtime() -> Runtime:
     return Authority(store).load(tid)
 
 
-def test_the_broadcaster_sends_a_view_first_then_updates_made_once_for_alike_clients() -> None:
-    rt = _runtime()
-    sent: dict[str, list[str]] = {"a": [], "b": [], "s": []}
-
+def _sender(sent: dict[str, list[str]]) -> Any:
+    """A maker of a client's ``send`` that keeps the frames it is sent in ``sent[name]``."""
     def sender(name: str) -> Any:
         async def send(frame: dict[str, Any] | str) -> None:
             assert isinstance(frame, str)
             sent[name].append(frame)
         return send
+    return sender
+
+
+def test_the_broadcaster_sends_a_view_first_then_updates_made_once_for_alike_clients() -> None:
+    rt = _runtime()
+    sent: dict[str, list[str]] = {"a": [], "b": [], "s": []}
+    sender = _sender(sent)
 
     import json
 
@@ -160,6 +166,34 @@ def test_the_broadcaster_sends_a_view_first_then_updates_made_once_for_alike_cli
         assert update["type"] == "update" and update["base"] == first["a"]["version"]
         patched = apply_patch(first["a"]["view"], update["patch"])
         assert patched == b.shown(rt, 0).data
+
+    run(scenario())
+
+
+def test_the_broadcaster_takes_a_movers_ack_as_an_argument_and_says_if_it_went_out() -> None:
+    """The ack travels as data (no field of the client): it goes in the mover's frame only,
+    once, and ``broadcast`` says whether it went out; a mover no longer at the table is owed
+    it still (False), and a later broadcast without it carries no ack."""
+    import json
+
+    rt = _runtime()
+    sent: dict[str, list[str]] = {"a": [], "b": []}
+    sender = _sender(sent)
+
+    b = Broadcaster()
+    a = Client(0, sender("a"), updates=True, merged_ack=True)
+    other = Client(1, sender("b"), updates=True, merged_ack=True)
+    rt.clients |= {a, other}
+
+    async def scenario() -> None:
+        assert await b.broadcast(rt, MergedAck(a, "m1")) is True
+        assert json.loads(sent["a"][-1])["ack"] == {"id": "m1"}
+        assert "ack" not in json.loads(sent["b"][-1])
+        await b.broadcast(rt)
+        assert "ack" not in json.loads(sent["a"][-1])
+        gone = Client(0, sender("a"), merged_ack=True)  # not a client of the table
+        assert await b.broadcast(rt, MergedAck(gone, None)) is False
+        assert not any("ack" in json.loads(f[-1]) for f in sent.values())
 
     run(scenario())
 
@@ -203,7 +237,7 @@ def test_the_bot_scheduler_plays_a_bots_only_table_to_its_end_through_its_host()
     while rt.state.to_move == meeple.CHANCE:
         rt.state.sample_chance()
     host = FakeHost(rt)
-    bots = BotScheduler(host, None)
+    bots = BotScheduler(host, None, refresh=host.refresh, tell_clock=host.tell_clock)
 
     async def scenario() -> None:
         bots.schedule(rt)
@@ -214,3 +248,36 @@ def test_the_bot_scheduler_plays_a_bots_only_table_to_its_end_through_its_host()
     assert rt.state.is_over
     assert {seat for seat, _ in host.played} == {0, 1}
     store.close()
+
+
+def _passes_through(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``fn``'s body (its docstring aside) only hands its call to an attribute of
+    ``self`` (``return self.x.y(...)``, ``await self.x.y(...)``, ``return self.x.y``)."""
+    body = [s for s in fn.body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Return | ast.Expr):
+        return False
+    value = body[0].value
+    if isinstance(value, ast.Await):
+        value = value.value
+    if isinstance(value, ast.Call):
+        value = value.func
+    return (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Attribute)
+            and isinstance(value.value.value, ast.Name) and value.value.value.id == "self")
+
+
+def test_the_service_passes_nothing_through_and_no_client_field_carries_an_ack() -> None:
+    """Callers ask each owner directly (docs/layers.md, *The server's move path*): no method
+    or property of the Service only hands its call to the authority, the broadcaster or the
+    scheduler; and a move's ack is an argument, not a field of the connection's client."""
+    import dataclasses
+    import inspect
+
+    import meeple.server.table.service as service
+
+    tree = ast.parse(inspect.getsource(service))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Service")
+    through = [f.name for f in cls.body
+               if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and _passes_through(f)]
+    assert through == []
+    assert "ack_due" not in {f.name for f in dataclasses.fields(Client)}

@@ -41,7 +41,7 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
 
     async def scenario() -> tuple[int, Any, int, Any]:
         await svc.start_table(tid)
-        rt = await svc.runtime(tid)
+        rt = await svc.authority.runtime(tid)
         seat = rt.state.to_move
         turn = a_turn(rt.state, 3)
         assert len(turn) >= 2  # a Gardens turn: a pencil, then fields
@@ -50,10 +50,10 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
         at = rt.version
         await other.play(tid, seat, turn[0], at, "o1")
         monkeypatch.setattr(svc.authority, "_caught_up", slow_first_load)
-        slow = asyncio.create_task(svc.refresh(rt))  # (a client's hello, say)
+        slow = asyncio.create_task(svc.authority.refresh(rt))  # (a client's hello, say)
         await asyncio.to_thread(loaded.wait, 30)  # it has read the store at version at + 1
         # meanwhile this process plays the next decision (catching up first, under the lock)
-        new = await svc.play(tid, seat, turn[1], at + 1, "s1")
+        new = (await svc.play(tid, seat, turn[1], at + 1, "s1")).version
         assert rt.version == new == at + 2
         go.set()
         await slow

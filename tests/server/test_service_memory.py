@@ -26,21 +26,21 @@ def test_idle_tables_nobody_watches_are_forgotten_and_rebuilt_on_demand(tmp_path
 
     async def scenario() -> None:
         for tid in (waiting, running, finished):
-            await svc.runtime(tid)
-        assert svc.evict_idle(idle=3600) == 0  # nothing is idle yet
-        for rt in svc.runtimes.values():
+            await svc.authority.runtime(tid)
+        assert svc.authority.evict_idle(idle=3600) == 0  # nothing is idle yet
+        for rt in svc.authority.runtimes.values():
             rt.since -= 7200
-        svc.connections[waiting] = 1  # an open connection keeps a table
-        assert svc.evict_idle(idle=3600) == 1
-        assert set(svc.runtimes) == {waiting, running}
-        del svc.connections[waiting]
-        assert svc.evict_idle(idle=3600) == 1
-        assert set(svc.runtimes) == {running}  # a running game stays in memory
-        again = await svc.runtime(finished)  # rebuilt from the store
+        svc.authority.connections[waiting] = 1  # an open connection keeps a table
+        assert svc.authority.evict_idle(idle=3600) == 1
+        assert set(svc.authority.runtimes) == {waiting, running}
+        del svc.authority.connections[waiting]
+        assert svc.authority.evict_idle(idle=3600) == 1
+        assert set(svc.authority.runtimes) == {running}  # a running game stays in memory
+        again = await svc.authority.runtime(finished)  # rebuilt from the store
         assert again.table.status == "finished" and again.version == 0
         for bogus in ("nope", "0" * 16, "x" * 5000):
             with pytest.raises(NotFound):
-                await svc.runtime(bogus)
+                await svc.authority.runtime(bogus)
         assert svc.authority._loading == {}  # no lock per id a client named
 
     run(scenario())

@@ -56,7 +56,7 @@ def test_previews_on_the_connections_turn_answer_the_same_at_one_step_a_click(
 
     async def scenario() -> None:
         await svc.start_table(tid)
-        rt = await svc.runtime(tid)
+        rt = await svc.authority.runtime(tid)
         seat = rt.state.to_move
         assert seat is not None and seat >= 0
         texts = a_turn(rt.state, 3)
@@ -113,7 +113,7 @@ def test_undo_of_committed_decisions_is_one_step_back_not_a_replay(
 
     async def scenario() -> None:
         await svc.start_table(tid)
-        rt = await svc.runtime(tid)
+        rt = await svc.authority.runtime(tid)
         seat = rt.state.to_move
         assert seat is not None and seat >= 0
         # a few turns first, so a replay would cost many steps
@@ -144,8 +144,8 @@ def test_undo_of_committed_decisions_is_one_step_back_not_a_replay(
         # a runtime rebuilt from the store keeps the positions too
         start_key = rt.state.key()
         await svc.play(tid, seat, texts[0], rt.version, "again")
-        del svc.runtimes[tid]
-        rt = await svc.runtime(tid)
+        del svc.authority.runtimes[tid]
+        rt = await svc.authority.runtime(tid)
         assert len(rt.befores) == 1
         count.take()
         await svc.undo(tid, seat, rt.version, "u-again")

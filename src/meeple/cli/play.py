@@ -41,7 +41,7 @@ from meeple.core.present import announcements, presentation
 from meeple.core.registry import load_record
 from meeple.core.state import CHANCE, State
 from meeple.core.text import YOU, possessive, subject
-from meeple.core.turn import Turn
+from meeple.core.turn import Turn, take_back
 from meeple.core.view import terminal_score, terminal_text
 
 HUMAN = {"me", "human", "you"}
@@ -491,8 +491,9 @@ class Session:
         (only one choice) since that decision go back with it, even when the last of them
         ended the turn: undo never crosses a roll, a draw or another seat's decision.
 
-        The positions come from the turns in progress (a pop, no replay); only a decision
-        made before the game was resumed is taken back by replaying the game."""
+        The decision goes back by :func:`~meeple.core.turn.take_back`, from the position
+        the turns in progress kept from before it (a pop, no replay); only a decision made
+        before the game was resumed is taken back by replaying the game."""
         state = self.state
         log = state.log()
         k = len(log)
@@ -501,17 +502,21 @@ class Session:
         forced = [str(move) for _, move in log[k:]]
         self._turn(who)
         at, before = self._position(k), self._position(k - 1)
+        mark: tuple[int, int] | None = None
+        if at is not None and before is not None:  # kept by the turns in progress
+            decided, kept, mark = at[0], [before[0]], before[1]
+        else:
+            decided = state if k == len(log) else state.replay_moves(state.history[:k])
+            kept = []
         try:
-            if at is None or before is None or not at[0].can_undo():
-                trial = state.clone() if k == len(log) else state.replay_moves(state.history[:k])
-                back = trial.undo()
-                self.turns = []
-            else:
-                trial, back = before[0], at[0].last_logged()[1]
-                self._back_to(before[1])
+            trial, back = take_back(decided, kept)
         except IllegalMove as exc:
             console.print(f"[red]{escape(exc.reason)}[/]")
             return
+        if mark is not None:
+            self._back_to(mark)
+        else:
+            self.turns = []
         self.state = trial
         self.auto = {i for i in self.auto if i < len(trial.history)}
         self._shown_for = None

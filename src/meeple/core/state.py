@@ -310,7 +310,9 @@ class State(ABC, Generic[M]):
         The game has no unmake, so this replays the game from its first move (the cost grows
         with the game's length). Play stays as cheap as it is: no position is kept per move.
         Where undo is frequent keep the positions instead: :class:`meeple.core.turn.Turn`
-        holds a turn's positions, so its undo is one pop, never a replay."""
+        holds a turn's positions, so its undo is one pop, never a replay; the server and the
+        terminal take a decision back by :func:`meeple.core.turn.take_back`, which replays
+        (by this method) only where no position was kept."""
         if not self.can_undo():
             raise IllegalMove(
                 "nothing to undo: undo only works inside your own unfinished turn, "

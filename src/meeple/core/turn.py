@@ -17,6 +17,10 @@ for every step and its answer kept with the step (the server keeps its log lines
 :meth:`Turn.sync` goes from the turn as it is to the turn a list of step texts describes by
 undoing back to the steps they share and playing only the new ones: a client that re-sends
 its whole turn on each click costs one engine step per click, and one pop per undo.
+
+A decision already made outside a turn in progress (stored by the server, or played in the
+terminal before the game was resumed) is taken back by one function, :func:`take_back`: from
+the position kept from before it when there is one (a pop), else by replaying the game.
 """
 
 from __future__ import annotations
@@ -89,6 +93,27 @@ def ends_turn(state: State[M], move: M) -> bool:
     return turn_ended(state.turn, state.to_move, node)
 
 
+def take_back(state: State[M], kept: Sequence[State[M]] = ()) -> tuple[State[M], M]:
+    """The whole-move takeback: the position before the last decision of ``state`` and that
+    decision, when the seat to move made it in its unfinished turn (``state.can_undo()``);
+    ``state`` itself is not changed. The server's ``undo`` request and the terminal's
+    ``undo`` take a decision back with this function and nothing else.
+
+    ``kept``: positions kept from before the last decisions of ``state``, oldest first (the
+    server's :attr:`Runtime.befores <meeple.server.table.runtime.Runtime.befores>`, a
+    :class:`Turn`'s positions): the position before is the last of them, returned as it is
+    (one pop, no replay; the caller must not change it). With none kept, the game is
+    replayed from its start without its last move (:meth:`State.undo
+    <meeple.core.state.State.undo>`, on a clone). Raises :class:`IllegalMove` (nothing
+    changed) when the decision cannot be taken back: never across a roll, a draw or another
+    seat's decision."""
+    if kept and state.can_undo():
+        return kept[-1], state.last_logged()[1]
+    trial = state.clone()
+    back = trial.undo()  # refuses, naming why, what cannot be taken back
+    return trial, back
+
+
 class Turn(Generic[M]):
     """The turn in progress of the seat to move in ``start``.
 
@@ -142,7 +167,6 @@ class Turn(Generic[M]):
         or the game ended."""
         return turn_ended(self.turn, self.seat, self._positions[-1])
 
-    @property
     def can_undo(self) -> bool:
         """Whether a chosen step can be taken back (forced steps before any chosen one, see
         :meth:`play_forced`, cannot: there was no choice to take back)."""
@@ -187,7 +211,7 @@ class Turn(Generic[M]):
         """Take back the last chosen step and the forced steps that followed it (a pop per
         step, no replay); returns them, oldest first. Raises :class:`IllegalMove` if no step
         of this turn was chosen."""
-        if not self.can_undo:
+        if not self.can_undo():
             raise IllegalMove("nothing to undo: no decision of this turn has been made yet",
                               None)
         back: list[Step[M]] = []

@@ -155,8 +155,8 @@ def _lifespan(store: Store, settings: Settings, bot_workers: int | None, bots: b
             await service.stop()
             if fanout is not None:
                 fanout.stop()
-            if service.pool is not None:
-                kill_pool(service.pool)
+            if service.bots.pool is not None:
+                kill_pool(service.bots.pool)
 
     return lifespan
 

@@ -8,8 +8,9 @@ stored log in one transaction that raises the table's version
 (:class:`~meeple.server.table.committer.Committer`). Only after that commit does the trial position
 become the table's. A refused move changes nothing.
 
-The authority tells nobody and schedules nothing: :class:`~meeple.server.table.service.Service`
-hands a change it made to the broadcaster and the bot scheduler. It holds every live
+The authority tells nobody and schedules nothing: each change returns what it committed
+(:class:`Committed`), and :class:`~meeple.server.table.service.Service` hands the change to the
+broadcaster and the bot scheduler. It holds every live
 :class:`~meeple.server.table.runtime.Runtime` of this process, rebuilt from the stored log on first
 use, after a restart, and caught up (from the new log entries only) when another server
 process moved a table on.
@@ -24,11 +25,12 @@ import logging
 import os
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from meeple.core.errors import IllegalMove, MeepleError
 from meeple.core.state import CHANCE, State
-from meeple.core.turn import StepRefused, Turn
+from meeple.core.turn import StepRefused, Turn, take_back
 from meeple.core.view import LogLine, View, view_data
 from meeple.server.table.committer import Committer
 from meeple.server.table.pace import MoveTimes
@@ -99,6 +101,15 @@ class PreviewAnswer(NamedTuple):
     def view(self) -> View:
         """The view as its model (made from the data when asked for)."""
         return View.model_validate(self.data)
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What one commit stored: the table's version after it and the log entries it added
+    (a seat's decisions with the chance drawn after them, the opening draws, or an undo)."""
+
+    version: int
+    entries: tuple[Entry, ...]
 
 
 class Trial(NamedTuple):
@@ -347,11 +358,11 @@ class Authority:
     # ------------------------------------------------------------------ changes
     async def play(self, rt: Runtime, seat: int, texts: Sequence[str], version: int,
                    key: str | None, *, by_bot: bool = False, draft: Draft | None = None
-                   ) -> None:
+                   ) -> Committed:
         """Play ``texts`` (decisions of ``seat`` in a row) against ``version`` and commit
-        them with the chance draws that follow: all or nothing. ``draft``: the connection's
-        turn in progress; when it holds these steps, its positions are committed as they are
-        (no step is played again). Raises :class:`Refused`."""
+        them with the chance draws that follow: all or nothing; returns what was committed.
+        ``draft``: the connection's turn in progress; when it holds these steps, its
+        positions are committed as they are (no step is played again). Raises :class:`Refused`."""
         async with rt.lock:
             await self.check_turn(rt, seat, version, key, by_bot)
             trial = self._confirmed(rt, seat, texts, draft) or self._played(rt, seat, texts)
@@ -363,7 +374,7 @@ class Authority:
                 if position is not rt.state and draft is not None:
                     position = position.clone()  # the draft's position stays as it was
                 draw_chance(position, entries, lines, befores)
-            await self.commit(rt, position, entries, rt.lines + lines, befores)
+            return await self.commit(rt, position, entries, rt.lines + lines, befores)
 
     @staticmethod
     def _played(rt: Runtime, seat: int, texts: Sequence[str]) -> Trial:
@@ -395,26 +406,23 @@ class Authority:
         return Trial(turn.before(n), [s.text for s in steps], [s.note for s in steps],
                      befores)
 
-    async def undo(self, rt: Runtime, seat: int, version: int, key: str | None) -> None:
-        """Take back ``seat``'s last decision of its unfinished turn (as the engine allows)."""
+    async def undo(self, rt: Runtime, seat: int, version: int, key: str | None) -> Committed:
+        """Take back ``seat``'s last decision of its unfinished turn (as the engine allows);
+        returns what was committed (the ``UNDO`` entry)."""
         async with rt.lock:
             await self.check_turn(rt, seat, version, key, False)
-            if rt.befores and rt.state.can_undo():  # the position before it is kept
-                trial = rt.befores[-1]
-                back = rt.state.last_logged()[1]
-                trial.seats = rt.state.seats
-            else:
-                trial = rt.state.clone()
-                try:
-                    back = trial.undo()
-                except IllegalMove as exc:
-                    raise Refused(exc.reason, rt.version) from None
-            await self.commit(rt, trial, [Entry(UNDO, seat, str(back), key)],
-                              rt.lines[:-1], rt.befores[:-1])
+            try:
+                trial, back = take_back(rt.state, rt.befores)
+            except IllegalMove as exc:
+                raise Refused(exc.reason, rt.version) from None
+            trial.seats = rt.state.seats
+            return await self.commit(rt, trial, [Entry(UNDO, seat, str(back), key)],
+                                     rt.lines[:-1], rt.befores[:-1])
 
-    async def draw_opening(self, rt: Runtime) -> None:
+    async def draw_opening(self, rt: Runtime) -> Committed | None:
         """A table whose game starts: its opening chance events (the first roll), drawn on
-        the server and committed. Nothing happens if the table is not waiting for them."""
+        the server and committed (returned). Nothing happens (None) if the table is not
+        waiting for them, or another process drew them first."""
         async with rt.lock:
             await self.refresh(rt)
             if rt.table.status == RUNNING and rt.state.to_move == CHANCE:
@@ -424,7 +432,8 @@ class Authority:
                 befores: list[State[Any]] = []
                 draw_chance(trial, entries, lines, befores)
                 with contextlib.suppress(Refused):  # another process drew them first
-                    await self.commit(rt, trial, entries, rt.lines + lines, befores)
+                    return await self.commit(rt, trial, entries, rt.lines + lines, befores)
+            return None
 
     async def set_absent(self, rt: Runtime, seat: int, absent: bool) -> None:
         """Mark ``seat``'s person away (a stand-in plays for it) or back."""
@@ -434,9 +443,10 @@ class Authority:
             rt.since = time.monotonic()  # the person's own again: a whole clock
 
     async def commit(self, rt: Runtime, trial: State[Any], entries: list[Entry],
-                     lines: list[LogLine], befores: list[State[Any]]) -> None:
+                     lines: list[LogLine], befores: list[State[Any]]) -> Committed:
         """Store ``entries`` and make ``trial`` the table's position; ``befores``: the
-        positions before the last moves of ``trial`` (those undo may need are kept)."""
+        positions before the last moves of ``trial`` (those undo may need are kept).
+        Returns what was stored."""
         result = [s.as_dict() for s in trial.scores()] if trial.is_over else None
         try:
             new = await self.committer.append(rt.table.id, rt.version, entries,
@@ -455,6 +465,7 @@ class Authority:
             rt.times.passed(trial, time.time())
         if result is not None:
             rt.table = await asyncio.to_thread(self.store.table, rt.table.id)
+        return Committed(new, tuple(entries))
 
     # ------------------------------------------------------------------ previews
     def preview(self, rt: Runtime, seat: int, texts: Sequence[str], text: bool = False,

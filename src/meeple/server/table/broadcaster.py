@@ -9,7 +9,9 @@ It also sends the turn clock's and the table's presence frames. Sending only que
 the client's connection, so no move waits for another client's socket.
 
 It reads a :class:`~meeple.server.table.runtime.Runtime` and writes only its ``shown`` and
-``presence_sent``; it changes no position.
+``presence_sent``; it changes no position. The ack of a committed move that its mover takes
+inside the frame of the new version comes as an argument (:class:`MergedAck`), not as a
+field of the client.
 """
 
 from __future__ import annotations
@@ -51,6 +53,16 @@ class Shown:
         extra = f',"forced":{json_text(self.forced)}' if self.forced else ""
         return (f'{{"type":"view","version":{self.version}{extra},'
                 f'"view":{json_text(self.data)}}}')
+
+
+@dataclass(frozen=True)
+class MergedAck:
+    """The ack of a committed move, for its mover to take inside the next view or update
+    frame it is sent (a connection that said hello ``merged_ack``): the connection, and the
+    move's id (None if it had none)."""
+
+    client: Client
+    id: str | None
 
 
 def opening_forced(rt: Runtime, view: dict[str, Any]) -> list[str]:
@@ -113,17 +125,15 @@ class Broadcaster:
         """The whole ``view`` frame of :meth:`view_frame`, as JSON text."""
         return self.shown(rt, viewer, text).whole
 
-    def frame_for(self, rt: Runtime, client: Client) -> str:
+    def frame_for(self, rt: Runtime, client: Client, ack: MergedAck | None = None) -> str:
         """What ``client`` is sent for the position now: an ``update`` from the view it was
         sent last if it takes updates and has a view, else the whole ``view`` frame. Either
-        is made once for all the clients that need the same one; a client whose own move is
-        committed and not yet acknowledged (``merged_ack``) gets the ack in the same frame."""
+        is made once for all the clients that need the same one; ``ack``: the ack of the
+        client's own move, committed, that goes in the same frame (``merged_ack``)."""
         frame = self._frame_for(rt, client)
-        if client.ack_due is None:
+        if ack is None:
             return frame
-        ack = json_text({"id": client.ack_due[0]})
-        client.ack_due = None
-        return f'{{"ack":{ack},{frame[1:]}'
+        return f'{{"ack":{json_text({"id": ack.id})},{frame[1:]}'
 
     def _frame_for(self, rt: Runtime, client: Client) -> str:
         shown = self.shown(rt, client.viewer, client.text)
@@ -159,16 +169,23 @@ class Broadcaster:
             head["view"] = answer.data
         return json_text(head)
 
-    async def broadcast(self, rt: Runtime) -> None:
+    async def broadcast(self, rt: Runtime, ack: MergedAck | None = None) -> bool:
         """Send every connected client the position now: its own view, or what changed in it
         since its last (each made once per kind of viewer). Sending only queues the frame on
-        the client's connection, so a move's ack never waits for the other clients' sockets."""
+        the client's connection, so a move's ack never waits for the other clients' sockets.
+        ``ack``: a mover's ack to send inside its frame; returns whether its frame was
+        made (False: the mover is not a client of the table, and its ack is due still; a
+        mover dropped as its frame is queued is owed nothing more)."""
+        acked = False
         for client in list(rt.clients):
+            mine = ack if ack is not None and ack.client is client else None
+            acked = acked or mine is not None
             try:
-                await client.send(self.frame_for(rt, client))
+                await client.send(self.frame_for(rt, client, mine))
             except Exception:  # a client that went away is dropped
                 rt.clients.discard(client)
         await self.tell_clock(rt)
+        return acked
 
     # ------------------------------------------------------------------ clock
     @staticmethod

@@ -106,9 +106,6 @@ class Client:
     #: whether the forced decisions that open its seat's turn are previewed for it by the
     #: server, unasked (hello ``opening``)
     opening: bool = False
-    #: the id of its move that is committed and not yet acknowledged (a one-item list: the id
-    #: may be None), for the next view or update frame it is sent (``merged_ack``)
-    ack_due: list[str | None] | None = None
     #: what proved its seat at its hello (src/meeple/server/features/accounts/README.md,
     #: "One identity per seat"):
     #: ``("secret", the secret's hash)`` or ``("session", the session's id)``; None: a

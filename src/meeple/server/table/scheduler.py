@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -49,18 +49,20 @@ INLINE_BOTS = frozenset({"random"})
 
 
 class Host(Protocol):
-    """What the scheduler needs of the server: play a move, mark a seat away, catch up with
-    the store, tell the clients the turn clock."""
+    """What the scheduler needs of the server to change a table: play a move (committed and
+    told like any), mark a seat away."""
 
     async def play(self, table_id: str, seat: int, text: str | Sequence[str], version: int,
                    client_id: str | None, *, by_bot: bool = False, quiet: bool = False
-                   ) -> int: ...
+                   ) -> object: ...
 
     async def set_absent(self, table_id: str, seat: int, absent: bool) -> None: ...
 
-    async def refresh(self, rt: Runtime) -> bool: ...
 
-    async def tell_clock(self, rt: Runtime) -> None: ...
+#: Catches a runtime up with the store (the authority's ``refresh``): whether it changed.
+Refresh = Callable[[Runtime], Awaitable[bool]]
+#: Tells a table's clients its turn clock (the broadcaster's ``tell_clock``).
+TellClock = Callable[[Runtime], Awaitable[None]]
 
 
 def bot_seed(rt: Runtime) -> int:
@@ -73,13 +75,16 @@ class BotScheduler:
     processes, bot-only tables in a smaller one at a lower priority, each decision handed to
     its pool once a worker is free for it (:mod:`meeple.server.table.botfair`)."""
 
-    def __init__(self, host: Host, pool: Executor | None, *,
-                 deadline: float = DEFAULT_DEADLINE, enabled: bool = True,
+    def __init__(self, host: Host, pool: Executor | None, *, refresh: Refresh,
+                 tell_clock: TellClock, deadline: float = DEFAULT_DEADLINE,
+                 enabled: bool = True,
                  new_pool: Callable[[], Executor] | None = None,
                  shares: ShareSettings | None = None,
                  new_background_pool: Callable[[int], Executor] = make_background_pool
                  ) -> None:
         self.host = host
+        #: the owners' own calls: catch a table up with the store, tell its turn clock
+        self.refresh, self.tell_clock = refresh, tell_clock
         self.pool = pool
         self.new_pool = new_pool
         settings = shares or ShareSettings()
@@ -176,7 +181,7 @@ class BotScheduler:
                 try:
                     await self.host.play(rt.table.id, seat, text, version, None, by_bot=True)
                 except Refused:
-                    await self.host.refresh(rt)  # someone else moved meanwhile: look again
+                    await self.refresh(rt)  # someone else moved meanwhile: look again
                 return
             except StoreUnavailable as exc:
                 if self.closed:
@@ -260,7 +265,7 @@ class BotScheduler:
         await self._bot_move(rt, seat, text, version)
         if rt.version != version and rt.table.seats[seat].absent:
             rt.ran_out[seat] = ([*before, text][-16:], rt.version)
-            await self.host.tell_clock(rt)
+            await self.tell_clock(rt)
 
     # ------------------------------------------------------------------ the pool
     async def decide(self, d: Decision, client: str = "", background: bool = False

@@ -6,8 +6,13 @@
 
 Each change follows one path: the authority commits it, the broadcaster tells the clients,
 the scheduler lets the bots now to move play. The REST and WebSocket routes, the fan-out
-between server processes and the tests call the :class:`Service`; each owner can also be
-used (and is tested) on its own. ``docs/layers.md`` names each part and what it owns.
+between server processes and the tests call the :class:`Service` for a change; what only
+reads or tells (a runtime, a refresh, a frame, the clock) they ask of its owner directly
+(``svc.authority``, ``svc.broadcaster``, ``svc.bots``): the service passes nothing through.
+Each owner can also be used (and is tested) on its own. What a change committed travels as
+data: the authority returns it (:class:`~meeple.server.table.authority.Committed`), and a mover's
+ack goes to the broadcaster as an argument (:class:`~meeple.server.table.broadcaster.MergedAck`).
+``docs/layers.md`` names each part and what it owns.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any
 
 from meeple.core.errors import MeepleError
@@ -31,8 +37,7 @@ from meeple.server.table.authority import (
     undoable,
 )
 from meeple.server.table.botpool import DEFAULT_DEADLINE
-from meeple.server.table.broadcaster import Broadcaster, Shown, opening_forced
-from meeple.server.table.committer import Committer
+from meeple.server.table.broadcaster import Broadcaster, MergedAck, Shown, opening_forced
 from meeple.server.table.runtime import STAND_IN, Client, Draft, Runtime, Sender, not_your_turn
 from meeple.server.table.scheduler import INLINE_BOTS, BotScheduler
 from meeple.settings import ShareSettings, TestingSettings
@@ -40,11 +45,21 @@ from meeple.store import MOVE, RUNNING, UNDO, Store, request_key
 
 __all__ = [
     "IDLE_EVICT", "INLINE_BOTS", "SEAT_LOST", "STAND_IN", "AlreadyPlayed", "Client", "Draft",
-    "PreviewAnswer", "Refused", "Runtime", "Sender", "Service", "Shown", "not_your_turn",
+    "Played", "PreviewAnswer", "Refused", "Runtime", "Sender", "Service", "Shown", "not_your_turn",
     "opening_forced", "play_steps", "rebuild", "undoable",
 ]
 
 log = logging.getLogger("meeple.server")
+
+
+@dataclass(frozen=True)
+class Played:
+    """A request committed and told: the table's version after it, and whether its mover's
+    ack went inside the view or update frame of the change (a connection that said hello
+    ``merged_ack``), so the mover is sent no ``ack`` frame of its own."""
+
+    version: int
+    acked: bool = False
 
 
 class Service:
@@ -59,33 +74,14 @@ class Service:
         self.authority = Authority(store, testing)
         self.broadcaster = Broadcaster()
         self.bots = BotScheduler(self, pool, deadline=bot_deadline, enabled=bots,
-                                 new_pool=new_pool, shares=shares)
+                                 new_pool=new_pool, shares=shares,
+                                 refresh=self.authority.refresh,
+                                 tell_clock=self.broadcaster.tell_clock)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
         #: called after every change this process made, once its clients are told (the mail
         #: notices): each must return at once (it may start a task)
         self.watchers: list[Callable[[Runtime], None]] = []
-
-    # what the routes, the hints' lane and the tests read of the parts
-    @property
-    def runtimes(self) -> dict[str, Runtime]:
-        return self.authority.runtimes
-
-    @property
-    def connections(self) -> dict[str, int]:
-        return self.authority.connections
-
-    @property
-    def committer(self) -> Committer:
-        return self.authority.committer
-
-    @property
-    def pool(self) -> Executor | None:
-        return self.bots.pool
-
-    @property
-    def bot_deadline(self) -> float:
-        return self.bots.deadline
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -119,11 +115,11 @@ class Service:
             ticks += 1
             if ticks % 15 == 0:
                 self.authority.evict_idle()
-            self.bots.tick(list(self.runtimes.values()))
+            self.bots.tick(list(self.authority.runtimes.values()))
 
     async def stop(self) -> None:
         self._closed = True
-        self.bots.stop(list(self.runtimes.values()))
+        self.bots.stop(list(self.authority.runtimes.values()))
         for t in list(self._tasks):
             t.cancel()
         await self.authority.stop()
@@ -135,50 +131,24 @@ class Service:
         return task
 
     # ------------------------------------------------------------------ positions
-    async def runtime(self, table_id: str) -> Runtime:
-        return await self.authority.runtime(table_id)
-
-    def evict_idle(self, idle: float = IDLE_EVICT) -> int:
-        return self.authority.evict_idle(idle)
-
-    async def refresh(self, rt: Runtime) -> bool:
-        return await self.authority.refresh(rt)
-
     async def remote_change(self, table_id: str, version: int) -> None:
         """Another server process changed a table (fan-out): catch up (reading only the new
         log entries) and tell our clients."""
-        rt = self.runtimes.get(table_id)
+        rt = self.authority.runtimes.get(table_id)
         if rt is None or (0 <= version <= rt.version):
             return
         async with rt.lock:
-            changed = await self.refresh(rt)
+            changed = await self.authority.refresh(rt)
         if version < 0:  # the seats changed there: a seat here may have changed hands
             await self.end_lost_seats(rt)
         if changed:
             await self.broadcaster.broadcast(rt)
 
     # ------------------------------------------------------------------ what clients see
-    def view_frame(self, rt: Runtime, viewer: int | None, text: bool = False) -> dict[str, Any]:
-        return self.broadcaster.view_frame(rt, viewer, text)
-
-    def frame_for(self, rt: Runtime, client: Client) -> str:
-        return self.broadcaster.frame_for(rt, client)
-
-    async def broadcast(self, rt: Runtime) -> None:
-        await self.broadcaster.broadcast(rt)
-
-    async def tell_clock(self, rt: Runtime, new: Client | None = None) -> None:
-        await self.broadcaster.tell_clock(rt, new)
-
-    async def tell_presence(self, rt: Runtime, new: Client | None = None) -> None:
-        await self.broadcaster.tell_presence(rt, new)
-
-    def schedule_bots(self, rt: Runtime) -> None:
-        self.bots.schedule(rt)
-
-    async def _told(self, rt: Runtime) -> None:
-        """After a change: every client told, then the bots now to move set going."""
-        await self.broadcaster.broadcast(rt)
+    async def _told(self, rt: Runtime, ack: MergedAck | None = None) -> bool:
+        """After a change: every client told (``ack``: the mover's, inside its frame), then
+        the bots now to move set going. Returns whether the mover's ack went out."""
+        acked = await self.broadcaster.broadcast(rt, ack)
         for client in list(rt.clients):
             await self.open_turn(rt, client)
         self.bots.schedule(rt)
@@ -187,6 +157,7 @@ class Service:
                 watch(rt)
             except Exception:  # a notice must never break the move path
                 log.exception("table %s: a watcher of changes failed", rt.table.id)
+        return acked
 
     async def open_turn(self, rt: Runtime, client: Client) -> None:
         """For a client that asked (hello ``opening``) whose seat is to move, and whose turn
@@ -210,73 +181,81 @@ class Service:
     # ------------------------------------------------------------------ changes
     async def play(self, table_id: str, seat: int, text: str | Sequence[str], version: int,
                    client_id: str | None, *, by_bot: bool = False, quiet: bool = False,
-                   draft: Draft | None = None, mover: Client | None = None) -> int:
+                   draft: Draft | None = None, mover: Client | None = None) -> Played:
         """Play ``text`` (a move, or several decisions of this seat in a row: a whole turn
         confirmed at once) for ``seat`` against table version ``version``. All or nothing:
         returns the new version once committed; raises :class:`Refused` otherwise.
         ``draft``: the connection's turn in progress (its previews), whose positions are
         committed as they are when it holds these steps. ``mover``: the connection that sent
-        it, if it takes its ack in the next view or update frame (``merged_ack``): once
-        committed, the ack is due to it (:meth:`Broadcaster.frame_for`)."""
+        it; if it takes its ack in the next view or update frame (``merged_ack``), the ack
+        goes in the frame of this change (:class:`Played` says whether it did)."""
         texts = [text] if isinstance(text, str) else list(text)
         if not texts:
             raise Refused("no move was given", version)
-        rt = await self.runtime(table_id)
+        rt = await self.authority.runtime(table_id)
         if not by_bot:
             conceded(rt, seat, version)
         key = None if client_id is None else request_key(seat, version, client_id, MOVE, texts)
-        await self.authority.play(rt, seat, texts, version, key, by_bot=by_bot, draft=draft)
-        if mover is not None and mover.merged_ack:
-            mover.ack_due = [client_id]  # committed: the next frame it is sent says so
+        committed = await self.authority.play(rt, seat, texts, version, key, by_bot=by_bot,
+                                              draft=draft)
         if quiet:  # an inline bot's move inside a person's (see BotScheduler.play_inline)
-            return rt.version
+            return Played(committed.version)
+        ack = MergedAck(mover, client_id) if mover is not None and mover.merged_ack else None
+        acked = False
         if not by_bot and rt.table.seats[seat].absent:
-            await self.set_absent(table_id, seat, False)
+            await self._set_absent(rt, seat, False)
+            acked = await self._told(rt, ack)
         if not by_bot:
             await self.bots.play_inline(rt)
-        await self._told(rt)
-        return rt.version
+        acked = await self._told(rt, None if acked else ack) or acked
+        return Played(rt.version, acked)
 
     async def preview(self, table_id: str, seat: int, texts: Sequence[str], text: bool = False,
                       draft: Draft | None = None) -> PreviewAnswer:
         """What the position would be after ``texts`` (:meth:`Authority.preview`); the turn
         clock restarts, and its clients are told."""
-        rt = await self.runtime(table_id)
+        rt = await self.authority.runtime(table_id)
         conceded(rt, seat, rt.version)
         answer = self.authority.preview(rt, seat, texts, text, draft)
         await self.broadcaster.tell_clock(rt)
         return answer
 
-    async def undo(self, table_id: str, seat: int, version: int, client_id: str | None) -> int:
-        """Take back ``seat``'s last decision of its unfinished turn (as the engine allows)."""
-        rt = await self.runtime(table_id)
+    async def undo(self, table_id: str, seat: int, version: int, client_id: str | None
+                   ) -> Played:
+        """Take back ``seat``'s last decision of its unfinished turn (as the engine allows);
+        its mover is sent an ``ack`` frame of its own."""
+        rt = await self.authority.runtime(table_id)
         conceded(rt, seat, version)
         key = None if client_id is None else request_key(seat, version, client_id, UNDO, [])
-        await self.authority.undo(rt, seat, version, key)
+        committed = await self.authority.undo(rt, seat, version, key)
         await self.broadcaster.broadcast(rt)
-        return rt.version
+        return Played(committed.version)
 
     async def start_table(self, table_id: str) -> None:
         """A table whose game starts: draw its opening chance events (the first roll) on the
         server, then let its bots play."""
-        rt = await self.runtime(table_id)
+        rt = await self.authority.runtime(table_id)
         await self.authority.draw_opening(rt)
         await self._told(rt)
 
     async def set_absent(self, table_id: str, seat: int, absent: bool) -> None:
-        rt = await self.runtime(table_id)
+        """Mark ``seat``'s person away (its stand-in plays) or back, and tell the table."""
+        rt = await self.authority.runtime(table_id)
+        await self._set_absent(rt, seat, absent)
+        await self._told(rt)
+
+    async def _set_absent(self, rt: Runtime, seat: int, absent: bool) -> None:
         if not absent:
             conceded(rt, seat, rt.version)
         await self.authority.set_absent(rt, seat, absent)
         if not absent:  # the person's own again
             self.bots.seat_back(rt, seat)
-        await self._told(rt)
 
     async def holders_changed(self, table_id: str) -> None:
         """A seat's holder changed at ``table_id`` without a change to the table (a secret
         claimed into an account, or revoked): end the sockets whose proof no longer holds,
         if this process holds the table live."""
-        rt = self.runtimes.get(table_id)
+        rt = self.authority.runtimes.get(table_id)
         if rt is not None:
             await self.end_lost_seats(rt)
 
@@ -311,8 +290,8 @@ class Service:
                               exc_info=True)
 
     async def seats_changed(self, table_id: str) -> None:
-        rt = await self.runtime(table_id)
-        await self.refresh(rt)
+        rt = await self.authority.runtime(table_id)
+        await self.authority.refresh(rt)
         await self.end_lost_seats(rt)
         if rt.table.status == RUNNING:
             await self.start_table(table_id)

@@ -366,7 +366,7 @@ async def _tell_renamed(svc: Service, tables: Iterable[str]) -> None:
     or seats claimed into it) are sent the new names; a table nobody watches reads them from
     the store when it is opened."""
     for table_id in dict.fromkeys(tables):
-        if table_id in svc.runtimes:
+        if table_id in svc.authority.runtimes:
             await svc.seats_changed(table_id)
 
 
@@ -447,7 +447,7 @@ async def _turn(svc: Service, held: HeldTable) -> tuple[Turn | None, int, float 
     t = held.table
     if t.status != RUNNING:
         return None, t.version, None
-    rt = await svc.runtime(t.id)
+    rt = await svc.authority.runtime(t.id)
     seat = rt.state.to_move
     if seat is None or seat == CHANCE or not 0 <= seat < len(rt.table.seats):
         return None, rt.version, None
@@ -624,7 +624,7 @@ async def delete_me(body: DeleteMe, request: Request, response: Response,
     changed = await asyncio.to_thread(accounts.accounts.delete, signed.account.id)
     await accounts.signed_out(signed.account.id)
     for table_id in changed:
-        if table_id in svc.runtimes or (await asyncio.to_thread(svc.store.table, table_id)
+        if table_id in svc.authority.runtimes or (await asyncio.to_thread(svc.store.table, table_id)
                                         ).status == RUNNING:
             await svc.seats_changed(table_id)  # its clients told; a stand-in plays on
     accounts.clear_cookie(request, response)

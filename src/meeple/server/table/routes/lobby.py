@@ -398,9 +398,9 @@ async def close_stale(store: Store, svc: Service, older: float) -> list[str]:
     lobby flooded with tables nobody plays must not hide the real ones): each is finished
     without a result (abandoned) and leaves the lobby's waiting list; clients still there
     are told. A table with a client connected to this process is left waiting."""
-    closed = await asyncio.to_thread(store.close_stale, older, set(svc.connections))
+    closed = await asyncio.to_thread(store.close_stale, older, set(svc.authority.connections))
     for table_id in closed:
-        if table_id not in svc.runtimes:  # nobody holds it here: nothing to tell
+        if table_id not in svc.authority.runtimes:  # nobody holds it here: nothing to tell
             continue
         try:
             await svc.seats_changed(table_id)
@@ -416,9 +416,9 @@ async def close_abandoned(store: Store, svc: Service, older: float) -> list[str]
     seconds and that have no client connected to this process (a game its people
     walked away from): each is finished without a result (``ended``: abandoned) and
     leaves the lobby's running list."""
-    closed = await asyncio.to_thread(store.close_abandoned, older, set(svc.connections))
+    closed = await asyncio.to_thread(store.close_abandoned, older, set(svc.authority.connections))
     for table_id in closed:
-        if table_id in svc.runtimes:
+        if table_id in svc.authority.runtimes:
             try:
                 await svc.seats_changed(table_id)
             except Exception:

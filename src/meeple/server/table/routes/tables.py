@@ -45,7 +45,7 @@ async def get_view(table_id: str, request: Request, svc: ServiceDep,
     """The table's view as ``seat`` (with its secret in the X-Seat-Secret header) or, with
     no seat, as a spectator; ``at=K`` gives the position after the first K moves as a
     spectator sees it (the replay viewer)."""
-    rt = await svc.runtime(table_id)
+    rt = await svc.authority.runtime(table_id)
     if at is not None:
         total = len(rt.state.history)
         if at > total:
@@ -72,7 +72,7 @@ async def get_hint(table_id: str, request: Request, svc: ServiceDep,
     """A suggested turn for ``seat`` (to move; its secret in X-Seat-Secret) at ``level``
     (easy, medium, hard or a bot spec), from that seat's view only, computed in the hint
     lane's workers within the hint deadline (:mod:`meeple.server.lanes`)."""
-    rt = await svc.runtime(table_id)
+    rt = await svc.authority.runtime(table_id)
     if seat is None:
         raise HTTPException(403, "hints are for the seat to move: give seat=N and that "
                                  "seat's secret (X-Seat-Secret); spectators get none")
@@ -87,7 +87,7 @@ async def get_hint(table_id: str, request: Request, svc: ServiceDep,
     job = HintJob(t.game, t.players, t.variant, t.sheet, t.seed,
                   tuple(str(m) for m in state.history), seat, level,
                   (t.seed * 1_000_003 + version) % (1 << 62), tuple(state.seats), t.id)
-    deadline = lane.settings.hint_seconds(svc.bot_deadline)
+    deadline = lane.settings.hint_seconds(svc.bots.deadline)
     try:
         found = await lane.run(client, hint_job, job, deadline,
                                f"the hint took longer than {deadline:g} s; try an easier level "
@@ -116,7 +116,7 @@ async def analysis(table_id: str, request: Request, svc: ServiceDep, caches: Cac
     points lost by the game's evaluation; with each seat's totals. 409 while the game
     runs (its analysis would advise the players). Computed once in the hint lane (asked
     again meanwhile, it is waited for) and kept."""
-    rt = await svc.runtime(table_id)
+    rt = await svc.authority.runtime(table_id)
     if rt.table.status != FINISHED or not rt.state.is_over:
         raise HTTPException(409, "only a finished game is analysed (while it runs the "
                                  "analysis would advise its players)")
@@ -143,7 +143,7 @@ async def record(table_id: str, svc: ServiceDep) -> dict[str, Any]:
     the table's places too (``places``: the seats that gave up below the others) and each
     seat's forfeit order (``forfeits``: 1 for the first to give up, null for a seat that
     played on)."""
-    rt = await svc.runtime(table_id)
+    rt = await svc.authority.runtime(table_id)
     rec = rt.state.record()
     if rt.table.status != FINISHED:
         rec["seed"] = 0
@@ -158,7 +158,7 @@ async def record(table_id: str, svc: ServiceDep) -> dict[str, Any]:
 async def layout(table_id: str, svc: ServiceDep) -> dict[str, Any]:
     """What never changes at this table: the sheet or board geometry to draw, from the
     game's ``view_layout``."""
-    rt = await svc.runtime(table_id)
+    rt = await svc.authority.runtime(table_id)
     return {"game": rt.table.game, "layout": presentation(rt.table.game).view_layout(rt.state)}
 
 

@@ -102,7 +102,7 @@ async def refuse(ws: WebSocket, exc: Throttled) -> None:
 async def _play(ws: WebSocket, table_id: str, svc: Service, quotas: Quotas, who: str) -> None:
     await ws.accept()
     try:
-        rt = await svc.runtime(table_id)
+        rt = await svc.authority.runtime(table_id)
     except NotFound as exc:
         await ws.send_text(ErrorFrame(reason=str(exc)).dump())
         await ws.close(code=4404)
@@ -112,7 +112,8 @@ async def _play(ws: WebSocket, table_id: str, svc: Service, quotas: Quotas, who:
         await ws.close(code=1013)
         return
     conn = Connection(svc, rt, ws, quotas, who)
-    svc.connections[table_id] = svc.connections.get(table_id, 0) + 1
+    connections = svc.authority.connections
+    connections[table_id] = connections.get(table_id, 0) + 1
     try:
         await conn.serve()
     except WebSocketDisconnect:
@@ -121,15 +122,15 @@ async def _play(ws: WebSocket, table_id: str, svc: Service, quotas: Quotas, who:
         if conn.client is not None:
             rt.clients.discard(conn.client)
             with contextlib.suppress(Exception):  # the others learn that this one left
-                await svc.tell_presence(rt)
+                await svc.broadcaster.tell_presence(rt)
                 # a seat its stand-in plays for, now with nobody there: it plays on at a
                 # bot's pace (Runtime.bot_for)
-                svc.schedule_bots(rt)
-                await svc.tell_clock(rt)
+                svc.bots.schedule(rt)
+                await svc.broadcaster.tell_clock(rt)
         await conn.finish()
-        left = svc.connections.pop(table_id, 1) - 1
+        left = connections.pop(table_id, 1) - 1
         if left > 0:
-            svc.connections[table_id] = left
+            connections[table_id] = left
 
 
 #: Frames queued for one connection at most: a client that reads slower than its table moves
@@ -339,22 +340,22 @@ class Connection:
                         clock=frame.clock is True, merged_ack=frame.merged_ack is True,
                         preview_updates=frame.preview_updates is True,
                         opening=frame.opening is True, holder=holder, end=self.end)
-        await self.svc.refresh(rt)
+        await self.svc.authority.refresh(rt)
         # welcome, the whole view, and only then a client of the table: nothing in between
         # waits (a send only queues), so no broadcast can come before the welcome or slip
         # between the view and the updates that start from it
         await self.send(Welcome(table=rt.table.id, seat=seat).dump())
-        await self.send(self.svc.frame_for(rt, client))
+        await self.send(self.svc.broadcaster.frame_for(rt, client))
         rt.clients.add(client)
         await self.svc.open_turn(rt, client)
         # after its view: who is at the table (to it, and to the others if that changed)
-        await self.svc.tell_presence(rt, client)
+        await self.svc.broadcaster.tell_presence(rt, client)
         if seat is not None and rt.table.seats[seat].absent and rt.state.to_move == seat:
             # back at a seat its stand-in played for: a whole clock for the next decision
             rt.since = time.monotonic()
-            await self.svc.tell_clock(rt)
+            await self.svc.broadcaster.tell_clock(rt)
         else:
-            await self.svc.tell_clock(rt, client)
+            await self.svc.broadcaster.tell_clock(rt, client)
         await self.join_chat(frame.chat is True, seat)
         return client
 
@@ -430,9 +431,11 @@ class Connection:
             return
         try:
             if isinstance(frame, Undo):
-                new = await self.svc.undo(self.table_id, client.viewer, version, move_id)
+                played = await self.svc.undo(self.table_id, client.viewer, version, move_id)
             else:
-                new = await self._played(client, frame.steps, version, move_id)
+                played = await self.svc.play(self.table_id, client.viewer, frame.steps,
+                                             version, move_id, draft=client.draft,
+                                             mover=client)
         except AlreadyPlayed as exc:
             # the same id again (the connection dropped before the ack): played once, acked again
             await self.send(Ack(id=move_id, version=exc.version, resent=True).dump())
@@ -445,20 +448,8 @@ class Connection:
             await self.send(RefusedFrame(id=move_id, version=version, reason=str(exc),
                                          retry=True).dump())
             return
-        if client.merged_ack and client.ack_due is None and isinstance(frame, Move):
-            return  # acknowledged in the view or update frame of the new version
-        client.ack_due = None
-        await self.send(Ack(id=move_id, version=new).dump())
-
-    async def _played(self, client: Client, steps: list[str], version: int,
-                      move_id: str | None) -> int:
-        """The client's move played; a refused or failed one leaves no ack due to it."""
-        try:
-            return await self.svc.play(self.table_id, client.viewer or 0, steps, version,
-                                       move_id, draft=client.draft, mover=client)
-        except BaseException:
-            client.ack_due = None  # answered by the caller (or the connection is gone)
-            raise
+        if not played.acked:  # else acknowledged in the view or update frame of the change
+            await self.send(Ack(id=move_id, version=played.version).dump())
 
     async def preview(self, client: Client, frame: Preview) -> None:
         """The position after the frame's decisions of this seat's turn, playing nothing."""

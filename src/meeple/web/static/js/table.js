@@ -628,102 +628,138 @@ function confirmTurn() {
   showPending();
 }
 
+// a view of the position (a whole view, or an update the connection has applied to the one
+// it holds)
+function onView(frame) {
+  if (frame.version < page.version) return;
+  const moved = frame.version !== page.version;
+  const log = page.view ? page.view.log : [];
+  const lastLine = log.length ? log[log.length - 1].number : 0;
+  const hadSteps = chosenSteps();
+  page.version = frame.version;
+  page.view = frame.view;
+  page.opening = frame.forced || [];
+  if (frame.ack) {  // this page's own turn, stored: the frame of the new version says so
+    page.pending = false;
+    page.confirming = false;
+    forgetDraft();
+  }
+  // a turn being built belongs to the position it was built on: if the table moved on
+  // under it, the player is told which steps were dropped
+  if (moved || !myTurn(page.view)) {
+    if (hadSteps.length && !page.confirming && !frame.ack) droppedByMove(hadSteps, lastLine, frame);
+    page.buffer = []; page.preview = null; page.complete = false;
+  }
+  const restoring = page.restoring && restoreDraft(frame);
+  render();
+  ratedEnd();
+  if (myTurn(page.view)) {  // a notification while this tab is hidden (notify.js), once a turn
+    notifyTurn(`${tableId}:${page.view.turn}`, `Your turn: ${page.table.title}`,
+      page.view.board && page.view.board.doing ? page.view.board.doing : "It is your turn.");
+  }
+  // the server previews a forced opening itself (its preview frame follows this one)
+  if (!restoring && !page.opening.length) playOpening();
+}
+
+// a preview frame: the server's own preview of a forced opening, or the answer to this page's
+function onPreview(frame) {
+  if (frame.opening) onOpening(frame);
+  else onPreviewAnswer(frame);
+}
+
+// the forced decisions that open this seat's turn, made by the server: shown as the start of
+// the turn being built, unless the page has started it another way meanwhile
+function onOpening(frame) {
+  if (frame.version !== page.version || page.pending || page.buffer.length) return;
+  page.buffer = frame.moves;
+  page.forced = frame.forced;
+  page.preview = frame.moves.length ? frame.view : null;
+  page.complete = frame.complete;
+  render();
+}
+
+// the answer to this page's preview: the turn being built, as the server played it
+function onPreviewAnswer(frame) {
+  page.pending = false;
+  if (page.sentAt !== page.version) { render(); playOpening(); return; }  // for an old position
+  page.buffer = frame.moves;
+  page.forced = frame.forced;
+  page.preview = frame.moves.length ? frame.view : null;
+  page.complete = frame.complete;
+  if (page.restored) {
+    note(`Your steps not confirmed were kept from before: ${chosenSteps().join(", ")}. ` +
+      "Confirm them, or undo.", true);
+    page.restored = null;
+  }
+  keepDraft();
+  render();
+  if (page.complete && localStorage.getItem("meeple.autoconfirm") === "1") confirmTurn();
+}
+
+// this page's move (or undo), stored
+function onAck(frame) {
+  page.pending = false;
+  page.confirming = false;
+  forgetDraft();
+  // the view after the move comes first; if it is past the move already (a bot that played
+  // at once after it), the turn being built belongs to that newer position: keep it
+  if (frame.version >= page.version) { page.buffer = []; page.preview = null; page.complete = false; }
+  render();
+  playOpening();
+}
+
+// this page's move or preview, refused (nothing changed)
+function onRefused(frame) {
+  page.pending = false;
+  page.confirming = false;
+  if (page.restored) {  // the steps kept from before no longer fit the position
+    dropped(page.restored, `they no longer fit the position (${frame.reason}).`);
+    page.restored = null;
+    render();
+    playOpening();
+    return;
+  }
+  // once the game is over a late click's refusal is no news: the end panel says it all
+  refuse(page.view && page.view.over ? "" : frame.reason);
+  if (!frame.preview) { page.buffer = []; page.preview = null; page.complete = false; }
+  render();
+}
+
+// an error frame (not the chat's): a frame of this page's the server could not take
+function onError(frame) {
+  page.pending = false;
+  page.confirming = false;
+  refuse(page.view && page.view.over ? "" : frame.reason);
+  render();
+}
+
+// what each kind of server frame does on this page (a frame of another type is ignored)
+const FRAME_HANDLERS = {
+  presence: onPresence,
+  clock: onClock,
+  view: onView,
+  preview: onPreview,
+  ack: onAck,
+  refused: onRefused,
+  error: onError,
+};
+
+// a reply settles the request on its way; the server's own preview of a forced opening
+// (opening) answers nothing, and a view frame that carries this page's ack (ack) does
+function settles(frame) {
+  return ["ack", "refused", "error"].includes(frame.type) || Boolean(frame.ack)
+    || (frame.type === "preview" && !frame.opening);
+}
+
 function onFrame(frame) {
   // the table chat's frames are the chat panel's (chat.js), never a reply to a move
   if (frame.type === "chat" || (frame.type === "error" && frame.chat)) {
     if (page.chat) page.chat.onFrame(frame);
     return;
   }
-  // a reply settles the request on its way; the server's own preview of a forced opening
-  // (opening) answers nothing, and a view frame that carries this page's ack (ack) does
-  if (["ack", "refused", "error"].includes(frame.type) || frame.ack
-      || (frame.type === "preview" && !frame.opening)) page.conn.settle();
-  if (frame.type === "presence") {
-    onPresence(frame);
-  } else if (frame.type === "clock") {
-    onClock(frame);
-  } else if (frame.type === "view") {
-    if (frame.version < page.version) return;
-    const moved = frame.version !== page.version;
-    const log = page.view ? page.view.log : [];
-    const lastLine = log.length ? log[log.length - 1].number : 0;
-    const hadSteps = chosenSteps();
-    page.version = frame.version;
-    page.view = frame.view;
-    page.opening = frame.forced || [];
-    if (frame.ack) {  // this page's own turn, stored: the frame of the new version says so
-      page.pending = false;
-      page.confirming = false;
-      forgetDraft();
-    }
-    // a turn being built belongs to the position it was built on: if the table moved on
-    // under it, the player is told which steps were dropped
-    if (moved || !myTurn(page.view)) {
-      if (hadSteps.length && !page.confirming && !frame.ack) droppedByMove(hadSteps, lastLine, frame);
-      page.buffer = []; page.preview = null; page.complete = false;
-    }
-    const restoring = page.restoring && restoreDraft(frame);
-    render();
-    ratedEnd();
-    if (myTurn(page.view)) {  // a notification while this tab is hidden (notify.js), once a turn
-      notifyTurn(`${tableId}:${page.view.turn}`, `Your turn: ${page.table.title}`,
-        page.view.board && page.view.board.doing ? page.view.board.doing : "It is your turn.");
-    }
-    // the server previews a forced opening itself (its preview frame follows this one)
-    if (!restoring && !page.opening.length) playOpening();
-  } else if (frame.type === "preview" && frame.opening) {
-    // the forced decisions that open this seat's turn, made by the server: shown as the
-    // start of the turn being built, unless the page has started it another way meanwhile
-    if (frame.version !== page.version || page.pending || page.buffer.length) return;
-    page.buffer = frame.moves;
-    page.forced = frame.forced;
-    page.preview = frame.moves.length ? frame.view : null;
-    page.complete = frame.complete;
-    render();
-  } else if (frame.type === "preview") {
-    page.pending = false;
-    if (page.sentAt !== page.version) { render(); playOpening(); return; }  // for an old position
-    page.buffer = frame.moves;
-    page.forced = frame.forced;
-    page.preview = frame.moves.length ? frame.view : null;
-    page.complete = frame.complete;
-    if (page.restored) {
-      note(`Your steps not confirmed were kept from before: ${chosenSteps().join(", ")}. ` +
-        "Confirm them, or undo.", true);
-      page.restored = null;
-    }
-    keepDraft();
-    render();
-    if (page.complete && localStorage.getItem("meeple.autoconfirm") === "1") confirmTurn();
-  } else if (frame.type === "ack") {
-    page.pending = false;
-    page.confirming = false;
-    forgetDraft();
-    // the view after the move comes first; if it is past the move already (a bot that played
-    // at once after it), the turn being built belongs to that newer position: keep it
-    if (frame.version >= page.version) { page.buffer = []; page.preview = null; page.complete = false; }
-    render();
-    playOpening();
-  } else if (frame.type === "refused") {
-    page.pending = false;
-    page.confirming = false;
-    if (page.restored) {  // the steps kept from before no longer fit the position
-      dropped(page.restored, `they no longer fit the position (${frame.reason}).`);
-      page.restored = null;
-      render();
-      playOpening();
-      return;
-    }
-    // once the game is over a late click's refusal is no news: the end panel says it all
-    refuse(page.view && page.view.over ? "" : frame.reason);
-    if (!frame.preview) { page.buffer = []; page.preview = null; page.complete = false; }
-    render();
-  } else if (frame.type === "error") {
-    page.pending = false;
-    page.confirming = false;
-    refuse(page.view && page.view.over ? "" : frame.reason);
-    render();
-  }
+  if (settles(frame)) page.conn.settle();
+  const handler = Object.hasOwn(FRAME_HANDLERS, frame.type) ? FRAME_HANDLERS[frame.type] : null;
+  if (handler) handler(frame);
 }
 
 function playOpening() {
