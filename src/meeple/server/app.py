@@ -29,6 +29,7 @@ from meeple.server.features import (
     rules,
     sheets,
     solo,
+    tablelife,
 )
 from meeple.server.features.playnow import routes as playnow_routes
 from meeple.server.features.playnow.service import Matcher
@@ -48,7 +49,7 @@ from meeple.store import Store
 #: Each feature's ``wire(app, site)``, in the order they are wired: accounts first (mail and
 #: chat use the site's accounts).
 FEATURES = (accounts.wire, mail.wire, chat.wire, sheets.wire, solo.wire, profiles.wire,
-            ratings.wire, playnow.wire, rules.wire)
+            ratings.wire, playnow.wire, rules.wire, tablelife.wire)
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
                "lobby of tables and a WebSocket per client. See docs/server.md.")

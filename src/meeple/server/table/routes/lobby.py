@@ -1,4 +1,7 @@
-"""The lobby: the games and bots, the tables to list (by page), create, join and leave.
+"""The lobby: the games and bots, the tables to list (by page), create and join. Leaving a
+seat, conceding and the rematch are table life's (:mod:`meeple.server.features.tablelife`),
+which answers with this module's :func:`table_with_ratings`, :func:`idempotency` and
+:func:`joined_answer`.
 
 Creating and joining are within their client's rates, and the open tables a client created
 within its cap (:mod:`meeple.server.quotas`); an ``Idempotency-Key`` is its client's own (a key
@@ -21,9 +24,8 @@ from meeple.bots.limits import client_spec
 from meeple.bots.ratings import change_note, provisional, shown
 from meeple.core.view import view_schema
 from meeple.server.deps import ServiceDep, StoreDep
-from meeple.server.features.accounts.sessions import AccountsDep, may_act
+from meeple.server.features.accounts.sessions import AccountsDep
 from meeple.server.quotas import QuotasDep, ThrottledRoute, client_hash, client_of
-from meeple.server.site import site_of
 from meeple.server.table import uploads
 from meeple.server.table.authority import fault_point
 from meeple.server.table.checks import MAX_PARAM, BadInput, checked_variant
@@ -31,9 +33,6 @@ from meeple.server.table.protocol import (
     CreateTable,
     Joined,
     JoinTable,
-    Leave,
-    Rematch,
-    SeatAct,
     SeatOut,
     TableOut,
 )
@@ -42,8 +41,6 @@ from meeple.server.table.service import Service
 from meeple.store import (
     BOT,
     FINISHED,
-    HUMAN,
-    RUNNING,
     Idempotency,
     SeatSpec,
     Store,
@@ -172,9 +169,9 @@ async def create_table(body: CreateTable, request: Request, store: StoreDep, svc
         if problem is not None:
             raise BadInput(problem)
     client = client_of(request)
-    idem = _idempotency(idempotency_key, client, "create", body.model_dump_json())
+    idem = idempotency(idempotency_key, client, "create", body.model_dump_json())
     if idem is not None and (done := await asyncio.to_thread(store.recall, idem)):
-        return await asyncio.to_thread(_answer, store, done)
+        return await asyncio.to_thread(joined_answer, store, done)
     quotas.hit("create", client)
     info = meeple.game_info(body.game)
     seats = _seats(body)
@@ -197,7 +194,7 @@ async def create_table(body: CreateTable, request: Request, store: StoreDep, svc
         raise quotas.too_many_open(exc.held) from None
     fault_point("create", svc.authority.fault)
     await svc.seats_changed(taken.table_id)
-    return await asyncio.to_thread(_answer, store, taken)
+    return await asyncio.to_thread(joined_answer, store, taken)
 
 
 def _seats(body: CreateTable) -> list[SeatSpec]:
@@ -252,7 +249,7 @@ async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep
     from the same transaction on; a rated table's seat needs an account (403) and seats an
     account once (409)."""
     client = client_of(request)
-    idem = _idempotency(idempotency_key, client, "join", table_id, body.model_dump_json())
+    idem = idempotency(idempotency_key, client, "join", table_id, body.model_dump_json())
     if idem is None or not await asyncio.to_thread(store.recall, idem):
         await _not_a_rematch(store, table_id)
         quotas.hit("join", client)
@@ -262,7 +259,7 @@ async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep
     fault_point("join", svc.authority.fault)
     if not taken.replayed:
         await svc.seats_changed(table_id)
-    answer = await asyncio.to_thread(_answer, store, taken)
+    answer = await asyncio.to_thread(joined_answer, store, taken)
     assert isinstance(answer, Joined)
     return answer
 
@@ -281,96 +278,8 @@ async def _not_a_rematch(store: Store, table_id: str) -> None:
                                  f"anyone may watch it")
 
 
-@router.post("/api/tables/{table_id}/leave")
-async def leave(table_id: str, body: Leave, request: Request, store: StoreDep,
-                svc: ServiceDep,
-                idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
-                ) -> TableOut:
-    """Leave a seat: before the game it opens again; during it a bot plays for it, and at a
-    rated table the seat is placed last when the game ends (docs/ratings.md). With an
-    ``Idempotency-Key``, a retry (whose secret no longer holds) gets the same answer."""
-    idem = _idempotency(idempotency_key, client_of(request), "leave", table_id,
-                        body.model_dump_json())
-    await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
-    if idem is None or not await asyncio.to_thread(store.recall, idem):
-        if not await may_act(request, table_id, body.seat, body.secret):
-            raise HTTPException(403, "that is not the secret of this seat" if body.secret
-                                else "leaving a seat needs its secret, or a signed-in "
-                                     "session whose account holds it")
-        await asyncio.to_thread(store.leave, table_id, body.seat, idem)
-        await svc.seats_changed(table_id)
-    return await asyncio.to_thread(table_with_ratings, store, table_id)
-
-
-def _human_seat(t: Table, seat: int, what: str) -> None:
-    """422 unless ``seat`` is one of ``t``'s people's seats."""
-    people = [s.index for s in t.seats if s.kind == HUMAN]
-    if seat not in people:
-        raise BadInput(f"seat {seat} is not a person's seat at this table; {what} is for a "
-                       f"person's seat: {', '.join(map(str, people)) or 'none here'}")
-
-
-@router.post("/api/tables/{table_id}/rematch", status_code=201)
-async def rematch(table_id: str, body: Rematch, request: Request, store: StoreDep,
-                  svc: ServiceDep, quotas: QuotasDep, accounts: AccountsDep,
-                  idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
-                  ) -> Joined:
-    """A finished table's rematch: the first of its people to ask makes it (the
-    same game, variant, sheet, clock and bots; not listed in the lobby) and everyone after
-    joins that one table, each at their own seat number; the table's clients are told in
-    their ``presence`` frame. The seat is shown by its secret or a session that holds it.
-    The answer is a join's: the new table, the seat and its secret (and the seat is the
-    signed-in account's, as a join's)."""
-    client = client_of(request)
-    idem = _idempotency(idempotency_key, client, "rematch", table_id, body.model_dump_json())
-    old = await asyncio.to_thread(store.table, table_id)  # an unknown table: 404
-    if idem is None or not await asyncio.to_thread(store.recall, idem):
-        if old.status != FINISHED:
-            raise HTTPException(409, f"a rematch follows a finished game; this table is "
-                                     f"{old.status}")
-        _human_seat(old, body.seat, "a rematch")
-        if not await may_act(request, table_id, body.seat, body.secret):
-            raise HTTPException(403, "a rematch needs your seat's secret at the finished "
-                                     "table, or a signed-in session whose account holds it")
-        quotas.hit("join", client)
-    name = body.name or old.seats[body.seat].name
-    signed = await accounts.signed(request)
-    taken = await asyncio.to_thread(store.rematch, table_id, body.seat, name, idem,
-                                    client_hash(client),
-                                    signed.account.id if signed is not None else None)
-    if not taken.replayed:
-        await svc.seats_changed(taken.table_id)
-        await svc.seats_changed(table_id)  # its people are told of the rematch
-        if old.rematch is None:  # this request made it: the others are invited by mail
-            site_of(request).notifier.rematch_made(old, taken.table_id, body.seat)
-    answer = await asyncio.to_thread(_answer, store, taken)
-    assert isinstance(answer, Joined)
-    return answer
-
-
-@router.post("/api/tables/{table_id}/concede")
-async def concede(table_id: str, body: SeatAct, request: Request, store: StoreDep,
-                  svc: ServiceDep) -> TableOut:
-    """Concede a running game: the seat's stand-in bot plays it to the end, for
-    good (the person can no longer move, nor take it back), and it is placed below every
-    seat that plays on, the first to give up last (docs/ratings.md). Conceding again
-    changes nothing."""
-    t = await asyncio.to_thread(store.table, table_id)
-    if t.status != RUNNING:
-        raise HTTPException(409, f"only a game under way can be conceded; this table is "
-                                 f"{t.status}")
-    _human_seat(t, body.seat, "conceding")
-    if not await may_act(request, table_id, body.seat, body.secret):
-        raise HTTPException(403, "conceding needs the seat's secret, or a signed-in session "
-                                 "whose account holds it")
-    if not t.seats[body.seat].conceded:
-        await asyncio.to_thread(store.concede, table_id, body.seat)
-        await svc.seats_changed(table_id)
-    return await asyncio.to_thread(table_with_ratings, store, table_id)
-
-
-def _idempotency(header: str | None, client: str, scope: str, *request: str
-                 ) -> Idempotency | None:
+def idempotency(header: str | None, client: str, scope: str, *request: str
+                ) -> Idempotency | None:
     """The request's idempotency key from its header (None without one), bound to the
     ``client`` that sent it: the same key from another address is another request, so a
     guessed key never gives back another client's answer (its seat secret). A key that is
@@ -384,8 +293,8 @@ def _idempotency(header: str | None, client: str, scope: str, *request: str
     return Idempotency(header, scope, digest, client=client_hash(client))
 
 
-def _answer(store: Store, taken: Taken) -> Joined | TableOut:
-    """The answer to a create or join: the table as it is now, with the seat taken and its
+def joined_answer(store: Store, taken: Taken) -> Joined | TableOut:
+    """The answer to a create, a join or a rematch: the table as it is now, with the seat taken and its
     secret when one was taken."""
     table = table_with_ratings(store, taken.table_id)
     if taken.seat is None or taken.secret is None:
