@@ -7,7 +7,8 @@ import globals from "globals";
 export default [
   { ignores: ["**/node_modules/", ".venv/"] },
   {
-    files: ["src/meeple/web/static/js/**/*.js"],
+    // the shared modules in static/js/ and each feature's folder beside it (static/<feature>/)
+    files: ["src/meeple/web/static/**/*.js"],
     ...js.configs.recommended,
     languageOptions: {
       ecmaVersion: 2022,

@@ -76,4 +76,4 @@ def test_solo_without_a_name_is_the_solo_page(client: TestClient) -> None:
     r = client.get("/solo", follow_redirects=False)
     assert r.status_code in (307, 308) and r.headers["location"] == "/solo/"
     r = client.get("/solo/")
-    assert r.status_code == 200 and "/static/js/solo.js" in r.text
+    assert r.status_code == 200 and "/static/solo/solo.js" in r.text

@@ -49,7 +49,7 @@ def test_a_games_rules_are_its_text_and_a_start_position(server: Server, game: s
     page = server.api("GET", f"/rules/{game}")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert got["html"].strip() in page.text
-    assert f'data-game="{game}"' in page.text and 'src="/static/js/rules.js"' in page.text
+    assert f'data-game="{game}"' in page.text and 'src="/static/rules/rules.js"' in page.text
 
 
 def test_the_rules_pages_are_linked_from_the_index(server: Server) -> None:

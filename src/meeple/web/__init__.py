@@ -48,21 +48,24 @@ STATIC = Path(str(resources.files("meeple.web") / "static"))
 
 #: The pages: path under ``static/pages/`` -> (title after "meeple: ", extra style sheets).
 #: Each page file is the body; :data:`FRAME` (``static/frame.html``) is the head they share.
+#: A style sheet is named by its path under ``static/``: the shared ones in ``css/``, a
+#: feature's own in its folder (the ``STATIC`` its package under ``server/features/`` names).
 PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "lobby": ("lobby", ("upload.css", "lobby.css")),
-    "table": ("table", ("table-ux.css", "drawings.css", "hint.css", "chat.css")),
-    "solo": ("Pergola solo achievements", ("lobby.css", "profile.css")),
-    "missing": ("not found", ("lobby.css",)),
-    "account": ("your account", ("account.css",)),
-    "profile": ("player profile", ("lobby.css", "profile.css", "leaderboard.css")),
-    "leaderboard": ("leaderboard", ("leaderboard.css",)),
-    "rules-index": ("how to play", ("rules.css",)),
-    "mail": ("mail", ("account.css",)),
-    "ratings": ("how ratings work", ("rules.css",)),
+    "lobby": ("lobby", ("sheets/upload.css", "css/lobby.css")),
+    "table": ("table", ("css/table-ux.css", "css/drawings.css", "css/hint.css", "chat/chat.css")),
+    "solo": ("Pergola solo achievements", ("css/lobby.css", "profiles/profile.css")),
+    "missing": ("not found", ("css/lobby.css",)),
+    "account": ("your account", ("accounts/account.css",)),
+    "profile": ("player profile",
+                ("css/lobby.css", "profiles/profile.css", "ratings/leaderboard.css")),
+    "leaderboard": ("leaderboard", ("ratings/leaderboard.css",)),
+    "rules-index": ("how to play", ("rules/rules.css",)),
+    "mail": ("mail", ("accounts/account.css",)),
+    "ratings": ("how ratings work", ("rules/rules.css",)),
 }
 
 #: A game's rules page (:func:`rules_page`): its title and style sheets (the drawings' too).
-RULES_STYLES = ("rules.css", "upload.css", "drawings.css")
+RULES_STYLES = ("rules/rules.css", "sheets/upload.css", "css/drawings.css")
 
 
 def page_html(name: str) -> str:
@@ -75,7 +78,7 @@ def page_html(name: str) -> str:
 def framed(title: str, styles: tuple[str, ...], body: str) -> str:
     """``body`` in the shared frame (:data:`FRAME`'s head) with ``title`` and ``styles``."""
     frame = Template((STATIC / "frame.html").read_text(encoding="utf-8"))
-    links = "".join(f'<link rel="stylesheet" href="/static/css/{css}">\n' for css in styles)
+    links = "".join(f'<link rel="stylesheet" href="/static/{css}">\n' for css in styles)
     return frame.substitute(title=html.escape(title), styles=links, body=body)
 
 

@@ -7,6 +7,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: account.js, passkeys.js, account.css (the mail page uses account.css too).
+STATIC = "accounts"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """Accounts on ``app``: the account service (its section of the site's settings), the

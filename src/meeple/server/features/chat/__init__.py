@@ -7,6 +7,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: chat.js (the table page's chat panel), chat.css.
+STATIC = "chat"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """The tables' chat on ``app``: its hub (its section of the site's settings) and its routes.

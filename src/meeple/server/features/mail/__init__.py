@@ -7,6 +7,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: mail.js (the mail page).
+STATIC = "mail"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """Mail on ``app``: the notifier and its mailer (mail is sent only with

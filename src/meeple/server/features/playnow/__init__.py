@@ -8,6 +8,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: playnow.js (the lobby's play-now panel).
+STATIC = "playnow"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """Play now's routes on ``app``."""

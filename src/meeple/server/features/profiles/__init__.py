@@ -6,6 +6,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: profile.js, profile.css (the solo page uses profile.css too).
+STATIC = "profiles"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """The profiles routes on ``app``."""

@@ -7,6 +7,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: leaderboard.js, ratingchart.js, leaderboard.css.
+STATIC = "ratings"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """The ratings routes on ``app``."""

@@ -6,6 +6,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: rules.js, rules.css.
+STATIC = "rules"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """The rules routes on ``app``."""

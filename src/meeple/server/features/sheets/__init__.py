@@ -6,6 +6,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: upload.css (the lobby's and the rules pages' own-sheet part).
+STATIC = "sheets"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """The sheets routes on ``app``."""

@@ -6,6 +6,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: solo.js (the solo page).
+STATIC = "solo"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """The solo routes on ``app``."""

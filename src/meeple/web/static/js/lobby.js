@@ -1,8 +1,8 @@
 // The lobby: create a table (game, variant, seats: me / a friend by link / a bot; clock),
 // a sheet of one's own (Gardens, Reefs, Takenokolor: upload, check, preview), and the lists of
 // waiting, running and finished tables.
-import { mountPlayNow } from "./playnow.js";
-import { ratingWords } from "./ratingchart.js";
+import { mountPlayNow } from "../playnow/playnow.js";
+import { ratingWords } from "../ratings/ratingchart.js";
 import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, seatName, session,
   setMyName, showPlayAs, wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";

@@ -11,15 +11,15 @@ import { accountLink, api, claimBrowserSeats, dropSeat, el, forgetSession, heldS
   wireColourBlind,
   describeVariant } from "./common.js";
 import { Connection } from "./net.js";
-import { rematchLinks, renderSeatActions } from "./tablelife.js";
+import { rematchLinks, renderSeatActions } from "../tablelife/tablelife.js";
 import { loadDrawing } from "./games/index.js";
 import { label, renderEnd, resultSentence, rowLabels } from "./endgame.js";
 import { announce } from "./toasts.js";
 import { hintButton, lightHint } from "./hint.js";
 import { analysisPanel, fetchAnalysis } from "./analysis.js";
-import { ordinal } from "./ratingchart.js";
+import { ordinal } from "../ratings/ratingchart.js";
 import { paceWords, playedFor, received, seatClock, standInNote, stoodIn, tick } from "./clock.js";
-import { chatPanel, hasChat } from "./chat.js";
+import { chatPanel, hasChat } from "../chat/chat.js";
 import { notifyControl, notifyTurn } from "./notify.js";
 
 const $ = (id) => document.getElementById(id);

@@ -3,7 +3,7 @@
 // sign out (here or everywhere), the page settings the account keeps, the passkeys (add,
 // rename, remove), the password (change it, or set one for an account of passkeys only), the
 // export of its records and its deletion.
-import { api, claimBrowserSeats, el, forgetSeats, forgetSession, session, setSession } from "./common.js";
+import { api, claimBrowserSeats, el, forgetSeats, forgetSession, session, setSession } from "../js/common.js";
 import { createPasskey, getPasskey, passkeysSupported } from "./passkeys.js";
 
 const $ = (id) => document.getElementById(id);

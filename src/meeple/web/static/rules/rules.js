@@ -1,8 +1,8 @@
 // A game's rules page (/rules/<game>): the how-to-play text comes rendered by the
 // server; this draws the sheet of a new game beside it with the game's own drawing module, from
 // GET /api/rules/{game} (its layout and a spectator's view, as the table page has them).
-import { accountLink, api, el, wireColourBlind } from "./common.js";
-import { loadDrawing } from "./games/index.js";
+import { accountLink, api, el, wireColourBlind } from "../js/common.js";
+import { loadDrawing } from "../js/games/index.js";
 
 const $ = (id) => document.getElementById(id);
 const game = $("rules-page").dataset.game;

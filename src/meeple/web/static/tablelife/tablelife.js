@@ -3,7 +3,7 @@
 // invited to: the first to press Rematch makes it, the others are shown "Join the rematch").
 // The server's side is src/meeple/server/features/tablelife/README.md.
 
-import { api, el, holdSeat, session } from "./common.js";
+import { api, el, holdSeat, session } from "../js/common.js";
 
 // The seat's proof for a request: its secret when this browser keeps it, else nothing (the
 // signed-in session's account holds the seat).

@@ -3,9 +3,9 @@
 // player's place and score and a replay link, and GET /api/users/{username}/solo as the
 // Pergola solo achievement table (achievements.js, shared with the solo page). Anyone sees
 // it, signed in or not; /u/ without a name opens the signed-in account's own.
-import { clubLine, drawSoloGames, drawSpaces } from "./achievements.js";
-import { accountLink, api, describeVariant, el, session, wireColourBlind } from "./common.js";
-import { PROVISIONAL_WORDS, ratingChart, ratingWords } from "./ratingchart.js";
+import { clubLine, drawSoloGames, drawSpaces } from "../js/achievements.js";
+import { accountLink, api, describeVariant, el, session, wireColourBlind } from "../js/common.js";
+import { PROVISIONAL_WORDS, ratingChart, ratingWords } from "../ratings/ratingchart.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.replace(/^\/u\/?/, ""));

@@ -3,8 +3,8 @@
 // 1000 club, then every finished solo game under that name. Without a name (/solo/): a box for
 // one and the players with a finished solo game to pick from. The table is the name's (anyone
 // may sit under a name): the page says so, and how to keep one's games with an account.
-import { clubLine, drawSoloGames, drawSpaces } from "./achievements.js";
-import { accountLink, api, el, myName, session, wireColourBlind } from "./common.js";
+import { clubLine, drawSoloGames, drawSpaces } from "../js/achievements.js";
+import { accountLink, api, el, myName, session, wireColourBlind } from "../js/common.js";
 
 const $ = (id) => document.getElementById(id);
 const player = decodeURIComponent(location.pathname.replace(/^\/solo\//, ""));

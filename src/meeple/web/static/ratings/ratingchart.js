@@ -8,7 +8,7 @@
 //     bots:   reference lines, e.g. the leaderboard's bots: [{difficulty, rating}]
 //   returns an <svg> element (role img, with a text summary; each point has a tooltip and
 //   links to that game's replay).
-import { svg } from "./common.js";
+import { svg } from "../js/common.js";
 
 const PAD = { left: 44, right: 96, top: 12, bottom: 26 };
 const LABEL_GAP = 13;  // the least distance between two bots' labels

@@ -8,7 +8,7 @@
 // messages"; the list of muted players unmutes), and a message can be reported with a reason
 // typed in the panel (the server's answer is shown). Nothing here is a rule: the server says
 // who may post and refuses what it must.
-import { api, el } from "./common.js";
+import { api, el } from "../js/common.js";
 
 /** The longest message, in characters (the server's rule). */
 export const MAX = 500;

@@ -3,7 +3,7 @@
 // two seconds (GET /api/play-now keeps the wait alive); once seated the page goes to the table,
 // where the session plays the seat. A guest is asked to sign in: Play now's tables are rated.
 
-import { api, describeVariant, el, session } from "./common.js";
+import { api, describeVariant, el, session } from "../js/common.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 2000;

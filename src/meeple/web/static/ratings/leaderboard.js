@@ -2,7 +2,7 @@
 // the bots' difficulties as reference rows where their ratings fall ("easy bot ~ 1531"); the
 // signed-in player's own rating and the bot they play like; a player's rating history drawn
 // (ratingchart.js) when their row is clicked.
-import { accountLink, api, el, session, wireColourBlind } from "./common.js";
+import { accountLink, api, el, session, wireColourBlind } from "../js/common.js";
 import { PROVISIONAL_WORDS, ordinal, ratingChart, ratingWords } from "./ratingchart.js";
 
 const $ = (id) => document.getElementById(id);

@@ -2,7 +2,7 @@
 // /mail/unsubscribe turns one kind of mail off. Opening the link changes nothing (a mail
 // program or a scanner that follows links must not): the page says what the button will do,
 // and only the button's click posts the link's signed values.
-import { api } from "./common.js";
+import { api } from "../js/common.js";
 
 const $ = (id) => document.getElementById(id);
 const query = Object.fromEntries(new URLSearchParams(location.search));
