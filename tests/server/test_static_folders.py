@@ -35,7 +35,7 @@ def feature_folders() -> dict[str, str]:
 def test_each_feature_names_a_folder_that_holds_its_page_code() -> None:
     folders = feature_folders()
     assert set(folders) >= {"accounts", "chat", "mail", "playnow", "profiles", "ratings",
-                            "rules", "sheets", "solo"}
+                            "rules", "sheets", "solo", "tablelife"}
     for feature, folder in folders.items():
         files = [p.name for p in (STATIC / folder).iterdir()]
         assert any(name.endswith((".js", ".css")) for name in files), (feature, folder, files)

@@ -9,6 +9,10 @@ from fastapi import FastAPI
 
 from meeple.server.site import Site
 
+#: The folder under ``meeple/web/static/`` with this feature's page code:
+#: tablelife.js (the table page's leave, concede and rematch controls).
+STATIC = "tablelife"
+
 
 def wire(app: FastAPI, site: Site) -> None:
     """Table life's routes on ``app``; the rematch needs the site's notifier (the mail
