@@ -56,6 +56,7 @@ ELSEWHERE: set[tuple[str, str]] = {
     ("meeple.server.features.rules", "meeple.server.features.rules.routes"),
     ("meeple.server.features.sheets", "meeple.server.features.sheets.routes"),
     ("meeple.server.features.solo", "meeple.server.features.solo.routes"),
+    ("meeple.server.features.tablelife", "meeple.server.features.tablelife.routes"),
 }
 
 #: Circles closed only by imports inside functions, removed by the same changes.
