@@ -15,14 +15,18 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from meeple.server import lanes, quotas
+from meeple.settings import LaneSettings, QuotaSettings
 from tests.server.client import Player
 from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 
 pytestmark = SQLITE_ONLY
 
 #: The hint settings as shipped (the test servers' TEST_LIMITS lift them otherwise).
-SHIPPED = {var: default for var, default in (quotas.ENV["hint"], *lanes.ENV.values())}
+SHIPPED = {
+    **{str(f.validation_alias): str(f.default) for f in LaneSettings.model_fields.values()
+       if f.default is not None},
+    QuotaSettings.variable("hint"): str(QuotaSettings.model_fields["hint"].default),
+}
 
 #: Seconds a quick person takes to read a hint before "Play this", and before confirming.
 READ, CONFIRM = 0.4, 0.2
