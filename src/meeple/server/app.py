@@ -47,7 +47,8 @@ from meeple.settings import Settings
 from meeple.store import Store
 
 #: Each feature's ``wire(app, site)``, in the order they are wired: accounts first (mail and
-#: chat use the site's accounts).
+#: chat use the site's accounts, the table core its identity); chat registers its frames and
+#: notices in the site's ``sockets``.
 FEATURES = (accounts.wire, mail.wire, chat.wire, sheets.wire, solo.wire, profiles.wire,
             ratings.wire, playnow.wire, rules.wire, tablelife.wire)
 
@@ -117,7 +118,8 @@ def _lifespan(store: Store, settings: Settings, bot_workers: int | None, bots: b
         pool = make_pool(workers) if bots else None
         service = Service(store, pool, bots=bots, new_pool=lambda: make_pool(workers),
                           bot_deadline=bot_deadline or settings.bots.deadline,
-                          shares=settings.bot_shares, testing=settings.testing)
+                          shares=settings.bot_shares, testing=settings.testing,
+                          identity=site.identity)
         site.service = service
         # per-client limits, the hint lane (apart from the bots' pool), and the
         # waiting tables nobody joined closed
@@ -130,7 +132,7 @@ def _lifespan(store: Store, settings: Settings, bot_workers: int | None, bots: b
         fanout = None
         if store.dialect == "postgresql":
             fanout = PgListener(store.url, service, asyncio.get_running_loop(),
-                                chat=site.chat)
+                                notices=site.sockets.notices)
             fanout.start()
         notifier = site.notifier
         service.watchers.append(notifier.after_change)

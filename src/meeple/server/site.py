@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Annotated
 from fastapi import Depends, FastAPI
 from starlette.requests import HTTPConnection
 
+from meeple.server.table.sockets import SocketRegistry
+
 if TYPE_CHECKING:
     from meeple.server.deps import Caches
     from meeple.server.features.accounts.sessions import AccountService
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from meeple.server.features.mail.notices import Notifier
     from meeple.server.features.playnow.service import Matcher
     from meeple.server.features.playnow.store import PlayQueue
+    from meeple.server.identity import Identity
     from meeple.server.lanes import Lane
     from meeple.server.quotas import Quotas
     from meeple.server.table.service import Service
@@ -43,6 +46,12 @@ class Site:
     caches: Caches
     #: the settings in force (:mod:`meeple.settings`), read once at start-up
     settings: Settings
+    #: who is signed in and who may act for a seat (:mod:`meeple.server.identity`), as the
+    #: table core asks it: the accounts feature's service, set by its wire (None: no accounts)
+    identity: Identity | None = field(default=None, init=False)
+    #: what the features add to a table's WebSocket and to the fan-out: their frame handlers,
+    #: hooks and notice codes (:mod:`meeple.server.table.sockets`), registered by their wire
+    sockets: SocketRegistry = field(default_factory=SocketRegistry, init=False)
     # each feature's service, built by its wire() as the app is made
     #: accounts, sessions and their limits (accounts)
     accounts: AccountService = field(init=False)

@@ -3,11 +3,12 @@
 Every committed log append (and every seat change) is announced on the channel
 ``meeple_tables`` inside its own transaction, so PostgreSQL delivers it exactly when it commits.
 Each server process listens on a connection of its own, in a thread; on a notice for a table it
-holds, it catches up from the stored log and sends its own clients their new views. A notice
-whose version is a chat code (:data:`~meeple.server.features.chat.store.CHAT_NOTICE`: a new message,
-:data:`~meeple.server.features.chat.store.HIDDEN_NOTICE`: one hidden) goes to the process's chat instead
-(:meth:`ChatHub.remote <meeple.server.features.chat.service.ChatHub.remote>`), which reads it
-from the store. We chose
+holds, it catches up from the stored log and sends its own clients their new views (a seat
+change is announced as version :data:`~meeple.server.table.sockets.SEATS_NOTICE`). A notice
+whose version is below that is a feature's code (the chat's: a new message, one hidden): it goes
+to the handler the feature registered for it (:meth:`SocketRegistry.notice
+<meeple.server.table.sockets.SocketRegistry.notice>`), which reads what changed from the store;
+a code nobody registered is skipped. We chose
 LISTEN/NOTIFY over Redis because the database is already there: no second service to run, and
 a notice can never announce a move that was not committed.
 """
@@ -17,14 +18,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from meeple.server.features.chat.store import CHAT_NOTICE, HIDDEN_NOTICE
+from meeple.server.table.sockets import SEATS_NOTICE
 from meeple.store.store import NOTIFY_CHANNEL, parse_notice
 
 if TYPE_CHECKING:
-    from meeple.server.features.chat.service import ChatHub
     from meeple.server.table.service import Service
+    from meeple.server.table.sockets import NoticeHandler
 
 log = logging.getLogger("meeple.server")
 
@@ -43,11 +45,11 @@ class PgListener:
     """A thread that LISTENs and hands each notice to the service's event loop."""
 
     def __init__(self, url: str, service: Service, loop: asyncio.AbstractEventLoop,
-                 chat: ChatHub | None = None) -> None:
+                 notices: Mapping[int, NoticeHandler] | None = None) -> None:
         self.dsn = psycopg_dsn(url)
         self.service = service
-        #: the tables' chat, told of the chat notices
-        self.chat = chat
+        #: the features' handlers of their notice codes, by code
+        self.notices: Mapping[int, NoticeHandler] = notices or {}
         self.loop = loop
         #: the mark of this process's own notices (its store's), which it skips
         self.origin = service.store.origin
@@ -73,10 +75,11 @@ class PgListener:
                             notice = parse_notice(n.payload)
                             if notice is None or notice[2] == self.origin:
                                 continue  # not ours to read, or a commit of this process
-                            if notice[1] in (CHAT_NOTICE, HIDDEN_NOTICE):
-                                if self.chat is not None:
+                            if notice[1] < SEATS_NOTICE:  # a feature's code
+                                handler = self.notices.get(notice[1])
+                                if handler is not None:
                                     asyncio.run_coroutine_threadsafe(
-                                        self.chat.remote(notice[0], notice[1]), self.loop)
+                                        handler(notice[0], notice[1]), self.loop)
                                 continue
                             asyncio.run_coroutine_threadsafe(
                                 self.service.remote_change(notice[0], notice[1]), self.loop)

@@ -22,10 +22,9 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.errors import MeepleError
-from meeple.server.features.accounts.store import Accounts
 from meeple.server.table.authority import (
     IDLE_EVICT,
     AlreadyPlayed,
@@ -42,6 +41,9 @@ from meeple.server.table.runtime import STAND_IN, Client, Draft, Runtime, Sender
 from meeple.server.table.scheduler import INLINE_BOTS, BotScheduler
 from meeple.settings import ShareSettings, TestingSettings
 from meeple.store import MOVE, RUNNING, UNDO, Store, request_key
+
+if TYPE_CHECKING:
+    from meeple.server.identity import Identity
 
 __all__ = [
     "IDLE_EVICT", "INLINE_BOTS", "SEAT_LOST", "STAND_IN", "AlreadyPlayed", "Client", "Draft",
@@ -69,8 +71,12 @@ class Service:
                  bot_deadline: float = DEFAULT_DEADLINE, bots: bool = True,
                  new_pool: Callable[[], Executor] | None = None,
                  shares: ShareSettings | None = None,
-                 testing: TestingSettings | None = None) -> None:
+                 testing: TestingSettings | None = None,
+                 identity: Identity | None = None) -> None:
         self.store = store
+        #: who holds a seat by a session (the site's identity; None: no accounts, so no
+        #: socket acts by a session)
+        self.identity = identity
         self.authority = Authority(store, testing)
         self.broadcaster = Broadcaster()
         self.bots = BotScheduler(self, pool, deadline=bot_deadline, enabled=bots,
@@ -276,7 +282,7 @@ class Service:
             if kind == "secret":
                 lost = None if hashes.get(client.viewer) == proof else SEAT_LOST
             else:
-                lost = await asyncio.to_thread(session_lost, self.store, proof, rt.table.id,
+                lost = await asyncio.to_thread(session_lost, self.identity, proof, rt.table.id,
                                                client.viewer)
             if lost is None:
                 continue
@@ -320,11 +326,11 @@ SIGNED_OUT = 4401
 SIGNED_OUT_REASON = "signed out: this session no longer acts for the seat; sign in again to play it"
 
 
-def session_lost(store: Store, session: str, table_id: str, seat: int) -> int | None:
+def session_lost(identity: Identity | None, session: str, table_id: str, seat: int
+                 ) -> int | None:
     """None while session ``session`` is live and its account holds the seat; else the close
     code of its sockets: :data:`SIGNED_OUT` (the session was revoked) or :data:`SEAT_LOST`."""
-    accounts = Accounts(store)
-    got = accounts.session(session)
-    if got is None:
+    held = None if identity is None else identity.seat_held(session, table_id, seat)
+    if held is None:
         return SIGNED_OUT
-    return None if accounts.holds(got[1].id, table_id, seat) else SEAT_LOST
+    return None if held else SEAT_LOST

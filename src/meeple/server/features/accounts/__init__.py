@@ -13,17 +13,18 @@ STATIC = "accounts"
 
 
 def wire(app: FastAPI, site: Site) -> None:
-    """Accounts on ``app``: the account service (its section of the site's settings), the
-    session guard (a cookie-authenticated change needs its CSRF token) and the routes."""
-    # (imported here: the table core imports .sessions, and so this package, before the
-    # routes, which import the table core, can be loaded)
+    """Accounts on ``app``: the account service (its section of the site's settings), also
+    the site's identity (:mod:`meeple.server.identity`: who the table core asks who is signed
+    in), the session guard (a cookie-authenticated change needs its CSRF token) and the
+    routes."""
+    # (imported here: a package that loads accounts' store or sessions loads no routes)
     from meeple.server.features.accounts import passkey_routes, routes
     from meeple.server.features.accounts.sessions import (
         AccountService,
         SessionGuard,
     )
 
-    site.accounts = AccountService(site.store, site.settings.accounts)
+    site.accounts = site.identity = AccountService(site.store, site.settings.accounts)
     app.add_middleware(SessionGuard)
     app.include_router(routes.router)
     app.include_router(passkey_routes.router)

@@ -33,7 +33,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Annotated, Any
@@ -50,6 +50,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meeple.server.features.accounts.passkey_store import Passkeys
 from meeple.server.features.accounts.store import Account, Accounts, SessionInfo, session_id
+from meeple.server.identity import SocketCloser
 from meeple.server.quotas import Throttled
 from meeple.server.site import site_of
 from meeple.server.table.checks import BadInput, checked_name
@@ -141,18 +142,19 @@ def bounded_agent(value: str | None) -> str | None:
 # ------------------------------------------------------------------------------ the service
 @dataclass(frozen=True)
 class Signed:
-    """A request's live session and its account."""
+    """A request's live session and its account (a :class:`~meeple.server.identity.SignedIn`
+    to the table core)."""
 
     session: SessionInfo
     account: Account
 
+    @property
+    def account_id(self) -> str:
+        return self.account.id
 
-#: How often (seconds) a WebSocket acting for a seat by a session looks again whether the
-#: session lives (a revocation in another server process is seen then).
-SOCKET_RECHECK = 10.0
-
-#: Closes a WebSocket with the reason given (code 4401).
-SocketCloser = Callable[[str], Awaitable[None]]
+    @property
+    def session_id(self) -> str:
+        return self.session.id
 
 #: What :meth:`AccountService.signed` keeps on a request once it has looked (None: no session).
 _STATE = "meeple_signed"
@@ -160,7 +162,8 @@ _STATE = "meeple_signed"
 
 @dataclass
 class AccountService:
-    """Accounts, sessions and their limits for one server process (the site's ``accounts``)."""
+    """Accounts, sessions and their limits for one server process (the site's ``accounts``,
+    and its ``identity``: it implements :class:`~meeple.server.identity.Identity`)."""
 
     store: Store
     settings: AccountSettings = field(default_factory=AccountSettings)
@@ -345,12 +348,15 @@ class AccountService:
                 log.debug("a signed-out socket was already closed", exc_info=True)
         return len(closing)
 
-    async def still_holds(self, session_id: str, table_id: str, seat: int) -> bool:
-        """Whether session ``session_id`` is still live and its account still holds the
-        seat (a socket that said hello by session looks again now and then)."""
-        got = await asyncio.to_thread(self.accounts.session, session_id)
-        return got is not None and await asyncio.to_thread(
-            self.accounts.holds, got[1].id, table_id, seat)
+    def seat_held(self, session_id: str, table_id: str, seat: int) -> bool | None:
+        """Whether session ``session_id``'s account holds the seat; None when the session
+        is no longer live (a socket that said hello by session looks again now and then, and
+        every socket of a table whose seats changed hands). Reads the store: call it in a
+        thread."""
+        got = self.accounts.session(session_id)
+        if got is None:
+            return None
+        return self.accounts.holds(got[1].id, table_id, seat)
 
     # -------------------------------------------------------------- limits
     def _wait(self, name: str, key: str, count: bool = True, cost: int = 1) -> float | None:
@@ -441,26 +447,6 @@ def get_accounts(conn: HTTPConnection) -> AccountService:
 
 
 AccountsDep = Annotated[AccountService, Depends(get_accounts)]
-
-
-async def may_act(conn: HTTPConnection, table_id: str, seat: int, secret: str | None) -> bool:
-    """Whether a request may act for ``seat``: it shows the seat's secret, or its session's
-    account holds the seat."""
-    return (await seat_proof(conn, table_id, seat, secret)) is not None
-
-
-async def seat_proof(conn: HTTPConnection, table_id: str, seat: int, secret: str | None
-                     ) -> Signed | bool | None:
-    """What lets a request act for ``seat``: True for the seat's secret, the session
-    (:class:`Signed`) whose account holds the seat, or None: nothing does."""
-    site = site_of(conn)
-    store = site.store
-    if secret is not None and await asyncio.to_thread(store.check_secret, table_id, seat, secret):
-        return True
-    service: AccountService | None = getattr(site, "accounts", None)
-    if service is None or not await service.holds(conn, table_id, seat):
-        return None
-    return await service.signed(conn)
 
 
 # ------------------------------------------------------------------------------ the guard
@@ -556,4 +542,4 @@ def _holding(send: Send, service: AccountService, account_id: str) -> Send:
 
 __all__ = ["COOKIE", "CSRF_HEADER", "USERNAME_RULE", "AccountService", "AccountSettings",
            "AccountsDep", "SessionGuard", "Signed", "checked_password", "checked_username",
-           "get_accounts", "may_act", "username_key"]
+           "get_accounts", "username_key"]

@@ -14,7 +14,8 @@ One :class:`ChatHub` per server process keeps, for each table, the connections t
 the chat (hello ``chat: true``) and the messages they were sent last; a message posted here is
 sent to them at once, one posted through another process of the same PostgreSQL database
 comes as a notice (:data:`~meeple.server.features.chat.store.CHAT_NOTICE`, through
-:class:`~meeple.server.table.fanout.PgListener`) and is read from the store. Reports are kept for the
+:class:`~meeple.server.table.fanout.PgListener`, which hands it to :meth:`ChatHub.remote` as
+registered by the feature's ``wire``) and is read from the store. Reports are kept for the
 moderators (``meeple reports``), within ``MEEPLE_RATE_REPORT`` a client.
 """
 
@@ -47,7 +48,10 @@ from meeple.server.features.chat.store import (
 from meeple.server.quotas import Throttled, client_of
 from meeple.server.site import site_of
 from meeple.server.table.checks import INVISIBLE, MAX_MARKS, BadInput
-from meeple.server.table.protocol import ChatFrame, ChatLine, ErrorFrame
+from meeple.server.table.protocol import Chat as ChatPost
+from meeple.server.table.protocol import ChatFrame, ChatLine, ClientFrame, ErrorFrame, Hello
+from meeple.server.table.runtime import Client
+from meeple.server.table.sockets import Socket
 from meeple.settings import ChatSettings, rate
 from meeple.store import HUMAN, StoreUnavailable, Table
 
@@ -269,6 +273,24 @@ class ChatHub:
         for i in ids:
             room.known.pop(i, None)
         await _send_all(list(room.listeners), ChatFrame(messages=[], hidden=ids).dump())
+
+    # ------------------------------------------------------------------ on the table's socket
+    async def on_hello(self, socket: Socket, frame: Hello, seat: int | None) -> None:
+        """After a hello: the table's chat for a connection that asked for it (its history
+        frame, then every message), none for one that did not."""
+        self.leave(socket.table_id, socket)
+        if frame.chat is True:
+            await self.join(socket.rt.table, socket, seat, socket.ws)
+
+    async def on_frame(self, socket: Socket, client: Client, frame: ClientFrame) -> None:
+        """A ``chat`` frame: a message from the connection's seat, or its signed-in
+        spectator."""
+        assert isinstance(frame, ChatPost)
+        await self.post(socket.rt.table, client.viewer, socket.ws, frame.text, socket)
+
+    def on_close(self, socket: Socket) -> None:
+        """The connection ended: it gets the chat no more."""
+        self.leave(socket.table_id, socket)
 
     # ------------------------------------------------------------------ posting
     async def _author(self, table: Table, seat: int | None, conn: HTTPConnection

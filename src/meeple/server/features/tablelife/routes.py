@@ -10,7 +10,8 @@ import asyncio
 from fastapi import APIRouter, Header, HTTPException, Request
 
 from meeple.server.deps import ServiceDep, StoreDep
-from meeple.server.features.accounts.sessions import AccountsDep, may_act
+from meeple.server.features.accounts.sessions import AccountsDep
+from meeple.server.identity import may_act
 from meeple.server.quotas import QuotasDep, ThrottledRoute, client_hash, client_of
 from meeple.server.site import site_of
 from meeple.server.table.checks import BadInput

@@ -24,7 +24,7 @@ from meeple.bots.limits import client_spec
 from meeple.bots.ratings import change_note, provisional, shown
 from meeple.core.view import view_schema
 from meeple.server.deps import ServiceDep, StoreDep
-from meeple.server.features.accounts.sessions import AccountsDep
+from meeple.server.identity import signed_in
 from meeple.server.quotas import QuotasDep, ThrottledRoute, client_hash, client_of
 from meeple.server.table import uploads
 from meeple.server.table.authority import fault_point
@@ -151,7 +151,7 @@ def schema(game: str) -> dict[str, Any]:
 
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request, store: StoreDep, svc: ServiceDep,
-                       quotas: QuotasDep, accounts: AccountsDep,
+                       quotas: QuotasDep,
                        idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                        ) -> Joined | TableOut:
     """Create a table; with ``join_as`` its creator takes the first open seat at once (in
@@ -160,7 +160,7 @@ async def create_table(body: CreateTable, request: Request, store: StoreDep, svc
     a client, and ``MEEPLE_OPEN_TABLES`` of its tables waiting or running at once (429
     beyond). A ``rated`` table is created by a signed-in account only (403), and its seats
     must make one (422, docs/ratings.md)."""
-    signed = await accounts.signed(request)
+    signed = await signed_in(request)
     if body.rated:
         if signed is None:
             raise HTTPException(403, "only a signed-in account can create a rated table (sign "
@@ -188,7 +188,7 @@ async def create_table(body: CreateTable, request: Request, store: StoreDep, svc
             store.create_table, info.name, variant, len(seats), seats, sheet=sheet,
             public=body.public, clock=body.clock, join_as=body.join_as, idempotency=idem,
             creator=client_hash(client), max_open=quotas.settings.open_tables,
-            rated=body.rated, account=signed.account.id if signed is not None else None,
+            rated=body.rated, account=signed.account_id if signed is not None else None,
             pace=body.pace, bank=body.bank)
     except TooManyOpen as exc:
         raise quotas.too_many_open(exc.held) from None
@@ -240,7 +240,7 @@ async def get_table(table_id: str, store: StoreDep) -> TableOut:
 
 @router.post("/api/tables/{table_id}/join")
 async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep,
-               svc: ServiceDep, quotas: QuotasDep, accounts: AccountsDep,
+               svc: ServiceDep, quotas: QuotasDep,
                idempotency_key: str | None = Header(None, description=IDEMPOTENCY_HELP)
                ) -> Joined:
     """Take an open seat; the response carries that seat's secret (shown only here, and
@@ -253,9 +253,9 @@ async def join(table_id: str, body: JoinTable, request: Request, store: StoreDep
     if idem is None or not await asyncio.to_thread(store.recall, idem):
         await _not_a_rematch(store, table_id)
         quotas.hit("join", client)
-    signed = await accounts.signed(request)
+    signed = await signed_in(request)
     taken = await asyncio.to_thread(store.join, table_id, body.seat, body.name, idem,
-                                    signed.account.id if signed is not None else None)
+                                    signed.account_id if signed is not None else None)
     fault_point("join", svc.authority.fault)
     if not taken.replayed:
         await svc.seats_changed(table_id)

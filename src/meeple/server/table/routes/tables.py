@@ -18,7 +18,7 @@ from meeple.core.present import presentation
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view
 from meeple.server.deps import CachesDep, ServiceDep, StoreDep, keep
-from meeple.server.features.accounts.sessions import may_act
+from meeple.server.identity import may_act
 from meeple.server.lanes import LaneDep
 from meeple.server.quotas import QuotasDep, Throttled, ThrottledRoute, client_of
 from meeple.server.table.checks import MAX_PARAM

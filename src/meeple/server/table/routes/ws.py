@@ -5,7 +5,9 @@ Each message is read strictly (:func:`meeple.server.table.checks.loads_strict`, 
 :mod:`meeple.server.table.protocol` and answered with server frames from there. A frame that is not
 valid gets an ``error`` frame saying which field is wrong and what it allows; nothing changes
 and the connection stays open. One :class:`Connection` per socket makes one call into the
-service per frame.
+service per frame of the table core's, or hands it to the feature that registered its type
+(the chat's ``chat``: :mod:`meeple.server.table.sockets`); who acts for a seat is asked of the
+site's identity (:mod:`meeple.server.identity`).
 
 Each client holds at most ``MEEPLE_WS_PER_CLIENT`` sockets (one more is refused before it is
 accepted: HTTP 429), and sends frames within its rates (``MEEPLE_RATE_FRAMES`` a connection,
@@ -31,8 +33,7 @@ from pydantic import ValidationError
 
 from meeple.server import edge, wslog
 from meeple.server.deps import ServiceDep
-from meeple.server.features.accounts.sessions import SOCKET_RECHECK, AccountService, Signed, seat_proof
-from meeple.server.features.chat.service import ChatHub
+from meeple.server.identity import SOCKET_RECHECK, SignedIn, seat_proof
 from meeple.server.quotas import Quotas, QuotasDep, Throttled, client_of
 from meeple.server.site import Site, site_of
 from meeple.server.table.checks import BadInput, loads_strict
@@ -55,6 +56,7 @@ from meeple.server.table.protocol import (
     frame_problem,
 )
 from meeple.server.table.service import AlreadyPlayed, Client, Refused, Runtime, Service
+from meeple.server.table.sockets import SocketRegistry
 from meeple.store import NotFound, StoreUnavailable
 from meeple.store.store import hash_secret
 
@@ -158,13 +160,13 @@ class Connection:
         self._closing: asyncio.Task[None] | None = None
         #: the session the connection acts for its seat by (None: by the seat's secret, or
         #: a spectator), when it was last seen live, and how to stop watching it
-        self.session: Signed | None = None
+        self.session: SignedIn | None = None
         self._session_seen = 0.0
         self._forget: Callable[[], None] | None = None
         #: whether the server closed it (:meth:`end`): a frame still read is not answered
         self.ended = False
-        #: the table's chat
-        self.chat_hub: ChatHub | None = getattr(self._site(), "chat", None)
+        #: what the features add to the socket (the chat): their frames and hooks
+        self.sockets: SocketRegistry = getattr(self._site(), "sockets", None) or SocketRegistry()
 
     def _site(self) -> Site | None:
         """The site of the socket's app (None for a stand-in socket without an app)."""
@@ -200,8 +202,8 @@ class Connection:
     async def finish(self) -> None:
         """Stop the writer (the socket is gone or closing)."""
         self._by_session(None)
-        if self.chat_hub is not None:
-            self.chat_hub.leave(self.table_id, self)
+        for closed in self.sockets.closes:
+            closed(self)
         self._writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self._writer
@@ -307,11 +309,20 @@ class Connection:
             await self.move(self.client, frame)
         elif isinstance(frame, Preview):
             await self.preview(self.client, frame)
-        elif isinstance(frame, Chat):
-            await self.post_chat(self.client, frame)
-        else:
-            assert isinstance(frame, Back)
+        elif isinstance(frame, Back):
             await self.back(self.client)
+        else:
+            await self.featured(self.client, frame)
+
+    async def featured(self, client: Client, frame: ClientFrame) -> None:
+        """A frame a feature answers (:mod:`meeple.server.table.sockets`): to its handler, or
+        an ``error`` saying the server has none (about a chat message: ``chat: true``)."""
+        handler = self.sockets.frames.get(frame.type)
+        if handler is None:
+            await self.send(ErrorFrame(reason=f"this server has no {frame.type}",
+                                       chat=True if isinstance(frame, Chat) else None).dump())
+            return
+        await handler(self, client, frame)
 
     async def hello(self, frame: Hello) -> Client | None:
         """The connection's client after a hello: a new one, or the old one (None if none)
@@ -327,8 +338,9 @@ class Connection:
                                  else f"seat {seat} needs its secret, or a signed-in session "
                                       f"whose account holds it")
                 return self.client
-            self._by_session(proof if isinstance(proof, Signed) else None)
-            holder = (("session", proof.session.id) if isinstance(proof, Signed)
+            signed = None if isinstance(proof, bool) else proof
+            self._by_session(signed)
+            holder = (("session", signed.session_id) if signed is not None
                       else ("secret", hash_secret(frame.secret or "")))
         else:
             self._by_session(None)
@@ -356,27 +368,12 @@ class Connection:
             await self.svc.broadcaster.tell_clock(rt)
         else:
             await self.svc.broadcaster.tell_clock(rt, client)
-        await self.join_chat(frame.chat is True, seat)
+        # then what the features add after a hello (the chat's history, if asked for)
+        for hook in self.sockets.hellos:
+            await hook(self, frame, seat)
         return client
 
-    async def join_chat(self, wanted: bool, seat: int | None) -> None:
-        """After a hello: the table's chat for a connection that asked for it (its history
-        frame, then every message), none for one that did not."""
-        hub = self.chat_hub
-        if hub is None:
-            return
-        hub.leave(self.table_id, self)
-        if wanted:
-            await hub.join(self.rt.table, self, seat, self.ws)
-
-    async def post_chat(self, client: Client, frame: Chat) -> None:
-        """A chat message from this connection: its seat's, or its signed-in spectator's."""
-        if self.chat_hub is None:
-            await self.send(ErrorFrame(reason="this server has no chat", chat=True).dump())
-            return
-        await self.chat_hub.post(self.rt.table, client.viewer, self.ws, frame.text, self)
-
-    def _by_session(self, signed: Signed | None) -> None:
+    def _by_session(self, signed: SignedIn | None) -> None:
         """Act by ``signed``'s session from now on (None: not by a session): while it
         does, a revocation of the session in this process closes the socket."""
         if self._forget is not None:
@@ -384,9 +381,10 @@ class Connection:
             self._forget = None
         self.session = signed
         self._session_seen = time.monotonic()
-        accounts: AccountService | None = getattr(self._site(), "accounts", None)
-        if signed is not None and accounts is not None:
-            self._forget = accounts.watch(signed.account.id, signed.session.id,
+        site = self._site()
+        identity = None if site is None else site.identity
+        if signed is not None and identity is not None:
+            self._forget = identity.watch(signed.account_id, signed.session_id,
                                           self.signed_out)
 
     async def signed_out(self, reason: str) -> None:
@@ -414,8 +412,9 @@ class Connection:
         assert signed is not None and client is not None and client.viewer is not None
         if time.monotonic() - self._session_seen < SOCKET_RECHECK:
             return True
-        accounts = site_of(self.ws).accounts
-        if await accounts.still_holds(signed.session.id, self.table_id, client.viewer):
+        identity = site_of(self.ws).identity
+        if identity is not None and await asyncio.to_thread(
+                identity.seat_held, signed.session_id, self.table_id, client.viewer) is True:
             self._session_seen = time.monotonic()
             return True
         await self.signed_out("signed out, or the seat is no longer this account's: sign "
