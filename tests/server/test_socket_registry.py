@@ -40,27 +40,24 @@ def test_a_second_handler_for_a_frame_type_is_refused_and_the_first_kept() -> No
     assert sockets.frames == {"chat": handler}
 
 
-@pytest.mark.parametrize("frame_type", sorted(CORE_FRAMES))
-def test_a_frame_the_table_core_answers_cannot_be_taken(frame_type: str) -> None:
+#: Registrations refused however the registry stands: (what, its argument, the refusal).
+REFUSED = ([("frame", kind, "the table core answers") for kind in sorted(CORE_FRAMES)]
+           + [("frame", "whisper", "not a client frame of the protocol.*chat")]
+           + [("notice", code, "the table core's") for code in (0, 7, SEATS_NOTICE)])
+
+
+@pytest.mark.parametrize(("what", "arg", "refusal"), REFUSED)
+def test_a_core_frame_an_unknown_frame_and_a_core_notice_code_are_refused(
+        what: str, arg: str | int, refusal: str) -> None:
     sockets = SocketRegistry()
-    with pytest.raises(ValueError, match="the table core answers"):
-        sockets.handle(frame_type, handler)
-    assert sockets.frames == {}
-
-
-def test_a_frame_type_the_protocol_does_not_define_is_refused() -> None:
-    sockets = SocketRegistry()
-    with pytest.raises(ValueError, match="not a client frame of the protocol.*chat"):
-        sockets.handle("whisper", handler)
-    assert sockets.frames == {}
-
-
-@pytest.mark.parametrize("code", [0, 7, SEATS_NOTICE])
-def test_a_notice_code_that_is_a_version_or_a_seat_change_is_refused(code: int) -> None:
-    sockets = SocketRegistry()
-    with pytest.raises(ValueError, match="the table core's"):
-        sockets.notice(code, notice)
-    assert sockets.notices == {}
+    with pytest.raises(ValueError, match=refusal):
+        if what == "frame":
+            assert isinstance(arg, str)
+            sockets.handle(arg, handler)
+        else:
+            assert isinstance(arg, int)
+            sockets.notice(arg, notice)
+    assert sockets.frames == {} and sockets.notices == {}
 
 
 def test_a_second_handler_for_a_notice_code_is_refused() -> None:
