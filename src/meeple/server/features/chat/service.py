@@ -34,8 +34,10 @@ from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 from starlette.requests import HTTPConnection
 
+from meeple.sections import rate
 from meeple.server.features.accounts.sessions import COOKIE, AccountService
 from meeple.server.features.accounts.store import Account, session_id
+from meeple.server.features.chat.settings import ChatSettings
 from meeple.server.features.chat.store import (
     CHAT_NOTICE,
     HIDDEN_NOTICE,
@@ -48,7 +50,6 @@ from meeple.server.quotas import Throttled, client_of
 from meeple.server.site import site_of
 from meeple.server.table.checks import INVISIBLE, MAX_MARKS, BadInput
 from meeple.server.table.protocol import ChatFrame, ChatLine, ErrorFrame
-from meeple.settings import ChatSettings, rate
 from meeple.store import HUMAN, StoreUnavailable, Table
 
 log = logging.getLogger("meeple.server")

@@ -30,8 +30,13 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from urllib.parse import urlencode
 
+from meeple.server.features.mail.settings import (
+    RETRY_MAX,
+    MailSettings,
+    SmtpTarget,
+    parse_smtp_url,
+)
 from meeple.server.features.mail.store import Mail, Mailbox
-from meeple.settings import RETRY_MAX, MailSettings, SmtpTarget, parse_smtp_url
 from meeple.store import Store
 
 log = logging.getLogger("meeple.server")
