@@ -266,7 +266,26 @@ def settings_doc() -> str:
             cells = [f"`{field.validation_alias}`", name, _type_name(field), f"`{default}`",
                      str(field.description), str(extra["allowed"])]
             rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return DOC_HEAD + "\n".join(rows) + "\n"
+    return DOC_HEAD + "\n".join(rows) + "\n" + _classes_doc()
+
+
+def _module_of(section: type[Section]) -> str:
+    """The module a section's class is imported from (``python -m meeple.settings`` runs
+    this module as ``__main__``)."""
+    if section.__module__ == "__main__" and __spec__ is not None:
+        return __spec__.name
+    return section.__module__
+
+
+def _classes_doc() -> str:
+    """The map of docs/settings.md's end: each section's class, where it is defined (the
+    package that reads it) and its title."""
+    rows = [f"| {name} | `{_module_of(section)}.{section.__qualname__}` | {section.title} |"
+            for name, section in sections().items()]
+    return ("\n## Where each section is defined\n\nEach section's class lives with the part of "
+            "meeple that reads it; `meeple.settings`\nputs them together (docs/layers.md).\n\n"
+            "| section | class | what it covers |\n| --- | --- | --- |\n" + "\n".join(rows)
+            + "\n")
 
 
 #: Where the settings' page is kept, from the repository's root.

@@ -1,5 +1,6 @@
-"""E-mail notifications: the SMTP settings, the signed links in a mail, what each
-mail says, and the process's sender of the outbox (:class:`meeple.server.features.mail.store.Mailbox`).
+"""E-mail notifications: handing a mail over by SMTP (where to: :mod:`.settings`), the signed
+links in a mail, what each mail says, and the process's sender of the outbox
+(:class:`meeple.server.features.mail.store.Mailbox`).
 
 Mail is sent only when ``MEEPLE_SMTP_URL`` is set. A mail is queued in the database (never sent
 on the move path) and sent by a background task of each server process, in a thread, with the
