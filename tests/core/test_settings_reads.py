@@ -9,6 +9,11 @@ allowed: ``os.environ`` unpacked into a dict display (``{**os.environ, "X": "1"}
 (``os.environ.copy()``) or given to ``dict(...)``, as ``subprocess``'s ``env=`` takes it. A
 write (``os.environ[...] = ...``, ``setdefault``, ``update``, ``putenv``) is refused too: no
 module hands a value to another through the environment.
+
+The model itself is the composition root: each section's class lives in the package that reads
+it, and only the commands (``meeple.cli``), the server's ``app`` and ``site`` and the model's
+own module import ``meeple.settings``; every other module imports its own section
+(:func:`settings_imports`).
 """
 
 from __future__ import annotations
@@ -100,6 +105,85 @@ def test_the_check_finds_each_kind_of_read_and_allows_a_childs_copy() -> None:
                "env = dict(os.environ)\nother = os.environ.copy()\n"
                "'''os.environ.get in a docstring'''\n")
     assert environment_reads(allowed) == []
+
+
+#: The modules that may import the whole settings model (the composition root's users): the
+#: commands build it from the environment, the app passes each part its section, the site
+#: holds it; every other module imports only its own section's class.
+COMPOSERS = ("meeple.cli", "meeple.server.app", "meeple.server.site", "meeple.settings")
+SETTINGS = "meeple.settings"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def settings_imports(source: str, module: str, package: bool = False) -> list[int]:
+    """The lines of ``source`` (the module ``module``; ``package``: an ``__init__``) that
+    import ``meeple.settings``: ``import meeple.settings``, ``from meeple.settings import``,
+    ``from meeple import settings``, their relative spellings and ``import_module`` of the
+    name, at any depth (in a function or under ``TYPE_CHECKING`` too)."""
+    here = module.split(".") if package else module.split(".")[:-1]
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        named: list[str] = []
+        if isinstance(node, ast.Import):
+            named = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join([*here[:len(here) - node.level + 1], *([base] if base else [])])
+            named = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Call) and node.args and \
+                isinstance(node.args[0], ast.Constant) and \
+                getattr(node.func, "attr", getattr(node.func, "id", "")) in \
+                ("import_module", "__import__"):
+            named = [str(node.args[0].value)]
+        if any(name == SETTINGS or name.startswith(SETTINGS + ".") for name in named):
+            lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def test_the_check_finds_each_spelling_of_importing_the_settings_model() -> None:
+    found = {
+        "import meeple.settings\n": [1],
+        "import meeple.settings as s\n": [1],
+        "from meeple.settings import Settings\n": [1],
+        "from meeple import settings\n": [1],
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from meeple.settings import "
+        "Settings\n": [3],
+        "def f():\n    from meeple.settings import Settings\n": [2],
+        "import importlib\nimportlib.import_module('meeple.settings')\n": [2],
+        "from meeple.sections import Section\nfrom meeple.server.table.settings import "
+        "BotSettings\nfrom meeple import sections\n": [],
+    }
+    for source, lines in found.items():
+        assert settings_imports(source, "meeple.server.quotas") == lines, source
+    # relative spellings, resolved from where the module is
+    assert settings_imports("from .. import settings\n", "meeple.server.quotas") == [1]
+    assert settings_imports("from ..settings import Settings\n", "meeple.server.quotas") == [1]
+    assert settings_imports("from .settings import Settings\n", "meeple.server.quotas") == []
+    assert settings_imports("from .settings import Settings\n", "meeple",
+                            package=True) == [1]
+    assert settings_imports("from . import settings\n", "meeple.server.features.chat",
+                            package=True) == []
+
+
+def test_only_the_composition_root_imports_the_settings_model() -> None:
+    found = {}
+    for path in sorted(SRC.rglob("*.py")):
+        module = module_name(path)
+        if any(module == c or module.startswith(c + ".") for c in COMPOSERS):
+            continue
+        lines = settings_imports(path.read_text("utf-8"), module, path.name == "__init__.py")
+        if lines:
+            found[module] = lines
+    assert found == {}, ("import your own section's class (meeple.sections, "
+                         "meeple.server.table.settings, a feature's settings module ...), not "
+                         f"the whole model in meeple.settings: {found}")
+    app = SRC / "server" / "app.py"
+    assert settings_imports(app.read_text("utf-8"), "meeple.server.app")  # (it sees the root)
 
 
 def test_only_the_settings_module_reads_the_environment() -> None:

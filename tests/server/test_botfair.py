@@ -9,7 +9,8 @@ import asyncio
 import pytest
 
 from meeple.server.table.botfair import BotShares, capped_spec
-from meeple.settings import Settings, ShareSettings
+from meeple.server.table.settings import ShareSettings
+from meeple.settings import Settings
 from tests import aio
 
 

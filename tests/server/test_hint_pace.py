@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from meeple.settings import LaneSettings, QuotaSettings
+from meeple.server.edge_settings import LaneSettings, QuotaSettings
 from tests.server.client import Player
 from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 

@@ -17,9 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
+from meeple.server.edge_settings import LaneSettings
 from meeple.server.lanes import Lane
 from meeple.server.quotas import Throttled
-from meeple.settings import LaneSettings
 from tests.aio import run
 from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 

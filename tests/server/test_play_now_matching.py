@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from meeple.server.features.playnow.service import bucket_of, match
+from meeple.server.features.playnow.settings import PlayNowSettings
 from meeple.server.features.playnow.store import Entry, Group
-from meeple.settings import PlayNowSettings, Settings
+from meeple.settings import Settings
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
 SETTINGS = PlayNowSettings(window=100, widen=10, anyone_after=90, bots_after=20)

@@ -21,8 +21,10 @@ from starlette.requests import Request
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from meeple.sections import rate
+from meeple.server.edge_settings import LaneSettings, QuotaSettings
 from meeple.server.quotas import client_hash, client_of
-from meeple.settings import LaneSettings, QuotaSettings, Settings, rate
+from meeple.settings import Settings
 from tests.server.conftest import SQLITE_ONLY, TLS, Server, free_port
 
 #: The limits of this module's server: low, so a test reaches each in a few requests.

@@ -50,9 +50,9 @@ from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
+from meeple.sections import origin_of
 from meeple.server import wslog
 from meeple.server.quotas import client_key
-from meeple.settings import origin_of
 
 log = logging.getLogger("meeple.edge")
 

@@ -35,11 +35,11 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from meeple.core.errors import MeepleError
+from meeple.server.edge_settings import LaneSettings
 from meeple.server.quotas import Throttled
 from meeple.server.site import site_of
 from meeple.server.table.botpool import kill_pool, ready
 from meeple.server.table.hints import HintFailed, make_lane_pool, timed
-from meeple.settings import LaneSettings
 
 log = logging.getLogger("meeple.server")
 

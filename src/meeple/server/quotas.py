@@ -34,8 +34,9 @@ from limits.strategies import FixedWindowRateLimiter
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from meeple.sections import rate
+from meeple.server.edge_settings import QuotaSettings
 from meeple.server.site import site_of
-from meeple.settings import QuotaSettings, rate
 
 #: What each rate limits, for the refusal's sentence.
 WHAT = {

@@ -126,8 +126,9 @@ class StoreUnavailable(StoreError):
 
 
 def default_url() -> str:
-    """The database when none is given (nor ``MEEPLE_DATABASE_URL``, which the commands read
-    through :mod:`meeple.settings`): an SQLite file in the user's data folder."""
+    """The database when none is given (nor ``MEEPLE_DATABASE_URL``, the commands' store
+    section, :class:`meeple.store.settings.StoreSettings`): an SQLite file in the user's data
+    folder."""
     from platformdirs import user_data_dir
 
     return sqlite_url(Path(user_data_dir("meeple", appauthor=False)) / "meeple.db")

@@ -36,7 +36,7 @@ from meeple.server.table.committer import Committer
 from meeple.server.table.pace import MoveTimes
 from meeple.server.table.positions import new_state
 from meeple.server.table.runtime import Draft, Runtime, log_note, not_your_turn
-from meeple.settings import TestingSettings
+from meeple.server.table.settings import TestingSettings
 from meeple.store import (
     BOT,
     FINISHED,
@@ -55,7 +55,7 @@ from meeple.store import CHANCE as CHANCE_ENTRY
 log = logging.getLogger("meeple.server")
 
 #: A fault to inject, for the reliability tests only (docs/reliability.md): with
-#: ``MEEPLE_FAULT=crash-after-commit:NAME`` (:class:`meeple.settings.TestingSettings`) the
+#: ``MEEPLE_FAULT=crash-after-commit:NAME`` (:class:`meeple.server.table.settings.TestingSettings`) the
 #: process dies as a kill -9 would at the fault point NAME, right after that request's commit
 #: and before its reply (``create`` and ``join`` in the lobby; ``finish``: the transaction
 #: that stores a game's end, and rates it, has committed).

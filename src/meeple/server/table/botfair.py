@@ -41,7 +41,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from meeple.bots.base import parse_options
-from meeple.settings import ShareSettings
+from meeple.server.table.settings import ShareSettings
 from meeple.store import BOT, Table
 
 #: The client of a table whose creator was not kept.

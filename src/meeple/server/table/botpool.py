@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import meeple
 from meeple.bots import make_bot
 from meeple.server.table.positions import TableGame, game_args
-from meeple.settings import BOT_DEADLINE
+from meeple.server.table.settings import BOT_DEADLINE
 
 #: Seconds a bot decision may take before the server plays a stand-in move (unless
 #: ``MEEPLE_BOT_DEADLINE`` says otherwise).

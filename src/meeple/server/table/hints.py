@@ -8,7 +8,7 @@ cannot foresee a draw. Hints and analyses run in a pool of their own, apart from
 bots' (:mod:`meeple.server.lanes`): its workers run at a lower priority, and each job
 reports the CPU time it took (:func:`timed`), which its client's budget is charged. A hint has a
 deadline (``MEEPLE_HINT_DEADLINE`` seconds, by default never less than the bots' own), an
-analysis its own (``MEEPLE_ANALYSIS_DEADLINE``; both in :class:`meeple.settings.LaneSettings`);
+analysis its own (``MEEPLE_ANALYSIS_DEADLINE``; both in :class:`meeple.server.edge_settings.LaneSettings`);
 each counts from the request, and a worker past it is stopped.
 
 This module is imported by the workers: nothing of the web stack here.

@@ -11,7 +11,7 @@ back, and from then on each of their moves has the allowance again (their bank s
 
 Nothing here is written by the move path: the times are read from the stored log (each entry
 keeps when it was stored), so they survive a restart and agree between server processes.
-``MEEPLE_TURN_BASED_SCALE`` (tests only, :class:`meeple.settings.TestingSettings`) makes
+``MEEPLE_TURN_BASED_SCALE`` (tests only, :class:`meeple.server.table.settings.TestingSettings`) makes
 turn-based time run that many times faster: the authority passes it to :meth:`MoveTimes.of`.
 """
 

@@ -37,7 +37,7 @@ from meeple.server.table.botpool import (
     ready,
 )
 from meeple.server.table.runtime import Runtime
-from meeple.settings import ShareSettings
+from meeple.server.table.settings import ShareSettings
 from meeple.store import RUNNING, StoreUnavailable
 
 log = logging.getLogger("meeple.server")

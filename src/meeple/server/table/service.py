@@ -39,7 +39,7 @@ from meeple.server.table.botpool import DEFAULT_DEADLINE
 from meeple.server.table.broadcaster import Broadcaster, MergedAck, Shown, opening_forced
 from meeple.server.table.runtime import STAND_IN, Client, Draft, Runtime, Sender, not_your_turn
 from meeple.server.table.scheduler import INLINE_BOTS, BotScheduler
-from meeple.settings import ShareSettings, TestingSettings
+from meeple.server.table.settings import ShareSettings, TestingSettings
 from meeple.store import MOVE, RUNNING, UNDO, Store, request_key
 
 if TYPE_CHECKING:

@@ -51,9 +51,9 @@ from webauthn.helpers.structs import (
 from meeple.server.edge import host_name, origin_of
 from meeple.server.features.accounts.passkey_store import NewCredential
 from meeple.server.features.accounts.sessions import AccountService, AccountSettings
+from meeple.server.features.accounts.settings import is_address
 from meeple.server.features.accounts.store import Account
 from meeple.server.table.checks import BadInput, loads_strict
-from meeple.settings import is_address
 from meeple.store.models import now
 
 #: The relying party's name, shown by the browser when a passkey is made.

@@ -48,13 +48,14 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from meeple.sections import rate
 from meeple.server.features.accounts.passkey_store import Passkeys
+from meeple.server.features.accounts.settings import AccountSettings
 from meeple.server.features.accounts.store import Account, Accounts, SessionInfo, session_id
 from meeple.server.identity import SocketCloser
 from meeple.server.quotas import Throttled
 from meeple.server.site import site_of
 from meeple.server.table.checks import BadInput, checked_name
-from meeple.settings import AccountSettings, rate
 from meeple.store import Store, StoreUnavailable
 from meeple.store.models import now
 

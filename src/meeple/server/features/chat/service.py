@@ -35,8 +35,10 @@ from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 from starlette.requests import HTTPConnection
 
+from meeple.sections import rate
 from meeple.server.features.accounts.sessions import COOKIE, AccountService
 from meeple.server.features.accounts.store import Account, session_id
+from meeple.server.features.chat.settings import ChatSettings
 from meeple.server.features.chat.store import (
     CHAT_NOTICE,
     HIDDEN_NOTICE,
@@ -52,7 +54,6 @@ from meeple.server.table.protocol import Chat as ChatPost
 from meeple.server.table.protocol import ChatFrame, ChatLine, ClientFrame, ErrorFrame, Hello
 from meeple.server.table.runtime import Client
 from meeple.server.table.sockets import Socket
-from meeple.settings import ChatSettings, rate
 from meeple.store import HUMAN, StoreUnavailable, Table
 
 log = logging.getLogger("meeple.server")

@@ -1,5 +1,6 @@
-"""E-mail notifications: the SMTP settings, the signed links in a mail, what each
-mail says, and the process's sender of the outbox (:class:`meeple.server.features.mail.store.Mailbox`).
+"""E-mail notifications: handing a mail over by SMTP (where to: :mod:`.settings`), the signed
+links in a mail, what each mail says, and the process's sender of the outbox
+(:class:`meeple.server.features.mail.store.Mailbox`).
 
 Mail is sent only when ``MEEPLE_SMTP_URL`` is set. A mail is queued in the database (never sent
 on the move path) and sent by a background task of each server process, in a thread, with the
@@ -30,8 +31,13 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from urllib.parse import urlencode
 
+from meeple.server.features.mail.settings import (
+    RETRY_MAX,
+    MailSettings,
+    SmtpTarget,
+    parse_smtp_url,
+)
 from meeple.server.features.mail.store import Mail, Mailbox
-from meeple.settings import RETRY_MAX, MailSettings, SmtpTarget, parse_smtp_url
 from meeple.store import Store
 
 log = logging.getLogger("meeple.server")

@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from meeple.server.features.playnow.settings import PlayNowSettings
 from meeple.server.features.playnow.store import Entry, Group, PlayQueue
-from meeple.settings import PlayNowSettings
 from meeple.store.models import now
 
 log = logging.getLogger("meeple.server")
