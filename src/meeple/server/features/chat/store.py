@@ -22,13 +22,9 @@ from sqlalchemy import func, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meeple.store.models import (
-    AccountRow,
-    AccountSeatRow,
-    ChatMessageRow,
-    ChatReportRow,
-    now,
-)
+from meeple.server.features.chat.rows import ChatMessageRow, ChatReportRow
+from meeple.store.erasure import DELETED_PLAYER, on_account_erased
+from meeple.store.models import AccountRow, AccountSeatRow, now
 from meeple.store.store import NotFound, Store, _aware, valid_table_id
 
 #: The version code of a notice that says: a new chat message at this table.
@@ -229,22 +225,20 @@ class Chat:
             return _message(row)
 
 
-def forget_author(s: Session, account_id: str, seats: Sequence[tuple[str, int]], name: str
-                  ) -> int:
-    """In a deletion's transaction (:meth:`Accounts.delete`): the messages of the account, and
-    those of the seats it held that no account posted (a guest's seat claimed later), show
-    ``name`` from now on; their text is kept. How many were renamed."""
-    result = s.execute(update(ChatMessageRow).where(ChatMessageRow.account_id == account_id)
-                       .values(name=name))
-    done = int(result.rowcount)  # type: ignore[attr-defined]
+@on_account_erased
+def forget_author(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
+    """In an account deletion's transaction (:mod:`meeple.store.erasure`): the messages of the
+    account, and those of the seats it held that no account posted (a guest's seat claimed
+    later), show :data:`~meeple.store.erasure.DELETED_PLAYER` from now on; their text is
+    kept."""
+    s.execute(update(ChatMessageRow).where(ChatMessageRow.account_id == account_id)
+              .values(name=DELETED_PLAYER))
     pairs = list(seats)
     for start in range(0, len(pairs), 500):
-        result = s.execute(update(ChatMessageRow).where(
+        s.execute(update(ChatMessageRow).where(
             ChatMessageRow.account_id.is_(None),
             tuple_(ChatMessageRow.table_id, ChatMessageRow.seat).in_(pairs[start:start + 500]))
-            .values(name=name))
-        done += int(result.rowcount)  # type: ignore[attr-defined]
-    return done
+            .values(name=DELETED_PLAYER))
 
 
 __all__ = ["CHAT_NOTICE", "HIDDEN_NOTICE", "MAX_PAGE", "RECENT", "Chat", "ChatMessage",

@@ -10,26 +10,18 @@ short transaction.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from meeple.store.models import (
-    FAILED,
-    HUMAN,
-    QUEUED,
-    SENDING,
-    SENT,
-    AccountRow,
-    AccountSeatRow,
-    MailRow,
-    SeatRow,
-    now,
-)
+from meeple.server.features.mail.rows import FAILED, QUEUED, SENDING, SENT, MailRow
+from meeple.store.erasure import on_account_erased
+from meeple.store.models import HUMAN, AccountRow, AccountSeatRow, SeatRow, now
 from meeple.store.store import Store, StoreError, _aware
 
 #: The kinds of mail a person may turn off (the address's verification is always sent).
@@ -206,4 +198,11 @@ class Mailbox:
                      "created": _aware(r.created).isoformat()} for r in s.scalars(q)]
 
 
-__all__ = ["KINDS", "Mail", "Mailbox", "Recipient", "preferences"]
+@on_account_erased
+def forget_mail(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
+    """In an account deletion's transaction (:mod:`meeple.store.erasure`): its outbox rows go
+    (queued mails are never sent; its address goes with the account's row)."""
+    s.execute(delete(MailRow).where(MailRow.account_id == account_id))
+
+
+__all__ = ["KINDS", "Mail", "Mailbox", "Recipient", "forget_mail", "preferences"]
