@@ -1,5 +1,5 @@
 """Deleting an account reaches every feature's rows of it, through the hooks each feature's
-store module registers (meeple.store.erasure): checked against a real ``meeple serve`` on both
+store module registers (meeple.store.account_data): checked against a real ``meeple serve`` on both
 stores, by reading its database after the deletion."""
 
 from __future__ import annotations

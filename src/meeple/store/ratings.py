@@ -37,7 +37,7 @@ from meeple.bots.ratings import (
     seed_for,
 )
 from meeple.core.state import places_by_total, places_with_forfeits
-from meeple.store.erasure import on_account_erased
+from meeple.store.account_data import on_account_erased
 from meeple.store.models import (
     BOT,
     HUMAN,

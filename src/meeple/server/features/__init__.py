@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def load_stores() -> MetaData:
     """Import every feature's store module, and with it its rows and its account-erased hook
-    (:mod:`meeple.store.erasure`): an account deleted before a hook was registered would keep
+    (:mod:`meeple.store.account_data`): an account deleted before a hook was registered would keep
     that feature's rows. ``create_app`` calls it; so does the test that compares the schema the
     migrations build with the rows. Returns the one metadata all rows share."""
     from meeple.server.features.accounts import passkey_store

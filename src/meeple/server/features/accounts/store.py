@@ -30,7 +30,7 @@ from meeple.server.features.accounts.rows import (
     SessionRow,
     SoloClaimRow,
 )
-from meeple.store.erasure import DELETED_PLAYER, run_account_erased
+from meeple.store.account_data import DELETED_PLAYER, run_account_erased
 from meeple.store.lookalike import username_skeleton
 from meeple.store.models import (
     FINISHED,
@@ -681,13 +681,13 @@ class Accounts:
     # ------------------------------------------------------------------ deletion
     def delete(self, account_id: str) -> list[str]:
         """Delete the account, in one transaction: its seats at finished tables are renamed
-        :data:`~meeple.store.erasure.DELETED_PLAYER` (the records keep their moves); at a
+        :data:`~meeple.store.account_data.DELETED_PLAYER` (the records keep their moves); at a
         waiting table its seat opens again; at a running one it is left to its stand-in bot (as
         a leave does) under that name; its sessions, passkeys and held seats go; the row stays,
         marked deleted, with its username freed and its name, password hash, settings and
         address erased. What the other features keep of it (chat messages renamed, ratings,
         Play now's wish, the mail outbox) goes by the hooks they registered
-        (:mod:`meeple.store.erasure`), in this transaction. Returns the ids of the tables
+        (:mod:`meeple.store.account_data`), in this transaction. Returns the ids of the tables
         changed (their clients are to be told)."""
         changed: list[str] = []
         with self.store.writing() as s:

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from meeple.server.features.mail.rows import FAILED, QUEUED, SENDING, SENT, MailRow
-from meeple.store.erasure import on_account_erased
+from meeple.store.account_data import on_account_erased, on_account_exported
 from meeple.store.models import HUMAN, AccountRow, AccountSeatRow, SeatRow, now
 from meeple.store.store import Store, StoreError, _aware
 
@@ -89,10 +89,7 @@ class Mailbox:
         """The account's address, whether it is verified, and its preferences (None: no such
         live account)."""
         with self.store.session() as s:
-            row = s.get(AccountRow, account_id)
-            if row is None or row.deleted:
-                return None
-            return row.email, bool(row.email_verified), preferences(row.notify)
+            return _contact(s, account_id)
 
     def set_notify(self, account_id: str, changes: Mapping[str, bool]) -> dict[str, bool]:
         """Change some of the account's preferences: all of them after."""
@@ -198,11 +195,27 @@ class Mailbox:
                      "created": _aware(r.created).isoformat()} for r in s.scalars(q)]
 
 
+def _contact(s: Session, account_id: str) -> tuple[str | None, bool, dict[str, bool]] | None:
+    row = s.get(AccountRow, account_id)
+    if row is None or row.deleted:
+        return None
+    return row.email, bool(row.email_verified), preferences(row.notify)
+
+
+@on_account_exported("mail")
+def exported_contact(s: Session, account_id: str) -> dict[str, Any]:
+    """The account's export's ``mail``: its e-mail address as kept (null: none), whether it
+    was verified, and which mails it asks for."""
+    got = _contact(s, account_id)
+    email, verified, notify = got if got is not None else (None, False, {})
+    return {"email": email, "email_verified": verified, "notify": notify}
+
+
 @on_account_erased
 def forget_mail(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
-    """In an account deletion's transaction (:mod:`meeple.store.erasure`): its outbox rows go
+    """In an account deletion's transaction (:mod:`meeple.store.account_data`): its outbox rows go
     (queued mails are never sent; its address goes with the account's row)."""
     s.execute(delete(MailRow).where(MailRow.account_id == account_id))
 
 
-__all__ = ["KINDS", "Mail", "Mailbox", "Recipient", "forget_mail", "preferences"]
+__all__ = ["KINDS", "Mail", "Mailbox", "Recipient", "exported_contact", "forget_mail", "preferences"]

@@ -15,7 +15,7 @@ from sqlalchemy import delete, select, text, update
 from sqlalchemy.orm import Session
 
 from meeple.server.features.playnow.rows import QueueRow
-from meeple.store.erasure import on_account_erased
+from meeple.store.account_data import on_account_erased
 from meeple.store.models import BOT, HUMAN, AccountRow, now
 from meeple.store.store import SeatSpec, Store, StoreError
 
@@ -186,7 +186,7 @@ def _aware(when: datetime) -> datetime:
 
 @on_account_erased
 def forget_wish(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
-    """In an account deletion's transaction (:mod:`meeple.store.erasure`): its Play now wish
+    """In an account deletion's transaction (:mod:`meeple.store.account_data`): its Play now wish
     goes, so a deleted account is never seated at a new table."""
     s.execute(delete(QueueRow).where(QueueRow.account_id == account_id))
 
