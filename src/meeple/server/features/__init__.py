@@ -1,7 +1,8 @@
 """The site's features, one package each (accounts, profiles, ratings, play now, chat, mail,
-rules, sheets, solo): each holds its routes, its service and its store's queries. A feature
-depends on the table core (:mod:`meeple.server.table`), the edge and the store's base, never on
-another feature except through the named interfaces the import-linter contracts list."""
+rules, sheets, solo): each holds its routes, its service, its store's queries and its rows
+(``rows.py``, on the store's one metadata). A feature depends on the table core
+(:mod:`meeple.server.table`), the edge and the store's base, never on another feature except
+through the named interfaces the import-linter contracts list."""
 
 from __future__ import annotations
 
