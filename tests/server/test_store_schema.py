@@ -6,6 +6,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
@@ -72,6 +73,14 @@ def test_the_migrations_build_exactly_the_rows_of_the_store_and_every_feature(
             context = MigrationContext.configure(conn, opts={"compare_type": True,
                                                              "compare_server_default": True})
             diff = compare_metadata(context, metadata)
+        # and as autogenerate sees it through the migrations' env.py, given the metadata
+        # (alembic check raises if autogenerate would write a migration)
+        cfg = Config()
+        cfg.set_main_option("script_location",
+                            str(resources.files("meeple.store") / "migrations"))
+        with store.engine.begin() as conn:
+            cfg.attributes.update(connection=conn, target_metadata=metadata)
+            command.check(cfg)
     finally:
         store.close()
     # The one difference, and why it is meant: migration 0007 added game_tables.rated and
