@@ -22,6 +22,7 @@ from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.features import (
     accounts,
     chat,
+    load_stores,
     mail,
     playnow,
     profiles,
@@ -78,6 +79,7 @@ def create_app(store: Store, *, bot_workers: int | None = None, bots: bool = Tru
     app.add_middleware(StrictJsonBodies, raw_suffixes=("/check", "/mail/one-click"))
     for router in (lobby.router, tables.router, ws.router):
         app.include_router(router)
+    load_stores()  # every feature's rows and account-erased hook, before any request
     for wire in FEATURES:
         wire(app, site)
     # the API's answers carry personal data, the CSRF token and seat secrets: no cache keeps them

@@ -1,4 +1,13 @@
-"""The stored tables: a game table, its seats and its append-only move log.
+"""The store's base: the rows the table core and a table's own transactions need.
+
+A game table, its seats and its append-only move log; the idempotency keys of its requests; the
+accounts and the seats they hold (the table core reads who holds a seat); and the ratings with
+their history (a rated table's finish writes them in the transaction that finishes it, in
+:mod:`meeple.store.ratings`). Every other feature keeps its rows in its own package, as
+``rows.py`` beside its queries (``meeple/server/features/<name>/rows.py``: accounts' sessions,
+passkeys, server secrets and solo claims; chat's messages and reports; mail's outbox; Play
+now's queue), on this module's :class:`Base`: one metadata, one schema, built by the
+migrations in ``migrations/``.
 
 A table's ``version`` is the number of entries in its log. An accepted move (with the chance
 moves the server plays after it) is appended in the same transaction that raises the version,
@@ -20,7 +29,6 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -46,9 +54,6 @@ HUMAN, BOT = "human", "bot"
 #: A table's pace: played at once (``clock``: seconds a decision) or turn-based
 #: (``clock``: seconds a move, hours or days, and ``bank``: each seat's time bank).
 LIVE, TURN_BASED = "live", "turn-based"
-#: A mail's state in the outbox: to send (at ``next_try``), being sent by one process, sent,
-#: given up (after its tries).
-QUEUED, SENDING, SENT, FAILED = "queued", "sending", "sent", "failed"
 
 
 class TableRow(Base):
@@ -205,22 +210,6 @@ class AccountRow(Base):
     notify: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
-class SessionRow(Base):
-    """A signed-in browser: ``id`` is the SHA-256 of the random token in its cookie (the token
-    itself is kept nowhere)."""
-
-    __tablename__ = "sessions"
-
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
-                                            index=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    user_agent: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
-
-
 class AccountSeatRow(Base):
     """A seat an account holds: one account at most per seat."""
 
@@ -232,117 +221,6 @@ class AccountSeatRow(Base):
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
                                             index=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-
-
-class ServerSecretRow(Base):
-    """A secret the server processes of one database share (the CSRF key when
-    ``MEEPLE_SECRET_KEY`` is unset): made once by the first process that needs it."""
-
-    __tablename__ = "server_secrets"
-
-    name: Mapped[str] = mapped_column(String(40), primary_key=True)
-    value: Mapped[str] = mapped_column(String(128))
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-
-
-class SoloClaimRow(Base):
-    """A name whose finished solo games an account claimed: once per name and game,
-    by one account ever, and one name per account and game. The tables it moved are held by
-    the account (``account_seats``)."""
-
-    __tablename__ = "solo_claims"
-    __table_args__ = (UniqueConstraint("game", "account_id"),)
-
-    game: Mapped[str] = mapped_column(String(40), primary_key=True)
-    #: the seat name, exactly as the tables keep it
-    name: Mapped[str] = mapped_column(String(60), primary_key=True)
-    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    #: how many tables the claim moved
-    tables: Mapped[int] = mapped_column(Integer)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-
-
-# ---------------------------------------------------------------------------- passkeys
-class PasskeyRow(Base):
-    """A passkey (a WebAuthn credential) an account signs in with: its public key (COSE), never
-    a secret. ``credential_hash`` (the SHA-256 of the credential id) is the unique key; the id
-    itself is kept to list it to the browser."""
-
-    __tablename__ = "passkeys"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    credential_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    #: the credential id as the browser gives it (base64url, at most 1023 bytes: 1364 characters)
-    credential_id: Mapped[str] = mapped_column(String(1400))
-    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
-                                            index=True)
-    #: the credential's public key as the authenticator gave it (a COSE key)
-    public_key: Mapped[bytes] = mapped_column(LargeBinary)
-    #: the authenticator's signature counter at its last use (0: it keeps none)
-    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
-    #: how the browser may reach the authenticator (``internal``, ``usb``, ``hybrid``, ...)
-    transports: Mapped[list[str]] = mapped_column(JSON, default=list)
-    #: the name the person gave it
-    name: Mapped[str] = mapped_column(String(60))
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    last_used: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-
-
-class PasskeyChallengeRow(Base):
-    """A challenge of a WebAuthn ceremony under way, kept by the SHA-256 of its purpose and
-    bytes until it is answered (once: it is deleted then) or expires. Every server process of
-    one database finds it."""
-
-    __tablename__ = "passkey_challenges"
-
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    #: ``register`` (a signed-in account adds a passkey), ``signup`` (a new account with a
-    #: passkey only), ``signin``, ``confirm`` (a passkey-only account confirms its deletion)
-    purpose: Mapped[str] = mapped_column(String(12))
-    #: the account it is for (register, confirm; for signup the id the new account will take)
-    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    #: what a signup keeps until it is answered: the username, its key, the display name
-    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
-
-
-# ---------------------------------------------------------------------------- table chat
-class ChatMessageRow(Base):
-    """A message of a table's chat: by a seat (``seat``), or by a signed-in spectator (``seat``
-    None); ``account_id`` the author's account where there is one (a seat an account holds, a
-    signed-in spectator). ``name`` is the name shown, as it was when posted (``deleted
-    player`` once the account is deleted). A hidden message (a moderator's decision) is kept
-    and shown to nobody."""
-
-    __tablename__ = "chat_messages"
-    #: a table's messages in order (history pages, the last 50 at a hello)
-    __table_args__ = (Index("ix_chat_messages_table_id_id", "table_id", "id"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    account_id: Mapped[str | None] = mapped_column(
-        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True)
-    name: Mapped[str] = mapped_column(String(60))
-    text: Mapped[str] = mapped_column(Text)
-    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
-
-
-class ChatReportRow(Base):
-    """A report of a chat message, kept for the moderators (``meeple reports``): one per
-    reporter and message. ``reporter`` is ``a:`` and an account id, or ``c:`` and the digest
-    of the client's address (``quotas.client_hash``), never the address."""
-
-    __tablename__ = "chat_reports"
-    __table_args__ = (UniqueConstraint("message_id", "reporter"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    message_id: Mapped[int] = mapped_column(
-        ForeignKey("chat_messages.id", ondelete="CASCADE"), index=True)
-    reporter: Mapped[str] = mapped_column(String(80))
-    reason: Mapped[str] = mapped_column(Text)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
 
 
 # ---------------------------------------------------------------------------- ratings
@@ -386,59 +264,3 @@ class RatingHistoryRow(Base):
     #: how many seats were rated in that game
     players: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-
-
-class QueueRow(Base):
-    """An account waiting in Play now's queue: one row per account, its wish (the
-    game, the variant, the seats), its rating when it asked, whether bots may fill the table,
-    and once matched, the table and seat it was given."""
-
-    __tablename__ = "play_queue"
-    __table_args__ = (Index("ix_play_queue_bucket", "state", "game", "bucket"),)
-
-    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
-                                            primary_key=True)
-    game: Mapped[str] = mapped_column(String(40))
-    variant: Mapped[dict[str, Any]] = mapped_column(JSON)
-    players: Mapped[int] = mapped_column(Integer)
-    #: the game, variant and seats as one key: who may be seated together
-    bucket: Mapped[str] = mapped_column(String(400))
-    rating: Mapped[float] = mapped_column(Float)
-    bots: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: ``waiting``, ``matched`` (table and seat given) or ``gone`` (its page stopped asking)
-    state: Mapped[str] = mapped_column(String(12))
-    since: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    #: the last time its page asked how it stands (an entry whose page went is not seated)
-    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-
-class MailRow(Base):
-    """One mail to send: queued, claimed by one server process (``sending``),
-    ``sent`` or ``failed`` after its tries. ``key`` names what it is about (``turn:<table>:
-    <seat>:<version>``, ``verify:<account>:<n>``...), unique, so two processes that see the
-    same turn queue one mail."""
-
-    __tablename__ = "mail_outbox"
-    __table_args__ = (Index("ix_mail_outbox_state_next", "state", "next_try"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    key: Mapped[str] = mapped_column(String(120), unique=True)
-    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
-                                            index=True)
-    #: ``verify``, ``turn``, ``ended``, ``rematch``
-    kind: Mapped[str] = mapped_column(String(12))
-    to_addr: Mapped[str] = mapped_column(String(254))
-    subject: Mapped[str] = mapped_column(String(200))
-    body: Mapped[str] = mapped_column(Text)
-    #: extra headers (List-Unsubscribe and its one-click POST)
-    headers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    state: Mapped[str] = mapped_column(String(8), default=QUEUED)
-    tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    #: when it may be (tried) next; while ``sending``, when the claim lapses
-    next_try: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    claimed_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    error: Mapped[str | None] = mapped_column(String(300), nullable=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    sent: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

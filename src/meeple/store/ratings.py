@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import Connection, and_, func, select, update
+from sqlalchemy import Connection, and_, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -37,6 +37,7 @@ from meeple.bots.ratings import (
     seed_for,
 )
 from meeple.core.state import places_by_total, places_with_forfeits
+from meeple.store.account_data import on_account_erased
 from meeple.store.models import (
     BOT,
     HUMAN,
@@ -463,6 +464,14 @@ def given_results(store: Store, within: timedelta = GIVEN_WITHIN, least: int = G
            for (t, g), found in pairs.items()
            if len(found) >= least and t in names and g in names]
     return sorted(out, key=lambda f: (-f.games, f.taker, f.giver))
+
+
+@on_account_erased
+def forget_ratings(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
+    """In an account deletion's transaction: its ratings and their history go (a running
+    rated game rates the others without it)."""
+    s.execute(delete(RatingRow).where(RatingRow.subject == account_id))
+    s.execute(delete(RatingHistoryRow).where(RatingHistoryRow.subject == account_id))
 
 
 def _rating(row: RatingRow) -> Rating:

@@ -23,9 +23,10 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from meeple.server.features.accounts.rows import PasskeyChallengeRow, PasskeyRow
 from meeple.server.features.accounts.store import Account, UsernameTaken, _account, name_clash
 from meeple.store.lookalike import username_skeleton
-from meeple.store.models import AccountRow, PasskeyChallengeRow, PasskeyRow, now
+from meeple.store.models import AccountRow, now
 from meeple.store.store import NotFound, Store, StoreError, _aware
 
 #: The most passkeys one account may have.

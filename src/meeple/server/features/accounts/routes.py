@@ -29,14 +29,13 @@ from meeple.server.features.accounts.sessions import (
     username_key,
 )
 from meeple.server.features.accounts.store import Account, Claim, HeldTable
-from meeple.server.features.chat.store import Chat
-from meeple.server.features.mail.store import Mailbox
 from meeple.server.quotas import ThrottledRoute, client_of
 from meeple.server.table.checks import MAX_PARAM, checked_name, checked_text
 from meeple.server.table.protocol import SeatNumber
 from meeple.server.table.routes import tables as table_routes
 from meeple.server.table.service import Service
 from meeple.store import FINISHED, RUNNING
+from meeple.store.account_data import account_exported
 from meeple.store.models import now
 from meeple.store.ratings import Ratings
 
@@ -522,7 +521,7 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
         raise HTTPException(429, "an export of this account is under way; wait for it to end")
     sessions = await asyncio.to_thread(accounts.accounts.sessions, aid)
     passkeys = await asyncio.to_thread(accounts.passkeys.of, aid)
-    said = await asyncio.to_thread(Chat(accounts.store).of_account, aid)
+    elsewhere = await asyncio.to_thread(_kept_elsewhere, accounts, aid)
     head = {
         "exported": now().isoformat(),
         "account": account_out(signed.account).model_dump(),
@@ -532,9 +531,7 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
         "passkeys": [{"name": p.name, "created": p.created.isoformat(),
                       "last_used": p.last_used.isoformat() if p.last_used else None}
                      for p in passkeys],
-        "chat": [{"table": m.table_id, "at": m.at.isoformat(), "seat": m.seat, "name": m.name,
-                  "text": m.text, "hidden": m.hidden} for m in said],
-        "mail": await asyncio.to_thread(_mail_kept, accounts, aid),
+        **elsewhere,
         "ratings": await asyncio.to_thread(_ratings_kept, accounts, aid),
     }
 
@@ -576,12 +573,11 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
     return StreamingResponse(written(), media_type="application/json")
 
 
-def _mail_kept(accounts: AccountService, aid: str) -> dict[str, Any]:
-    """The export's ``mail``: the account's e-mail address as kept (null: none), whether it
-    was verified, and which mails it asks for."""
-    got = Mailbox(accounts.store).contact(aid)
-    email, verified, notify = got if got is not None else (None, False, {})
-    return {"email": email, "email_verified": verified, "notify": notify}
+def _kept_elsewhere(accounts: AccountService, aid: str) -> dict[str, Any]:
+    """The export's sections the other features write (``chat``: its messages, ``mail``: its
+    address and preferences), as they registered them (:mod:`meeple.store.account_data`)."""
+    with accounts.store.session() as s:
+        return account_exported(s, aid)
 
 
 def _ratings_kept(accounts: AccountService, aid: str) -> list[dict[str, Any]]:

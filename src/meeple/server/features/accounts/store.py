@@ -23,7 +23,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from meeple.core.state import places_with_forfeits
-from meeple.server.features.chat.store import forget_author
+from meeple.server.features.accounts.rows import (
+    PasskeyChallengeRow,
+    PasskeyRow,
+    ServerSecretRow,
+    SessionRow,
+    SoloClaimRow,
+)
+from meeple.store.account_data import DELETED_PLAYER, run_account_erased
 from meeple.store.lookalike import username_skeleton
 from meeple.store.models import (
     FINISHED,
@@ -31,16 +38,7 @@ from meeple.store.models import (
     WAITING,
     AccountRow,
     AccountSeatRow,
-    MailRow,
-    PasskeyChallengeRow,
-    PasskeyRow,
-    QueueRow,
-    RatingHistoryRow,
-    RatingRow,
     SeatRow,
-    ServerSecretRow,
-    SessionRow,
-    SoloClaimRow,
     TableRow,
     now,
 )
@@ -59,9 +57,6 @@ from meeple.store.store import (
     valid_table_id,
 )
 
-#: The name a deleted account's seats take at finished tables (and at running ones, where its
-#: stand-in bot plays on).
-DELETED_PLAYER = "deleted player"
 #: The most seats one claim may name.
 MAX_CLAIM = 100
 #: The most tables one claim of a name's solo games moves.
@@ -686,13 +681,14 @@ class Accounts:
     # ------------------------------------------------------------------ deletion
     def delete(self, account_id: str) -> list[str]:
         """Delete the account, in one transaction: its seats at finished tables are renamed
-        :data:`DELETED_PLAYER` (the records keep their moves); at a waiting table its seat
-        opens again; at a running one it is left to its stand-in bot (as a leave does) under
-        that name; its chat messages (and those of the seats it held) show that name, their
-        text kept (:func:`~meeple.server.features.chat.store.forget_author`); its sessions, passkeys and held
-        seats go; the row stays, marked deleted, with its username freed and its name, password
-        hash and settings erased. Returns the ids of the tables changed (their clients are to
-        be told). Its ratings and their history are deleted, and its Play now wish."""
+        :data:`~meeple.store.account_data.DELETED_PLAYER` (the records keep their moves); at a
+        waiting table its seat opens again; at a running one it is left to its stand-in bot (as
+        a leave does) under that name; its sessions, passkeys and held seats go; the row stays,
+        marked deleted, with its username freed and its name, password hash, settings and
+        address erased. What the other features keep of it (chat messages renamed, ratings,
+        Play now's wish, the mail outbox) goes by the hooks they registered
+        (:mod:`meeple.store.account_data`), in this transaction. Returns the ids of the tables
+        changed (their clients are to be told)."""
         changed: list[str] = []
         with self.store.writing() as s:
             row = s.get(AccountRow, account_id)
@@ -716,18 +712,13 @@ class Accounts:
                 if table_id not in changed:
                     changed.append(table_id)
                     self.store._notify(s, table_id, -1)
-            # its chat messages keep their text under that name
-            forget_author(s, account_id, [(t, seat) for t, seat, _ in held], DELETED_PLAYER)
+            # the other features' rows of it (chat, ratings, Play now, mail)
+            run_account_erased(s, account_id, [(t, seat) for t, seat, _ in held])
             s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
             s.execute(delete(PasskeyChallengeRow)
                       .where(PasskeyChallengeRow.account_id == account_id))
-            # its ratings go too: a running rated game rates the others without it
-            s.execute(delete(RatingRow).where(RatingRow.subject == account_id))
-            s.execute(delete(RatingHistoryRow).where(RatingHistoryRow.subject == account_id))
-            # Play now's wish goes too: a deleted account is never seated at a new table
-            s.execute(delete(QueueRow).where(QueueRow.account_id == account_id))
             row.deleted = True
             row.username_key = None
             row.username_skeleton = None
@@ -735,10 +726,9 @@ class Accounts:
             row.display_name = DELETED_PLAYER
             row.password_hash = None
             row.settings = {}
-            row.email = None  # (its queued mails go with its outbox rows, below)
+            row.email = None  # (its queued mails go with its outbox rows: mail's hook)
             row.email_verified = False
             row.notify = None
-            s.execute(delete(MailRow).where(MailRow.account_id == account_id))
         return changed
 
     # ------------------------------------------------------------------ server secrets

@@ -17,18 +17,15 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meeple.store.models import (
-    AccountRow,
-    AccountSeatRow,
-    ChatMessageRow,
-    ChatReportRow,
-    now,
-)
+from meeple.server.features.chat.rows import ChatMessageRow, ChatReportRow
+from meeple.store.account_data import DELETED_PLAYER, on_account_erased, on_account_exported
+from meeple.store.models import AccountRow, AccountSeatRow, now
 from meeple.store.store import NotFound, Store, _aware, valid_table_id
 
 #: The version code of a notice that says: a new chat message at this table.
@@ -158,13 +155,6 @@ class Chat:
                 ChatMessageRow.table_id == table_id, ChatMessageRow.hidden.is_(True))
                 .order_by(ChatMessageRow.id.desc()).limit(limit)))
 
-    def of_account(self, account_id: str) -> list[ChatMessage]:
-        """Every message the account posted (hidden ones too), oldest first: its export."""
-        with self.store.session() as s:
-            return [_message(r) for r in s.scalars(
-                select(ChatMessageRow).where(ChatMessageRow.account_id == account_id)
-                .order_by(ChatMessageRow.id))]
-
     # ------------------------------------------------------------------ reports
     def report(self, table_id: str, message_id: int, reporter: str, reason: str) -> bool:
         """Keep a report of a message of this table: True if it is new, False if this
@@ -229,23 +219,31 @@ class Chat:
             return _message(row)
 
 
-def forget_author(s: Session, account_id: str, seats: Sequence[tuple[str, int]], name: str
-                  ) -> int:
-    """In a deletion's transaction (:meth:`Accounts.delete`): the messages of the account, and
-    those of the seats it held that no account posted (a guest's seat claimed later), show
-    ``name`` from now on; their text is kept. How many were renamed."""
-    result = s.execute(update(ChatMessageRow).where(ChatMessageRow.account_id == account_id)
-                       .values(name=name))
-    done = int(result.rowcount)  # type: ignore[attr-defined]
+@on_account_exported("chat")
+def exported_messages(s: Session, account_id: str) -> list[dict[str, Any]]:
+    """The account's export's ``chat``: every message it posted (hidden ones too), oldest
+    first."""
+    return [{"table": m.table_id, "at": m.at.isoformat(), "seat": m.seat, "name": m.name,
+             "text": m.text, "hidden": m.hidden}
+            for m in map(_message, s.scalars(select(ChatMessageRow).where(
+                ChatMessageRow.account_id == account_id).order_by(ChatMessageRow.id)))]
+
+
+@on_account_erased
+def forget_author(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
+    """In an account deletion's transaction (:mod:`meeple.store.account_data`): the messages of the
+    account, and those of the seats it held that no account posted (a guest's seat claimed
+    later), show :data:`~meeple.store.account_data.DELETED_PLAYER` from now on; their text is
+    kept."""
+    s.execute(update(ChatMessageRow).where(ChatMessageRow.account_id == account_id)
+              .values(name=DELETED_PLAYER))
     pairs = list(seats)
     for start in range(0, len(pairs), 500):
-        result = s.execute(update(ChatMessageRow).where(
+        s.execute(update(ChatMessageRow).where(
             ChatMessageRow.account_id.is_(None),
             tuple_(ChatMessageRow.table_id, ChatMessageRow.seat).in_(pairs[start:start + 500]))
-            .values(name=name))
-        done += int(result.rowcount)  # type: ignore[attr-defined]
-    return done
+            .values(name=DELETED_PLAYER))
 
 
 __all__ = ["CHAT_NOTICE", "HIDDEN_NOTICE", "MAX_PAGE", "RECENT", "Chat", "ChatMessage",
-           "Reported", "author_key", "forget_author"]
+           "Reported", "author_key", "exported_messages", "forget_author"]

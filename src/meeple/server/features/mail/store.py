@@ -10,26 +10,18 @@ short transaction.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from meeple.store.models import (
-    FAILED,
-    HUMAN,
-    QUEUED,
-    SENDING,
-    SENT,
-    AccountRow,
-    AccountSeatRow,
-    MailRow,
-    SeatRow,
-    now,
-)
+from meeple.server.features.mail.rows import FAILED, QUEUED, SENDING, SENT, MailRow
+from meeple.store.account_data import on_account_erased, on_account_exported
+from meeple.store.models import HUMAN, AccountRow, AccountSeatRow, SeatRow, now
 from meeple.store.store import Store, StoreError, _aware
 
 #: The kinds of mail a person may turn off (the address's verification is always sent).
@@ -97,10 +89,7 @@ class Mailbox:
         """The account's address, whether it is verified, and its preferences (None: no such
         live account)."""
         with self.store.session() as s:
-            row = s.get(AccountRow, account_id)
-            if row is None or row.deleted:
-                return None
-            return row.email, bool(row.email_verified), preferences(row.notify)
+            return _contact(s, account_id)
 
     def set_notify(self, account_id: str, changes: Mapping[str, bool]) -> dict[str, bool]:
         """Change some of the account's preferences: all of them after."""
@@ -206,4 +195,27 @@ class Mailbox:
                      "created": _aware(r.created).isoformat()} for r in s.scalars(q)]
 
 
-__all__ = ["KINDS", "Mail", "Mailbox", "Recipient", "preferences"]
+def _contact(s: Session, account_id: str) -> tuple[str | None, bool, dict[str, bool]] | None:
+    row = s.get(AccountRow, account_id)
+    if row is None or row.deleted:
+        return None
+    return row.email, bool(row.email_verified), preferences(row.notify)
+
+
+@on_account_exported("mail")
+def exported_contact(s: Session, account_id: str) -> dict[str, Any]:
+    """The account's export's ``mail``: its e-mail address as kept (null: none), whether it
+    was verified, and which mails it asks for."""
+    got = _contact(s, account_id)
+    email, verified, notify = got if got is not None else (None, False, {})
+    return {"email": email, "email_verified": verified, "notify": notify}
+
+
+@on_account_erased
+def forget_mail(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
+    """In an account deletion's transaction (:mod:`meeple.store.account_data`): its outbox rows go
+    (queued mails are never sent; its address goes with the account's row)."""
+    s.execute(delete(MailRow).where(MailRow.account_id == account_id))
+
+
+__all__ = ["KINDS", "Mail", "Mailbox", "Recipient", "exported_contact", "forget_mail", "preferences"]

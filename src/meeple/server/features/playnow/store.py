@@ -6,13 +6,17 @@ Who goes with whom is the server's choice (:mod:`meeple.server.features.playnow.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, text, update
+from sqlalchemy.orm import Session
 
-from meeple.store.models import BOT, HUMAN, AccountRow, QueueRow, now
+from meeple.server.features.playnow.rows import QueueRow
+from meeple.store.account_data import on_account_erased
+from meeple.store.models import BOT, HUMAN, AccountRow, now
 from meeple.store.store import SeatSpec, Store, StoreError
 
 WAITING_STATE, MATCHED, GONE = "waiting", "matched", "gone"
@@ -180,4 +184,11 @@ def _aware(when: datetime) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
-__all__ = ["GONE", "MATCHED", "WAITING_STATE", "Entry", "Group", "PlayQueue"]
+@on_account_erased
+def forget_wish(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
+    """In an account deletion's transaction (:mod:`meeple.store.account_data`): its Play now wish
+    goes, so a deleted account is never seated at a new table."""
+    s.execute(delete(QueueRow).where(QueueRow.account_id == account_id))
+
+
+__all__ = ["GONE", "MATCHED", "WAITING_STATE", "Entry", "Group", "PlayQueue", "forget_wish"]
