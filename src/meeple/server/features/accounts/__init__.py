@@ -3,9 +3,13 @@ account's own pages; its store part keeps accounts, sessions and passkeys."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from typing import TYPE_CHECKING
 
-from meeple.server.site import Site
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from meeple.server.site import Site
+
 
 #: The folder under ``meeple/web/static/`` with this feature's page code:
 #: account.js, passkeys.js, account.css (the mail page uses account.css too).

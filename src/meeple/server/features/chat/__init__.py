@@ -3,9 +3,13 @@ keeps the messages."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from typing import TYPE_CHECKING
 
-from meeple.server.site import Site
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from meeple.server.site import Site
+
 
 #: The folder under ``meeple/web/static/`` with this feature's page code:
 #: chat.js (the table page's chat panel), chat.css.

@@ -3,9 +3,13 @@ queued by the notifier and sent by the mailer; its store part keeps the queue.""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from typing import TYPE_CHECKING
 
-from meeple.server.site import Site
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from meeple.server.site import Site
+
 
 #: The folder under ``meeple/web/static/`` with this feature's page code:
 #: mail.js (the mail page).

@@ -3,9 +3,13 @@ the store's finishing transaction, :mod:`meeple.store.ratings`)."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from typing import TYPE_CHECKING
 
-from meeple.server.site import Site
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from meeple.server.site import Site
+
 
 #: The folder under ``meeple/web/static/`` with this feature's page code:
 #: leaderboard.js, ratingchart.js, leaderboard.css.

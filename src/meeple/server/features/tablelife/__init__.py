@@ -5,9 +5,13 @@ are the table core's sweeper (:func:`meeple.server.table.routes.lobby.sweep_stal
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from typing import TYPE_CHECKING
 
-from meeple.server.site import Site
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from meeple.server.site import Site
+
 
 #: The folder under ``meeple/web/static/`` with this feature's page code:
 #: tablelife.js (the table page's leave, concede and rematch controls).
