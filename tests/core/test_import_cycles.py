@@ -57,6 +57,14 @@ ELSEWHERE: set[tuple[str, str]] = {
     ("meeple.server.features.sheets", "meeple.server.features.sheets.routes"),
     ("meeple.server.features.solo", "meeple.server.features.solo.routes"),
     ("meeple.server.features.tablelife", "meeple.server.features.tablelife.routes"),
+    # load_stores: every feature's store module (its rows, its account-erased hook), imported
+    # when the app is made, not by whoever imports one feature's package
+    ("meeple.server.features", "meeple.server.features.accounts.passkey_store"),
+    ("meeple.server.features", "meeple.server.features.accounts.store"),
+    ("meeple.server.features", "meeple.server.features.chat.store"),
+    ("meeple.server.features", "meeple.server.features.mail.store"),
+    ("meeple.server.features", "meeple.server.features.playnow.store"),
+    ("meeple.server.features", "meeple.store.models"),
 }
 
 #: Circles closed only by imports inside functions, removed by the same changes.
