@@ -105,3 +105,28 @@ def test_a_game_without_sheets_says_so(tmp_path: Path) -> None:
     res = meeple_cmd(tmp_path, "sheets", "list", "cairn")
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines() == ["cairn: ships no sheets"]
+
+
+@pytest.mark.parametrize(("seats", "you", "to_move", "takes", "took"), [
+    ("me,random", "you", "You are to move:", "You take the last counter (+3).",
+     "You took the last counter."),
+    ("Ann=me,random", "Ann", "Ann is to move:", "Ann takes the last counter (+3).",
+     "Ann took the last counter."),
+])
+def test_the_new_game_words_read_right_for_you_and_for_a_named_seat(
+        tmp_path: Path, seats: str, you: str, to_move: str, takes: str, took: str) -> None:
+    """The template's sentences agree with the seat's name: "you" (one person at the
+    keyboard) or a name. Seed 7: the person, taking whenever asked, takes the last counter."""
+    make_kept_game(tmp_path, GAME)
+    env = {**os.environ, "MEEPLE_GAMES_PATH": str(tmp_path), "COLUMNS": "120"}
+    res = subprocess.run([sys.executable, "-m", "meeple", "play", GAME, "--seats", seats,
+                          "--seed", "7", "--record", str(tmp_path / "game.json")],
+                         input="take\n" * 60, cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=300, check=False)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert to_move in out and takes in out and took in out, out
+    assert f"\n{you}: 1 counter\n" in out, out  # one counter, not "1 counters"
+    assert "Pile: empty" in out
+    for wrong in ("you is", "you takes", "1 counters", "Pile:  (0)"):
+        assert wrong not in out, wrong

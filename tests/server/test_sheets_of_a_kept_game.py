@@ -7,7 +7,6 @@ unknown or path-like one is refused with a 4xx naming what is allowed, and creat
 from __future__ import annotations
 
 import time
-
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -77,7 +76,7 @@ def test_a_sheet_the_game_does_not_ship_is_refused_naming_its_sheets(
                                   "meeple.games.pebbles"])
 def test_an_unknown_or_path_like_game_is_refused_naming_the_games(kept: tuple[Server, Path],
                                                                   game: str) -> None:
-    server, games = kept
+    server, _ = kept
     before = tables(server)
     r = create(server, game, {"sheet": "tall"})
     assert 400 <= r.status_code < 500, r.text
