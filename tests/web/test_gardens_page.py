@@ -202,6 +202,23 @@ def test_colour_blind_letters_and_a_phone_width_page(browser: Any, web: Server) 
         ctx.close()
 
 
+def test_the_letter_of_a_used_pencil_is_ink_not_white(page: Any, web: Server) -> None:
+    """A used (or not yet rolled) pencil is drawn pale; its colour letter, which the
+    colour-blind setting relies on, is ink there (white on the pale body could not be read),
+    and white edged in ink on a pencil in full colour."""
+    create_from_lobby(page, web, "gardens", {"level": "1"}, 2)
+    page.check("#cb-toggle")
+    click_svg_through(page, Rng(5), stop_after=2)
+    cards = page.eval_on_selector_all(
+        ".gd-pencil", "gs => gs.map(g => [[...g.classList].find(c => c.startsWith('where-')),"
+                      " g.querySelector('.gd-pencil-letter').getAttribute('fill')])")
+    faded = [fill for where, fill in cards if where in ("where-used", "where-unrolled")]
+    full = [fill for where, fill in cards if where not in ("where-used", "where-unrolled")]
+    assert faded and full, cards
+    assert all(fill != "#fff" for fill in faded), cards
+    assert all(fill == "#fff" for fill in full), cards
+
+
 def test_a_lit_field_plays_on_enter(page: Any, web: Server) -> None:
     create_from_lobby(page, web, "gardens", {"level": "1"}, 2)
     assert phase(page) == "my-turn"

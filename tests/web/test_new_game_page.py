@@ -50,8 +50,15 @@ def click_the_drawing(page: Any, rng: Rng, counts: dict[str, int]) -> bool:
 def test_the_new_game_plays_to_its_end_by_clicks_on_its_drawing(page: Any, kit_web: Server) -> None:
     table = create_from_lobby(page, kit_web, GAME, {"pile": "8"}, players=2)
     page.wait_for_selector("#board svg.pebbles-pile circle")
+    # the pile is drawn at its counters' size, not stretched to the board's width
+    circles = page.locator("#board svg.pebbles-pile circle").count()
+    width = page.locator("#board svg.pebbles-pile").bounding_box()["width"]
+    assert width <= circles * 30 + 1, (width, circles)
     counts = play_by_clicks(page, Rng(7), click_the_drawing)
     assert phase(page) == "over"
+    board = page.inner_text("#board")
+    assert "Pile: empty" in board and "took the last counter." in board
+    assert "null" not in board and "0 counters left" not in board
     assert counts["drawing"] >= 1 and counts["turns"] >= 1
     record = kit_web.api("GET", f"/api/tables/{table}/record").json()
     assert record["game"] == GAME and record["moves"][-1] == "take"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -14,15 +15,73 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.measure import Measurement
+from typer.core import TyperCommand, TyperGroup
 
 import meeple
 from meeple.core.errors import MeepleError
 from meeple.core.records import FileProblem, check_output_file
 
+#: Written in a command's help where it names the games: ``{games}`` (every game's name),
+#: ``{titles}`` (every game's title) or ``{games with OPTION}`` (the titles of the games that
+#: offer OPTION). :class:`GamesHelpCommand` fills them in from the registry when the help is
+#: shown, so a game found on ``MEEPLE_GAMES_PATH`` is listed with no edit here, and a command
+#: that is run rather than explained loads no game for its help.
+GAMES_IN_HELP = re.compile(r"\{(games|titles)(?: with (\w+))?\}")
+
+
+def game_names(conjunction: str = "or") -> str:
+    """The registry's game names as a list a sentence can hold: ``gardens, pergola, reefs or
+    takenokolor``."""
+    return _listed([g.name for g in meeple.games()], conjunction)
+
+
+def _listed(items: list[str], conjunction: str) -> str:
+    if len(items) <= 1:
+        return "".join(items) or "none"
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def games_in_help(text: str) -> str:
+    """``text`` with each :data:`GAMES_IN_HELP` mark replaced by what the registry holds."""
+
+    def fill(mark: re.Match[str]) -> str:
+        what, option = mark.groups()
+        found = [g for g in meeple.games() if option is None or option in g.options]
+        return _listed([g.name if what == "games" else g.title for g in found],
+                       "or" if what == "games" else "and")
+
+    return GAMES_IN_HELP.sub(fill, text)
+
+
+def _fill_games(command: TyperCommand | TyperGroup) -> None:
+    if command.help:
+        command.help = games_in_help(command.help)
+    for param in command.params:
+        text = getattr(param, "help", None)
+        if text:
+            param.help = games_in_help(text)  # type: ignore[attr-defined]
+
+
+class GamesHelpCommand(TyperCommand):
+    """A command whose help names the registry's games (:data:`GAMES_IN_HELP`)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _fill_games(self)
+        super().format_help(ctx, formatter)
+
+
+class GamesHelpGroup(TyperGroup):
+    """A group of commands whose own help names the registry's games (:data:`GAMES_IN_HELP`)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _fill_games(self)
+        super().format_help(ctx, formatter)
+
+
 app = typer.Typer(
     name="meeple",
-    help="Play, study and train agents on Pick a Pen: Gardens, Pick a Pen: Reefs, "
-    "Takenokolor and Pergola.",
+    cls=GamesHelpGroup,
+    help="Play, study and train agents on {titles}.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

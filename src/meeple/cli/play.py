@@ -28,11 +28,13 @@ from meeple.bots import BOTS, make_bot
 from meeple.bots.base import Bot
 from meeple.bots.hint import DEFAULT_LEVEL, hint
 from meeple.cli.common import (
+    GamesHelpCommand,
     app,
     check_game,
     check_record_path,
     console,
     fail,
+    game_names,
     save_record,
     variant_options,
 )
@@ -759,17 +761,17 @@ def _new_game(game: str, seats: str | None, record: Path | None, seed: int | Non
                   f"{escape(', '.join(state.seats))}   (type 'help' for commands)")
     return state, controllers, bot_seeds
 
-@app.command("play")
+@app.command("play", cls=GamesHelpCommand)
 def play_cmd(
     game: Annotated[str | None, typer.Argument(
-        help="gardens, reefs, takenokolor or pergola (may be left out with --resume)")] = None,
+        help="the game: {games} (may be left out with --resume)")] = None,
     seats: Annotated[str | None, typer.Option(
         help="comma-separated seats in turn order: 'me' for a person at this keyboard, or a "
              "bot (random, greedy, mcts...); name a seat with NAME=, e.g. "
              "--seats Ann=me,Bob=me,greedy (default: me,random)")] = None,
-    level: Annotated[int | None, typer.Option(help="level (Gardens, Reefs)")] = None,
+    level: Annotated[int | None, typer.Option(help="level ({games with level})")] = None,
     sheet: Annotated[str | None, typer.Option(help="a shipped sheet name or a TOML file")] = None,
-    challenge: Annotated[int | None, typer.Option(help="solo challenge (Pergola)")] = None,
+    challenge: Annotated[int | None, typer.Option(help="solo challenge ({games with challenge})")] = None,
     option: Annotated[list[str] | None, typer.Option(help="other game option key=value")] = None,
     seed: Annotated[int | None, typer.Option(help="seed for rolls and bots")] = None,
     record: Annotated[Path | None, typer.Option(
@@ -797,8 +799,8 @@ def play_cmd(
         record = resume if record is None else record
     else:
         if game is None:
-            raise fail("name a game (gardens, reefs, takenokolor or pergola), or continue a "
-                       "saved one with --resume RECORD")
+            raise fail(f"name a game ({game_names()}), or continue a saved one with "
+                       "--resume RECORD")
         state, controllers, bot_seeds = _new_game(game, seats, record, seed,
                                                   (level, sheet, challenge, option))
         forced = set()

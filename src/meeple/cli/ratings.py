@@ -13,16 +13,16 @@ from rich.table import Table
 
 import meeple
 from meeple.bots.ratings import SEED_FILE
-from meeple.cli.common import app, console, refuse
+from meeple.cli.common import GamesHelpCommand, app, console, refuse
 from meeple.core.errors import MeepleError
 from meeple.core.records import check_output_file
 from meeple.sim.calibrate import calibrate, schedule, seed_file
 
 
-@app.command("calibrate-bots")
+@app.command("calibrate-bots", cls=GamesHelpCommand)
 def calibrate_bots_cmd(
     game: Annotated[list[str] | None, typer.Option(
-        "--game", "-g", help="A game to calibrate (repeat for more); default: every game.")] = None,
+        "--game", "-g", help="A game to calibrate: {games} (repeat for more); default: every game.")] = None,
     games_per_pair: Annotated[int, typer.Option(
         "--games-per-pair", "-n", help="Games each pair of difficulties plays per game (each "
                                        "seed twice, the seats swapped; rounded up to even).",

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from meeple.cli.common import app, check_game, console, fail, refuse
+from meeple.cli.common import (
+    GamesHelpCommand,
+    app,
+    check_game,
+    console,
+    fail,
+    game_names,
+    refuse,
+)
 from meeple.core.view import view_schema
 
 if TYPE_CHECKING:
@@ -154,9 +162,9 @@ def database_of(db: Path | None, database_url: str | None, from_env: str) -> str
     return sqlite_url(db) if db is not None else (url or default_url())
 
 
-@app.command("schema")
+@app.command("schema", cls=GamesHelpCommand)
 def schema_cmd(
-    game: Annotated[str | None, typer.Argument(help="a game name")] = None,
+    game: Annotated[str | None, typer.Argument(help="the game: {games}")] = None,
     protocol: Annotated[bool, typer.Option(
         "--protocol", help="the WebSocket protocol's frames (client and server) instead")
     ] = False,
@@ -171,6 +179,6 @@ def schema_cmd(
         console.print_json(json.dumps(protocol_schema()))
         return
     if game is None:
-        raise fail("give a GAME (e.g. gardens), or --protocol for the WebSocket frames")
+        raise fail(f"give a GAME ({game_names()}), or --protocol for the WebSocket frames")
     check_game(game)
     console.print_json(json.dumps(view_schema(game)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
@@ -12,8 +11,9 @@ from rich.markup import escape
 from rich.table import Table
 
 import meeple
-from meeple.cli.common import app, check_game, console, err_console, refuse
+from meeple.cli.common import GamesHelpCommand, app, check_game, console, err_console, refuse
 from meeple.core.errors import MeepleError, SheetError
+from meeple.core.registry import SHEETS_FOLDER, game_files, game_sheets
 from meeple.core.sheets import SheetProblems, read_sheet_text
 
 
@@ -71,12 +71,12 @@ def _try_game(name: str, file: Path) -> MeepleError | None:
     return last
 
 
-@sheets_app.command("validate")
+@sheets_app.command("validate", cls=GamesHelpCommand)
 def sheets_validate(
     file: Annotated[Path, typer.Argument(help="a sheet TOML file (Pergola: a data bundle, a "
                                               "folder or one TOML file)")],
-    game: Annotated[str | None, typer.Option(help="the game the sheet is for (without it, "
-                                                  "every game is tried)")] = None,
+    game: Annotated[str | None, typer.Option(help="the game the sheet is for: {games} "
+                                                  "(without it, every game is tried)")] = None,
 ) -> None:
     """Check a sheet file: every problem is listed with its line and field and what is
     allowed; exit code 0 if valid, 2 if not."""
@@ -133,7 +133,7 @@ def _print_valid(name: str, file: Path) -> None:
 def _refuse_invalid(file: Path, candidates: list[str], errors: dict[str, MeepleError]) -> None:
     """A sheet of no game: a part of a bundle is told to validate the bundle; otherwise the
     problems for the closest game, then how far the others are; exit code 2."""
-    part_of = [g for g in candidates if g in BUNDLES and file.stem in _shipped(g)]
+    part_of = [g for g in candidates if g in BUNDLES and file.stem in game_sheets(g)]
     if part_of:
         title = meeple.game_info(part_of[0]).title
         raise refuse(f"{file.name} is named like one part of a {title} data bundle: validate the "
@@ -149,19 +149,18 @@ def _refuse_invalid(file: Path, candidates: list[str], errors: dict[str, MeepleE
     raise typer.Exit(2)
 
 
-def _shipped(game: str) -> list[str]:
-    folder = resources.files("meeple.games") / game / "sheets"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
-
-
-@sheets_app.command("list")
-def sheets_list(game: Annotated[str | None, typer.Argument()] = None) -> None:
+@sheets_app.command("list", cls=GamesHelpCommand)
+def sheets_list(game: Annotated[str | None, typer.Argument(
+        help="the game: {games} (without it, every game)")] = None) -> None:
     """The sheets shipped with each game (Pergola: its one data bundle)."""
     names = [game] if game else [g.name for g in meeple.games()]
     for name in names:
         check_game(name)
-        folder = resources.files("meeple.games") / name / "sheets"
-        files = _shipped(name)
+        folder = game_files(name) / SHEETS_FOLDER
+        files = game_sheets(name)
+        if not files:
+            console.print(f"[bold]{name}[/]: ships no sheets")
+            continue
         if name in BUNDLES:
             bundle, own = BUNDLES[name]
             console.print(f"[bold]{name}[/]: one data bundle, {bundle!r} (the default), made of "

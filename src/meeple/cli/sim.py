@@ -21,7 +21,15 @@ from rich.table import Table
 from rich.text import Text
 
 import meeple
-from meeple.cli.common import app, check_game, console, err_console, refuse, variant_options
+from meeple.cli.common import (
+    GamesHelpCommand,
+    app,
+    check_game,
+    console,
+    err_console,
+    refuse,
+    variant_options,
+)
 from meeple.core.errors import MeepleError
 from meeple.core.records import (
     check_output_file,
@@ -42,9 +50,10 @@ from meeple.sim.runner import (
 from meeple.sim.stats import bot_summary
 from meeple.sim.tournament import head_to_head_table, is_solo, run_tournament, tournament_table
 
-LevelOpt = Annotated[int | None, typer.Option("--level", help="Game level (Gardens, Reefs, ...).")]
+LevelOpt = Annotated[int | None, typer.Option("--level", help="Game level ({games with level}).")]
 SheetOpt = Annotated[str | None, typer.Option("--sheet", help="A shipped sheet name or a TOML path.")]
-ChallengeOpt = Annotated[int | None, typer.Option("--challenge", help="Solo challenge (Pergola).")]
+ChallengeOpt = Annotated[int | None, typer.Option(
+    "--challenge", help="Solo challenge ({games with challenge}).")]
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Any other game option, key=value.")
 ]
@@ -111,9 +120,9 @@ def _advancer(progress: Progress, task: Any) -> Any:
     return advance
 
 
-@app.command("simulate")
+@app.command("simulate", cls=GamesHelpCommand)
 def simulate_cmd(
-    game: Annotated[str, typer.Argument(help="Game name (meeple games lists them).")],
+    game: Annotated[str, typer.Argument(help="The game: {games}.")],
     n: Annotated[int, typer.Option("-n", "--games", help="Number of games.")] = 100,
     bots: BotsOpt = "random,random",
     seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i.")] = 0,
@@ -168,9 +177,9 @@ def simulate_cmd(
         console.print(f"records in {out}")
 
 
-@app.command("tournament")
+@app.command("tournament", cls=GamesHelpCommand)
 def tournament_cmd(
-    game: Annotated[str, typer.Argument(help="Game name.")],
+    game: Annotated[str, typer.Argument(help="The game: {games}.")],
     bots: BotsOpt = "greedy,random",
     n: Annotated[int, typer.Option(
         "-n", "--games", help="Games per seat rotation (solo variants: seeds each bot plays).")] = 20,

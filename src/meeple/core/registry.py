@@ -232,6 +232,22 @@ def game_files(name: str) -> Traversable:
     return resources.files(_PACKAGES.get(name) or f"{ENTRY_POINT_GROUP}.{name}")
 
 
+#: The folder of a game's package that holds the sheets it ships, one TOML file each.
+SHEETS_FOLDER = "sheets"
+
+
+def game_sheets(name: str) -> list[str]:
+    """The names of the sheets game ``name`` ships (its ``sheets/*.toml``, without ``.toml``),
+    in name order; none where its package has no such folder. Found through the registry, so
+    a game kept on ``MEEPLE_GAMES_PATH`` lists its own; a client's game name is looked up here
+    before any folder is opened. Raises :class:`UnknownGame` for a game not registered."""
+    folder = game_files(name) / SHEETS_FOLDER
+    if not folder.is_dir():
+        return []
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
+                  if p.name.endswith(".toml"))
+
+
 def kept_game_part(found: dict[str, T], name: str, attr: str, kind: type[T],
                    default: T | None = None) -> T:
     """:func:`game_part` looked up once per game and kept in ``found`` (a layer's own table

@@ -2,7 +2,7 @@
 
 A seat's display name is a person's name, a bot's name or "you" (one human at the keyboard):
 ``possessive("you") == "your"``, ``possessive("Ann") == "Ann's"``; ``verb("you", "rolls")`` is
-"roll" and ``verb("Ann", "rolls")`` is "rolls".
+"roll" and ``verb("Ann", "rolls")`` is "rolls"; ``cap`` starts a sentence that begins with one.
 """
 
 from __future__ import annotations
@@ -33,6 +33,12 @@ def verb(name: str, third_person: str, plain: str | None = None) -> str:
     if third_person.endswith("ies") and len(third_person) > 4:
         return third_person[:-3] + "y"  # carries
     return third_person[:-1] if third_person.endswith("s") else third_person
+
+
+def cap(text: str) -> str:
+    """``text`` with its first letter a capital (a sentence that starts with a name: "You
+    take", "you" being a seat's name in the middle of one)."""
+    return text[:1].upper() + text[1:]
 
 
 def subject(name: str, third_person: str, plain: str | None = None) -> str:

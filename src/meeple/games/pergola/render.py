@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.core.text import possessive, verb
+from meeple.core.text import cap, possessive, verb
 from meeple.core.viewmodel import View
 from meeple.games.pergola.boards import (
     GardenBoard,
@@ -47,7 +47,6 @@ from meeple.games.pergola.words import (
     WIDTH,
     ChallengeFacts,
     badge,
-    cap,
     challenge_lines,
     component_text,
     esc,

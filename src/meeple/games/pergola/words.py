@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from meeple.core.text import possessive, subject
+from meeple.core.text import cap, possessive, subject
 from meeple.games.pergola import scoring as sc
 from meeple.games.pergola.rules import Garden, PergolaState
 from meeple.games.pergola.sheet import LANTERNS, REQUIREMENTS, SUPPLY_ITEMS
@@ -146,10 +146,6 @@ def badge(text: str, style: str | None) -> str:
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
-
-
-def cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
 
 
 # ------------------------------------------------------------------ pieces in words

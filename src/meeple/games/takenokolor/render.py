@@ -24,7 +24,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from meeple.core.text import possessive, subject
+from meeple.core.text import cap, possessive, subject
 from meeple.core.viewmodel import View
 from meeple.games.takenokolor.boards import (
     AreaInfo,
@@ -35,7 +35,7 @@ from meeple.games.takenokolor.boards import (
     TakenokolorBoard,
     TakenokolorLayout,
 )
-from meeple.games.takenokolor.words import cap, end_words, game_over_line
+from meeple.games.takenokolor.words import end_words, game_over_line
 
 OPEN = {"circle": "○", "square": "□", "triangle": "△"}
 FULL = {"circle": "●", "square": "■", "triangle": "▲"}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from meeple.core.text import possessive, subject, verb
+from meeple.core.text import cap, possessive, subject, verb
 from meeple.games.takenokolor import scoring
 from meeple.games.takenokolor.moves import FREE, TAKE
 from meeple.games.takenokolor.rules import OVER, TakenokolorState
@@ -131,11 +131,6 @@ def row_detail(st: TakenokolorState, row: Row, p: int) -> str:
         assert row.left is not None and row.right is not None
         return f"{scoring.measure(cs, row.left, col)} x {scoring.measure(cs, row.right, col)}"
     return f"{st.ladybugs[p].bit_count()} of {len(cs.sheet.ladybugs)}"
-
-
-def cap(text: str) -> str:
-    """``text`` with its first letter a capital (a sentence that starts with a name)."""
-    return text[:1].upper() + text[1:]
 
 
 def area_label(st: TakenokolorState, ai: int) -> str:

@@ -24,11 +24,11 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Awaitable, Callable, MutableMapping
-from importlib import resources
 from typing import Any
 
 import meeple
 from meeple.core.errors import BadVariant
+from meeple.core.registry import game_sheets
 
 #: The largest JSON request body accepted, in bytes (a table on an own sheet is the largest).
 MAX_BODY = 512 * 1024
@@ -207,15 +207,6 @@ class StrictJsonBodies:
         await send({"type": "http.response.body", "body": payload})
 
 
-def shipped_sheet_names(game: str) -> list[str]:
-    """The sheets shipped with ``game`` (the names a variant's ``sheet`` may take)."""
-    folder = resources.files("meeple.games") / game / "sheets"
-    if not folder.is_dir():
-        return []
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
-                  if p.name.endswith(".toml"))
-
-
 def checked_variant(game: str, variant: dict[str, Any]) -> dict[str, Any]:
     """The variant of a new table of ``game`` as a client asked for it, refused with
     :class:`BadVariant` unless every key is one of the game's options with an offered value,
@@ -225,7 +216,7 @@ def checked_variant(game: str, variant: dict[str, Any]) -> dict[str, Any]:
     sheet_games = any("sheet" in v for v in info.variants)
     for key, value in variant.items():
         if key == "sheet" and key not in info.options:
-            names = shipped_sheet_names(info.name) if sheet_games else []
+            names = game_sheets(info.name) if sheet_games else []
             if not names:
                 raise BadVariant(f"{info.title} has no option 'sheet'; options: "
                                  f"{', '.join(sorted(info.options)) or 'none'}")
@@ -343,4 +334,4 @@ def checked_name(value: str, what: str = "a name", max_length: int = 60) -> str:
 
 __all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_PARAM", "NAME_RULE", "BadInput",
            "StrictJsonBodies", "check_tree", "checked_name", "checked_text", "checked_variant",
-           "loads_strict", "shipped_sheet_names"]
+           "loads_strict"]

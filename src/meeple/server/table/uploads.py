@@ -24,7 +24,7 @@ from typing import Any
 import meeple
 from meeple.core.errors import BadVariant, MeepleError, SheetError
 from meeple.core.present import presentation
-from meeple.core.registry import game_files
+from meeple.core.registry import SHEETS_FOLDER, game_files, game_sheets
 from meeple.core.sheets import SheetProblems, check_sheet_data
 from meeple.core.state import State
 from meeple.core.view import seat_view
@@ -64,13 +64,6 @@ class SheetRejected(Exception):
         return out
 
 
-def shipped_sheets(game: str) -> list[str]:
-    """The names of the sheets shipped with ``game`` (a game with user sheets)."""
-    folder = game_files(game) / "sheets"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
-                  if p.name.endswith(".toml"))
-
-
 def upload_game(game: str) -> str:
     """``game`` if it takes a player's own sheet; otherwise :class:`SheetRejected` saying which
     games do (an unknown game: 404; Pergola: 422)."""
@@ -89,17 +82,17 @@ def upload_game(game: str) -> str:
 def shipped_text(game: str, name: str) -> str:
     """The TOML text of shipped sheet ``name`` of ``game`` (a starting point for one's own)."""
     game = upload_game(game)
-    names = shipped_sheets(game)
+    names = game_sheets(game)
     if name.removesuffix(".toml") not in names:
         raise SheetRejected(404, f"no shipped {meeple.game_info(game).title} sheet named "
                                  f"{name!r}; shipped: {', '.join(names)}")
-    path = game_files(game) / "sheets" / f"{name.removesuffix('.toml')}.toml"
+    path = game_files(game) / SHEETS_FOLDER / f"{name.removesuffix('.toml')}.toml"
     return path.read_text(encoding="utf-8")
 
 
 def _allowed(game: str) -> str:
     title = meeple.game_info(game).title
-    names = ", ".join(shipped_sheets(game))
+    names = ", ".join(game_sheets(game))
     return (f"a {title} sheet is a UTF-8 TOML file of at most {MAX_SHEET_BYTES // 1024} KB, laid "
             f"out like the shipped sheets ({names}; GET /api/sheets/{game}/<name> gives one to "
             f"start from); its format is in docs/{game}.md, section Sheet files")
@@ -178,7 +171,7 @@ def build(game: str, sheet: str | Mapping[str, Any], players: int = 1,
         if not sheet.strip():
             raise SheetRejected(422, "the sheet text is empty", [(None, "(file)", "empty file")],
                                 _allowed(game))
-        if sheet.strip() in shipped_sheets(game):
+        if sheet.strip() in game_sheets(game):
             keys = sorted({k for v in meeple.game_info(game).variants for k in v})
             way = " or ".join(f"variant.{k}" for k in keys) or "its name"
             raise SheetRejected(422, f"{sheet.strip()!r} is a shipped sheet: choose it with "
@@ -240,5 +233,5 @@ def sheet_name(data: Mapping[str, Any] | None) -> str | None:
 
 
 __all__ = ["MAX_SHEET_BYTES", "SheetRejected", "build", "check",
-           "decode_upload", "sheet_name", "shipped_sheets", "shipped_text", "upload_game",
+           "decode_upload", "sheet_name", "shipped_text", "upload_game",
            "upload_games"]

@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 from starlette.requests import Request
 
+from meeple.core.registry import game_sheets
 from meeple.server.table import uploads
 
 router = APIRouter()
@@ -19,7 +20,7 @@ router = APIRouter()
 def sheets_of(game: str) -> dict[str, Any]:
     """The shipped sheets of a game that takes a player's own sheet, and the size limit."""
     name = uploads.upload_game(game)
-    return {"game": name, "shipped": uploads.shipped_sheets(name),
+    return {"game": name, "shipped": game_sheets(name),
             "max_bytes": uploads.MAX_SHEET_BYTES}
 
 

@@ -92,6 +92,15 @@ function pencilShape(x, y, w, h, colour, attrs = {}) {
       y + h * 0.65]]), fill: colour ? FILL[colour] : INK }));
 }
 
+// A pencil card's colour letter: white edged in ink on the pencil's full colour; on a faded
+// pencil (taken or used up) the pale body would swallow white, so the letter is ink there.
+function pencilLetter(x, y, size, letter, faded) {
+  const ink = faded ? { fill: INK, opacity: 0.75 }
+    : { fill: "#fff", stroke: INK, "stroke-width": 0.6, "paint-order": "stroke" };
+  return svg("text", { class: "gd-pencil-letter", x, y, "font-size": size, "font-weight": 700, ...ink },
+    letter);
+}
+
 // Make an element a lit, clickable choice when its target is legal now.
 function wire(node, id, ctx, targets) {
   const move = targets.get(id);
@@ -421,9 +430,7 @@ function drawMiddle(layout, board, ctx, targets) {
         stroke: p.where === "hand" ? FILL[p.colour] : "#ccc",
           "stroke-width": p.where === "hand" ? 3 : 1.2 }));
     g.append(pencilShape(x, 14, w, 26, p.colour, { opacity: faded ? 0.35 : 1 }));
-    g.append(svg("text", { x: x + 6, y: 33, "font-size": 15, "font-weight": 700, fill: "#fff", stroke: INK,
-      "stroke-width": 0.6,
-      "paint-order": "stroke", opacity: faded ? 0.6 : 1 }, p.letter));
+    g.append(pencilLetter(x + 6, 33, 15, p.letter, faded));
     g.append(svg("circle", { cx: x + w * 0.5, cy: 27, r: 15, fill: "#fff", stroke: INK, "stroke-width": 1.4,
       opacity: faded ? 0.6 : 1 }));
     g.append(svg("text", { x: x + w * 0.5, y: 33, "text-anchor": "middle", "font-size": 18,
@@ -483,8 +490,7 @@ function drawMiddleNarrow(board, ctx, targets) {
       fill: p.where === "hand" ? LIGHT[p.colour] : "#fff",
       stroke: p.where === "hand" ? FILL[p.colour] : "#ccc", "stroke-width": p.where === "hand" ? 3 : 1.2 }));
     g.append(pencilShape(5, 7, W - 10, 20, p.colour, { opacity: faded ? 0.35 : 1 }));
-    g.append(svg("text", { x: 8, y: 22, "font-size": 12, "font-weight": 700, fill: "#fff", stroke: INK,
-      "stroke-width": 0.6, "paint-order": "stroke", opacity: faded ? 0.6 : 1 }, p.letter));
+    g.append(pencilLetter(8, 22, 12, p.letter, faded));
     g.append(svg("circle", { cx: W / 2 + 2, cy: 17, r: 10.5, fill: "#fff", stroke: INK, "stroke-width": 1.2,
       opacity: faded ? 0.6 : 1 }));
     g.append(svg("text", { x: W / 2 + 2, y: 22, "text-anchor": "middle", "font-size": 14, "font-weight": 800,
