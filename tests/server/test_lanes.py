@@ -149,7 +149,7 @@ def test_a_bots_table_finishes_while_a_client_floods_hints(lane_default: Server)
     pool; a bots-only table that ends in half a second was stuck after 40 s, and other
     tables' bots missed their deadlines. Now hints run in their own lane: the bots' table
     finishes (it is not stuck behind them), no bot plays a stand-in
-    move, and every hint is answered (200, or 429 naming the client's limit)."""
+    move, and every hint is answered (200, or 429/503 naming the limit)."""
     with client(lane_default, "127.0.1.2") as flood, client(lane_default, "127.0.1.3") as other:
         alone = bots_table_seconds(other, 120)
         tables = [seat_to_move(flood) for _ in range(6)]
@@ -177,7 +177,9 @@ def test_a_bots_table_finishes_while_a_client_floods_hints(lane_default: Server)
         assert not any(th.is_alive() for th in threads)
         # Liveness, not speed (a shared machine's timings are noise): the bots' table ends.
         assert under < 120, f"the bots' table did not finish under the flood ({alone:.1f} s alone)"
-        assert codes[429] > 0 and set(codes) <= {200, 429}, codes
+        # a heavy hint past its deadline on a starved machine is a 503 naming it, which the
+        # lane also promises (answered() checked each names its limit)
+        assert codes[429] > 0 and set(codes) <= {200, 429, 503}, codes
     log = lane_default.log.read_text()
     assert "missed its" not in log and "Traceback" not in log
 
