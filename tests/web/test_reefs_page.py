@@ -144,3 +144,26 @@ def test_colour_blind_letters_and_a_narrow_page(browser: Any, web: Server) -> No
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_the_letter_of_a_taken_pencil_is_ink_not_white(browser: Any, web: Server) -> None:
+    """A taken pencil is drawn pale; its colour letter, which the colour-blind setting relies
+    on, is ink there (white on the pale body could not be read), and white on a pencil in
+    full colour."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    try:
+        create_from_lobby(page, web, "reefs", {"level": "1"}, 2)
+        phase(page)
+        page.check("#cb-toggle")
+        click_svg_through(page, Rng(5), stop_after=4)
+        cards = page.eval_on_selector_all(
+            ".rf-pencil", "gs => gs.map(g => [[...g.classList].find(c => c.startsWith('where-')),"
+                          " g.querySelector('.rf-pletter').getAttribute('fill')])")
+        taken = [fill for where, fill in cards if where == "where-taken"]
+        others = [fill for where, fill in cards if where != "where-taken"]
+        assert taken and others, cards
+        assert all(fill != "#fff" for fill in taken), cards
+        assert all(fill == "#fff" for fill in others), cards
+    finally:
+        ctx.close()

@@ -56,7 +56,11 @@ function drawMiddle(ctx, lit) {
       { points: `${x + 16},${y + 14} ${x + W - 34},${y + 14} ${x + W - 18},${y + 24}` +
         ` ${x + W - 34},${y + 34} ${x + 16},${y + 34}`,
       fill: pl.rgb, opacity: faded ? 0.45 : 1 }));
-    g.append(svg("text", { x: x + 30, y: y + 30, class: "rf-pletter", fill: "#fff" }, pl.letter));
+    // its colour letter (the colour-blind setting relies on it): white edged in ink on the
+    // pencil in full colour; ink on a taken pencil, whose pale body would swallow white
+    g.append(svg("text", { x: x + 30, y: y + 30, class: "rf-pletter",
+      ...(faded ? { fill: PROP_RGB } : { fill: "#fff", stroke: PROP_RGB, "stroke-width": 0.6,
+        "paint-order": "stroke" }) }, pl.letter));
     // a long face ("3 any (propeller)") squeezed to the card's width, not cut at its sides
     const faceText = p.propeller ? "3 any (propeller)" : (p.face_label || "not rolled");
     g.append(svg("text", { x: x + W / 2, y: y + 60, "text-anchor": "middle", class: "rf-face",
