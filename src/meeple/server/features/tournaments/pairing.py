@@ -8,7 +8,7 @@ games gives the same standings and the same pairing.
 
 In:
 
-- :class:`Entry`: a player in the tournament (``player``, an account id) and its ``rating``
+- :class:`Entry`: a player in the tournament (``player``, its account id) and its ``rating``
   (the site's rating for the variant when the round is paired; any finite number).
 - :class:`Result`: one finished game: its ``players`` in seat order and their ``places``
   (1 is first, equal places share as :meth:`meeple.core.state.State.places` gives them, A4).
@@ -51,7 +51,7 @@ SEARCH_BUDGET = 20_000
 class Entry:
     """A player in the tournament and the rating its pairing and last tie-break use."""
 
-    player: int
+    player: str
     rating: float
 
     def __post_init__(self) -> None:
@@ -63,7 +63,7 @@ class Entry:
 class Result:
     """One finished game: its players in seat order and each one's place (1 is first)."""
 
-    players: tuple[int, ...]
+    players: tuple[str, ...]
     places: tuple[int, ...]
 
     def __post_init__(self) -> None:
@@ -79,8 +79,8 @@ class Result:
 class Round:
     """The tables to start (players in seat order) and the players with a bye."""
 
-    tables: tuple[tuple[int, ...], ...]
-    byes: tuple[int, ...] = ()
+    tables: tuple[tuple[str, ...], ...]
+    byes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class Standing:
     player id (the id only orders the listing)."""
 
     rank: int
-    player: int
+    player: str
     score: Fraction
     buchholz: Fraction
     sonneborn_berger: Fraction
@@ -104,10 +104,10 @@ class Waiting:
     opponents of its last game (not met again at once where avoidable) and when it became
     free (any increasing number: a smaller one has waited longer)."""
 
-    player: int
+    player: str
     rating: float
     points: int = 0
-    last_opponents: frozenset[int] = frozenset()
+    last_opponents: frozenset[str] = frozenset()
     free_since: float = 0.0
 
 
@@ -116,7 +116,7 @@ class ArenaStanding:
     """One line of an Arena's standings (``rank`` shared as :class:`Standing`'s)."""
 
     rank: int
-    player: int
+    player: str
     points: int
     games: int
     rating: float
@@ -139,8 +139,8 @@ def game_score(places: Sequence[int]) -> list[Fraction]:
     return [Fraction(p, most) for p in place_points(places)]
 
 
-def _checked_entries(entries: Iterable[Entry]) -> dict[int, Entry]:
-    by_player: dict[int, Entry] = {}
+def _checked_entries(entries: Iterable[Entry]) -> dict[str, Entry]:
+    by_player: dict[str, Entry] = {}
     for entry in entries:
         if entry.player in by_player:
             raise ValueError(f"player {entry.player} is entered twice")
@@ -148,14 +148,14 @@ def _checked_entries(entries: Iterable[Entry]) -> dict[int, Entry]:
     return by_player
 
 
-def _check_known(players: Iterable[int], known: Mapping[int, Entry], what: str) -> None:
+def _check_known(players: Iterable[str], known: Mapping[str, Entry], what: str) -> None:
     unknown = sorted(set(players) - set(known))
     if unknown:
         raise ValueError(f"{what} of players not entered: {unknown}")
 
 
-def _scores(entries: Mapping[int, Entry], results: Sequence[Result],
-            byes: Sequence[int]) -> dict[int, Fraction]:
+def _scores(entries: Mapping[str, Entry], results: Sequence[Result],
+            byes: Sequence[str]) -> dict[str, Fraction]:
     """Each entered player's Swiss score: its games' :func:`game_score` plus 1 a bye."""
     scores = {player: Fraction(0) for player in entries}
     for result in results:
@@ -168,19 +168,19 @@ def _scores(entries: Mapping[int, Entry], results: Sequence[Result],
     return scores
 
 
-def _met(results: Iterable[Result]) -> set[frozenset[int]]:
+def _met(results: Iterable[Result]) -> set[frozenset[str]]:
     """Every pair of players who have shared a table."""
     return {frozenset(pair) for result in results
             for pair in itertools.combinations(result.players, 2)}
 
 
-def _ranked(entries: Mapping[int, Entry], scores: Mapping[int, Fraction]) -> list[int]:
+def _ranked(entries: Mapping[str, Entry], scores: Mapping[str, Fraction]) -> list[str]:
     """The players by score (higher first), then rating (higher first), then id."""
     return sorted(entries, key=lambda p: (-scores[p], -entries[p].rating, p))
 
 
 def standings(entries: Iterable[Entry], results: Sequence[Result],
-              byes: Sequence[int] = ()) -> list[Standing]:
+              byes: Sequence[str] = ()) -> list[Standing]:
     """The standings of a Swiss or round robin from its finished games and byes alone.
 
     Score: each game's :func:`game_score` (a win 1, a draw of two 1/2, shared places share),
@@ -204,7 +204,7 @@ def standings(entries: Iterable[Entry], results: Sequence[Result],
     scores = _scores(known, results, byes)
     buchholz = {player: Fraction(0) for player in known}
     berger = {player: Fraction(0) for player in known}
-    games: Counter[int] = Counter()
+    games: Counter[str] = Counter()
     for result in results:
         others = len(result.players) - 1
         for i, player in enumerate(result.players):
@@ -237,7 +237,7 @@ def _shared_ranks(keys: Sequence[object]) -> list[int]:
     return ranks
 
 
-def swiss_round(entries: Iterable[Entry], results: Sequence[Result], byes: Sequence[int],
+def swiss_round(entries: Iterable[Entry], results: Sequence[Result], byes: Sequence[str],
                 seats: int) -> Round:
     """The next Swiss round for the players still in (``entries``; a withdrawn player is left
     out), from the finished games and the byes so far.
@@ -275,7 +275,7 @@ def swiss_round(entries: Iterable[Entry], results: Sequence[Result], byes: Seque
     return Round(tables=tuple(seated), byes=tuple(given))
 
 
-def _bye_players(ranked: Sequence[int], had: Counter[int], count: int) -> list[int]:
+def _bye_players(ranked: Sequence[str], had: Counter[str], count: int) -> list[str]:
     """Who gets the round's ``count`` byes: the lowest-ranked players with the fewest byes so
     far (so nobody gets a second bye while someone has none)."""
     bottom_up = sorted(range(len(ranked)), key=lambda i: (had[ranked[i]], -i))
@@ -295,8 +295,8 @@ def _lexicographic(gains: Sequence[Sequence[int]], edges_per_matching: int) -> l
     return weights
 
 
-def _match_pairs(playing: Sequence[int], points: Mapping[int, int],
-                 ratings: Mapping[int, float], met: set[frozenset[int]]) -> list[tuple[int, ...]]:
+def _match_pairs(playing: Sequence[str], points: Mapping[str, int],
+                 ratings: Mapping[str, float], met: set[frozenset[str]]) -> list[tuple[str, ...]]:
     """The two-seat tables of an even list of ranked players: the maximum-cardinality
     matching of greatest weight, gains (most important first) no repeat, equal scores, close
     ratings, close in the ranking. Integer weights keep networkx's blossom algorithm exact."""
@@ -320,13 +320,13 @@ def _match_pairs(playing: Sequence[int], points: Mapping[int, int],
     return sorted((playing[min(i, j)], playing[max(i, j)]) for i, j in matching)
 
 
-def _repeats(table: Sequence[int], met: set[frozenset[int]]) -> int:
+def _repeats(table: Sequence[str], met: set[frozenset[str]]) -> int:
     """How many pairs at ``table`` have met before."""
     return sum(1 for pair in itertools.combinations(table, 2) if frozenset(pair) in met)
 
 
-def _group_tables(playing: Sequence[int], seats: int,
-                  met: set[frozenset[int]]) -> list[tuple[int, ...]]:
+def _group_tables(playing: Sequence[str], seats: int,
+                  met: set[frozenset[str]]) -> list[tuple[str, ...]]:
     """Tables of three or four from ranked players (their number a multiple of ``seats``).
 
     Matching pairs two players; tables of three or four are groups, and splitting players
@@ -345,13 +345,13 @@ def _group_tables(playing: Sequence[int], seats: int,
     return _fewest_repeats(playing, seats, met)
 
 
-def _repeat_free_groups(playing: list[int], seats: int,
-                        met: set[frozenset[int]]) -> list[tuple[int, ...]] | None:
+def _repeat_free_groups(playing: list[str], seats: int,
+                        met: set[frozenset[str]]) -> list[tuple[str, ...]] | None:
     """The first repeat-free grouping in rank order, or None if there is none or the search
     ran out of its budget."""
     steps = 0
 
-    def fill(left: list[int], table: list[int]) -> list[tuple[int, ...]] | None:
+    def fill(left: list[str], table: list[str]) -> list[tuple[str, ...]] | None:
         nonlocal steps
         steps += 1
         if steps > SEARCH_BUDGET:
@@ -374,12 +374,12 @@ def _repeat_free_groups(playing: list[int], seats: int,
     return fill(playing[1:], [playing[0]])
 
 
-def _fewest_repeats(playing: Sequence[int], seats: int,
-                    met: set[frozenset[int]]) -> list[tuple[int, ...]]:
+def _fewest_repeats(playing: Sequence[str], seats: int,
+                    met: set[frozenset[str]]) -> list[tuple[str, ...]]:
     """Greedy tables by the fewest repeats (then rank), then two-player swaps between tables
     while a swap lowers the number of repeated pairs."""
     left = list(playing)
-    tables: list[list[int]] = []
+    tables: list[list[str]] = []
     while left:
         table = [left.pop(0)]
         while len(table) < seats:
@@ -392,7 +392,7 @@ def _fewest_repeats(playing: Sequence[int], seats: int,
     return [tuple(table) for table in tables]
 
 
-def _improving_swap(tables: list[list[int]], met: set[frozenset[int]]) -> bool:
+def _improving_swap(tables: list[list[str]], met: set[frozenset[str]]) -> bool:
     """Make the first swap of two players between two tables that lowers their repeats."""
     for t, u in itertools.combinations(range(len(tables)), 2):
         before = _repeats(tables[t], met) + _repeats(tables[u], met)
@@ -424,11 +424,11 @@ def round_robin(entries: Iterable[Entry], seats: int) -> list[Round]:
     return _covering_rounds(ranked, seats)
 
 
-def _circle_rounds(ranked: Sequence[int]) -> list[Round]:
+def _circle_rounds(ranked: Sequence[str]) -> list[Round]:
     """The circle method: the first player stays, the others turn one place a round; with an
     odd number an empty place is added, and whoever meets it has the bye. Which side
     of a table sits first alternates by round."""
-    circle: list[int | None] = [*ranked, None] if len(ranked) % 2 else list(ranked)
+    circle: list[str | None] = [*ranked, None] if len(ranked) % 2 else list(ranked)
     half = len(circle) // 2
     rounds = []
     for number in range(len(circle) - 1):
@@ -443,7 +443,7 @@ def _circle_rounds(ranked: Sequence[int]) -> list[Round]:
     return rounds
 
 
-def _covering_rounds(ranked: Sequence[int], seats: int) -> list[Round]:
+def _covering_rounds(ranked: Sequence[str], seats: int) -> list[Round]:
     """Rounds of three or four seat tables until every pair has shared a table (a covering
     design; the fewest rounds is an open problem for many sizes, so this is greedy).
 
@@ -455,7 +455,7 @@ def _covering_rounds(ranked: Sequence[int], seats: int) -> list[Round]:
     ``n * (n - 1) / 2`` rounds, and usually close to ``(n - 1) / (seats - 1)``."""
     position = {p: i for i, p in enumerate(ranked)}
     unmet = {frozenset(pair) for pair in itertools.combinations(ranked, 2)}
-    had: Counter[int] = Counter()
+    had: Counter[str] = Counter()
     rounds = []
     while unmet:
         opening = min(unmet, key=lambda pair: sorted(position[p] for p in pair))
@@ -482,7 +482,7 @@ def _covering_rounds(ranked: Sequence[int], seats: int) -> list[Round]:
     return rounds
 
 
-def arena_tables(free: Iterable[Waiting], seats: int) -> list[tuple[int, ...]]:
+def arena_tables(free: Iterable[Waiting], seats: int) -> list[tuple[str, ...]]:
     """The Arena tables to start now from the players who are free.
 
     As many full tables as the free players fill; who waits for the next call (the remainder)
@@ -492,7 +492,7 @@ def arena_tables(free: Iterable[Waiting], seats: int) -> list[tuple[int, ...]]:
     rematch where the free players allow one to be avoided."""
     if seats < 2:
         raise ValueError("a table has two or more seats")
-    waiting: dict[int, Waiting] = {}
+    waiting: dict[str, Waiting] = {}
     for player in free:
         if player.player in waiting:
             raise ValueError(f"player {player.player} is free twice")
@@ -516,8 +516,8 @@ def arena_standings(entries: Iterable[Entry], results: Sequence[Result]) -> list
     Ties broken by fewer games (the same points in fewer games is the better rate), then
     rating (higher first); lines equal in all of these share a rank."""
     known = _checked_entries(entries)
-    points: defaultdict[int, int] = defaultdict(int)
-    games: Counter[int] = Counter()
+    points: defaultdict[str, int] = defaultdict(int)
+    games: Counter[str] = Counter()
     for result in results:
         _check_known(result.players, known, "a game")
         for player, gained in zip(result.players, place_points(result.places), strict=True):
