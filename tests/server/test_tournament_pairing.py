@@ -174,6 +174,13 @@ def test_standings_are_the_same_whatever_the_order_of_games_seats_and_entries(
         gained = sum((game_score(r.places)[r.players.index(line.player)]
                       for r in results if line.player in r.players), Fraction(0))
         assert line.score == gained + byes.count(line.player)
+    # and each Buchholz is the mean of the opponents' scores at each table, summed
+    score = {line.player: line.score for line in expected}
+    for line in expected:
+        assert line.buchholz == sum(
+            (sum((score[q] for q in r.players if q != line.player), Fraction(0))
+             / (len(r.players) - 1) for r in results if line.player in r.players),
+            Fraction(0))
     assert [line.rank for line in expected] == sorted(line.rank for line in expected)
 
 
