@@ -208,6 +208,9 @@ class AccountRow(Base):
                                                  server_default=false())
     #: the mail preferences: ``{"turn": bool, "ended": bool, "rematch": bool}`` (None: all on)
     notify: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: ``person``, or ``bot``: a bot account (made so once, for good, by its owner) plays only
+    #: through the API with a token and is marked BOT wherever its name shows
+    kind: Mapped[str] = mapped_column(String(8), default="person", server_default="person")
 
 
 class AccountSeatRow(Base):

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from meeple.core.state import places_with_forfeits
 from meeple.server.features.accounts.rows import (
+    ApiTokenRow,
     PasskeyChallengeRow,
     PasskeyRow,
     ServerSecretRow,
@@ -160,6 +161,13 @@ class Account:
     email: str | None = None
     email_verified: bool = False
     notify: dict[str, Any] | None = None
+    #: ``person``, or ``bot``: a bot account plays only through the API with a token
+    kind: str = "person"
+
+    @property
+    def bot(self) -> bool:
+        """Whether this is a bot account (marked BOT wherever its name shows)."""
+        return self.kind == "bot"
 
 
 @dataclass(frozen=True)
@@ -194,7 +202,8 @@ class Claim:
 def _account(row: AccountRow) -> Account:
     return Account(row.id, row.username, row.display_name, _aware(row.created),
                    dict(row.settings or {}), row.deleted, row.email, bool(row.email_verified),
-                   dict(row.notify) if isinstance(row.notify, dict) else None)
+                   dict(row.notify) if isinstance(row.notify, dict) else None,
+                   row.kind or "person")
 
 
 def _session(row: SessionRow) -> SessionInfo:
@@ -717,6 +726,7 @@ class Accounts:
             s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
+            s.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account_id))
             s.execute(delete(PasskeyChallengeRow)
                       .where(PasskeyChallengeRow.account_id == account_id))
             row.deleted = True
