@@ -7,6 +7,7 @@ a bot account made with a token, refused with games, its cookie session unable t
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -266,3 +267,53 @@ def test_each_token_has_its_own_rate(server: Server, limited: Server, ann: Brows
         problem(r, 429, "too many requests with this token", "MEEPLE_RATE_TOKEN")
         assert int(r.headers["retry-after"]) >= 1
         assert b.get("/api/me").status_code == 200
+
+
+def bot_account(srv: Server) -> tuple[Browser, str]:
+    """A new bot account (made so with its token) and its play token."""
+    robo = Browser(srv)
+    robo.sign_up()
+    secret, _ = make_token(robo, ["play"])
+    with with_token(srv, secret) as c:
+        assert c.post("/api/me/bot").status_code == 200
+    return robo, secret
+
+
+def test_a_bot_account_is_marked_on_its_seat_its_profile_and_the_leaderboard(
+        server: Server, ann: Browser) -> None:
+    robo, secret = bot_account(server)
+    with with_token(server, secret) as c:
+        r = c.post("/api/tables", json={"game": "takenokolor", "variant": {}, "rated": True,
+                                        "seats": [{"kind": "human"},
+                                                  {"kind": "bot", "bot": "medium"}],
+                                        "join_as": "Robo"})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]["id"]
+        assert [s["bot_account"] for s in r.json()["table"]["seats"]] == [True, False]
+        # it gives up at once: the stand-in and the medium bot play the rated game out
+        r = c.post(f"/api/tables/{table}/concede", json={"seat": 0})
+        assert r.status_code == 200, r.text
+    person = ann.create(seats=ONE_PERSON)
+    seats = server.api("GET", f"/api/tables/{person['table']['id']}").json()["seats"]
+    assert [s["bot_account"] for s in seats] == [False, False]
+    for _ in range(600):
+        got = server.api("GET", f"/api/tables/{table}").json()
+        if got["status"] == "finished":
+            break
+        time.sleep(0.2)
+    assert got["status"] == "finished" and got["seats"][0]["bot_account"] is True
+    profile = server.api("GET", f"/api/users/{robo.username}").json()
+    assert profile["bot_account"] is True
+    assert server.api("GET", f"/api/users/{ann.username}").json()["bot_account"] is False
+    board = server.api("GET", "/api/leaderboard/takenokolor", params={"limit": 100}).json()
+    mine = [p for p in board["players"] if p["username"] == robo.username]
+    assert len(mine) == 1 and mine[0]["bot_account"] is True
+    hidden = server.api("GET", "/api/leaderboard/takenokolor",
+                        params={"limit": 100, "bot_accounts": "hide"})
+    assert hidden.status_code == 200
+    assert all(not p["bot_account"] for p in hidden.json()["players"])
+    assert hidden.json()["total"] == board["total"] - 1
+    assert int(hidden.headers["X-Total-Count"]) == board["total"] - 1
+    problem(server.api("GET", "/api/leaderboard/takenokolor", params={"bot_accounts": "maybe"}),
+            422)
+    robo.close()

@@ -34,8 +34,10 @@ from meeple.server.features.accounts.rows import (
 from meeple.store.account_data import DELETED_PLAYER, run_account_erased
 from meeple.store.lookalike import username_skeleton
 from meeple.store.models import (
+    BOT_ACCOUNT,
     FINISHED,
     HUMAN,
+    PERSON,
     WAITING,
     AccountRow,
     AccountSeatRow,
@@ -162,12 +164,12 @@ class Account:
     email_verified: bool = False
     notify: dict[str, Any] | None = None
     #: ``person``, or ``bot``: a bot account plays only through the API with a token
-    kind: str = "person"
+    kind: str = PERSON
 
     @property
     def bot(self) -> bool:
         """Whether this is a bot account (marked BOT wherever its name shows)."""
-        return self.kind == "bot"
+        return self.kind == BOT_ACCOUNT
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,7 @@ def _account(row: AccountRow) -> Account:
     return Account(row.id, row.username, row.display_name, _aware(row.created),
                    dict(row.settings or {}), row.deleted, row.email, bool(row.email_verified),
                    dict(row.notify) if isinstance(row.notify, dict) else None,
-                   row.kind or "person")
+                   row.kind or PERSON)
 
 
 def _session(row: SessionRow) -> SessionInfo:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from meeple.server.features.accounts.rows import ApiTokenRow
 from meeple.server.features.accounts.store import Account, _account
-from meeple.store.models import AccountRow, AccountSeatRow, now
+from meeple.store.models import BOT_ACCOUNT, AccountRow, AccountSeatRow, now
 from meeple.store.store import Store, StoreError, _aware
 
 #: What every token's secret begins with (a scanner of leaked secrets, or a person reading a
@@ -28,8 +28,6 @@ MAX_TOKENS = 20
 #: A token's ``last_used`` is written at most this often (a bot's every request does not
 #: write to the store).
 USED_EVERY = timedelta(minutes=1)
-#: An account's kind: a person's, or a bot's.
-PERSON, BOT_ACCOUNT = "person", "bot"
 
 
 class TooManyTokens(StoreError):
@@ -173,5 +171,5 @@ def _seats_held(s: Session, account_id: str) -> int:
                         .where(AccountSeatRow.account_id == account_id)) or 0)
 
 
-__all__ = ["BOT_ACCOUNT", "MAX_TOKENS", "PERSON", "PREFIX", "USED_EVERY", "ApiTokens",
+__all__ = ["MAX_TOKENS", "PREFIX", "USED_EVERY", "ApiTokens",
            "HasGames", "TokenInfo", "TooManyTokens", "token_digest"]
