@@ -19,6 +19,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.server.conftest import TLS, Server, free_port
 from tests.server.test_accounts import PASSWORD, Browser, problem
+from tests.server.test_accounts import _answer as answer
+from tests.server.test_accounts import ann as ann  # the fixture: a signed-up browser
 
 ONE_PERSON = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
 
@@ -48,23 +50,9 @@ def socket(srv: Server, table: str, headers: dict[str, str]) -> ClientConnection
                    open_timeout=30, ping_interval=None, close_timeout=5).__enter__()
 
 
-def answer(ws: ClientConnection, frame: dict[str, Any]) -> dict[str, Any]:
-    ws.send(json.dumps(frame))
-    got: dict[str, Any] = json.loads(ws.recv(timeout=60))
-    return got
-
-
 def create(client: httpx.Client, seats: list[dict[str, Any]] = ONE_PERSON) -> httpx.Response:
     return client.post("/api/tables", json={"game": "gardens", "variant": {"level": 1},
                                             "seats": seats, "join_as": "Robo"})
-
-
-@pytest.fixture
-def ann(server: Server) -> Iterator[Browser]:
-    b = Browser(server)
-    b.sign_up()
-    yield b
-    b.close()
 
 
 def test_a_token_is_shown_once_listed_without_its_secret_and_plays_over_rest_and_websocket(

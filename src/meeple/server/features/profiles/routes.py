@@ -246,7 +246,8 @@ async def profile(username: str, accounts: AccountsDep,
     page, total = await asyncio.to_thread(accounts.accounts.played_page, account.id, limit,
                                           offset)
     return Profile(username=account.username, display_name=account.display_name,
-                   bot_account=account.bot, member_since=account.created.isoformat(), played=played, wins=wins,
+                   bot_account=account.bot, member_since=account.created.isoformat(),
+                   played=played, wins=wins,
                    stats=rows, recent=[recent(p, account) for p in page],
                    recent_total=total, limit=limit, offset=offset)
 
