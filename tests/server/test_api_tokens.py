@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.server.conftest import TLS, Server, free_port
@@ -305,3 +306,17 @@ def test_a_bot_account_is_marked_on_its_seat_its_profile_and_the_leaderboard(
     problem(server.api("GET", "/api/leaderboard/takenokolor", params={"bot_accounts": "maybe"}),
             422)
     robo.close()
+
+
+def test_a_socket_playing_by_a_token_closes_when_the_token_is_revoked(
+        server: Server, ann: Browser) -> None:
+    secret, token = make_token(ann, ["play"])
+    with with_token(server, secret) as c:
+        table = create(c, [{"kind": "human"}, {"kind": "human"}]).json()["table"]["id"]
+    ws = socket(server, table, bearer(secret))
+    assert answer(ws, {"type": "hello", "seat": 0})["type"] == "welcome"
+    assert ann.request("DELETE", f"/api/me/tokens/{token['id']}").status_code == 200
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(20):  # (views sent before the close may come first)
+            ws.recv(timeout=60)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
