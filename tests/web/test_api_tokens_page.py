@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from playwright.sync_api import expect
 
 from meeple.store import Store
 from meeple.store.models import RatingRow
@@ -35,9 +36,9 @@ def test_the_account_page_makes_shows_once_and_revokes_a_token(browser: Any, web
         secret = page.text_content("#token-secret") or ""
         assert secret.startswith("mpl_") and len(secret) == 47
         row = page.locator("#tokens-list li")
+        for words in ("my bot", "scopes: play, read", "never used"):  # (the list is read anew)
+            expect(row).to_contain_text(words)
         assert row.count() == 1
-        listed = row.first.text_content() or ""
-        assert "my bot" in listed and "play, read" in listed and "never used" in listed
         page.screenshot(path=str(SHOTS / "account-token-made.png"), full_page=True)
         page.click("#token-copy")
         page.wait_for_function("() => document.getElementById('token-copied').textContent")
@@ -128,6 +129,7 @@ def test_a_bot_account_shows_bot_on_the_leaderboard_a_seat_chip_and_its_profile(
     # its profile
     page.goto(f"{web.base}/u/{robo.username}")
     page.wait_for_selector("#profile-name .bot-badge")
+    assert page.text_content("#profile-name") == f"{account['display_name']}BOT"
     robo.close()
     person.close()
     assert httpx.get(f"{web.base}/api/users/{robo.username}", verify=TLS).json()["bot_account"]

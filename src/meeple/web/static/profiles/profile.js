@@ -130,7 +130,7 @@ async function drawRatings() {
 async function load() {
   const p = await api("GET", `/api/users/${encodeURIComponent(username)}?limit=${PAGE}&offset=${offset}`);
   document.title = `meeple: ${p.display_name}`;
-  $("profile-name").replaceChildren(p.display_name, botBadge(p.bot_account));
+  $("profile-name").replaceChildren(...[p.display_name, botBadge(p.bot_account)].filter(Boolean));
   const since = new Date(p.member_since).toLocaleDateString(undefined,
     { year: "numeric", month: "long", day: "numeric" });
   $("profile-meta").replaceChildren(
