@@ -107,7 +107,14 @@ def test_bad_tokens_are_refused_401_naming_why_even_with_a_good_cookie(
             detail = problem(r, 401, why)
             assert r.headers["www-authenticate"].startswith("Bearer"), detail
             problem(c.post("/api/tables", json={}), 401, why)
-    # expired: its expiry moved into the past, as time would
+    # hostile values: bytes that are no text, a long one, several headers: 401, never a 5xx
+    for raw in ([(b"Authorization", b"Bearer \xff\xfe\xe9mpl_")],
+                [(b"Authorization", b"Bearer mpl_" + b"A" * 5000)],
+                [(b"Authorization", f"Bearer {secret}".encode()),
+                 (b"Authorization", f"Bearer {secret}".encode())]):
+        r = httpx.get(server.base + "/api/me", headers=raw, verify=TLS, timeout=60)
+        assert r.status_code == 401, (raw[0][1][:20], r.status_code, r.text)
+        # expired: its expiry moved into the past, as time would
     engine = sa.create_engine(db_url)
     with engine.begin() as conn:
         conn.execute(sa.text("UPDATE api_tokens SET expires = :t WHERE id = :i"),
