@@ -44,6 +44,7 @@ ELSEWHERE: set[tuple[str, str]] = {
     ("meeple.server.features.accounts", "meeple.server.features.accounts.passkey_routes"),
     ("meeple.server.features.accounts", "meeple.server.features.accounts.routes"),
     ("meeple.server.features.accounts", "meeple.server.features.accounts.sessions"),
+    ("meeple.server.features.accounts", "meeple.server.features.accounts.token_routes"),
     ("meeple.server.features.chat", "meeple.server.features.chat.routes"),
     ("meeple.server.features.chat", "meeple.server.features.chat.service"),
     ("meeple.server.features.chat", "meeple.server.features.chat.store"),

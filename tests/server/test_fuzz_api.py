@@ -376,7 +376,8 @@ CONTENT_TYPES: list[tuple[str, str, bytes]] = [
 @dataclass(frozen=True)
 class Endpoint:
     method: str
-    route: str  # {table} {game} {name} {player} {username} {passkey_id} {message_id}: filled in
+    route: str  # {table} {game} {name} {player} {username} {passkey_id} {message_id}
+    # {token_id}: filled in
     query: tuple[str, ...] = ()
     #: a valid JSON body (its fields get hostile values), or None
     body: dict[str, Any] | None = None
@@ -454,11 +455,17 @@ ENDPOINTS = [
     Endpoint("GET", "/api/me/passkeys"),
     Endpoint("PATCH", "/api/me/passkeys/{passkey_id}", body={"name": "K"}),
     Endpoint("DELETE", "/api/me/passkeys/{passkey_id}"),
+    # issue 60: API tokens and bot accounts (401 signed out, as every /api/me change)
+    Endpoint("GET", "/api/me/tokens"),
+    Endpoint("POST", "/api/me/tokens", body={"name": "bot", "scopes": ["play"],
+                                             "expires_days": 30}),
+    Endpoint("DELETE", "/api/me/tokens/{token_id}"),
+    Endpoint("POST", "/api/me/bot"),
     # issue 54: the chat's history and reports
     Endpoint("GET", "/api/tables/{table}/chat", ("after", "before", "limit")),
     Endpoint("POST", "/api/tables/{table}/chat/{message_id}/report", body={"reason": "rude"}),
     # ratings (issue 53)
-    Endpoint("GET", "/api/leaderboard/{game}", ("limit", "offset")),
+    Endpoint("GET", "/api/leaderboard/{game}", ("limit", "offset", "bot_accounts")),
     Endpoint("GET", "/api/users/{username}/ratings", ("history",)),
     # turn-based tables' mail (issue 54): an account's address and preferences (401 signed
     # out), and the signed links (a bad signature: 403)
@@ -504,6 +511,7 @@ class Target:
     def path(self, **given: str) -> str:
         values = {"table": self.table, "game": "gardens", "name": "level-1", "player": "Ann",
                   "username": "fuzzer", "passkey_id": "0123456789abcdef", "message_id": "1",
+                  "token_id": "0123456789abcdef",
                   **given}
         return self.endpoint.route.format(**values)
 

@@ -340,24 +340,31 @@ class Edge:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int,
                       detail: str) -> None:
-        if scope["type"] == "websocket":
-            wslog.mark_refused()  # logged by refused(), within its budget
-        payload = _body(detail)
-        headers = [(b"content-type", b"application/json"),
-                   (b"content-length", str(len(payload)).encode()), (b"connection", b"close"),
-                   *security_headers(b"")]
-        if scope["type"] == "http":
-            await send({"type": "http.response.start", "status": status, "headers": headers})
-            await send({"type": "http.response.body", "body": payload})
-            return
-        if (await receive())["type"] != "websocket.connect":
-            return  # the client left during its handshake
-        if "websocket.http.response" in (scope.get("extensions") or {}):
-            await send({"type": "websocket.http.response.start", "status": status,
-                        "headers": headers})
-            await send({"type": "websocket.http.response.body", "body": payload})
-        else:  # a close before the accept: the server answers the handshake 403
-            await send({"type": "websocket.close", "code": 1008, "reason": detail[:120]})
+        await refuse_request(scope, receive, send, status, detail)
+
+
+async def refuse_request(scope: Scope, receive: Receive, send: Send, status: int, detail: str,
+                         extra: Iterable[tuple[bytes, bytes]] = ()) -> None:
+    """Answer an HTTP request, or refuse a WebSocket's handshake, with ``status`` and
+    ``{"detail": detail}`` (and the ``extra`` headers), before any route runs."""
+    if scope["type"] == "websocket":
+        wslog.mark_refused()  # logged by refused(), within its budget
+    payload = _body(detail)
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(payload)).encode()), (b"connection", b"close"),
+               *extra, *security_headers(b"")]
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
+        return
+    if (await receive())["type"] != "websocket.connect":
+        return  # the client left during its handshake
+    if "websocket.http.response" in (scope.get("extensions") or {}):
+        await send({"type": "websocket.http.response.start", "status": status,
+                    "headers": headers})
+        await send({"type": "websocket.http.response.body", "body": payload})
+    else:  # a close before the accept: the server answers the handshake 403
+        await send({"type": "websocket.close", "code": 1008, "reason": detail[:120]})
 
 
 class EdgeApp(FastAPI):
@@ -692,5 +699,5 @@ def install_api_docs(app: FastAPI) -> None:
 
 __all__ = ["CSP", "HEAD_TIMEOUT", "KEEP_ALIVE", "LOOPBACK_HOSTS", "MAX_HEAD", "MAX_HEADERS", "Edge",
            "EdgeApp", "EdgeConfig", "EdgeHttpProtocol", "HeadLimits", "host_name", "http_protocol",
-           "install_api_docs", "origin_of", "proxy_settings", "security_headers",
+           "install_api_docs", "origin_of", "proxy_settings", "refuse_request", "security_headers",
            "uvicorn_settings"]

@@ -51,6 +51,9 @@ WAITING, RUNNING, FINISHED = "waiting", "running", "finished"
 MOVE, CHANCE, UNDO = "move", "chance", "undo"
 #: Seat kinds.
 HUMAN, BOT = "human", "bot"
+#: An account's kind (``accounts.kind``): a person's, or a bot account's (a program that
+#: plays through the API with a token; shown BOT).
+PERSON, BOT_ACCOUNT = "person", "bot"
 #: A table's pace: played at once (``clock``: seconds a decision) or turn-based
 #: (``clock``: seconds a move, hours or days, and ``bank``: each seat's time bank).
 LIVE, TURN_BASED = "live", "turn-based"
@@ -208,6 +211,9 @@ class AccountRow(Base):
                                                  server_default=false())
     #: the mail preferences: ``{"turn": bool, "ended": bool, "rematch": bool}`` (None: all on)
     notify: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: ``person``, or ``bot``: a bot account (made so once, for good, by its owner) plays only
+    #: through the API with a token and is marked BOT wherever its name shows
+    kind: Mapped[str] = mapped_column(String(8), default=PERSON, server_default=PERSON)
 
 
 class AccountSeatRow(Base):

@@ -40,6 +40,7 @@ from meeple.core.state import places_by_total, places_with_forfeits
 from meeple.store.account_data import on_account_erased
 from meeple.store.models import (
     BOT,
+    BOT_ACCOUNT,
     HUMAN,
     MOVE,
     RUNNING,
@@ -264,6 +265,8 @@ class Ranked:
     username: str
     display_name: str
     rating: Rating
+    #: a bot account's (it plays through the API; shown BOT)
+    bot_account: bool = False
 
 
 @dataclass(frozen=True)
@@ -287,6 +290,8 @@ class SeatRating:
 
     rating: tuple[float, float]
     before: tuple[float, float] | None = None
+    #: the seat is held by a bot account (shown BOT)
+    bot_account: bool = False
 
 
 class Ratings:
@@ -295,21 +300,25 @@ class Ratings:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def leaderboard(self, game: str, limit: int, offset: int) -> tuple[list[Ranked], int]:
-        """A page of ``game``'s leaderboard: accounts (not deleted) with at least one rated
-        game, by ``mu - 3 sigma`` (then ``mu``, then username); and how many there are."""
-        where = (RatingRow.game == game, RatingRow.games > 0, AccountRow.deleted.is_(False))
+    def leaderboard(self, game: str, limit: int, offset: int, bots: bool = True
+                    ) -> tuple[list[Ranked], int]:
+        """A page of ``game``'s leaderboard: accounts (not deleted; bot accounts only if
+        ``bots``) with at least one rated game, by ``mu - 3 sigma`` (then ``mu``, then
+        username); and how many there are."""
+        where = (RatingRow.game == game, RatingRow.games > 0, AccountRow.deleted.is_(False),
+                 *(() if bots else (AccountRow.kind != BOT_ACCOUNT,)))
         joined = and_(AccountRow.id == RatingRow.subject)
         with self.store.session() as s:
             total = int(s.scalar(select(func.count()).select_from(RatingRow)
                                  .join(AccountRow, joined).where(*where)) or 0)
-            rows = s.execute(select(RatingRow, AccountRow.username, AccountRow.display_name)
+            rows = s.execute(select(RatingRow, AccountRow.username, AccountRow.display_name,
+                                    AccountRow.kind)
                              .join(AccountRow, joined).where(*where)
                              .order_by(RatingRow.ordinal.desc(), RatingRow.mu.desc(),
                                        AccountRow.username_key)
                              .limit(limit).offset(offset)).all()
-            return [Ranked(str(r.username), str(r.display_name), _rating(r[0]))
-                    for r in rows], total
+            return [Ranked(str(r.username), str(r.display_name), _rating(r[0]),
+                           r.kind == BOT_ACCOUNT) for r in rows], total
 
     def bots(self, game: str) -> dict[str, Rating]:
         """Each difficulty's rating in ``game``: stored, or its seed before its first rated
@@ -372,6 +381,9 @@ class Ratings:
             holders = {(r.table_id, int(r.seat)): str(r.account_id) for r in s.execute(
                 select(AccountSeatRow.table_id, AccountSeatRow.seat, AccountSeatRow.account_id)
                 .where(AccountSeatRow.table_id.in_(ids)))}
+            bot_accounts = set(s.scalars(select(AccountRow.id).where(
+                AccountRow.id.in_(set(holders.values())), AccountRow.kind == BOT_ACCOUNT))
+            ) if holders else set()
             subjects = set(holders.values()) | {bot_subject(d) for d in RATED_BOTS}
             now_ = {(str(r.subject), str(r.game)): (float(r.mu), float(r.sigma))
                     for r in s.execute(select(RatingRow.subject, RatingRow.game, RatingRow.mu,
@@ -395,12 +407,14 @@ class Ratings:
                         continue
                     subject = found
                 line = past.get((table_id, subject))
+                marked = subject in bot_accounts
                 if line is not None:
                     out[(table_id, i)] = SeatRating((line.mu_after, line.sigma_after),
-                                                    (line.mu_before, line.sigma_before))
+                                                    (line.mu_before, line.sigma_before), marked)
                 else:  # (before its first rated game: a bot's seed, a new player's rating)
                     out[(table_id, i)] = SeatRating(now_.get((subject, game),
-                                                             start_of(subject, game)))
+                                                             start_of(subject, game)),
+                                                    bot_account=marked)
         return out
 
 

@@ -145,6 +145,8 @@ class SeatOut(BaseModel):
                                                         "its game changed the rating by")
     rating_note: str | None = Field(None, description="with rating_change: why it changed by "
                                                       "that much, in words")
+    bot_account: bool = Field(False, description="the seat is held by a bot account (a "
+                                                 "program playing through the API): shown BOT")
     place: int | None = Field(None, description="once the game is over: its place (1 first; "
                                                 "equal totals share a place, A4; a seat that "
                                                 "forfeited is below the others)")

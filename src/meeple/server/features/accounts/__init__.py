@@ -22,7 +22,7 @@ def wire(app: FastAPI, site: Site) -> None:
     in), the session guard (a cookie-authenticated change needs its CSRF token) and the
     routes."""
     # (imported here: a package that loads accounts' store or sessions loads no routes)
-    from meeple.server.features.accounts import passkey_routes, routes
+    from meeple.server.features.accounts import passkey_routes, routes, token_routes
     from meeple.server.features.accounts.sessions import (
         AccountService,
         SessionGuard,
@@ -32,3 +32,4 @@ def wire(app: FastAPI, site: Site) -> None:
     app.add_middleware(SessionGuard)
     app.include_router(routes.router)
     app.include_router(passkey_routes.router)
+    app.include_router(token_routes.router)

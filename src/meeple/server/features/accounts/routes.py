@@ -167,6 +167,8 @@ class AccountOut(BaseModel):
     display_name: str
     created: str
     settings: PageSettings
+    bot_account: bool = Field(False, description="a bot account: it plays only through the "
+                                                 "API with a token, and shows as BOT")
 
 
 class SignedOut(BaseModel):
@@ -233,10 +235,14 @@ def _settings(stored: dict[str, Any]) -> PageSettings:
 
 def account_out(a: Account) -> AccountOut:
     return AccountOut(id=a.id, username=a.username, display_name=a.display_name,
-                      created=a.created.isoformat(), settings=_settings(a.settings))
+                      created=a.created.isoformat(), settings=_settings(a.settings),
+                      bot_account=a.bot)
 
 
 async def _signed_out(accounts: AccountService, signed: Signed) -> SignedOut:
+    if signed.token is not None:  # a token needs no CSRF token, and has no session to end
+        return SignedOut(account=account_out(signed.account), csrf="",
+                         expires=signed.session.expires.isoformat())
     return SignedOut(account=account_out(signed.account),
                      csrf=await accounts.csrf(signed.session.id),
                      expires=signed.session.expires.isoformat())
@@ -332,7 +338,8 @@ async def _session_now(request: Request, response: Response, accounts: AccountSe
         if "meeple_session" in request.cookies:
             accounts.clear_cookie(request, response)
         return None
-    accounts.set_cookie(request, response, request.cookies["meeple_session"])
+    if signed.token is None:
+        accounts.set_cookie(request, response, request.cookies["meeple_session"])
     return await _signed_out(accounts, signed)
 
 
@@ -521,6 +528,7 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
         raise HTTPException(429, "an export of this account is under way; wait for it to end")
     sessions = await asyncio.to_thread(accounts.accounts.sessions, aid)
     passkeys = await asyncio.to_thread(accounts.passkeys.of, aid)
+    tokens = await asyncio.to_thread(accounts.tokens.of, aid)
     elsewhere = await asyncio.to_thread(_kept_elsewhere, accounts, aid)
     head = {
         "exported": now().isoformat(),
@@ -531,6 +539,11 @@ async def export(request: Request, accounts: AccountsDep, svc: ServiceDep
         "passkeys": [{"name": p.name, "created": p.created.isoformat(),
                       "last_used": p.last_used.isoformat() if p.last_used else None}
                      for p in passkeys],
+        # the API tokens: names, scopes and dates, never a secret (none is kept)
+        "tokens": [{"name": t.name, "scopes": list(t.scopes), "created": t.created.isoformat(),
+                    "expires": t.expires.isoformat() if t.expires else None,
+                    "last_used": t.last_used.isoformat() if t.last_used else None}
+                   for t in tokens],
         **elsewhere,
         "ratings": await asyncio.to_thread(_ratings_kept, accounts, aid),
     }

@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql.expression import false
 
 from meeple.store.models import Base, now
 
@@ -110,3 +111,26 @@ class PasskeyChallengeRow(Base):
     #: what a signup keeps until it is answered: the username, its key, the display name
     data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class ApiTokenRow(Base):
+    """A personal API token of an account (``Authorization: Bearer mpl_...``): ``digest`` is
+    the SHA-256 of its secret (the secret itself is shown once, when it is made, and kept
+    nowhere)."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    #: the name its owner gave it
+    name: Mapped[str] = mapped_column(String(60))
+    #: what it may do: some of ``play``, ``challenge``, ``tournament``, ``read``
+    scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    #: when it stops working (None: never)
+    expires: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: when a request last came with it (written at most once a minute)
+    last_used: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

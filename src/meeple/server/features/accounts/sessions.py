@@ -52,6 +52,14 @@ from meeple.sections import rate
 from meeple.server.features.accounts.passkey_store import Passkeys
 from meeple.server.features.accounts.settings import AccountSettings
 from meeple.server.features.accounts.store import Account, Accounts, SessionInfo, session_id
+from meeple.server.features.accounts.token_store import USED_EVERY, ApiTokens, TokenInfo
+from meeple.server.features.accounts.tokens import (
+    TokenRefused,
+    bearer_secret,
+    bot_cookie_refusal,
+    refuse_token,
+    token_refusal,
+)
 from meeple.server.identity import SocketCloser
 from meeple.server.quotas import Throttled
 from meeple.server.site import site_of
@@ -148,6 +156,17 @@ class Signed:
 
     session: SessionInfo
     account: Account
+    #: the API token the request came with (None: a cookie session); its session's id is
+    #: ``token:<the token's id>``
+    token: TokenInfo | None = None
+
+    @property
+    def plays(self) -> bool:
+        """Whether this may act for the account's seats: a token with the ``play`` scope, or
+        a person's session (a bot account plays only with a token)."""
+        if self.token is not None:
+            return "play" in self.token.scopes
+        return not self.account.bot
 
     @property
     def account_id(self) -> str:
@@ -172,6 +191,7 @@ class AccountService:
     def __post_init__(self) -> None:
         self.accounts = Accounts(self.store)
         self.passkeys = Passkeys(self.store)
+        self.tokens = ApiTokens(self.store)
         self._key: bytes | None = self.settings.secret_key.encode() or None
         self._hasher = PasswordHash((Argon2Hasher(),))
         self._dummy: str | None = None
@@ -180,7 +200,7 @@ class AccountService:
         self._rates: dict[str, list[RateLimitItem]] = {
             name: rate(getattr(self.settings, name)) for name in ("signin", "signin_user",
                                                                   "signup", "password",
-                                                                  "ceremony")}
+                                                                  "ceremony", "token")}
         #: password hashes each client has waiting or running (:meth:`_hash_work`)
         self._hashing_by: dict[str, int] = {}
         #: this process's WebSockets that act for a seat by a session, by account: (the
@@ -273,6 +293,41 @@ class AccountService:
         conn.scope.setdefault("state", {})[_STATE] = signed
         return signed
 
+    async def bearer(self, conn: HTTPConnection, secret: str) -> Signed:
+        """The request's token (``secret``, of :data:`~.tokens.TOKEN_SHAPE`) and account, kept
+        on the request as its signed-in identity (:meth:`signed` gives it), counted against
+        ``MEEPLE_RATE_TOKEN``; its ``last_used`` written at most once a minute.
+        :class:`TokenRefused`: 401 naming why it is no good (unknown, revoked, expired), 429
+        over its rate."""
+        got = await asyncio.to_thread(self.tokens.find, secret)
+        if got is None:
+            raise TokenRefused(401, "this bearer token is not one of this server's (never made "
+                                    "here, or its account was deleted); make one on /account")
+        token, account = got
+        when = now()
+        if token.revoked:
+            raise TokenRefused(401, f"this bearer token ({token.name!r}) was revoked; make a "
+                                    f"new one on /account")
+        if token.expired(when):
+            assert token.expires is not None
+            raise TokenRefused(401, f"this bearer token ({token.name!r}) expired at "
+                                    f"{token.expires.isoformat(timespec='seconds')}; make a "
+                                    f"new one on /account")
+        wait = self._wait("token", token.id)
+        if wait is not None:
+            var, value = AccountSettings.variable("token"), self.settings.token
+            after = max(1, math.ceil(wait))
+            raise TokenRefused(429, f"too many requests with this token (at most {value}, "
+                                    f"{var}); try again in {after} s",
+                               (("retry-after", str(after)),))
+        if token.last_used is None or when - token.last_used >= USED_EVERY:
+            await asyncio.to_thread(self.tokens.used, token.id, when)
+        far = token.expires if token.expires is not None else when + timedelta(days=36500)
+        signed = Signed(SessionInfo(f"token:{token.id}", account.id, token.created, when, far,
+                                    None), account, token)
+        conn.scope.setdefault("state", {})[_STATE] = signed
+        return signed
+
     async def require(self, conn: HTTPConnection) -> Signed:
         """The request's session, or 401 saying to sign in."""
         signed = await self.signed(conn)
@@ -310,11 +365,12 @@ class AccountService:
                                secure=request.url.scheme in ("https", "wss"))
 
     async def holds(self, conn: HTTPConnection, table_id: str, seat: int) -> bool:
-        """Whether the request's session (if any) is of an account that holds the seat."""
-        if COOKIE not in conn.cookies:
+        """Whether the request's session or token (if any) is of an account that holds the
+        seat and may play it (:attr:`Signed.plays`)."""
+        if COOKIE not in conn.cookies and _STATE not in conn.scope.get("state", {}):
             return False
         signed = await self.signed(conn)
-        return signed is not None and await asyncio.to_thread(
+        return signed is not None and signed.plays and await asyncio.to_thread(
             self.accounts.holds, signed.account.id, table_id, seat)
 
     # -------------------------------------------------------------- sockets
@@ -353,11 +409,17 @@ class AccountService:
         """Whether session ``session_id``'s account holds the seat; None when the session
         is no longer live (a socket that said hello by session looks again now and then, and
         every socket of a table whose seats changed hands). Reads the store: call it in a
-        thread."""
+        thread. A token's (``token:<id>``) looks whether the token is still live."""
+        if session_id.startswith("token:"):
+            token = self.tokens.live(session_id.removeprefix("token:"))
+            if token is None:
+                return None
+            return "play" in token.scopes and self.accounts.holds(token.account_id, table_id,
+                                                                  seat)
         got = self.accounts.session(session_id)
         if got is None:
             return None
-        return self.accounts.holds(got[1].id, table_id, seat)
+        return Signed(*got).plays and self.accounts.holds(got[1].id, table_id, seat)
 
     # -------------------------------------------------------------- limits
     def _wait(self, name: str, key: str, count: bool = True, cost: int = 1) -> float | None:
@@ -470,6 +532,15 @@ class SessionGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = str(scope.get("path", ""))
+        if scope["type"] in ("http", "websocket"):
+            try:
+                secret = bearer_secret(scope)
+            except TokenRefused as exc:
+                await refuse_token(scope, receive, send, exc)
+                return
+            if secret is not None:
+                await self.by_token(scope, receive, send, secret)
+                return
         if scope["type"] != "http" or scope.get("method") not in UNSAFE or \
                 not path.startswith("/api/") or (scope.get("method"), path) in CSRF_EXEMPT or \
                 path.endswith("/check"):
@@ -500,8 +571,40 @@ class SessionGuard:
                     "with every change (a page of another site cannot read it)")}):
                 await send(message)
             return
+        if signed.account.bot:
+            why = bot_cookie_refusal(str(scope.get("method")), path)
+            if why is not None:
+                for message in _json(403, {"detail": why}):
+                    await send(message)
+                return
         if scope.get("method") == "POST" and _SEAT_TAKING.fullmatch(path):
             await self.app(scope, receive, _holding(send, service, signed.account.id))
+            return
+        await self.app(scope, receive, send)
+
+    async def by_token(self, scope: Scope, receive: Receive, send: Send, secret: str) -> None:
+        """A request (or WebSocket) with a bearer token: its cookies dropped (a token never
+        falls back to a session), the token checked (:meth:`AccountService.bearer`) and its
+        scopes (:func:`token_refusal`), no CSRF token asked."""
+        scope["headers"] = [(n, v) for n, v in scope["headers"] if n != b"cookie"]
+        method = str(scope.get("method", "GET"))
+        path = str(scope.get("path", ""))
+        conn = HTTPConnection(scope)
+        try:
+            signed = await site_of(conn).accounts.bearer(conn, secret)
+            assert signed.token is not None
+            why = token_refusal(method, path, signed.token.scopes)
+            if why is not None:
+                raise TokenRefused(403, why)
+        except TokenRefused as exc:
+            await refuse_token(scope, receive, send, exc)
+            return
+        except StoreUnavailable as exc:
+            await refuse_token(scope, receive, send, TokenRefused(503, str(exc)))
+            return
+        if scope["type"] == "http" and method == "POST" and _SEAT_TAKING.fullmatch(path):
+            await self.app(scope, receive,
+                           _holding(send, site_of(conn).accounts, signed.account.id))
             return
         await self.app(scope, receive, send)
 

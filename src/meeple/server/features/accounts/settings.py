@@ -81,6 +81,8 @@ class AccountSettings(Section):
                              "and confirmations an account, and a client, may ask", A_RATE)
     ceremony: Rate = setting("MEEPLE_RATE_CEREMONY", "10/minute;60/hour", "passkey ceremonies "
                              "an account, and a client, may ask for", A_RATE)
+    token: Rate = setting("MEEPLE_RATE_TOKEN", "300/minute;5000/hour", "requests (and "
+                          "WebSocket handshakes) one API token may make", A_RATE)
     hash_per_client: Count = setting(
         "MEEPLE_HASH_PER_CLIENT", 1, "password hashes one client may have under way at once "
         "(0: no cap)", A_COUNT)

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from meeple.core.state import places_with_forfeits
 from meeple.server.features.accounts.rows import (
+    ApiTokenRow,
     PasskeyChallengeRow,
     PasskeyRow,
     ServerSecretRow,
@@ -33,8 +34,10 @@ from meeple.server.features.accounts.rows import (
 from meeple.store.account_data import DELETED_PLAYER, run_account_erased
 from meeple.store.lookalike import username_skeleton
 from meeple.store.models import (
+    BOT_ACCOUNT,
     FINISHED,
     HUMAN,
+    PERSON,
     WAITING,
     AccountRow,
     AccountSeatRow,
@@ -160,6 +163,13 @@ class Account:
     email: str | None = None
     email_verified: bool = False
     notify: dict[str, Any] | None = None
+    #: ``person``, or ``bot``: a bot account plays only through the API with a token
+    kind: str = PERSON
+
+    @property
+    def bot(self) -> bool:
+        """Whether this is a bot account (marked BOT wherever its name shows)."""
+        return self.kind == BOT_ACCOUNT
 
 
 @dataclass(frozen=True)
@@ -194,7 +204,8 @@ class Claim:
 def _account(row: AccountRow) -> Account:
     return Account(row.id, row.username, row.display_name, _aware(row.created),
                    dict(row.settings or {}), row.deleted, row.email, bool(row.email_verified),
-                   dict(row.notify) if isinstance(row.notify, dict) else None)
+                   dict(row.notify) if isinstance(row.notify, dict) else None,
+                   row.kind or PERSON)
 
 
 def _session(row: SessionRow) -> SessionInfo:
@@ -717,6 +728,7 @@ class Accounts:
             s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
+            s.execute(delete(ApiTokenRow).where(ApiTokenRow.account_id == account_id))
             s.execute(delete(PasskeyChallengeRow)
                       .where(PasskeyChallengeRow.account_id == account_id))
             row.deleted = True

@@ -91,6 +91,8 @@ class RecentGame(BaseModel):
 class Profile(BaseModel):
     username: str
     display_name: str
+    bot_account: bool = Field(False, description="a bot account (a program that plays through "
+                                                 "the API): shown BOT")
     member_since: str
     played: int
     wins: int
@@ -244,7 +246,8 @@ async def profile(username: str, accounts: AccountsDep,
     page, total = await asyncio.to_thread(accounts.accounts.played_page, account.id, limit,
                                           offset)
     return Profile(username=account.username, display_name=account.display_name,
-                   member_since=account.created.isoformat(), played=played, wins=wins,
+                   bot_account=account.bot, member_since=account.created.isoformat(),
+                   played=played, wins=wins,
                    stats=rows, recent=[recent(p, account) for p in page],
                    recent_total=total, limit=limit, offset=offset)
 

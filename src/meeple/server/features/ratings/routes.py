@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
+from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field
@@ -44,6 +45,8 @@ class Ranked(BaseModel):
     rank: int = Field(description="the place on the leaderboard (1 first)")
     username: str
     display_name: str
+    bot_account: bool = Field(False, description="a bot account (a program that plays through "
+                                                 "the API): shown BOT")
     rating: int
     mu: float
     sigma: float
@@ -113,14 +116,16 @@ def _bot_lines(found: dict[str, Rating]) -> list[BotLine]:
                     sigma=round(r.sigma, 4), games=r.games) for d, r in found.items()]
 
 
-def _leaderboard(store: Store, game: str, limit: int, offset: int) -> Leaderboard:
+def _leaderboard(store: Store, game: str, limit: int, offset: int,
+                 bot_accounts: bool = True) -> Leaderboard:
     ratings = Ratings(store)
-    rows, total = ratings.leaderboard(game, limit, offset)
+    rows, total = ratings.leaderboard(game, limit, offset, bot_accounts)
     bots = ratings.bots(game)
     skills = {d: shown(r.mu, r.sigma) for d, r in bots.items()}
     return Leaderboard(
         game=game, title=meeple.game_info(game).title, total=total, limit=limit, offset=offset,
         players=[Ranked(rank=offset + k + 1, username=r.username, display_name=r.display_name,
+                        bot_account=r.bot_account,
                         rating=shown(r.rating.mu, r.rating.sigma), mu=round(r.rating.mu, 4),
                         sigma=round(r.rating.sigma, 4), games=r.rating.games,
                         provisional=provisional(r.rating.sigma),
@@ -134,16 +139,21 @@ async def leaderboard(game: str, store: StoreDep, response: Response,
                       limit: int = Query(PAGE_DEFAULT, ge=1, le=PAGE_MAX,
                                          description="players on this page"),
                       offset: int = Query(0, ge=0, le=MAX_PARAM,
-                                          description="players of the pages before, skipped")
+                                          description="players of the pages before, skipped"),
+                      bot_accounts: Literal["show", "hide"] = Query(
+                          "show", description="show bot accounts (programs playing through "
+                                              "the API) among the players, or hide them")
                       ) -> Leaderboard:
     """A game's leaderboard: accounts with at least one rated game of it, highest rating
     first (the rating is ``1500 + 30 (mu - 3 sigma)``, docs/ratings.md), a page of ``limit``
     after the first ``offset``; and every bot difficulty's rating in the game, as reference
-    lines. ``X-Total-Count``: players in all. 404 for a game that is not there, naming
+    lines; ``bot_accounts=hide`` leaves bot accounts out (the ranks and the total are then
+    of the others). ``X-Total-Count``: players in all. 404 for a game that is not there, naming
     the games."""
     if game not in known_games():
         raise HTTPException(404, unknown_game(game))
-    board = await asyncio.to_thread(_leaderboard, store, game, limit, offset)
+    board = await asyncio.to_thread(_leaderboard, store, game, limit, offset,
+                                    bot_accounts == "show")
     response.headers["X-Total-Count"] = str(board.total)
     return board
 

@@ -85,7 +85,8 @@ def table_out(t: Table, ratings: Mapping[tuple[str, int], SeatRating] | None = N
                              absent=s.absent, conceded=s.conceded, forfeit=s.forfeit,
                              rating=now,
                              provisional=r is not None and provisional(r.rating[1]),
-                             rating_change=change, rating_note=note, place=place))
+                             rating_change=change, rating_note=note, place=place,
+                             bot_account=r is not None and r.bot_account))
     return TableOut(
         id=t.id, game=t.game, title=meeple.game_info(t.game).title, variant=t.variant,
         players=t.players, status=t.status, version=t.version, public=t.public, clock=t.clock,

@@ -5,6 +5,7 @@
 // export of its records and its deletion.
 import { api, claimBrowserSeats, el, forgetSeats, forgetSession, session, setSession } from "../js/common.js";
 import { createPasskey, getPasskey, passkeysSupported } from "./passkeys.js";
+import { loadTokens, wireTokens } from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -32,6 +33,7 @@ function show(me) {
   $("profile-link").setAttribute("href", `/u/${encodeURIComponent(account.username)}`);
   applySettings(account.settings);
   loadPasskeys();
+  loadTokens();
   loadMail();
 }
 
@@ -299,6 +301,7 @@ function wireMail() {
 
 async function start() {
   wireMail();
+  wireTokens();
   form("signin-form", "signin", "signin-error", async () => {
     const me = await api("POST", "/api/session", {
       username: $("signin-username").value.trim(), password: $("signin-password").value });

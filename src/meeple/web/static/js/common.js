@@ -95,6 +95,14 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The BOT badge beside the name of a bot account (a program that plays through the API:
+// bot_account in the JSON of a seat, a profile, a leaderboard row); null for a person.
+export function botBadge(botAccount) {
+  if (!botAccount) return null;
+  return el("span", { class: "bot-badge", title: "a bot account: a program that plays through the API" },
+    "BOT");
+}
+
 const SVGNS = "http://www.w3.org/2000/svg";
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVGNS, tag);

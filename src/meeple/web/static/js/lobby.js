@@ -3,7 +3,7 @@
 // waiting, running and finished tables.
 import { mountPlayNow } from "../playnow/playnow.js";
 import { ratingWords } from "../ratings/ratingchart.js";
-import { accountLink, api, el, describeVariant, heldSeat, holdSeat, myName, seatName, session,
+import { accountLink, api, botBadge, el, describeVariant, heldSeat, holdSeat, myName, seatName, session,
   setMyName, showPlayAs, wireColourBlind } from "./common.js";
 import { loadDrawing } from "./games/index.js";
 import { dhm, paceWords } from "./clock.js";
@@ -368,12 +368,14 @@ function variantText(t) {
   return ch ? `challenge ${ch.number}: ${ch.title}` : describeVariant(t.variant);
 }
 
+// every seat's name (BOT after a bot account's) and rating, joined by commas
 function seatSummary(t) {
-  return t.seats.map((s) => {
+  return t.seats.flatMap((s, i) => {
     const who = s.kind === "bot" || s.taken ? s.name : "open";
-    return s.rating !== null && s.rating !== undefined
-      ? `${who} (${ratingWords(s.rating, s.provisional)})` : who;
-  }).join(", ");
+    const rating = s.rating !== null && s.rating !== undefined
+      ? ` (${ratingWords(s.rating, s.provisional)})` : "";
+    return [i ? ", " : null, who, botBadge(s.bot_account), rating];
+  });
 }
 
 // the rating column: a rated table's tag and its seats' mean rating, or "casual"

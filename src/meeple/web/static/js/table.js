@@ -7,7 +7,7 @@
 // that list and reach nobody. Which decisions are forced is the server's word, never the page's:
 // a turn that opens with forced ones gets them named in the view frame (`forced`).
 import { accountLink, api, claimBrowserSeats, dropSeat, el, forgetSession, heldSeat, holdSeat, myName,
-  session, seatName, setMyName, showPlayAs,
+  botBadge, session, seatName, setMyName, showPlayAs,
   wireColourBlind,
   describeVariant } from "./common.js";
 import { Connection } from "./net.js";
@@ -155,7 +155,7 @@ function renderSeats(view) {
     if (away) cls.push("away");
     if (stood) cls.push("stood-in");
     box.append(el("span", { class: cls.join(" "), "data-seat": i, "data-away": String(away) },
-      `${s.name}: ${s.total}`, seatRating(info),
+      s.name, botBadge(info.bot_account), `: ${s.total}`, seatRating(info),
       tags.length ? el("span", { class: "muted small" }, ` (${tags.join(", ")})`) : null,
       live && info.kind === "human" ? seatClock(page.clock, i) : null,
       away ? el("span", { class: "presence", title: "their page is not connected to the table" },

@@ -4,7 +4,7 @@
 // Pergola solo achievement table (achievements.js, shared with the solo page). Anyone sees
 // it, signed in or not; /u/ without a name opens the signed-in account's own.
 import { clubLine, drawSoloGames, drawSpaces } from "../js/achievements.js";
-import { accountLink, api, describeVariant, el, session, wireColourBlind } from "../js/common.js";
+import { accountLink, api, botBadge, describeVariant, el, session, wireColourBlind } from "../js/common.js";
 import { PROVISIONAL_WORDS, ratingChart, ratingWords } from "../ratings/ratingchart.js";
 
 const $ = (id) => document.getElementById(id);
@@ -130,7 +130,7 @@ async function drawRatings() {
 async function load() {
   const p = await api("GET", `/api/users/${encodeURIComponent(username)}?limit=${PAGE}&offset=${offset}`);
   document.title = `meeple: ${p.display_name}`;
-  $("profile-name").textContent = p.display_name;
+  $("profile-name").replaceChildren(...[p.display_name, botBadge(p.bot_account)].filter(Boolean));
   const since = new Date(p.member_since).toLocaleDateString(undefined,
     { year: "numeric", month: "long", day: "numeric" });
   $("profile-meta").replaceChildren(

@@ -2,13 +2,16 @@
 // the bots' difficulties as reference rows where their ratings fall ("easy bot ~ 1531"); the
 // signed-in player's own rating and the bot they play like; a player's rating history drawn
 // (ratingchart.js) when their row is clicked.
-import { accountLink, api, el, session, wireColourBlind } from "../js/common.js";
+import { accountLink, api, botBadge, el, session, wireColourBlind } from "../js/common.js";
 import { PROVISIONAL_WORDS, ordinal, ratingChart, ratingWords } from "./ratingchart.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 25;
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
-let offset = Math.max(0, Number(new URLSearchParams(location.search).get("offset")) || 0);
+const query = new URLSearchParams(location.search);
+let offset = Math.max(0, Number(query.get("offset")) || 0);
+// bot accounts (programs playing through the API) listed or left out: ?bot_accounts=hide
+let hideBots = query.get("bot_accounts") === "hide";
 let board = null;     // the last GET /api/leaderboard answer
 let me = null;        // the signed-in account ({username, ...}) or null
 
@@ -31,8 +34,8 @@ function playerRow(p) {
   const row = el("tr", { class: `player${me && me.username === p.username ? " mine" : ""}`,
     tabindex: "0", "data-username": p.username, title: `${p.display_name}: the rating history` },
   el("td", { class: "rank" }, String(p.rank)),
-  el("td", {}, el("strong", {}, p.display_name), p.display_name !== p.username
-    ? el("span", { class: "small muted" }, ` @${p.username}`) : null),
+  el("td", {}, el("strong", {}, p.display_name), botBadge(p.bot_account),
+    p.display_name !== p.username ? el("span", { class: "small muted" }, ` @${p.username}`) : null),
   el("td", { class: "num", title: p.provisional ? PROVISIONAL_WORDS : null },
     ratingWords(p.rating, p.provisional)),
   el("td", { class: "num" }, String(p.games)),
@@ -82,7 +85,8 @@ function pager(total) {
 async function load() {
   const body = $("board").querySelector("tbody");
   try {
-    board = await api("GET", `/api/leaderboard/${encodeURIComponent(game)}?limit=${PAGE}&offset=${offset}`);
+    board = await api("GET", `/api/leaderboard/${encodeURIComponent(game)}?limit=${PAGE}&offset=${offset}` +
+      `&bot_accounts=${hideBots ? "hide" : "show"}`);
   } catch (err) {
     body.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "error" },
       `This leaderboard cannot be shown: ${err.message}`)));
@@ -100,7 +104,10 @@ async function load() {
       "Nobody has a rating in this game yet: play a rated table to be the first.")));
   }
   pager(board.total);
-  history.replaceState(null, "", offset ? `?offset=${offset}` : location.pathname);
+  const kept = new URLSearchParams();
+  if (offset) kept.set("offset", String(offset));
+  if (hideBots) kept.set("bot_accounts", "hide");
+  history.replaceState(null, "", kept.size ? `?${kept}` : location.pathname);
 }
 
 // the signed-in player's own line: their rating here and the bot they play like
@@ -172,6 +179,9 @@ async function start() {
   accountLink();
   const games = await api("GET", "/api/games").catch(() => []);
   gameTabs(games);
+  const toggle = $("bots-toggle");
+  toggle.checked = !hideBots;
+  toggle.addEventListener("change", () => { hideBots = !toggle.checked; offset = 0; load(); });
   await meLine();
   await load();
 }
