@@ -62,7 +62,7 @@ from meeple.store.models import (
 from meeple.store.ratings import forfeit, rate_table, rated_problem
 
 #: The newest migration (the last file in ``migrations/versions``; a test checks that they agree).
-SCHEMA_HEAD = "0014"
+SCHEMA_HEAD = "0016"
 #: :attr:`Table.ended` of a table finished without its game's end (nobody played on).
 ABANDONED = "abandoned"
 #: PostgreSQL channel on which every committed log append is announced as "table:version".

@@ -19,10 +19,13 @@ def load_stores() -> MetaData:
     migrations build with the rows. Returns the one metadata all rows share."""
     from meeple.server.features.accounts import passkey_store
     from meeple.server.features.accounts import store as accounts_store
+    from meeple.server.features.challenges import rows as challenge_rows
     from meeple.server.features.chat import store as chat_store
     from meeple.server.features.mail import store as mail_store
     from meeple.server.features.playnow import store as playnow_store
+    from meeple.server.features.tournaments import rows as tournament_rows
     from meeple.store.models import Base
 
-    del passkey_store, accounts_store, chat_store, mail_store, playnow_store
+    del challenge_rows, passkey_store, accounts_store, chat_store, mail_store, playnow_store
+    del tournament_rows
     return Base.metadata

@@ -2,8 +2,7 @@
 entries, its paired rounds and each pairing (a table of the round, or a bye). Migration 0015
 builds them.
 
-Not loaded yet: :func:`meeple.server.features.load_stores` does not import this module until
-migration 0015 can run (it follows 0014, the API tokens). The pure core
+:func:`meeple.server.features.load_stores` loads them. The pure core
 (:mod:`.pairing`) reads what these rows keep: an entry's account id and rating
 (:class:`.pairing.Entry`), a finished table's seats and places (:class:`.pairing.Result`, read
 from ``game_tables`` and ``seats`` through ``table_id``), the byes (pairings without a table)."""
