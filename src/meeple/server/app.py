@@ -31,10 +31,13 @@ from meeple.server.features import (
     sheets,
     solo,
     tablelife,
+    tournaments,
 )
 from meeple.server.features.playnow import routes as playnow_routes
 from meeple.server.features.playnow.service import Matcher
 from meeple.server.features.playnow.store import PlayQueue
+from meeple.server.features.tournaments.service import Scheduler
+from meeple.server.features.tournaments.store import Tournaments
 from meeple.server.lanes import Lane
 from meeple.server.quotas import Quotas
 from meeple.server.site import Site, site_in
@@ -51,7 +54,7 @@ from meeple.store import Store
 #: chat use the site's accounts, the table core its identity); chat registers its frames and
 #: notices in the site's ``sockets``.
 FEATURES = (accounts.wire, mail.wire, chat.wire, sheets.wire, solo.wire, profiles.wire,
-            ratings.wire, playnow.wire, rules.wire, tablelife.wire)
+            ratings.wire, playnow.wire, rules.wire, tablelife.wire, tournaments.wire)
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
                "lobby of tables and a WebSocket per client. See docs/server.md.")
@@ -147,11 +150,15 @@ def _lifespan(store: Store, settings: Settings, bot_workers: int | None, bots: b
             lambda game: playnow_routes.bot_shown_ratings(store, game), service.seats_changed,
             shown=lambda entry: playnow_routes.shown_rating(store, entry.account_id, entry.game))
         matcher.start()
+        # the tournaments: started, paired and finished by one process of the database at a time
+        site.tournaments = scheduler = Scheduler(Tournaments(store), service.seats_changed)
+        scheduler.start()
         tune_gc()
         try:
             yield
         finally:
             matcher.stop()
+            scheduler.stop()
             if sweeper is not None:
                 sweeper.cancel()
             lane.stop()

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from meeple.server.features.mail.notices import Notifier
     from meeple.server.features.playnow.service import Matcher
     from meeple.server.features.playnow.store import PlayQueue
+    from meeple.server.features.tournaments.service import Scheduler
     from meeple.server.identity import Identity
     from meeple.server.lanes import Lane
     from meeple.server.quotas import Quotas
@@ -69,6 +70,8 @@ class Site:
     #: Play now's queue and its matcher (playnow)
     play_queue: PlayQueue = field(init=False)
     matcher: Matcher = field(init=False)
+    #: the tournaments' scheduler (tournaments)
+    tournaments: Scheduler = field(init=False)
 
 
 def site_in(app: FastAPI) -> Site:

@@ -35,6 +35,7 @@ from meeple.bots.ratings import (
     model,
     rated_bot,
     seed_for,
+    shown,
 )
 from meeple.core.state import places_by_total, places_with_forfeits
 from meeple.store.account_data import on_account_erased
@@ -351,6 +352,15 @@ class Ratings:
         with self.store.session() as s:
             return [_rating(r) for r in s.scalars(select(RatingRow).where(
                 RatingRow.subject == subject, RatingRow.games > 0).order_by(RatingRow.game))]
+
+    def shown_in(self, subject: str, game: str) -> float:
+        """The subject's rating in ``game`` as players see it (where a new player starts,
+        1500, if it has played none rated): what Play now's bots and a tournament's entry
+        go by."""
+        for r in self.of(subject):
+            if r.game == game:
+                return float(shown(r.mu, r.sigma))
+        return float(shown(*start_of(subject, game)))
 
     def history(self, subject: str, game: str, limit: int) -> list[Point]:
         """The subject's last ``limit`` rated games of ``game``, oldest first."""

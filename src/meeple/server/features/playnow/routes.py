@@ -62,10 +62,7 @@ def match_rating(store: Store, account_id: str, game: str) -> float:
 def shown_rating(store: Store, account_id: str, game: str) -> float:
     """The rating the account sees in the game (1500 for a new player): what the bots that
     fill its table are chosen by."""
-    for r in Ratings(store).of(account_id):
-        if r.game == game:
-            return float(shown(r.mu, r.sigma))
-    return float(shown(*start_of(account_id, game)))
+    return Ratings(store).shown_in(account_id, game)
 
 
 def bot_shown_ratings(store: Store, game: str) -> dict[str, float]:

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from meeple.server.features.playnow.rows import QueueRow
 from meeple.store.account_data import on_account_erased
+from meeple.store.locks import AdvisoryLock
 from meeple.store.models import BOT, HUMAN, AccountRow, now
 from meeple.store.store import SeatSpec, Store, StoreError
 
@@ -119,7 +120,7 @@ class PlayQueue:
     def try_lock(self) -> Any:
         """A context in which this process is the one matching (PostgreSQL: an advisory
         lock; SQLite: its single writer already is); it yields whether it got the lock."""
-        return _MatchLock(self.store)
+        return AdvisoryLock(self.store, MATCH_LOCK)
 
     def seat(self, group: Group, rated: bool = False) -> str | None:
         """Seat ``group`` at a new table of its wish (the people first, then the bots), all in
@@ -153,31 +154,6 @@ class PlayQueue:
                                       e.account_id)
             return row.id
         return None
-
-
-class _MatchLock:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self._conn: Any = None
-
-    def __enter__(self) -> bool:
-        if self.store.dialect != "postgresql":
-            return True
-        self._conn = self.store.engine.connect()
-        got = bool(self._conn.scalar(text("SELECT pg_try_advisory_lock(:k)"),
-                                     {"k": MATCH_LOCK}))
-        if not got:
-            self._conn.close()
-            self._conn = None
-        return got
-
-    def __exit__(self, *exc: object) -> None:
-        if self._conn is not None:
-            try:
-                self._conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MATCH_LOCK})
-                self._conn.commit()
-            finally:
-                self._conn.close()
 
 
 def _aware(when: datetime) -> datetime:

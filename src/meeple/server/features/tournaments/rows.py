@@ -61,7 +61,12 @@ class TournamentRow(Base):
     #: ``open`` (taking entries), ``running`` or ``finished``
     state: Mapped[str] = mapped_column(String(12), default="open")
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    #: when the scheduler started it (None before)
+    started: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: why a finished tournament was never played (cancelled by its creator, too few
+    #: entrants); None for one that was
+    cancelled: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class TournamentEntryRow(Base):

@@ -39,7 +39,9 @@ def upgrade() -> None:
         sa.Column("duration", sa.Integer(), nullable=True),
         sa.Column("state", sa.String(12), nullable=False),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("started", sa.DateTime(timezone=True), nullable=True),
         sa.Column("finished", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("cancelled", sa.String(200), nullable=True),
     )
     op.create_index("ix_tournaments_creator_id", "tournaments", ["creator_id"])
     op.create_index("ix_tournaments_state_starts", "tournaments", ["state", "starts"])
