@@ -147,10 +147,10 @@ class Tournaments:
     def listing(self, finished: int) -> dict[str, list[dict[str, Any]]]:
         """The lobby's lists: upcoming (soonest first), running, the last ``finished``."""
         with self.store.session() as s:
-            counts = dict(s.execute(
+            counts: dict[str, int] = {str(t): int(n) for t, n in s.execute(
                 select(TournamentEntryRow.tournament_id, func.count())
                 .where(TournamentEntryRow.withdrawn.is_(None))
-                .group_by(TournamentEntryRow.tournament_id)).tuples())
+                .group_by(TournamentEntryRow.tournament_id))}
             out: dict[str, list[dict[str, Any]]] = {}
             for key, state, order in (("upcoming", OPEN, TournamentRow.starts),
                                       ("running", RUNNING, TournamentRow.starts),
