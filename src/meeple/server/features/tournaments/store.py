@@ -183,7 +183,7 @@ class Tournaments:
             rows = list(s.execute(select(TournamentEntryRow, AccountRow).join(
                 AccountRow, AccountRow.id == TournamentEntryRow.account_id).where(
                 TournamentEntryRow.tournament_id == t.id).order_by(
-                TournamentEntryRow.rating.desc(), TournamentEntryRow.joined)).tuples())
+                TournamentEntryRow.rating.desc(), TournamentEntryRow.joined)))
             people = {a.id: _person(a) for _, a in rows}
             entries = [{**people[e.account_id], "rating": round(e.rating),
                         "withdrawn": e.withdrawn is not None} for e, _ in rows]
@@ -241,7 +241,7 @@ class Tournaments:
                       TournamentPairingRow.round_id == TournamentRoundRow.id)
                 .where(TournamentRoundRow.tournament_id == tournament_id,
                        TournamentPairingRow.table_id.is_not(None))
-                .order_by(TournamentRoundRow.number, TournamentPairingRow.id)).tuples())
+                .order_by(TournamentRoundRow.number, TournamentPairingRow.id)))
             ids = [str(t) for _, t in made]
             holders: dict[tuple[str, int], str] = {
                 (a.table_id, a.seat): a.account_id for a in s.scalars(
