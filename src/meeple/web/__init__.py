@@ -9,7 +9,8 @@ and the signed-in account, ``/u/{username}`` a player's public profile (an unkno
 404 with the page saying so; ``/u/``: the signed-in account's own), ``/leaderboard/{game}`` a
 game's leaderboard (``/leaderboard``: the first game's), ``/rules/{game}`` how to play a
 game, with its sheet drawn (``/rules`` every game's; a game that is not there: the 404 page),
-``/ratings`` how ratings work, in players' words,
+``/ratings`` how ratings work, in players' words, ``/tournaments/{id}`` a tournament (its
+standings, pairings and games),
 ``/mail/verify`` and
 ``/mail/unsubscribe`` the pages a mail's links open (a button does what they say),
 ``/games/{game}/drawing.js`` a game's drawing module (:func:`game_drawing`),
@@ -40,6 +41,7 @@ from meeple.server.app import create_app
 from meeple.server.features.accounts.sessions import AccountService, username_key
 from meeple.server.features.ratings.routes import known_games, unknown_game
 from meeple.server.features.rules.routes import NoRules, rules_game, rules_html
+from meeple.server.features.tournaments.store import Tournaments
 from meeple.server.site import site_in
 from meeple.store import NotFound, Store
 
@@ -51,7 +53,7 @@ STATIC = Path(str(resources.files("meeple.web") / "static"))
 #: A style sheet is named by its path under ``static/``: the shared ones in ``css/``, a
 #: feature's own in its folder (the ``STATIC`` its package under ``server/features/`` names).
 PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "lobby": ("lobby", ("sheets/upload.css", "css/lobby.css")),
+    "lobby": ("lobby", ("sheets/upload.css", "css/lobby.css", "tournaments/tournaments.css")),
     "table": ("table", ("css/table-ux.css", "css/drawings.css", "css/hint.css", "chat/chat.css")),
     "solo": ("Pergola solo achievements", ("css/lobby.css", "profiles/profile.css")),
     "missing": ("not found", ("css/lobby.css",)),
@@ -62,6 +64,7 @@ PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "rules-index": ("how to play", ("rules/rules.css",)),
     "mail": ("mail", ("accounts/account.css",)),
     "ratings": ("how ratings work", ("rules/rules.css",)),
+    "tournament": ("tournament", ("css/lobby.css", "tournaments/tournaments.css")),
 }
 
 #: A game's rules page (:func:`rules_page`): its title and style sheets (the drawings' too).
@@ -210,6 +213,19 @@ def create_web_app(store: Store, **kw: Any) -> FastAPI:
                            "Each game's leaderboard is at /leaderboard/ and its name below.",
                            unknown_game(game))
         return serve("leaderboard")
+
+    @app.get("/tournaments", include_in_schema=False)
+    def tournaments_index() -> RedirectResponse:
+        return RedirectResponse("/#tournaments-card")  # the lobby lists them
+
+    @app.get("/tournaments/{tournament_id}", include_in_schema=False)
+    async def tournament_page(tournament_id: str) -> HTMLResponse:
+        # a tournament's page (standings, pairings, games; it stays once finished)
+        if not await asyncio.to_thread(Tournaments(store).exists, tournament_id):
+            return missing(f"There is no tournament “{tournament_id[:40]}”",
+                           "No tournament on this server has that address: the link may be "
+                           "mistyped or cut short. The lobby lists them.", "not found")
+        return serve("tournament")
 
     @app.get("/ratings", include_in_schema=False)
     def ratings_page() -> HTMLResponse:

@@ -138,10 +138,16 @@ async def _acting(request: Request, accounts: AccountsDep) -> Signed:
 
 
 @router.get("/api/tournaments")
-async def list_tournaments(request: Request) -> dict[str, list[dict[str, Any]]]:
+async def list_tournaments(request: Request, accounts: AccountsDep) -> dict[str, Any]:
     """The lobby's lists: ``upcoming`` (soonest first, taking entries), ``running``, and the
-    last 20 ``finished`` (a cancelled one says why in ``cancelled``)."""
-    return await asyncio.to_thread(_tournaments(request).listing, FINISHED_LISTED)
+    last 20 ``finished`` (a cancelled one says why in ``cancelled``); signed in, ``mine``:
+    the ids of those not over that the account is in."""
+    t = _tournaments(request)
+    out: dict[str, Any] = await asyncio.to_thread(t.listing, FINISHED_LISTED)
+    signed = await accounts.signed(request)
+    out["mine"] = ([] if signed is None
+                   else await asyncio.to_thread(t.entered, signed.account.id))
+    return out
 
 
 @router.post("/api/tournaments", status_code=201)
@@ -161,14 +167,25 @@ async def create_tournament(body: CreateTournament, request: Request,
 
 
 @router.get("/api/tournaments/{tournament_id}")
-async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+async def get_tournament(tournament_id: str, request: Request,
+                         accounts: AccountsDep) -> dict[str, Any]:
     """A tournament: ``tournament`` (its settings and state), ``entries`` (BOT-marked,
     withdrawn or not), ``rounds`` (each with its ``pairings``: a table with its players and
-    their places once finished, or a ``bye``) and ``standings`` from the stored games."""
+    their places once finished, or a ``bye``) and ``standings`` from the stored games;
+    signed in, ``me``: whether the reader is in, withdrew, made it."""
     try:
-        return await asyncio.to_thread(_tournaments(request).detail, tournament_id)
+        out = await asyncio.to_thread(_tournaments(request).detail, tournament_id)
     except TournamentError as exc:
         raise _refused(exc) from None
+    signed = await accounts.signed(request)
+    if signed is not None:  # the page's buttons: whether the reader is in, and its creator
+        mine = [e for e in out["entries"] if e["name"] == signed.account.username]
+        creator = out["tournament"]["creator"]
+        out["me"] = {"name": signed.account.username, "entered": bool(mine),
+                     "withdrawn": bool(mine) and mine[0]["withdrawn"],
+                     "creator": creator is not None
+                     and creator["name"] == signed.account.username}
+    return out
 
 
 @router.post("/api/tournaments/{tournament_id}/join")

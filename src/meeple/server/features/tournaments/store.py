@@ -160,6 +160,15 @@ class Tournaments:
                 out[key] = [self._summary(s, r, counts.get(r.id, 0)) for r in rows]
             return out
 
+    def entered(self, account_id: str) -> list[str]:
+        """The tournaments not over that the account is in (and has not withdrawn from)."""
+        with self.store.session() as s:
+            return [str(i) for i in s.scalars(
+                select(TournamentEntryRow.tournament_id)
+                .join(TournamentRow, TournamentRow.id == TournamentEntryRow.tournament_id)
+                .where(TournamentEntryRow.account_id == account_id,
+                       TournamentEntryRow.withdrawn.is_(None), TournamentRow.state != DONE))]
+
     def _summary(self, s: Session, t: TournamentRow, entrants: int) -> dict[str, Any]:
         creator = s.get(AccountRow, t.creator_id) if t.creator_id else None
         return {
@@ -174,6 +183,14 @@ class Tournaments:
             "creator": None if creator is None or creator.deleted else _person(creator),
             "url": f"/tournaments/{t.id}",
         }
+
+    def exists(self, tournament_id: str) -> bool:
+        with self.store.session() as s:
+            try:
+                self.row(s, tournament_id)
+            except TournamentError:
+                return False
+            return True
 
     def detail(self, tournament_id: str) -> dict[str, Any]:
         """The page's JSON: the tournament, its entries, its rounds (each pairing a table

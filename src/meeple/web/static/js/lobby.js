@@ -2,6 +2,7 @@
 // a sheet of one's own (Gardens, Reefs, Takenokolor: upload, check, preview), and the lists of
 // waiting, running and finished tables.
 import { mountPlayNow } from "../playnow/playnow.js";
+import { mountTournaments } from "../tournaments/tournaments.js";
 import { ratingWords } from "../ratings/ratingchart.js";
 import { accountLink, api, botBadge, el, describeVariant, heldSeat, holdSeat, myName, seatName, session,
   setMyName, showPlayAs, wireColourBlind } from "./common.js";
@@ -513,6 +514,7 @@ async function start() {
   $("my-name").value = myName();
   games = await api("GET", "/api/games");
   mountPlayNow(games);
+  mountTournaments(games);
   for (const g of games) $("game").append(el("option", { value: g.name }, g.title));
   // /?game=pergola (a rules page's "Play Pergola"): that game chosen
   const wanted = new URLSearchParams(location.search).get("game");
