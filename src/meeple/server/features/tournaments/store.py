@@ -16,6 +16,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+import meeple
 from meeple.server.features.tournaments import pairing
 from meeple.server.features.tournaments.rows import (
     TournamentEntryRow,
@@ -173,6 +174,7 @@ class Tournaments:
         creator = s.get(AccountRow, t.creator_id) if t.creator_id else None
         return {
             "id": t.id, "name": t.name, "kind": t.kind, "game": t.game,
+            "title": _title(t.game),
             "variant": dict(t.variant), "seats": t.seats, "pace": t.pace, "clock": t.clock,
             "rated": bool(t.rated), "bots": bool(t.bots), "starts": _iso(t.starts),
             "rounds": t.rounds, "duration": t.duration,
@@ -462,6 +464,13 @@ def results_of(games: Sequence[Game], known: set[str]) -> list[pairing.Result]:
 def _person(a: AccountRow) -> dict[str, Any]:
     return {"name": a.username, "display_name": a.display_name,
             "bot_account": a.kind == BOT_ACCOUNT}
+
+
+def _title(game: str) -> str:
+    try:
+        return meeple.game_info(game).title
+    except meeple.MeepleError:  # a game no longer shipped: its name
+        return game
 
 
 def _gone() -> dict[str, Any]:

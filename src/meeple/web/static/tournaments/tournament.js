@@ -3,7 +3,7 @@
 // entrants (BOT badges). It asks GET /api/tournaments/{id} every four seconds while the
 // tournament is not over; a finished one's page stays as it ended.
 import { accountLink, api, describeVariant, el, wireColourBlind } from "../js/common.js";
-import { KINDS, format, person, when } from "./words.js";
+import { format, person, when } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 4000;
@@ -21,7 +21,7 @@ function stateLine(t) {
 
 function settings(t) {
   const facts = [
-    ["Format", format(t)], ["Game", `${t.game} ${describeVariant(t.variant) || ""}`.trim()],
+    ["Format", format(t)], ["Game", `${t.title} ${describeVariant(t.variant) || ""}`.trim()],
     ["Starts", when(t.starts)],
   ];
   if (t.ends) facts.push(["Ends", when(t.ends)]);
@@ -99,7 +99,7 @@ async function load() {
   }
   const t = data.tournament;
   document.title = `meeple: ${t.name}`;
-  $("tn-title").textContent = `${t.name} · ${KINDS[t.kind] || t.kind}`;
+  $("tn-title").textContent = t.name;
   $("tn-state").textContent = stateLine(t);
   settings(t);
   buttons(data);

@@ -13,7 +13,7 @@ function row(t, mine) {
   const facts = el("span", { class: "small muted" }, ` ${format(t)}`);
   let right;
   if (t.state === "open") {
-    right = [el("span", { class: "small" }, `starts ${when(t.starts)} · ${t.entrants} in `)];
+    right = [el("span", { class: "small" }, `starts ${when(t.starts)} · ${t.entrants} entered `)];
     if (me) {
       const joined = mine.includes(t.id);
       right.push(el("button", {

@@ -14,7 +14,7 @@ export function format(t) {
   const length = t.kind === "swiss" ? `${t.rounds} round${t.rounds === 1 ? "" : "s"}`
     : t.kind === "arena" ? `${Math.round(t.duration / 60) || 1} min` : "everyone meets everyone";
   const pace = t.pace === "live" ? `live, ${t.clock} s a decision` : "turn-based";
-  return `${KINDS[t.kind] || t.kind} · ${length} · ${t.seats} seats · ${pace}`
+  return `${KINDS[t.kind] || t.kind} · ${t.title || t.game} · ${length} · ${t.seats} seats · ${pace}`
     + `${t.rated ? " · rated" : " · casual"}${t.bots ? " · bots welcome" : ""}`;
 }
 
