@@ -201,6 +201,7 @@ def test_making_a_tournament_refuses_every_bad_field_and_stores_nothing(server: 
         ({"starts": past}, ("starts:", "in the past")),
         ({"starts": far}, ("starts:", "30 days")),
         ({"starts": "2026-13-45"}, ()),
+        ({"starts": "0001-01-01T00:00:00+14:00"}, ("starts:",)),
         ({"starts": datetime.now().replace(tzinfo=None).isoformat()}, ()),
         ({"rounds": 0}, ("rounds:", "1 to 20")),
         ({"rounds": 99}, ("rounds:",)),
@@ -296,6 +297,10 @@ def test_a_swiss_of_four_plays_to_its_end_with_the_standings_of_its_stored_games
         for p in people:
             assert p.api.post(f"/api/tournaments/{tid}/join").status_code == 200
         rng = Rng(60)
+        wait_for(server, tid, lambda t: t["tournament"]["state"] == "running", "started")
+        late = Entrant(server)
+        problem(late.api.post(f"/api/tournaments/{tid}/join"), 409, "entries close")
+        late.close()
         for number in (1, 2):
             got = play_round(server, tid, number, tokens, rng)
             pairs = got["rounds"][number - 1]["pairings"]
@@ -375,6 +380,12 @@ def test_an_arena_pairs_free_players_until_its_window_closes(server: Server, sto
     tid = made(people[0].api, body)
     for p in people:
         assert p.api.post(f"/api/tournaments/{tid}/join").status_code == 200
+    # a late comer joins while the window is open (a Swiss would refuse: 409)
+    wait_for(server, tid, lambda t: t["tournament"]["state"] == "running", "the Arena began")
+    late = Entrant(server)
+    assert late.api.post(f"/api/tournaments/{tid}/join").json()["joined"] is True
+    people.append(late)
+    tokens[late.name] = late.token
     rng, played = Rng(7), set()
     deadline = time.monotonic() + 300
     while True:

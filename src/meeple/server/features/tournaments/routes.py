@@ -91,7 +91,10 @@ def checked(body: CreateTournament, when: datetime) -> dict[str, Any]:
         if not MOVE_MIN <= clock <= MOVE_MAX:
             raise HTTPException(422, f"clock: a turn-based tournament gives {MOVE_MIN} to "
                                      f"{MOVE_MAX} seconds a move, not {clock}")
-    starts = body.starts.astimezone(UTC)
+    try:
+        starts = body.starts.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise HTTPException(422, "starts: a time from now to 30 days ahead") from None
     if starts < when - timedelta(seconds=5):
         raise HTTPException(422, f"starts: {starts.isoformat()} is in the past; a tournament "
                                  "starts from now to 30 days ahead")
@@ -191,8 +194,8 @@ async def get_tournament(tournament_id: str, request: Request,
 @router.post("/api/tournaments/{tournament_id}/join")
 async def join_tournament(tournament_id: str, request: Request,
                           accounts: AccountsDep) -> dict[str, Any]:
-    """Enter (until it starts; a bot account where bots are allowed). Entering twice
-    changes nothing (``joined: false``)."""
+    """Enter (until it starts; an Arena until its window closes; a bot account where bots
+    are allowed). Entering twice changes nothing (``joined: false``)."""
     signed = await _acting(request, accounts)
     t = _tournaments(request)
     try:

@@ -30,6 +30,7 @@ from meeple.store.models import (
     HUMAN,
     AccountRow,
     AccountSeatRow,
+    TableRow,
     now,
 )
 from meeple.store.store import SeatSpec, Store, Table
@@ -98,7 +99,7 @@ class Tournaments:
         a bot account only where bots are allowed, at most ``most`` entrants."""
         with self.store.writing() as s:
             t = self.row(s, tournament_id)
-            if t.state != OPEN:
+            if t.state != OPEN and not _arena_open(t):
                 raise TournamentError(409, "this tournament has started: entries close at "
                                            "its start" if t.state == RUNNING else
                                       "this tournament is over")
@@ -350,10 +351,10 @@ class Tournaments:
         return self._round_step(t)
 
     def _round_step(self, t: TournamentRow) -> list[str]:
+        if self._busy(t.id):
+            return []  # the round goes on (one query a second, whatever the tournament's size)
         games = self.games(t.id)
         last = max((number for number, *_ in self._rounds_only(t.id)), default=0)
-        if any(g.status != FINISHED for g in games):
-            return []  # the round goes on
         entries, active = self.entries(t.id)
         ins = [e for e in entries if e.player in active]
         if t.kind == "swiss":
@@ -376,17 +377,17 @@ class Tournaments:
         return self._pair(t, last + 1, tables, byes)
 
     def _arena_step(self, t: TournamentRow, when: datetime) -> list[str]:
-        games = self.games(t.id)
         ends = _aware(t.starts) + timedelta(seconds=t.duration or 0)
+        busy = self._busy(t.id)
         if when >= ends:  # the window closed: the tables begun play out, then it is over
-            if all(g.status == FINISHED for g in games):
+            if not busy:
                 self._finish(t.id, RUNNING, None)
             return []
         entries, active = self.entries(t.id)
-        busy = {p for g in games if g.status != FINISHED for p in g.players}
         free = [e for e in entries if e.player in active and e.player not in busy]
         if len(free) < t.seats:
             return []
+        games = self.games(t.id)
         points: dict[str, int] = {}
         last: dict[str, Game] = {}
         for g in games:
@@ -406,6 +407,18 @@ class Tournaments:
             return []
         number = max((n for n, *_ in self._rounds_only(t.id)), default=0) + 1
         return self._pair(t, number, list(tables), [])
+
+    def _busy(self, tournament_id: str) -> set[str]:
+        """The accounts at an unfinished table of the tournament."""
+        with self.store.session() as s:
+            return {str(a) for a in s.scalars(
+                select(AccountSeatRow.account_id)
+                .join(TournamentPairingRow,
+                      TournamentPairingRow.table_id == AccountSeatRow.table_id)
+                .join(TournamentRoundRow, TournamentRoundRow.id == TournamentPairingRow.round_id)
+                .join(TableRow, TableRow.id == AccountSeatRow.table_id)
+                .where(TournamentRoundRow.tournament_id == tournament_id,
+                       TableRow.status != FINISHED))}
 
     def _rounds_only(self, tournament_id: str) -> list[tuple[int]]:
         with self.store.session() as s:
@@ -464,6 +477,13 @@ def results_of(games: Sequence[Game], known: set[str]) -> list[pairing.Result]:
 def _person(a: AccountRow) -> dict[str, Any]:
     return {"name": a.username, "display_name": a.display_name,
             "bot_account": a.kind == BOT_ACCOUNT}
+
+
+def _arena_open(t: TournamentRow) -> bool:
+    """Whether ``t`` is an Arena being played whose window is still open: one may join it
+    late, and is seated as soon as someone is free (as on Lichess)."""
+    return (t.kind == "arena" and t.state == RUNNING and
+            now() < _aware(t.starts) + timedelta(seconds=t.duration or 0))
 
 
 def _title(game: str) -> str:

@@ -33,7 +33,10 @@ function buttons(data) {
   const t = data.tournament;
   const me = data.me;
   const inIt = me && me.entered && !me.withdrawn;
-  $("tn-join").classList.toggle("hidden", !me || t.state !== "open" || inIt);
+  // an Arena takes late comers while its window is open
+  const joinable = t.state === "open"
+    || (t.kind === "arena" && t.state === "running" && new Date(t.ends) > new Date());
+  $("tn-join").classList.toggle("hidden", !me || !joinable || inIt);
   $("tn-withdraw").classList.toggle("hidden", !me || t.state === "finished" || !inIt);
   $("tn-cancel").classList.toggle("hidden", !me || !me.creator || t.state !== "open");
 }
