@@ -6,7 +6,7 @@ token clients (random legal moves over the WebSocket), its standings equal to a 
 recomputation from the stored games (on PostgreSQL with a second server process on the same
 database: each round paired once); 3 players: a bye, a server killed mid-round and started
 again, a withdrawal mid-round (its game stays, it is paired no more); an Arena whose window
-closes."""
+closes (with a late comer); a round robin at a table of three."""
 
 from __future__ import annotations
 
@@ -409,5 +409,33 @@ def test_an_arena_pairs_free_players_until_its_window_closes(server: Server, sto
         points[b] += 2 if pb < pa else 1 if pa == pb else 0
     assert {s["name"]: s["points"] for s in got["standings"]} == points
     assert [s["points"] for s in got["standings"]] == sorted(points.values(), reverse=True)
+    for p in people:
+        p.close()
+
+
+def test_a_round_robin_at_three_seats(server: Server, store: Store) -> None:
+    """Three players at a table of three: one round (everyone meets everyone at once); each
+    score is the share of the points by place (2 for each player finished above, 1 for a
+    tie, over the most a seat can get)."""
+    people = [Entrant(server) for _ in range(3)]
+    tokens = {p.name: p.token for p in people}
+    tid = made(people[0].api, swiss(kind="round-robin", rounds=None, seats=3, starts=soon(2),
+                                    name="Three at a table"))
+    for p in people:
+        assert p.api.post(f"/api/tournaments/{tid}/join").status_code == 200
+    got = play_round(server, tid, 1, tokens, Rng(11))
+    table = got["rounds"][0]["pairings"]
+    assert len(table) == 1 and len(table[0]["players"]) == 3
+    got = wait_for(server, tid, lambda t: t["tournament"]["state"] == "finished",
+                   "the round robin finished")
+    assert len(got["rounds"]) == 1
+    games, byes = stored_games(store, tid)
+    assert len(games) == 1 and byes == []
+    (players, places), = games
+    for name, place in zip(players, places, strict=True):
+        points = sum(2 if place < other else 1 if place == other else 0
+                     for other in places) - 1  # (its own place counted as a tie: 1)
+        line = [s for s in got["standings"] if s["name"] == name][0]
+        assert Fraction(line["score"]).limit_denominator(100) == Fraction(points, 4), line
     for p in people:
         p.close()
