@@ -435,7 +435,7 @@ def test_a_round_robin_at_three_seats(server: Server, store: Store) -> None:
     for name, place in zip(players, places, strict=True):
         points = sum(2 if place < other else 1 if place == other else 0
                      for other in places) - 1  # (its own place counted as a tie: 1)
-        line = [s for s in got["standings"] if s["name"] == name][0]
+        line = next(s for s in got["standings"] if s["name"] == name)
         assert Fraction(line["score"]).limit_denominator(100) == Fraction(points, 4), line
     for p in people:
         p.close()
