@@ -26,7 +26,7 @@ from meeple.core.rng import Rng
 from meeple.store import Store
 from tests.server.client import Player
 from tests.server.conftest import Server, free_port
-from tests.server.test_accounts import Browser, new_name, problem
+from tests.server.test_accounts import PASSWORD, Browser, new_name, problem
 from tests.server.test_api_tokens import bot_account, make_token, with_token
 from tests.server.test_ratings import close, drive
 
@@ -277,6 +277,12 @@ def test_join_withdraw_and_cancel_follow_the_rules(server: Server) -> None:
     assert got["tournament"]["cancelled"].startswith("too few entrants: 1")
     assert got["rounds"] == []
     problem(bob.api.post(f"/api/tournaments/{lonely}/join"), 409)
+    # an entrant who deletes its account leaves the tournament with it
+    later = made(ann.browser, swiss(starts=soon(3600)))
+    assert bob.api.post(f"/api/tournaments/{later}/join").status_code == 200
+    r = bob.browser.request("DELETE", "/api/me", json={"password": PASSWORD})
+    assert r.status_code == 200, r.text
+    assert state(server, later)["entries"] == []
     robo.close()
     ann.close()
     bob.close()

@@ -23,9 +23,9 @@ def load_stores() -> MetaData:
     from meeple.server.features.chat import store as chat_store
     from meeple.server.features.mail import store as mail_store
     from meeple.server.features.playnow import store as playnow_store
-    from meeple.server.features.tournaments import rows as tournament_rows
+    from meeple.server.features.tournaments import store as tournament_store
     from meeple.store.models import Base
 
     del challenge_rows, passkey_store, accounts_store, chat_store, mail_store, playnow_store
-    del tournament_rows
+    del tournament_store
     return Base.metadata

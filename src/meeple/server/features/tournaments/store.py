@@ -24,6 +24,7 @@ from meeple.server.features.tournaments.rows import (
     TournamentRoundRow,
     TournamentRow,
 )
+from meeple.store.account_data import on_account_erased
 from meeple.store.models import (
     BOT_ACCOUNT,
     FINISHED,
@@ -462,6 +463,14 @@ class Tournaments:
                 state=DONE, finished=now(), cancelled=cancelled))
 
 
+@on_account_erased
+def forget_entries(s: Session, account_id: str, seats: Sequence[tuple[str, int]]) -> None:
+    """In an account deletion's transaction (:mod:`meeple.store.account_data`): its entries
+    go, so a deleted account is never paired again; with its seats' holders erased, the games
+    it played count for nobody's standings."""
+    s.execute(delete(TournamentEntryRow).where(TournamentEntryRow.account_id == account_id))
+
+
 #: A turn-based tournament table's time bank per seat (3 days, as a new table's default).
 BANK_FOR_TURN_BASED = 3 * 86400
 
@@ -516,4 +525,4 @@ def _new_id() -> str:
 
 
 __all__ = ["DONE", "KINDS", "OPEN", "RUNNING", "Game", "TournamentError", "Tournaments",
-           "results_of"]
+           "forget_entries", "results_of"]
