@@ -33,18 +33,20 @@ function row(t, mine) {
   return el("tr", {}, el("td", {}, link, by, el("br"), facts), el("td", { class: "tn-actions" }, right));
 }
 
-function fill(id, list, mine, none) {
-  const body = $(id).querySelector("tbody");
-  body.replaceChildren(...(list.length ? list.map((t) => row(t, mine))
-    : [el("tr", {}, el("td", { class: "muted" }, none))]));
+// a list with its heading, hidden while empty (one line says when all three are)
+function fill(id, list, mine) {
+  $(id).querySelector("tbody").replaceChildren(...list.map((t) => row(t, mine)));
+  $(`${id}-box`).classList.toggle("hidden", !list.length);
 }
 
 async function refresh() {
   try {
     const all = await api("GET", "/api/tournaments");
-    fill("tn-upcoming", all.upcoming, all.mine, "None yet: create one below.");
-    fill("tn-running", all.running, all.mine, "None right now.");
-    fill("tn-finished", all.finished, all.mine, "None yet.");
+    fill("tn-upcoming", all.upcoming, all.mine);
+    fill("tn-running", all.running, all.mine);
+    fill("tn-finished", all.finished, all.mine);
+    $("tn-none").classList.toggle("hidden",
+      Boolean(all.upcoming.length || all.running.length || all.finished.length));
   } catch (err) {
     $("tn-error").textContent = `The tournaments could not be read: ${err.message}`;
   }
