@@ -227,7 +227,7 @@ class Agent:
             try:
                 for raw in response:
                     asyncio.run_coroutine_threadsafe(lines.put(raw), loop).result()
-            except (OSError, ValueError, RuntimeError, asyncio.CancelledError):
+            except Exception:  # closed under it (the agent stops), or the connection dropped
                 pass
             finally:
                 with contextlib.suppress(RuntimeError):
