@@ -85,7 +85,8 @@ def table_for(srv: Server, secret: str, game: str = "gardens",
     """A running table the bot account holds seat 0 of, the others random bots."""
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
     r = srv.api("POST", "/api/tables", headers=bearer(secret),
-                json={"game": game, "variant": variant or {"level": 1}, "seats": seats,
+                json={"game": game, "variant": {"level": 1} if variant is None else variant,
+                          "seats": seats,
                       "join_as": "robo"})
     assert r.status_code == 201, r.text
     table: str = r.json()["table"]["id"]

@@ -58,7 +58,7 @@ class Api:
                 detail = str(json.loads(exc.read()).get("detail", exc.reason))
             except (ValueError, AttributeError, OSError):
                 detail = str(exc.reason)
-            if exc.code in (502, 503, 504):
+            if exc.code in (429, 502, 503, 504):  # over a rate, or the server not ready: later
                 raise Unreachable(f"{method} {path}: {exc.code} {detail}") from None
             raise Refused(exc.code, detail, method, path) from None
         except (urllib.error.URLError, OSError) as exc:

@@ -4,9 +4,11 @@ position rebuilt and the policy's move sent.
 
 **How the position is rebuilt.** The view a seat is sent is for drawing, not a game state; the
 policies need a :class:`meeple.State` (the RL observation is built from one,
-:mod:`meeple.rl.spaces`). So the agent asks the table's record (``GET .../record``: every move
-and chance outcome drawn so far, the seed withheld) and replays it with the engine
-(:func:`meeple.replay`); a policy sees only ``seen_by(seat)`` of it, the seat's own
+:mod:`meeple.rl.spaces`). So the agent asks the table's record once (``GET .../record``: every
+move and chance outcome drawn so far, the seed withheld), replays it with the engine
+(:func:`meeple.replay`), and then plays on it the moves each view's log adds (:class:`Position`:
+no request a move, which a token's rate would soon refuse); a policy sees only
+``seen_by(seat)`` of it, the seat's own
 information, as the server's bot seats do. The move it picks is checked against the view's
 ``legal_moves`` (the server's own list) before it is sent with the view's version: a position
 that moved on meanwhile is waited out, never played into."""
@@ -38,18 +40,54 @@ class SeatStats:
     connections: int = 0
 
 
-def decide(api: Api, policy: Policy, where: Seat, legal: list[str]) -> str | None:
-    """The policy's move at the table's position now, or None when the seat is not to move
-    there (the position moved on) or the move is not one the view lists. Blocking: run it in
-    a thread."""
-    from meeple import replay
+@dataclass
+class Position:
+    """The table's position as the agent keeps it between views: replayed from the record
+    once, then brought up to date from each view's log (its last lines carry every move's
+    number and text, chance outcomes too), so a move costs no request. A view whose log does
+    not reach back to the position kept (a reconnect after many moves, an undo) is answered
+    by the record again."""
 
-    record = api.call("GET", f"/api/tables/{where.table}/record")
-    state = replay(record)
+    state: Any = None
+
+    def at(self, api: Api, table: str, view: dict[str, Any]) -> Any:
+        """The position of ``view`` (its ``moves_played`` and ``log``). Blocking."""
+        from meeple import replay
+
+        wanted = int(view.get("moves_played", -1))
+        if self.state is not None and self._follow(view, wanted):
+            return self.state
+        self.state = replay(api.call("GET", f"/api/tables/{table}/record"))
+        return self.state
+
+    def _follow(self, view: dict[str, Any], wanted: int) -> bool:
+        from meeple.core.errors import IllegalMove
+
+        state = self.state
+        have = len(state.history)
+        lines = {int(line["number"]): str(line["move"]) for line in view.get("log") or []
+                 if isinstance(line, dict) and "number" in line and "move" in line}
+        if have > wanted or any(n not in lines for n in range(have + 1, wanted + 1)):
+            return False
+        if have and have in lines and lines[have] != str(state.history[-1]):
+            return False  # an undo and other moves since: not the line kept
+        try:
+            for n in range(have + 1, wanted + 1):
+                state.play(lines[n])
+        except IllegalMove:
+            return False
+        return True
+
+
+def decide(api: Api, policy: Policy, where: Seat, view: dict[str, Any],
+           position: Position) -> str | None:
+    """The policy's move at the view's position, or None when the seat is not to move there
+    or the move is not one the view lists. Blocking: run it in a thread."""
+    state = position.at(api, where.table, view)
     if state.is_over or state.to_move != where.seat:
         return None
     move = policy.move(state, where)
-    return move if move in legal else None
+    return move if move in (view.get("legal_moves") or []) else None
 
 
 async def play_seat(api: Api, policy: Policy, where: Seat, stop: asyncio.Event,
@@ -103,6 +141,7 @@ async def _play(ws: Any, api: Api, policy: Policy, where: Seat, stop: asyncio.Ev
     await ws.send(json.dumps({"type": "hello", "seat": where.seat}))
     stopping = asyncio.ensure_future(stop.wait())
     welcomed = False
+    position = Position()
     try:
         while True:
             recv = asyncio.ensure_future(ws.recv())
@@ -128,7 +167,8 @@ async def _play(ws: Any, api: Api, policy: Policy, where: Seat, stop: asyncio.Ev
                 legal = view.get("legal_moves") or []
                 if view.get("to_move") == where.seat and legal:
                     try:
-                        move = await asyncio.to_thread(decide, api, policy, where, legal)
+                        move = await asyncio.to_thread(decide, api, policy, where, view,
+                                                       position)
                     except Unreachable:
                         return None
                     if move is not None:
