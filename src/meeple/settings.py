@@ -59,11 +59,15 @@ class SettingsError(ValueError):
 
 # ------------------------------------------------------------------------------ the sections
 class ClientSettings(Section):
-    title = "the terminal client (meeple online)"
+    title = "the terminal clients (meeple join, meeple agent)"
 
     seats_file: str = setting(
         "MEEPLE_SEATS_FILE", "", "where the secrets of the seats this user took are kept; "
         "unset: seats.json in the user's data folder", "a file's path")
+
+    token: str = setting(
+        "MEEPLE_TOKEN", "", "the bot account's API token meeple agent plays with when "
+        "--token-file is not given", "a token made on /account (mpl_...)", secret=True)
 
     def seats_path(self) -> Path:
         """:attr:`seats_file`, else ``seats.json`` in the user's data folder."""

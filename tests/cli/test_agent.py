@@ -204,13 +204,14 @@ def test_the_agent_reconnects_after_a_server_restart_and_finishes(tmp_path: Path
 
 
 def test_sigterm_stops_the_agent_cleanly(server: Server, tmp_path: Path) -> None:
-    secret, token = bot_token(server, tmp_path)
+    secret, _ = bot_token(server, tmp_path)
     # a table waiting for a second person: the agent holds its seat and waits
     r = server.api("POST", "/api/tables", headers=bearer(secret),
                    json={"game": "gardens", "variant": {"level": 1}, "join_as": "robo",
                          "seats": [{"kind": "human"}, {"kind": "human"}]})
     table = r.json()["table"]["id"]
-    proc = agent(server, token, "--policy", "bot:random")
+    # the token from MEEPLE_TOKEN this time
+    proc = agent(server, None, "--policy", "bot:random", env={"MEEPLE_TOKEN": secret})
     assert proc.stderr is not None
     deadline = time.monotonic() + 60
     for line in proc.stderr:

@@ -8,7 +8,6 @@ cleanly (each socket closed with a close frame) with exit code 0, as does ``--ga
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -55,10 +54,15 @@ def agent_cmd(
         read_token,
         run_agent,
     )
+    from meeple.settings import Settings, SettingsError
 
     try:
+        env_token = Settings.from_env().client.token
+    except SettingsError as exc:
+        raise refuse(str(exc)) from None
+    try:
         base = checked_url(server)
-        token = read_token(token_file, os.environ.get("MEEPLE_TOKEN"))
+        token = read_token(token_file, env_token)
         options = Options(policy=load_policy(policy),
                           accept=ChallengeFilter.parse(accept) if accept is not None else None,
                           play_now=parse_play_now(play_now) if play_now else None,
