@@ -23,11 +23,9 @@ import pytest
 
 import meeple
 from tests.server.conftest import Server, free_port
-from tests.server.test_accounts import Browser
-from tests.server.test_api_tokens import bearer, make_token
+from tests.server.test_api_tokens import bearer
+from tests.server.test_event_stream import EVENTS, bot_account
 
-#: A short event-stream poll, so the agent hears of a new seat at once.
-EVENTS = {"MEEPLE_EVENTS_POLL": "0.2", "MEEPLE_EVENTS_KEEPALIVE": "1"}
 #: The longest a test waits for a game to end (seconds): each lasts a few.
 GAME = 120
 
@@ -36,7 +34,8 @@ GAME = 120
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(f"sqlite:///{tmp_path_factory.mktemp('db') / 'm.db'}", free_port(),
                  tmp_path_factory.mktemp("log") / "server.log")
-    srv.env = dict(EVENTS)
+    # Play now fills a lone waiter's table with bots after a second
+    srv.env = {**EVENTS, "MEEPLE_PLAY_NOW_BOTS_AFTER": "1"}
     srv.start()
     try:
         yield srv
@@ -46,12 +45,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def bot_token(srv: Server, tmp_path: Path) -> tuple[str, Path]:
     """A new bot account's token, and a file holding it (as its owner would keep it)."""
-    b = Browser(srv)
-    b.sign_up()
-    secret, _ = make_token(b, ["play", "challenge", "tournament", "read"])
-    b.close()
-    r = srv.api("POST", "/api/me/bot", headers=bearer(secret))
-    assert r.status_code == 200, r.text
+    page, secret = bot_account(srv, ("play", "challenge", "tournament", "read"))
+    page.close()
     path = tmp_path / f"token-{secret[-6:]}"
     path.write_text(secret + "\n")
     return secret, path
@@ -112,6 +107,36 @@ def test_a_bot_spec_plays_a_table_to_its_end(server: Server, tmp_path: Path) -> 
     assert code == 0, err
     assert over(server, table) and seat_moves(server, table) > 0
     assert "move refused" not in err and f"finished table {table}" in err
+
+
+def test_play_now_seats_the_agent_and_it_plays(server: Server, tmp_path: Path) -> None:
+    _, token = bot_token(server, tmp_path)
+    proc = agent(server, token, "--policy", "bot:random", "--play-now", "gardens:2",
+                 "--games", "1")
+    code, err = finish(proc)
+    assert code == 0, err
+    assert "waiting in Play now for gardens (2 seats)" in err
+    table = err.split("finished table ")[1].split()[0]
+    finished = over(server, table)
+    assert finished["rated"] and seat_moves(server, table, finished_seat(finished)) > 0
+
+
+def finished_seat(table: dict[str, Any]) -> int:
+    """The seat of the table a bot account held (the one not a bot difficulty)."""
+    return next(s["index"] for s in table["seats"] if s["kind"] == "human")
+
+
+def test_a_challenge_filter_takes_and_declines_with_a_reason() -> None:
+    from meeple.agent.runner import ChallengeFilter
+
+    wanted = ChallengeFilter.parse("game=gardens|reefs,pace=live,rated=any,seats=2")
+    base = {"game": "gardens", "pace": "live", "rated": True, "seats": 2}
+    assert wanted.refusal(base) is None
+    assert wanted.refusal({**base, "game": "pergola"}) == "variant"
+    assert wanted.refusal({**base, "pace": "turn-based"}) == "timeControl"
+    assert wanted.refusal({**base, "seats": 3}) == "generic"
+    assert ChallengeFilter.parse("rated=false").refusal(base) == "rated"
+    assert ChallengeFilter.parse("any").refusal({**base, "game": "pergola"}) is None
 
 
 def tiny_npz(path: Path) -> None:

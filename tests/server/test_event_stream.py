@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from websockets.sync.client import connect
 
 from tests.server.conftest import TLS, Server, free_port
-from tests.server.test_accounts import Browser, problem
+from tests.server.test_accounts import PASSWORD, Browser, problem
 from tests.server.test_api_tokens import bearer, make_token
 
 #: A short poll and keep-alive, so each event comes within a second.
@@ -237,6 +237,18 @@ def test_a_revoked_token_ends_the_stream_and_a_fifth_stream_is_refused(server: S
     finally:
         for s in streams:
             s.close()
+
+
+def test_a_deleted_account_ends_its_stream(server: Server) -> None:
+    page, secret = bot_account(server)
+    stream = Stream(server, secret)
+    try:
+        assert stream.status == 200
+        r = page.request("DELETE", "/api/me", json={"password": PASSWORD})
+        assert r.status_code == 200, r.text
+        assert stream.ended.wait(20), "a deleted account's stream went on"
+    finally:
+        stream.close()
 
 
 def test_the_stream_needs_a_token_or_session(server: Server) -> None:
