@@ -118,12 +118,20 @@ class ChallengeFilter:
         return None
 
 
-def parse_play_now(text: str) -> tuple[str, int]:
-    """``GAME[:SEATS]`` as (game, seats): two seats unless said."""
+def parse_play_now(text: str) -> tuple[str, int, dict[str, Any]]:
+    """``GAME[:SEATS]`` as (game, seats, variant): two seats unless said, and the game's first
+    listed variant (Play now seats the listed variants only)."""
+    import meeple
+
     game, sep, seats = text.partition(":")
-    if not game.strip() or (sep and not seats.strip().isdigit()):
+    game = game.strip()
+    if not game or (sep and not seats.strip().isdigit()):
         raise AgentError(f"--play-now {text!r}: give GAME or GAME:SEATS, e.g. gardens:2")
-    return game.strip(), int(seats) if sep else 2
+    try:
+        info = meeple.game_info(game)
+    except meeple.MeepleError as exc:
+        raise AgentError(f"--play-now {text!r}: {exc}") from None
+    return game, int(seats) if sep else 2, dict(info.variants[0]) if info.variants else {}
 
 
 @dataclass
@@ -132,7 +140,7 @@ class Options:
 
     policy: Policy
     accept: ChallengeFilter | None = None
-    play_now: tuple[str, int] | None = None
+    play_now: tuple[str, int, dict[str, Any]] | None = None
     tournaments: tuple[str, ...] = ()
     games: int | None = None
     quiet: bool = False
@@ -290,14 +298,15 @@ class Agent:
         """Wait in Play now (bots may fill the table) whenever no seat is being played and
         more games are wanted; ask after the wait every few seconds, as its page does."""
         assert self.options.play_now is not None
-        game, seats = self.options.play_now
+        game, seats, variant = self.options.play_now
         while not self.stop.is_set():
             busy = any(not t.done() for t in self.seats.values())
             if not busy and not self.done_enough():
                 try:
                     if not self.waiting_play_now:
                         await self.call("POST", "/api/play-now",
-                                        {"game": game, "players": seats, "bots": True})
+                                        {"game": game, "variant": variant,
+                                         "players": seats, "bots": True})
                         self.waiting_play_now = True
                         self.say(f"waiting in Play now for {game} ({seats} seats)")
                     state = await self.call("GET", "/api/play-now")
@@ -306,10 +315,10 @@ class Agent:
                         self.start_seat(Seat(str(state["table"]), int(state["seat"]), game))
                     elif state.get("state") in ("gone", "none"):
                         self.waiting_play_now = False
-                except Refused as exc:
-                    self.say(f"Play now: {exc}", always=True)
-                    if exc.status in (401, 403, 422):
-                        return
+                except Refused as exc:  # the server will not seat this wish: stop, saying why
+                    self.error = f"Play now: {exc}"
+                    self.stop.set()
+                    return
                 except Unreachable as exc:
                     self.say(f"Play now: {exc}")
             await asyncio.sleep(PLAY_NOW_EVERY)
