@@ -257,6 +257,8 @@ def test_sigterm_stops_the_agent_cleanly(server: Server, tmp_path: Path) -> None
     (["--policy", "py:no_such_module_here:choose"], "cannot import"),
     (["--policy", "bot:random", "--accept", "colour=red"], "not taken"),
     (["--policy", "bot:random", "--play-now", "nosuchgame:2"], "nosuchgame"),
+    # Stable-Baselines3 is no dependency of meeple: the adapter says what to install
+    (["--policy", f"sb3:{__file__}"], "pip install sb3-contrib"),
 ])
 def test_a_bad_spec_is_one_line_and_exit_2(server: Server, tmp_path: Path, args: list[str],
                                            message: str) -> None:

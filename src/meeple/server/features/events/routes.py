@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncGenerator, Callable
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from meeple.server.edge import STOP_HOOK
 from meeple.server.features.accounts.sessions import AccountsDep
@@ -13,6 +16,24 @@ from meeple.server.features.events.settings import EventSettings
 from meeple.server.site import site_of
 
 router = APIRouter()
+
+
+class EventResponse(StreamingResponse):
+    """The stream's response: whatever way it ends (its generator done, the client gone, or
+    never started because the client left first), its place among the account's open
+    streams is given back once, and its generator closed."""
+
+    def __init__(self, lines: AsyncGenerator[bytes, None], release: Callable[[], None],
+                 **kw: Any) -> None:
+        super().__init__(lines, **kw)
+        self._lines, self._release = lines, release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
+            await self._lines.aclose()
 
 #: An NDJSON stream's media type.
 NDJSON = "application/x-ndjson"
@@ -38,5 +59,6 @@ async def event_stream(request: Request, accounts: AccountsDep) -> StreamingResp
                                  f"one first", headers={"Retry-After": "5"})
     stop = asyncio.Event()
     request.scope.setdefault("state", {})[STOP_HOOK] = stop.set
-    return StreamingResponse(streams.stream(signed.account_id, signed.session_id, stop),
-                             media_type=NDJSON, headers={"X-Accel-Buffering": "no"})
+    return EventResponse(streams.stream(signed.account_id, signed.session_id, stop),
+                         lambda: streams.release(signed.account_id), media_type=NDJSON,
+                         headers={"X-Accel-Buffering": "no"})

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,29 +118,26 @@ class EventStreams:
         return self.changes(account_id, known)
 
     async def stream(self, account_id: str, session_id: str, stop: asyncio.Event
-                     ) -> AsyncIterator[bytes]:
-        """The lines of one stream (counted by :meth:`admit` before; released here) until it
-        must end or ``stop`` is set."""
+                     ) -> AsyncGenerator[bytes, None]:
+        """The lines of one stream (counted by :meth:`admit` before; its response gives the
+        place back) until it must end or ``stop`` is set."""
         known = Known()
         poll, keepalive = self.settings.poll, self.settings.keepalive
-        try:
-            last = time.monotonic()
-            while not stop.is_set():
-                lines = await asyncio.to_thread(self.look, account_id, session_id, known)
-                if lines is None:
-                    return
-                now = time.monotonic()
-                if lines:
-                    yield b"".join(lines)
-                    last = now
-                elif now - last >= keepalive:
-                    yield KEEPALIVE
-                    last = now
-                wait = min(poll, max(0.05, keepalive - (time.monotonic() - last)))
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), wait)
-        finally:
-            self.release(account_id)
+        last = time.monotonic()
+        while not stop.is_set():
+            lines = await asyncio.to_thread(self.look, account_id, session_id, known)
+            if lines is None:
+                return
+            now = time.monotonic()
+            if lines:
+                yield b"".join(lines)
+                last = now
+            elif now - last >= keepalive:
+                yield KEEPALIVE
+                last = now
+            wait = min(poll, max(0.05, keepalive - (time.monotonic() - last)))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), wait)
 
 
 __all__ = ["KEEPALIVE", "EventStreams", "Known", "line"]
