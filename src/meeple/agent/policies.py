@@ -200,10 +200,11 @@ class NpzPolicy:
 class Sb3Policy:
     """A Stable-Baselines3 model through an adapter: loaded with
     ``sb3_contrib.MaskablePPO.load`` (the masked PPO that fits these envs), else
-    ``stable_baselines3.PPO.load``; asked ``predict`` with the flat observation (or the
-    env's whole dict, when the model's observation space is a dict) and, for a maskable
-    model, ``action_masks``. Neither package is a dependency of meeple: install
-    ``sb3-contrib`` beside it to use one."""
+    ``stable_baselines3.PPO.load``; asked ``predict`` with the observation as the model was
+    trained on it (a float observation space: the vector scaled to [0, 1] as
+    :func:`meeple.rl.maskable_env` gives it; an int one: the env's int16 vector; a dict
+    space: the env's whole dict) and, for a maskable model, ``action_masks``. Neither package
+    is a dependency of meeple: install ``sb3-contrib`` beside it to use one."""
 
     @staticmethod
     def load(path_text: str) -> ActionPolicy:
@@ -223,10 +224,21 @@ class Sb3Policy:
             masked = False
         except Exception as exc:  # a zip that is not a model: its loader's own message
             raise AgentError(f"--policy sb3:{path_text}: cannot load it ({exc})") from None
-        whole = type(model.observation_space).__name__ == "Dict"
+        import numpy as np
+
+        from meeple.rl.spaces import encoding
+        from meeple.rl.wrappers import unit_bounds
+
+        space = model.observation_space
+        whole = type(space).__name__ == "Dict"
+        # a model trained on maskable_env takes the vector scaled to [0, 1] as float32
+        scaled = not whole and np.issubdtype(space.dtype, np.floating)
 
         def choose(obs: dict[str, Any], mask: Any, info: dict[str, Any]) -> int:
             given = obs if whole else obs["observation"]
+            if scaled:
+                low, span = unit_bounds(encoding(info["state"]))
+                given = (given.astype(np.float32) - low) / span
             if masked:
                 action, _ = model.predict(given, action_masks=mask.astype(bool),
                                           deterministic=True)
