@@ -235,10 +235,10 @@ class Sb3Policy:
         scaled = not whole and np.issubdtype(space.dtype, np.floating)
 
         def choose(obs: dict[str, Any], mask: Any, info: dict[str, Any]) -> int:
-            given = obs if whole else obs["observation"]
+            given: Any = obs if whole else obs["observation"]
             if scaled:
                 low, span = unit_bounds(encoding(info["state"]))
-                given = (given.astype(np.float32) - low) / span
+                given = (obs["observation"].astype(np.float32) - low) / span
             if masked:
                 action, _ = model.predict(given, action_masks=mask.astype(bool),
                                           deterministic=True)
