@@ -2,7 +2,7 @@
 
 :class:`Settings` has a section (a nested model) per part of the server: ``server`` (the edge),
 ``store``, ``bots``, ``bot_shares``, ``hints`` (the hint lane), ``quotas``, ``accounts``,
-``chat``, ``mail``, ``play_now``, ``testing``, and ``client`` (the terminal client's). Each field
+``chat``, ``mail``, ``play_now``, ``events``, ``testing``, and ``client`` (the terminal client's). Each field
 keeps the flat environment variable it has always had (``MEEPLE_HINT_WORKERS`` is
 ``hints.workers``), its default and its meaning; its ``validation_alias`` names the variable
 and a :class:`FlatEnvSource` (a pydantic-settings source) puts each variable under its section.
@@ -10,9 +10,9 @@ and a :class:`FlatEnvSource` (a pydantic-settings source) puts each variable und
 Each section's class lives with the part that reads it, on the base in :mod:`meeple.sections`:
 ``store`` in :mod:`meeple.store.settings`; ``server``, ``quotas`` and ``hints`` (the edge's) in
 :mod:`meeple.server.edge_settings`; ``bots``, ``bot_shares`` and ``testing`` (the table
-core's) in :mod:`meeple.server.table.settings`; ``accounts``, ``chat``, ``mail`` and
-``play_now`` in their feature's ``settings`` module; ``client`` here, as only the ``meeple``
-command reads it. This module puts them together and is the composition root: only it, the
+core's) in :mod:`meeple.server.table.settings`; ``accounts``, ``chat``, ``mail``,
+``play_now`` and ``events`` in their feature's ``settings`` module; ``client`` here, as only
+the ``meeple`` command reads it. This module puts them together and is the composition root: only it, the
 commands (:mod:`meeple.cli`) and the server's :mod:`~meeple.server.app` and
 :mod:`~meeple.server.site` import it; every other module imports its own section's class
 (``tests/core/test_settings_reads.py`` checks it).
@@ -45,6 +45,7 @@ from meeple.sections import HIDDEN, Section, masked_url, setting
 from meeple.server.edge_settings import LaneSettings, QuotaSettings, ServerSettings
 from meeple.server.features.accounts.settings import AccountSettings
 from meeple.server.features.chat.settings import ChatSettings
+from meeple.server.features.events.settings import EventSettings
 from meeple.server.features.mail.settings import MailSettings
 from meeple.server.features.playnow.settings import PlayNowSettings
 from meeple.server.table.settings import BotSettings, ShareSettings, TestingSettings
@@ -58,11 +59,15 @@ class SettingsError(ValueError):
 
 # ------------------------------------------------------------------------------ the sections
 class ClientSettings(Section):
-    title = "the terminal client (meeple online)"
+    title = "the terminal clients (meeple join, meeple agent)"
 
     seats_file: str = setting(
         "MEEPLE_SEATS_FILE", "", "where the secrets of the seats this user took are kept; "
         "unset: seats.json in the user's data folder", "a file's path")
+
+    token: str = setting(
+        "MEEPLE_TOKEN", "", "the bot account's API token meeple agent plays with when "
+        "--token-file is not given", "a token made on /account (mpl_...)", secret=True)
 
     def seats_path(self) -> Path:
         """:attr:`seats_file`, else ``seats.json`` in the user's data folder."""
@@ -120,6 +125,7 @@ class Settings(BaseSettings):
     chat: ChatSettings = Field(default_factory=ChatSettings)
     mail: MailSettings = Field(default_factory=MailSettings)
     play_now: PlayNowSettings = Field(default_factory=PlayNowSettings)
+    events: EventSettings = Field(default_factory=EventSettings)
     testing: TestingSettings = Field(default_factory=TestingSettings)
     client: ClientSettings = Field(default_factory=ClientSettings)
 

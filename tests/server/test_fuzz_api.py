@@ -461,6 +461,8 @@ ENDPOINTS = [
                                              "expires_days": 30}),
     Endpoint("DELETE", "/api/me/tokens/{token_id}"),
     Endpoint("POST", "/api/me/bot"),
+    # issue 60: the account event stream (401 signed out; never a stream here)
+    Endpoint("GET", "/api/stream/event"),
     # issue 54: the chat's history and reports
     Endpoint("GET", "/api/tables/{table}/chat", ("after", "before", "limit")),
     Endpoint("POST", "/api/tables/{table}/chat/{message_id}/report", body={"reason": "rude"}),

@@ -1,7 +1,7 @@
 """The ``meeple`` command (Typer + Rich).
 
 Sub-commands live in modules of this package, each adding itself to ``app``:
-``analyse`` (analyse), ``newgame`` (new-game),
+``agent`` (agent), ``analyse`` (analyse), ``newgame`` (new-game),
 ``play`` (play), ``online`` (join), ``ratings`` (calibrate-bots),
 ``records`` (replay), ``reports`` (reports: the chat's reported messages), ``serve`` (serve,
 schema), ``sheets`` (games, sheets) and ``sim`` (simulate, report, tournament).
@@ -14,7 +14,7 @@ import importlib
 from meeple.cli.common import app, err_console
 from meeple.core.errors import MeepleError
 
-for _module in ("analyse", "newgame", "online", "play", "ratings", "records", "reports", "serve",
+for _module in ("agent", "analyse", "newgame", "online", "play", "ratings", "records", "reports", "serve",
                 "sheets", "sim"):
     try:
         importlib.import_module(f"meeple.cli.{_module}")

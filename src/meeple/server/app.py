@@ -22,6 +22,7 @@ from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.features import (
     accounts,
     chat,
+    events,
     load_stores,
     mail,
     playnow,
@@ -54,7 +55,8 @@ from meeple.store import Store
 #: chat use the site's accounts, the table core its identity); chat registers its frames and
 #: notices in the site's ``sockets``.
 FEATURES = (accounts.wire, mail.wire, chat.wire, sheets.wire, solo.wire, profiles.wire,
-            ratings.wire, playnow.wire, rules.wire, tablelife.wire, tournaments.wire)
+            ratings.wire, playnow.wire, rules.wire, tablelife.wire, tournaments.wire,
+            events.wire)
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
                "lobby of tables and a WebSocket per client. See docs/server.md.")

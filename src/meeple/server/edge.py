@@ -78,6 +78,10 @@ CAP_RETRY = 5
 KEEP_ALIVE = 5
 #: The Hosts answered by default: the loopback names (and the address ``--host`` gives).
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+#: Where a long-lived response (the account event stream) puts a callable in its request's
+#: ``scope["state"]``: the edge calls it when the server begins to stop, so the response ends
+#: instead of holding the server's graceful shutdown open for ever.
+STOP_HOOK = "meeple_on_server_stop"
 #: Refusals logged a minute at most (a flood of bad requests cannot fill the disk).
 LOG_BUDGET = 60
 
@@ -418,6 +422,16 @@ class EdgeHttpProtocol(HttpToolsProtocol):
             return
         self._start_head_timer()
 
+    def shutdown(self) -> None:
+        """uvicorn's graceful stop of this connection; a response still being sent that left a
+        :data:`STOP_HOOK` in its request's state is told first, to end itself."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            hook = cycle.scope.get("state", {}).get(STOP_HOOK)
+            if callable(hook):
+                hook()
+        super().shutdown()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
         self._stop_body_timer()
@@ -697,7 +711,8 @@ def install_api_docs(app: FastAPI) -> None:
         return Response(_DOCS_SCRIPT, media_type="text/javascript")
 
 
-__all__ = ["CSP", "HEAD_TIMEOUT", "KEEP_ALIVE", "LOOPBACK_HOSTS", "MAX_HEAD", "MAX_HEADERS", "Edge",
+__all__ = ["CSP", "HEAD_TIMEOUT", "KEEP_ALIVE", "LOOPBACK_HOSTS", "MAX_HEAD", "MAX_HEADERS",
+           "STOP_HOOK", "Edge",
            "EdgeApp", "EdgeConfig", "EdgeHttpProtocol", "HeadLimits", "host_name", "http_protocol",
            "install_api_docs", "origin_of", "proxy_settings", "refuse_request", "security_headers",
            "uvicorn_settings"]

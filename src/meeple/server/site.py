@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from meeple.server.deps import Caches
     from meeple.server.features.accounts.sessions import AccountService
     from meeple.server.features.chat.service import ChatHub
+    from meeple.server.features.events.service import EventStreams
     from meeple.server.features.mail.notices import Notifier
     from meeple.server.features.playnow.service import Matcher
     from meeple.server.features.playnow.store import PlayQueue
@@ -60,6 +61,8 @@ class Site:
     notifier: Notifier = field(init=False)
     #: the tables' chat (chat)
     chat: ChatHub = field(init=False)
+    #: the account event streams open in this process (events)
+    events: EventStreams = field(init=False)
     # set by the app's lifespan while it runs
     #: the table core: tables in memory, moves, bots
     service: Service = field(init=False)
