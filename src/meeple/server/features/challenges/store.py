@@ -214,7 +214,10 @@ def accept_challenge(store: Store, c: Challenge, public: bool = True) -> tuple[C
         for i, x in enumerate(order):
             if isinstance(x, str):  # the seat is the account's from this transaction on
                 store._take_seat(s, row.id, i, "player", None, x)
-        return find_challenge(store, c.id) or c, True
+        mine = s.get(ChallengeRow, c.id)
+        assert mine is not None
+        s.refresh(mine)
+        return challenge_of(mine), True
     now_ = find_challenge(store, c.id)
     if now_ is None or now_.state != ACCEPTED:
         raise NotOpen(now_ or c)
