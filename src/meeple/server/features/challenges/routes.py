@@ -213,6 +213,17 @@ async def list_challenges(request: Request, accounts: AccountsDep) -> dict[str, 
                          if c.challenger_id == signed.account.id]}
 
 
+@router.get("/api/challenges/players/{table_id}")
+async def table_players(table_id: str, request: Request) -> dict[str, Any]:
+    """The accounts seated at a table, to challenge from its page: ``players``, each with
+    ``seat``, ``name`` (the seat's), ``username`` and ``bot_account`` (a guest's or a bot
+    difficulty's seat is not listed). Anyone may ask, as a profile's games are public."""
+    checked_text(table_id, "table id", 32)
+    players = await asyncio.to_thread(challenges.seated_accounts, site_of(request).store,
+                                      table_id)
+    return {"table": table_id, "players": players}
+
+
 @router.get("/api/challenges/{challenge_id}")
 async def get_challenge(challenge_id: str, request: Request, accounts: AccountsDep
                         ) -> dict[str, Any]:

@@ -232,6 +232,20 @@ def seat_of(store: Store, table_id: str, account_id: str) -> int | None:
             .order_by(AccountSeatRow.seat).limit(1))
 
 
+def seated_accounts(store: Store, table_id: str) -> list[dict[str, Any]]:
+    """The live accounts holding seats at ``table_id``, in seat order: the seat, the seat's
+    display name, the username (what a challenge names) and whether it is a bot account."""
+    with store.session() as s:
+        rows = s.execute(select(AccountSeatRow.seat, AccountRow.username,
+                                AccountRow.display_name, AccountRow.kind)
+                         .join(AccountRow, AccountRow.id == AccountSeatRow.account_id)
+                         .where(AccountSeatRow.table_id == table_id,
+                                AccountRow.deleted.is_(False))
+                         .order_by(AccountSeatRow.seat)).all()
+    return [{"seat": r.seat, "username": r.username, "name": r.display_name,
+             "bot_account": r.kind == BOT_ACCOUNT} for r in rows]
+
+
 @on_account_exported("challenges")
 def exported_challenges(s: Session, account_id: str) -> list[dict[str, Any]]:
     """The account's challenges, both ways, oldest first: the other account by name."""
