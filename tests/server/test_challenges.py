@@ -184,25 +184,32 @@ def second(db_url: str, server: Server, tmp_path_factory: pytest.TempPathFactory
         srv.stop()
 
 
+def accept_at_once(servers: tuple[Server, ...], b: Browser, challenge_id: str
+                   ) -> list[httpx.Response]:
+    """The same accept sent by ``b`` to each of ``servers`` at the same moment."""
+    answers: list[httpx.Response] = []
+    go = threading.Barrier(len(servers))
+
+    def accept(srv: Server) -> None:
+        with httpx.Client(base_url=srv.base, timeout=60,
+                          cookies={"meeple_session": b.token or ""}) as h:
+            go.wait()
+            answers.append(h.post(f"/api/challenges/{challenge_id}/accept",
+                                  headers={"X-CSRF-Token": b.csrf}))
+
+    threads = [threading.Thread(target=accept, args=(s,)) for s in servers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
 def test_two_accepts_at_once_in_two_processes_make_one_table(
         server: Server, second: Server, ann: Browser, bob: Browser) -> None:
     for _ in range(3):
         c = made(ann, bob.username)
-        answers: list[httpx.Response] = []
-        go = threading.Barrier(2)
-
-        def accept(srv: Server) -> None:
-            with httpx.Client(base_url=srv.base, timeout=60,
-                              cookies={"meeple_session": bob.token or ""}) as h:
-                go.wait()
-                answers.append(h.post(f"/api/challenges/{c['id']}/accept",
-                                      headers={"X-CSRF-Token": bob.csrf}))
-
-        threads = [threading.Thread(target=accept, args=(s,)) for s in (server, second)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        answers = accept_at_once((server, second), bob, c["id"])
         assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
         assert answers[0].json() == answers[1].json()
     assert len(bob.http.get("/api/me/games").json()) == 3

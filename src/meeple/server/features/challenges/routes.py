@@ -197,6 +197,12 @@ async def make_challenge(body: ChallengeAsk, request: Request, accounts: Account
     except TooManyOpen as exc:
         raise HTTPException(429, f"you have {exc.held} open challenges, the most an account "
                                  f"may ({MAX_OPEN}): cancel one or wait for answers") from None
+    if body.pace == "turn-based":  # its account may not be there: told by mail, if it asks
+        title = meeple.game_info(game).title
+        site_of(request).notifier.challenge_made(
+            made.id, to.id, signed.account.username,
+            f"{title} ({', '.join(f'{k} {v}' for k, v in variant.items()) or 'standard'}), "
+            f"{body.seats} seats, {'rated' if body.rated else 'casual'}")
     return {"challenge": await _json(request, made)}
 
 
