@@ -162,6 +162,23 @@ async def _json(request: Request, c: Challenge) -> dict[str, Any]:
     return await asyncio.to_thread(challenge_json, site_of(request).store, c)
 
 
+async def _answering(request: Request, accounts: AccountsDep, challenge_id: str,
+                     challenger: bool, doing: str) -> tuple[Signed, Challenge]:
+    """The signed-in account and the challenge it may act on: made by it (``challenger``:
+    cancel) or made to it (accept, decline); 403 for the other side, 404 for anyone else."""
+    signed = await accounts.require(request)
+    _acting(signed)
+    c = await _challenge(request, challenge_id)
+    _party(c, signed)
+    if challenger and c.challenger_id != signed.account.id:
+        raise HTTPException(403, f"challenge {c.id} was made to you: only its challenger can "
+                                 f"{doing} it (you may decline it)")
+    if not challenger and c.challenged_id != signed.account.id:
+        raise HTTPException(403, f"challenge {c.id} is yours: only the account it was made to "
+                                 f"can {doing} it (you may cancel it)")
+    return signed, c
+
+
 def _not_open(c: Challenge, doing: str) -> HTTPException:
     why = {"accepted": "it was accepted already", "declined": f"it was declined ({c.reason})",
            "canceled": "its challenger canceled it", "expired": "it expired unanswered at "
@@ -246,13 +263,7 @@ async def accept_challenge(challenge_id: str, request: Request, accounts: Accoun
                            ) -> dict[str, Any]:
     """Accept a challenge made to you: the table is made and both accounts hold their seats
     (their sessions or tokens play them). A retried accept answers the same table."""
-    signed = await accounts.require(request)
-    _acting(signed)
-    c = await _challenge(request, challenge_id)
-    _party(c, signed)
-    if c.challenged_id != signed.account.id:
-        raise HTTPException(403, f"challenge {c.id} is yours: only the account it was made to "
-                                 "can accept it (you may cancel it)")
+    signed, c = await _answering(request, accounts, challenge_id, False, "accept")
     site = site_of(request)
     if c.state != challenges.ACCEPTED:
         if c.state != challenges.OPEN:
@@ -274,16 +285,10 @@ async def decline_challenge(challenge_id: str, request: Request, accounts: Accou
                             body: DeclineAsk | None = None) -> dict[str, Any]:
     """Decline a challenge made to you, with a reason (one of a fixed list; default
     ``generic``) its challenger is shown."""
-    signed = await accounts.require(request)
-    _acting(signed)
     reason = body.reason if body is not None else "generic"
     if reason not in REASONS:
         raise BadInput(f"reason: one of {', '.join(REASONS)}; not {reason[:40]!r}")
-    c = await _challenge(request, challenge_id)
-    _party(c, signed)
-    if c.challenged_id != signed.account.id:
-        raise HTTPException(403, f"challenge {c.id} is yours: only the account it was made to "
-                                 "can decline it (you may cancel it)")
+    _, c = await _answering(request, accounts, challenge_id, False, "decline")
     try:
         c = await asyncio.to_thread(challenges.close_challenge, site_of(request).store, c.id,
                                     DECLINED, reason)
@@ -296,13 +301,7 @@ async def decline_challenge(challenge_id: str, request: Request, accounts: Accou
 async def cancel_challenge(challenge_id: str, request: Request, accounts: AccountsDep
                            ) -> dict[str, Any]:
     """Take back a challenge you made, while it is open."""
-    signed = await accounts.require(request)
-    _acting(signed)
-    c = await _challenge(request, challenge_id)
-    _party(c, signed)
-    if c.challenger_id != signed.account.id:
-        raise HTTPException(403, f"challenge {c.id} was made to you: only its challenger can "
-                                 "cancel it (you may decline it)")
+    _, c = await _answering(request, accounts, challenge_id, True, "cancel")
     try:
         c = await asyncio.to_thread(challenges.close_challenge, site_of(request).store, c.id,
                                     CANCELED)
