@@ -114,6 +114,8 @@ def test_every_bad_challenge_is_refused_naming_what_is_allowed(
     cases: list[tuple[dict[str, Any], int, tuple[str, ...]]] = [
         ({"to": "nobody_at_all_here"}, 404, ("no account",)),
         ({"to": ann.username.upper()}, 422, ("yourself",)),
+        ({"to": "ann\u0000"}, 422, ("printable",)),
+        ({"to": "x" * 121}, 422, ()),
         ({"game": "chess"}, 404, ("no game", "gardens")),
         ({"game": "../../etc/passwd"}, 404, ("no game",)),
         ({"variant": {"level": 99}}, 422, ()),

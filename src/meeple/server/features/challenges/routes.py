@@ -199,7 +199,8 @@ async def make_challenge(body: ChallengeAsk, request: Request, accounts: Account
     clock = _checked_clock(body.pace, body.clock)
     if body.rated and (problem := rated_challenge_problem(others)) is not None:
         raise BadInput(problem)
-    to = await asyncio.to_thread(accounts.accounts.by_username, username_key(body.to[:120]))
+    checked_text(body.to, "to (a username)", 120)
+    to = await asyncio.to_thread(accounts.accounts.by_username, username_key(body.to))
     if to is None:
         raise HTTPException(404, f"no account {body.to[:60]!r} (a deleted account cannot be "
                                  "challenged)")
