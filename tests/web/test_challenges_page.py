@@ -60,6 +60,9 @@ def test_a_challenge_from_a_profile_is_accepted_and_both_land_at_one_table(
     # the table page offers to challenge the other account seated there
     btn = page.wait_for_selector("#challenge-players .challenge-open", timeout=20_000)
     assert btn.get_attribute("data-username") == bea
+    page.set_viewport_size({"width": 375, "height": 740})
+    page.locator("#challenge-players").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "challenge-table-375.png"))
 
 
 def test_a_declined_challenge_shows_its_reason_to_the_challenger(

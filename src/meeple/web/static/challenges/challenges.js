@@ -298,7 +298,8 @@ async function onTable() {
   }
   const others = got.players.filter((p) => p.username !== me.account.username);
   if (!others.length) return;
-  seats.after(el("p", { class: "challenge-here small", id: "challenge-players" }, "Challenge: ",
+  seats.after(el("p", { class: "challenge-here small", id: "challenge-players" },
+    "Challenge to another game: ",
     ...others.map((p) => challengeButton(p.username, p.name, p.bot_account, p.name))));
 }
 
