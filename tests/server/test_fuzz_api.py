@@ -377,7 +377,7 @@ CONTENT_TYPES: list[tuple[str, str, bytes]] = [
 class Endpoint:
     method: str
     route: str  # {table} {game} {name} {player} {username} {passkey_id} {message_id}
-    # {token_id}: filled in
+    # {token_id} {challenge_id}: filled in
     query: tuple[str, ...] = ()
     #: a valid JSON body (its fields get hostile values), or None
     body: dict[str, Any] | None = None
@@ -479,6 +479,16 @@ ENDPOINTS = [
     Endpoint("POST", "/api/mail/unsubscribe", body={"a": "0123456789abcdef", "k": "turn",
                                                     "s": "0" * 64}),
     Endpoint("POST", "/api/mail/one-click", ("a", "k", "s")),
+    # issue 60: challenges (401 signed out, past their bodies' checks); a table's accounts
+    Endpoint("POST", "/api/challenges", body={
+        "to": "fuzzer", "game": "gardens", "variant": {"level": 1}, "seats": 2,
+        "challenger_seat": None, "others": [], "pace": "live", "clock": None, "rated": False}),
+    Endpoint("GET", "/api/challenges"),
+    Endpoint("GET", "/api/challenges/{challenge_id}"),
+    Endpoint("POST", "/api/challenges/{challenge_id}/accept"),
+    Endpoint("POST", "/api/challenges/{challenge_id}/decline", body={"reason": "later"}),
+    Endpoint("POST", "/api/challenges/{challenge_id}/cancel"),
+    Endpoint("GET", "/api/challenges/players/{table}"),
 ]
 IDS = [e.label for e in ENDPOINTS]
 
@@ -513,7 +523,7 @@ class Target:
     def path(self, **given: str) -> str:
         values = {"table": self.table, "game": "gardens", "name": "level-1", "player": "Ann",
                   "username": "fuzzer", "passkey_id": "0123456789abcdef", "message_id": "1",
-                  "token_id": "0123456789abcdef",
+                  "token_id": "0123456789abcdef", "challenge_id": "0123456789abcdef",
                   **given}
         return self.endpoint.route.format(**values)
 

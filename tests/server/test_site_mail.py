@@ -155,7 +155,8 @@ def test_the_export_holds_the_address_and_the_ratings(server: Server, smtp: Smtp
         assert r.status_code == 200, r.text
         out = r.json()
         assert out["mail"] == {"email": address, "email_verified": True,
-                               "notify": {"turn": True, "ended": True, "rematch": True}}
+                               "notify": {"turn": True, "ended": True, "rematch": True,
+                                          "challenge": True}}
         (rating,) = out["ratings"]
         assert rating["game"] == "takenokolor" and rating["games"] == 1
         assert rating["rating"] == shown[0]["rating"]

@@ -339,7 +339,7 @@ def test_mail_verification_turns_game_over_rematch_unsubscribe(
     r = server.api("POST", "/api/mail/unsubscribe", json=dict(query, k="all"))
     assert r.status_code == 400 and "turn, ended, rematch" in r.json()["detail"], r.text
     assert bob.request("GET", "/api/me/mail").json()["notify"] == {
-        "turn": True, "ended": True, "rematch": True}
+        "turn": True, "ended": True, "rematch": True, "challenge": True}
     r = server.api("POST", "/api/mail/unsubscribe", json=query)
     assert r.status_code == 200 and r.json()["notify"]["turn"] is False, r.text
     # ... and RFC 8058's one-click POST from the mail's header
@@ -352,7 +352,7 @@ def test_mail_verification_turns_game_over_rematch_unsubscribe(
                    headers={"content-type": "application/x-www-form-urlencoded"})
     assert r.status_code == 400, r.text
     assert bob.request("GET", "/api/me/mail").json()["notify"] == {
-        "turn": False, "ended": False, "rematch": True}
+        "turn": False, "ended": False, "rematch": True, "challenge": True}
     ann.close()
     bob.close()
 

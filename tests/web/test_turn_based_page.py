@@ -137,7 +137,8 @@ def test_the_account_page_keeps_an_address_and_the_mail_settings(page: Any, web:
     page.wait_for_function("() => document.getElementById('mail-status').textContent"
                            " === 'Mail settings saved.'")
     got = page.evaluate("fetch('/api/me/mail').then((r) => r.json())")
-    assert got["notify"] == {"turn": True, "ended": True, "rematch": False}, got
+    assert got["notify"] == {"turn": True, "ended": True, "rematch": False,
+                             "challenge": True}, got
     page.locator("#mail-card").scroll_into_view_if_needed()
     shoot(page, "account-mail")
 

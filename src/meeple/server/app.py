@@ -21,6 +21,7 @@ from meeple.server.deps import Caches
 from meeple.server.edge import EdgeApp, EdgeConfig, install_api_docs
 from meeple.server.features import (
     accounts,
+    challenges,
     chat,
     events,
     load_stores,
@@ -55,8 +56,8 @@ from meeple.store import Store
 #: chat use the site's accounts, the table core its identity); chat registers its frames and
 #: notices in the site's ``sockets``.
 FEATURES = (accounts.wire, mail.wire, chat.wire, sheets.wire, solo.wire, profiles.wire,
-            ratings.wire, playnow.wire, rules.wire, tablelife.wire, tournaments.wire,
-            events.wire)
+            ratings.wire, playnow.wire, rules.wire, tablelife.wire, challenges.wire,
+            tournaments.wire, events.wire)
 
 DESCRIPTION = ("Play Pick a Pen: Gardens, Pick a Pen: Reefs, Takenokolor and Pergola online: a "
                "lobby of tables and a WebSocket per client. See docs/server.md.")

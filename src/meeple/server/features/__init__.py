@@ -20,6 +20,7 @@ def load_stores() -> MetaData:
     from meeple.server.features.accounts import passkey_store
     from meeple.server.features.accounts import store as accounts_store
     from meeple.server.features.challenges import rows as challenge_rows
+    from meeple.server.features.challenges import store as challenge_store
     from meeple.server.features.chat import store as chat_store
     from meeple.server.features.mail import store as mail_store
     from meeple.server.features.playnow import store as playnow_store
@@ -27,5 +28,5 @@ def load_stores() -> MetaData:
     from meeple.store.models import Base
 
     del challenge_rows, passkey_store, accounts_store, chat_store, mail_store, playnow_store
-    del tournament_store
+    del tournament_store, challenge_store
     return Base.metadata

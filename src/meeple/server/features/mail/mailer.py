@@ -112,7 +112,8 @@ def letter(settings: MailSettings, signer: Signer, account: str, kind: str, subj
     query = urlencode(signer.unsubscribe_query(account, kind))
     when = {"turn": "it is your turn at a turn-based table",
             "ended": "a turn-based game of yours ends",
-            "rematch": "someone invites you to a rematch"}[kind]
+            "rematch": "someone invites you to a rematch",
+            "challenge": "someone challenges you to a turn-based game"}[kind]
     text = list(lines)
     if table is not None:
         text += ["", f"Open the table: {base}/t/{table}"]

@@ -169,5 +169,34 @@ class Notifier:
                           table=old.id)
             await self._queue(f"rematch:{old.id}:{to.seat}:{new_table}", to, "rematch", mail)
 
+    def challenge_made(self, challenge_id: str, challenged_id: str, by: str, what: str) -> None:
+        """A turn-based challenge was just made to ``challenged_id`` by ``by`` (a username):
+        its mail queued in a task, if that account has a confirmed address and ``challenge``
+        on (the challenges feature calls it through the site)."""
+        if self.settings.enabled:
+            self._spawn(f"challenge:{challenge_id}",
+                        self.challenge(challenge_id, challenged_id, by, what))
+
+    async def challenge(self, challenge_id: str, challenged_id: str, by: str, what: str
+                        ) -> None:
+        """The challenge's mail: what it is, and the link to the site, whose every page shows
+        a signed-in account its incoming challenges with Accept and Decline."""
+        found = await asyncio.to_thread(self.box.contact, challenged_id)
+        if found is None:
+            return
+        email, verified, notify = found
+        if email is None or not verified or not notify["challenge"]:
+            return
+        base = self.settings.public_url
+        mail = letter(self.settings, await self.signer(), challenged_id, "challenge",
+                      f"{by} challenges you to {what}", [
+                          f"{by} challenges you to a turn-based game: {what}.",
+                          f"To accept or decline it, open meeple signed in: {base}/ (the "
+                          "challenge is shown on every page, with Accept and Decline).",
+                          "It expires unanswered after 7 days."])
+        if await asyncio.to_thread(self.box.enqueue, f"challenge:{challenge_id}", challenged_id,
+                                   "challenge", email, mail.subject, mail.body, mail.headers):
+            self.mailer.wake()
+
 
 __all__ = ["Notifier", "duration"]

@@ -57,6 +57,7 @@ class NotifyIn(BaseModel):
     turn: StrictBool | None = Field(None, description="your turn at a turn-based table")
     ended: StrictBool | None = Field(None, description="a turn-based game of yours ended")
     rematch: StrictBool | None = Field(None, description="a rematch invitation")
+    challenge: StrictBool | None = Field(None, description="a challenge to a turn-based game")
 
 
 class VerifyIn(BaseModel):

@@ -25,7 +25,7 @@ from meeple.store.models import HUMAN, AccountRow, AccountSeatRow, SeatRow, now
 from meeple.store.store import Store, StoreError, _aware
 
 #: The kinds of mail a person may turn off (the address's verification is always sent).
-KINDS = ("turn", "ended", "rematch")
+KINDS = ("turn", "ended", "rematch", "challenge")
 
 
 @dataclass(frozen=True)

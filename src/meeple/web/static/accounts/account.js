@@ -251,7 +251,7 @@ async function patch(body, what) {
 }
 
 // ---------------------------------------------------------------- mail
-const KINDS = ["turn", "ended", "rematch"];
+const KINDS = ["turn", "ended", "rematch", "challenge"];
 
 function mailSaid(text, cls = "") {
   $("mail-status").textContent = text;

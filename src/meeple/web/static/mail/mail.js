@@ -10,6 +10,7 @@ const KINDS = {
   turn: "mail when it is your turn at a turn-based table",
   ended: "mail when a turn-based game of yours ends",
   rematch: "rematch invitations by mail",
+  challenge: "mail when someone challenges you to a turn-based game",
 };
 
 function page() {
