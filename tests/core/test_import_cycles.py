@@ -33,6 +33,14 @@ START_UP = {
     ("meeple.cli.reports", "meeple.store"): "SQLAlchemy, for `meeple reports` only",
     ("meeple.cli.reports", "meeple.server.features.chat.store"): "SQLAlchemy, for `meeple reports` only",
     ("meeple.cli.reports", "meeple.store.ratings"): "SQLAlchemy, for `meeple reports` only",
+    ("meeple.cli.agent", "meeple.agent.http"): "httpx and websockets, for `meeple agent` only",
+    ("meeple.cli.agent", "meeple.agent.policies"): "the bots, for `meeple agent` only",
+    ("meeple.cli.agent", "meeple.agent.runner"): "the agent's loop, for `meeple agent` only",
+    ("meeple.cli.agent", "meeple.settings"): "pydantic-settings, for `meeple agent` only",
+    ("meeple.agent.policies", "meeple.rl.spaces"): "numpy and Gymnasium (the rl extra), for "
+                                                   "the npz: and sb3: policies only",
+    ("meeple.agent.policies", "meeple.rl.wrappers"): "numpy and Gymnasium (the rl extra), for "
+                                                     "the sb3: policy only",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "
                                             "worker (it imports meeple.server.table.botpool) never "
                                             "needs: it starts in half the time",
@@ -58,6 +66,10 @@ ELSEWHERE: set[tuple[str, str]] = {
     ("meeple.server.features.sheets", "meeple.server.features.sheets.routes"),
     ("meeple.server.features.solo", "meeple.server.features.solo.routes"),
     ("meeple.server.features.tablelife", "meeple.server.features.tablelife.routes"),
+    ("meeple.server.features.challenges", "meeple.server.features.challenges.routes"),
+    ("meeple.server.features.events", "meeple.server.features.events.routes"),
+    ("meeple.server.features.events", "meeple.server.features.events.service"),
+    ("meeple.server.features.tournaments", "meeple.server.features.tournaments.routes"),
     # load_stores: every feature's store module (its rows, its account-erased hook), imported
     # when the app is made, not by whoever imports one feature's package
     ("meeple.server.features", "meeple.server.features.accounts.passkey_store"),
@@ -65,6 +77,9 @@ ELSEWHERE: set[tuple[str, str]] = {
     ("meeple.server.features", "meeple.server.features.chat.store"),
     ("meeple.server.features", "meeple.server.features.mail.store"),
     ("meeple.server.features", "meeple.server.features.playnow.store"),
+    ("meeple.server.features", "meeple.server.features.challenges.rows"),
+    ("meeple.server.features", "meeple.server.features.challenges.store"),
+    ("meeple.server.features", "meeple.server.features.tournaments.store"),
     ("meeple.server.features", "meeple.store.models"),
 }
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from meeple.bots import make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.rng import Rng
 from meeple.core.state import State
@@ -89,8 +90,6 @@ class BotPolicy:
 
     @classmethod
     def load(cls, spec: str) -> BotPolicy:
-        from meeple.bots import make_bot
-
         try:
             make_bot(spec)
         except MeepleError as exc:
@@ -98,8 +97,6 @@ class BotPolicy:
         return cls(spec, f"bot:{spec}")
 
     def move(self, state: State[Any], where: Seat) -> str:
-        from meeple.bots import make_bot
-
         key = (where.table, where.seat)
         bot = self.bots.get(key)
         if bot is None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import meeple
 from meeple.agent.http import Api, Refused, Unreachable
 from meeple.agent.policies import AgentError, Policy, Seat
 from meeple.agent.seat import FINISHED, MOST_BACKOFF, SeatStats, play_seat
@@ -121,8 +122,6 @@ class ChallengeFilter:
 def parse_play_now(text: str) -> tuple[str, int, dict[str, Any]]:
     """``GAME[:SEATS]`` as (game, seats, variant): two seats unless said, and the game's first
     listed variant (Play now seats the listed variants only)."""
-    import meeple
-
     game, sep, seats = text.partition(":")
     game = game.strip()
     if not game or (sep and not seats.strip().isdigit()):

@@ -22,8 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from meeple import replay
 from meeple.agent.http import Api, Unreachable
 from meeple.agent.policies import Policy, Seat
+from meeple.core.errors import IllegalMove
 
 #: What play_seat ends with.
 FINISHED, STOPPED, REFUSED = "finished", "stopped", "refused"
@@ -52,8 +54,6 @@ class Position:
 
     def at(self, api: Api, table: str, view: dict[str, Any]) -> Any:
         """The position of ``view`` (its ``moves_played`` and ``log``). Blocking."""
-        from meeple import replay
-
         wanted = int(view.get("moves_played", -1))
         if self.state is not None and self._follow(view, wanted):
             return self.state
@@ -61,8 +61,6 @@ class Position:
         return self.state
 
     def _follow(self, view: dict[str, Any], wanted: int) -> bool:
-        from meeple.core.errors import IllegalMove
-
         state = self.state
         have = len(state.history)
         lines = {int(line["number"]): str(line["move"]) for line in view.get("log") or []

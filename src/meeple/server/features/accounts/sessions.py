@@ -531,7 +531,6 @@ class SessionGuard:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = str(scope.get("path", ""))
         if scope["type"] in ("http", "websocket"):
             try:
                 secret = bearer_secret(scope)
@@ -541,11 +540,14 @@ class SessionGuard:
             if secret is not None:
                 await self.by_token(scope, receive, send, secret)
                 return
-        if scope["type"] != "http" or scope.get("method") not in UNSAFE or \
-                not path.startswith("/api/") or (scope.get("method"), path) in CSRF_EXEMPT or \
-                path.endswith("/check"):
+        if not _csrf_guarded(scope):
             await self.app(scope, receive, send)
             return
+        await self.by_cookie(scope, receive, send)
+
+    async def by_cookie(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A state change under ``/api/``: with a live session's cookie it needs that
+        session's CSRF token, and a bot account's session may not play."""
         request = Request(scope)
         if COOKIE not in request.cookies:
             await self.app(scope, receive, send)
@@ -561,22 +563,13 @@ class SessionGuard:
         if signed is None:  # a cookie of no live session: no authority, nothing to guard
             await self.app(scope, receive, send)
             return
-        given = request.headers.get(CSRF_HEADER, "")
-        if not hmac.compare_digest(given.encode("latin-1", "replace"), expected.encode()):
-            what = "carries no X-CSRF-Token header" if not given else \
-                "carries an X-CSRF-Token that is not this session's"
-            for message in _json(403, {"detail": (
-                    f"this request comes with a session cookie but {what}: a signed-in "
-                    "client sends the csrf of GET /api/me (or of its sign-in) in X-CSRF-Token "
-                    "with every change (a page of another site cannot read it)")}):
+        path = str(scope.get("path", ""))
+        why = _cookie_refusal(request.headers.get(CSRF_HEADER, ""), expected,
+                              signed.account.bot, str(scope.get("method")), path)
+        if why is not None:
+            for message in _json(403, {"detail": why}):
                 await send(message)
             return
-        if signed.account.bot:
-            why = bot_cookie_refusal(str(scope.get("method")), path)
-            if why is not None:
-                for message in _json(403, {"detail": why}):
-                    await send(message)
-                return
         if scope.get("method") == "POST" and _SEAT_TAKING.fullmatch(path):
             await self.app(scope, receive, _holding(send, service, signed.account.id))
             return
@@ -607,6 +600,28 @@ class SessionGuard:
                            _holding(send, site_of(conn).accounts, signed.account.id))
             return
         await self.app(scope, receive, send)
+
+
+def _csrf_guarded(scope: Scope) -> bool:
+    """Whether a request without a token is a state change the CSRF check guards: an unsafe
+    method under ``/api/`` but the exempt ones (signing in, the name checks)."""
+    path = str(scope.get("path", ""))
+    return (scope["type"] == "http" and scope.get("method") in UNSAFE
+            and path.startswith("/api/") and (scope.get("method"), path) not in CSRF_EXEMPT
+            and not path.endswith("/check"))
+
+
+def _cookie_refusal(given: str, expected: str, bot: bool, method: str, path: str
+                    ) -> str | None:
+    """Why a live session's state change is refused (a 403's detail): no or a wrong CSRF
+    token, or a bot account's page playing; None: it goes on."""
+    if not hmac.compare_digest(given.encode("latin-1", "replace"), expected.encode()):
+        what = "carries no X-CSRF-Token header" if not given else \
+            "carries an X-CSRF-Token that is not this session's"
+        return (f"this request comes with a session cookie but {what}: a signed-in "
+                "client sends the csrf of GET /api/me (or of its sign-in) in X-CSRF-Token "
+                "with every change (a page of another site cannot read it)")
+    return bot_cookie_refusal(method, path) if bot else None
 
 
 def _holding(send: Send, service: AccountService, account_id: str) -> Send:

@@ -81,18 +81,35 @@ def checked(body: CreateTournament, when: datetime) -> dict[str, Any]:
                                  f"seats, not {body.seats}")
     variant = checked_variant(info.name, body.variant)
     meeple.new_game(info.name, players=body.seats, **variant)  # refuses a bad variant (422)
-    if body.pace == "live":
-        clock = LIVE_CLOCK_DEFAULT if body.clock is None else body.clock
+    clock = _checked_clock(body.pace, body.clock)
+    starts = _checked_start(body.starts, when)
+    _check_length(body.kind, body.rounds, body.duration)
+    return {"name": name, "kind": body.kind, "game": info.name, "variant": variant,
+            "seats": body.seats, "pace": body.pace, "clock": clock, "rated": body.rated,
+            "bots": body.bots, "starts": starts, "rounds": body.rounds, "duration": body.duration}
+
+
+def _checked_clock(pace: str, clock: int | None) -> int:
+    """The clock of a tournament's tables: a live one's seconds a decision, a turn-based
+    one's seconds a move (the default when none is given), or 422 naming the range."""
+    if pace == "live":
+        clock = LIVE_CLOCK_DEFAULT if clock is None else clock
         if not LIVE_CLOCK_MIN <= clock <= LIVE_CLOCK_MAX:
             raise HTTPException(422, f"clock: a live tournament gives {LIVE_CLOCK_MIN} to "
                                      f"{LIVE_CLOCK_MAX} seconds a decision, not {clock}")
-    else:
-        clock = MOVE_DEFAULT if body.clock is None else body.clock
-        if not MOVE_MIN <= clock <= MOVE_MAX:
-            raise HTTPException(422, f"clock: a turn-based tournament gives {MOVE_MIN} to "
-                                     f"{MOVE_MAX} seconds a move, not {clock}")
+        return clock
+    clock = MOVE_DEFAULT if clock is None else clock
+    if not MOVE_MIN <= clock <= MOVE_MAX:
+        raise HTTPException(422, f"clock: a turn-based tournament gives {MOVE_MIN} to "
+                                 f"{MOVE_MAX} seconds a move, not {clock}")
+    return clock
+
+
+def _checked_start(asked: datetime, when: datetime) -> datetime:
+    """The start in UTC, from now (a few seconds of clock skew allowed) to 30 days ahead, or
+    422."""
     try:
-        starts = body.starts.astimezone(UTC)
+        starts = asked.astimezone(UTC)
     except (OverflowError, ValueError):
         raise HTTPException(422, "starts: a time from now to 30 days ahead") from None
     if starts < when - timedelta(seconds=5):
@@ -100,14 +117,18 @@ def checked(body: CreateTournament, when: datetime) -> dict[str, Any]:
                                  "starts from now to 30 days ahead")
     if starts > when + FURTHEST_START:
         raise HTTPException(422, "starts: at most 30 days ahead")
-    rounds, duration = body.rounds, body.duration
-    if body.kind == "swiss":
+    return starts
+
+
+def _check_length(kind: str, rounds: int | None, duration: int | None) -> None:
+    """A Swiss has rounds, an Arena a duration, a round robin neither; 422 otherwise."""
+    if kind == "swiss":
         if rounds is None or not 1 <= rounds <= MOST_ROUNDS:
             raise HTTPException(422, f"rounds: a Swiss has 1 to {MOST_ROUNDS} rounds, not "
                                      f"{rounds}")
         if duration is not None:
             raise HTTPException(422, "duration: only an Arena has one (a Swiss has rounds)")
-    elif body.kind == "arena":
+    elif kind == "arena":
         if duration is None or not SHORTEST_ARENA <= duration <= LONGEST_ARENA:
             raise HTTPException(422, f"duration: an Arena lasts {SHORTEST_ARENA} to "
                                      f"{LONGEST_ARENA} seconds, not {duration}")
@@ -116,9 +137,6 @@ def checked(body: CreateTournament, when: datetime) -> dict[str, Any]:
     elif rounds is not None or duration is not None:
         raise HTTPException(422, "rounds, duration: a round robin has neither (everyone "
                                  "meets everyone)")
-    return {"name": name, "kind": body.kind, "game": info.name, "variant": variant,
-            "seats": body.seats, "pace": body.pace, "clock": clock, "rated": body.rated,
-            "bots": body.bots, "starts": starts, "rounds": rounds, "duration": duration}
 
 
 def entry_rating(store: Store, account_id: str, game: str) -> float:
