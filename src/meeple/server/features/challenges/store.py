@@ -73,8 +73,8 @@ def open_challenges(store: Store, account_id: str, now: datetime | None = None
 
 
 def challenge_json(store: Store, c: Challenge) -> dict[str, Any]:
-    """``c`` as the routes and the event stream show it: both accounts by name and whether each
-    is a bot account (never their ids), and the link to the table an accepted one made."""
+    """``c`` as the routes and the event stream show it: both accounts by username (``name``)
+    and the name they show (``display``), and whether each is a bot account (never their ids), and the link to the table an accepted one made."""
     with store.session() as s:
         rows = {r.id: r for r in s.scalars(select(AccountRow).where(
             AccountRow.id.in_((c.challenger_id, c.challenged_id))))}
@@ -82,6 +82,7 @@ def challenge_json(store: Store, c: Challenge) -> dict[str, Any]:
     def who(account_id: str) -> dict[str, Any]:
         row = rows.get(account_id)
         return {"name": row.username if row else None,
+                "display": row.display_name if row else None,
                 "bot_account": bool(row and row.kind == BOT_ACCOUNT)}
 
     return {"id": c.id, "challenger": who(c.challenger_id), "challenged": who(c.challenged_id),

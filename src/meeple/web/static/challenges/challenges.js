@@ -58,7 +58,7 @@ function summary(c) {
 }
 
 function who(p) {
-  return el("strong", {}, p.name, botBadge(p.bot_account));
+  return el("strong", {}, p.display || p.name, botBadge(p.bot_account));
 }
 
 function banner() {
@@ -141,7 +141,7 @@ async function settled(c) {
   } catch {
     return;
   }
-  const name = got.challenged.name;
+  const name = got.challenged.display || got.challenged.name;
   if (got.state === "accepted" && got.url) {
     location.assign(got.url);
   } else if (got.state === "declined") {
