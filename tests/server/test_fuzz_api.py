@@ -377,7 +377,7 @@ CONTENT_TYPES: list[tuple[str, str, bytes]] = [
 class Endpoint:
     method: str
     route: str  # {table} {game} {name} {player} {username} {passkey_id} {message_id}
-    # {token_id} {challenge_id}: filled in
+    # {token_id} {challenge_id} {tournament_id}: filled in
     query: tuple[str, ...] = ()
     #: a valid JSON body (its fields get hostile values), or None
     body: dict[str, Any] | None = None
@@ -489,6 +489,16 @@ ENDPOINTS = [
     Endpoint("POST", "/api/challenges/{challenge_id}/decline", body={"reason": "later"}),
     Endpoint("POST", "/api/challenges/{challenge_id}/cancel"),
     Endpoint("GET", "/api/challenges/players/{table}"),
+    # issue 60: tournaments (made and entered by accounts: 401 signed out)
+    Endpoint("GET", "/api/tournaments"),
+    Endpoint("POST", "/api/tournaments", body={
+        "name": "Fuzz Swiss", "kind": "swiss", "game": "takenokolor", "variant": {}, "seats": 2,
+        "pace": "live", "clock": 60, "rated": False, "bots": True,
+        "starts": "2030-01-01T00:00:00+00:00", "rounds": 3, "duration": None}),
+    Endpoint("GET", "/api/tournaments/{tournament_id}"),
+    Endpoint("POST", "/api/tournaments/{tournament_id}/join"),
+    Endpoint("POST", "/api/tournaments/{tournament_id}/withdraw"),
+    Endpoint("POST", "/api/tournaments/{tournament_id}/cancel"),
 ]
 IDS = [e.label for e in ENDPOINTS]
 
@@ -524,6 +534,7 @@ class Target:
         values = {"table": self.table, "game": "gardens", "name": "level-1", "player": "Ann",
                   "username": "fuzzer", "passkey_id": "0123456789abcdef", "message_id": "1",
                   "token_id": "0123456789abcdef", "challenge_id": "0123456789abcdef",
+                  "tournament_id": "0123456789abcdef",
                   **given}
         return self.endpoint.route.format(**values)
 

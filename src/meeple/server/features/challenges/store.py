@@ -74,7 +74,8 @@ def open_challenges(store: Store, account_id: str, now: datetime | None = None
 
 def challenge_json(store: Store, c: Challenge) -> dict[str, Any]:
     """``c`` as the routes and the event stream show it: both accounts by username (``name``)
-    and the name they show (``display``), and whether each is a bot account (never their ids), and the link to the table an accepted one made."""
+    and the name they show (``display``), whether each is a bot account (never their ids),
+    and the link to the table an accepted one made."""
     with store.session() as s:
         rows = {r.id: r for r in s.scalars(select(AccountRow).where(
             AccountRow.id.in_((c.challenger_id, c.challenged_id))))}

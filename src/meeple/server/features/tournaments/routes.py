@@ -5,10 +5,11 @@ enters them; anyone reads them. The scheduler (:mod:`.service`) runs them."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 import meeple
@@ -59,6 +60,18 @@ class CreateTournament(BaseModel):
     duration: StrictInt | None = Field(None, description=(
         f"an Arena's window in seconds, {SHORTEST_ARENA} to {LONGEST_ARENA}"))
 
+
+def _tournament_id(tournament_id: str) -> str:
+    """A tournament's id from the path, checked before any query: the store makes them of
+    hex digits, so anything else (a NUL, a megabyte) is a tournament that does not exist,
+    404, and never reaches the database."""
+    if len(tournament_id) > 32 or not re.fullmatch(r"[0-9a-f]+", tournament_id):
+        raise HTTPException(404, f"no tournament {tournament_id[:40]!r}: ids are hex digits, "
+                                 "as GET /api/tournaments lists them")
+    return tournament_id
+
+
+TournamentId = Annotated[str, Depends(_tournament_id)]
 
 def _tournaments(request: Request) -> Tournaments:
     return Tournaments(site_of(request).store)
@@ -188,7 +201,7 @@ async def create_tournament(body: CreateTournament, request: Request,
 
 
 @router.get("/api/tournaments/{tournament_id}")
-async def get_tournament(tournament_id: str, request: Request,
+async def get_tournament(tournament_id: TournamentId, request: Request,
                          accounts: AccountsDep) -> dict[str, Any]:
     """A tournament: ``tournament`` (its settings and state), ``entries`` (BOT-marked,
     withdrawn or not), ``rounds`` (each with its ``pairings``: a table with its players and
@@ -210,7 +223,7 @@ async def get_tournament(tournament_id: str, request: Request,
 
 
 @router.post("/api/tournaments/{tournament_id}/join")
-async def join_tournament(tournament_id: str, request: Request,
+async def join_tournament(tournament_id: TournamentId, request: Request,
                           accounts: AccountsDep) -> dict[str, Any]:
     """Enter (until it starts; an Arena until its window closes; a bot account where bots
     are allowed). Entering twice changes nothing (``joined: false``)."""
@@ -227,7 +240,7 @@ async def join_tournament(tournament_id: str, request: Request,
 
 
 @router.post("/api/tournaments/{tournament_id}/withdraw")
-async def withdraw_tournament(tournament_id: str, request: Request,
+async def withdraw_tournament(tournament_id: TournamentId, request: Request,
                               accounts: AccountsDep) -> dict[str, bool]:
     """Leave: before the start the entry goes; once running the account is paired no more
     (its games, and any it is playing, stay). ``withdrawn: false`` if it was not in."""
@@ -241,7 +254,7 @@ async def withdraw_tournament(tournament_id: str, request: Request,
 
 
 @router.post("/api/tournaments/{tournament_id}/cancel")
-async def cancel_tournament(tournament_id: str, request: Request,
+async def cancel_tournament(tournament_id: TournamentId, request: Request,
                             accounts: AccountsDep) -> dict[str, bool]:
     """Its creator calls it off before it starts (it is listed as finished, cancelled)."""
     signed = await _acting(request, accounts)
