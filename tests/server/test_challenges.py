@@ -48,8 +48,11 @@ def test_a_challenge_is_listed_both_ways_and_its_accept_seats_both_accounts_once
         server: Server, ann: Browser, bob: Browser) -> None:
     c = made(ann, bob.username, rated=True, challenger_seat=1)
     assert c["state"] == "open" and c["table"] is None and c["rated"] is True
-    assert c["challenger"] == {"name": ann.username, "bot_account": False}
-    assert c["challenged"] == {"name": bob.username, "bot_account": False}
+    # each account by its username and the name it shows (its username when it chose none)
+    assert c["challenger"] == {"name": ann.username, "display": ann.username,
+                               "bot_account": False}
+    assert c["challenged"] == {"name": bob.username, "display": bob.username,
+                               "bot_account": False}
     expires = datetime.fromisoformat(c["expires"]) - datetime.fromisoformat(c["created"])
     assert expires == timedelta(minutes=15)
     assert [x["id"] for x in bob.http.get("/api/challenges").json()["incoming"]] == [c["id"]]

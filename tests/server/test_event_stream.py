@@ -196,8 +196,10 @@ def test_a_challenge_in_the_store_is_an_event_both_ways_and_its_end_too(server: 
     stream = Stream(server, secret)
     try:
         event = stream.next("challenge", id=ident)["challenge"]
-        assert event["challenger"] == {"name": person.username, "bot_account": False}
-        assert event["challenged"] == {"name": bot_page.username, "bot_account": True}
+        assert event["challenger"] == {"name": person.username, "display": person.username,
+                                       "bot_account": False}
+        assert event["challenged"] == {"name": bot_page.username, "display": bot_page.username,
+                                       "bot_account": True}
         assert event["game"] == "gardens" and event["pace"] == "live" and \
             event["state"] == "open" and event["rated"] is False
         # one that appears while the stream is open (the bot's own, outgoing)
