@@ -419,6 +419,27 @@ def test_an_arena_pairs_free_players_until_its_window_closes(server: Server, sto
         p.close()
 
 
+def test_no_arena_round_is_paired_once_its_window_has_closed(server: Server, store: Store
+                                                             ) -> None:
+    """The step that decides to pair began inside the window; on a slow machine the clock
+    may pass the window's end before the round is written. The round is then not paired:
+    no round row, no table."""
+    from meeple.server.features.tournaments.store import Tournaments
+
+    host = Entrant(server)
+    tid = made(host.api, swiss(kind="arena", rounds=None, duration=30, starts=soon(3600)))
+    tours = Tournaments(store)
+    with store.session() as s:
+        row = tours.row(s, tid)
+        s.expunge(row)
+    closed = datetime.now(UTC) - timedelta(seconds=1)
+    assert tours._pair(row, 1, [], [], closes=closed) == []
+    assert tours._rounds_only(tid) == []
+    tours._pair(row, 1, [], [], closes=closed + timedelta(hours=1))
+    assert tours._rounds_only(tid) == [(1,)]
+    host.close()
+
+
 def test_a_round_robin_at_three_seats(server: Server, store: Store) -> None:
     """Three players at a table of three: one round (everyone meets everyone at once); each
     score is the share of the points by place (2 for each player finished above, 1 for a

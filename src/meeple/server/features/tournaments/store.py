@@ -407,7 +407,7 @@ class Tournaments:
         if not tables:
             return []
         number = max((n for n, *_ in self._rounds_only(t.id)), default=0) + 1
-        return self._pair(t, number, list(tables), [])
+        return self._pair(t, number, list(tables), [], closes=ends)
 
     def _busy(self, tournament_id: str) -> set[str]:
         """The accounts at an unfinished table of the tournament."""
@@ -427,15 +427,20 @@ class Tournaments:
                 TournamentRoundRow.tournament_id == tournament_id))]
 
     def _pair(self, t: TournamentRow, number: int, tables: Sequence[Sequence[str]],
-              byes: Sequence[str]) -> list[str]:
+              byes: Sequence[str], closes: datetime | None = None) -> list[str]:
         """Round ``number``: its row first (unique per tournament and number: a second
         process pairing the same round fails here and makes nothing), then each table with
         its entrants' accounts in their seats (taken, so the table starts), and the byes;
-        one transaction. The tables made, or none if another process paired it."""
+        one transaction. The tables made, or none if another process paired it. ``closes``:
+        an Arena's end; the step began before it, but on a slow machine the clock may have
+        passed it since, and no round is paired once the window has closed."""
         made: list[str] = []
         try:
             with self.store.writing() as s:
-                rnd = TournamentRoundRow(tournament_id=t.id, number=number, paired=now())
+                paired = now()
+                if closes is not None and paired >= closes:
+                    return []
+                rnd = TournamentRoundRow(tournament_id=t.id, number=number, paired=paired)
                 s.add(rnd)
                 s.flush()
                 for players in tables:
