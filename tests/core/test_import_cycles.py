@@ -39,8 +39,7 @@ START_UP = {
     ("meeple.cli.agent", "meeple.settings"): "pydantic-settings, for `meeple agent` only",
     ("meeple.agent.policies", "meeple.rl.spaces"): "numpy and Gymnasium (the rl extra), for "
                                                    "the npz: and sb3: policies only",
-    ("meeple.agent.policies", "meeple.rl.wrappers"): "numpy and Gymnasium (the rl extra), for "
-                                                     "the sb3: policy only",
+    ("meeple.agent.policies", "meeple.bots.encoding"): "numpy, for the sb3: policy only",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "
                                             "worker (it imports meeple.server.table.botpool) never "
                                             "needs: it starts in half the time",

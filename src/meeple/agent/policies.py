@@ -223,8 +223,8 @@ class Sb3Policy:
             raise AgentError(f"--policy sb3:{path_text}: cannot load it ({exc})") from None
         import numpy as np
 
+        from meeple.bots.encoding import unit_bounds
         from meeple.rl.spaces import encoding
-        from meeple.rl.wrappers import unit_bounds
 
         space = model.observation_space
         whole = type(space).__name__ == "Dict"

@@ -17,19 +17,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from meeple.bots.encoding import unit_bounds
 from meeple.core.errors import MeepleError
 from meeple.rl.gym import MeepleGymEnv, single_agent_env
 from meeple.rl.opponents import Opponent
-from meeple.rl.spaces import Encoding
-
-
-def unit_bounds(encoding: Encoding) -> tuple[np.ndarray, np.ndarray]:
-    """``(low, span)`` as float32 vectors: ``(v - low) / span`` is a value ``v`` scaled to
-    [0, 1] by its block's bounds (a constant block's span counts as 1, so it reads 0). What
-    :class:`MaskableFlat` and ``meeple agent``'s Stable-Baselines3 adapter scale by."""
-    low = encoding.low.astype(np.float32)
-    span = encoding.high.astype(np.float32) - low
-    return low, np.where(span > 0, span, np.float32(1)).astype(np.float32)
 
 
 class MaskableFlat(gymnasium.ObservationWrapper[np.ndarray, Any, dict[str, np.ndarray]]):
