@@ -41,6 +41,12 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(when: datetime) -> datetime:
+    """``when`` with its time zone: the store writes UTC, and SQLite gives its datetimes back
+    naive (PostgreSQL's come back aware)."""
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
 class Base(DeclarativeBase):
     pass
 

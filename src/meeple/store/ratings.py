@@ -52,6 +52,7 @@ from meeple.store.models import (
     RatingRow,
     SeatRow,
     TableRow,
+    aware,
     now,
 )
 
@@ -372,7 +373,7 @@ class Ratings:
                                   .order_by(RatingHistoryRow.at.desc(),
                                             RatingHistoryRow.id.desc())
                                   .limit(limit)))
-        return [Point(r.table_id, _aware(r.at), (r.mu_before, r.sigma_before),
+        return [Point(r.table_id, aware(r.at), (r.mu_before, r.sigma_before),
                       (r.mu_after, r.sigma_after), r.place, r.players, bool(public))
                 for r, public in reversed(rows)]
 
@@ -482,7 +483,7 @@ def given_results(store: Store, within: timedelta = GIVEN_WITHIN, least: int = G
             for taker in here:
                 if (table_id, str(taker.subject)) not in gave and taker.place < giver.place:
                     pairs.setdefault((str(taker.subject), str(giver.subject)), []).append(
-                        (table_id, _aware(giver.at)))
+                        (table_id, aware(giver.at)))
     out = [GivenResults(names[t], names[g], len(found), tuple(sorted(x for x, _ in found)),
                         max(at for _, at in found))
            for (t, g), found in pairs.items()
@@ -500,12 +501,7 @@ def forget_ratings(s: Session, account_id: str, seats: Sequence[tuple[str, int]]
 
 def _rating(row: RatingRow) -> Rating:
     return Rating(row.subject, row.game, float(row.mu), float(row.sigma), int(row.games),
-                  _aware(row.updated) if row.updated is not None else None)
-
-
-def _aware(when: datetime) -> datetime:
-    """``when`` with a time zone (SQLite gives back naive UTC datetimes)."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=now().tzinfo)
+                  aware(row.updated) if row.updated is not None else None)
 
 
 __all__ = ["GIVEN_LEAST", "GIVEN_WITHIN", "MIN_RATED_SEATS", "Change", "GivenResults", "Point",

@@ -57,6 +57,7 @@ from meeple.store.models import (
     LogRow,
     SeatRow,
     TableRow,
+    aware,
     now,
 )
 from meeple.store.ratings import forfeit, rate_table, rated_problem
@@ -343,7 +344,7 @@ def _table(row: TableRow) -> Table:
         updated=row.updated, result=row.result,
         seats=tuple(Seat(s.index, s.kind, s.name, s.bot, s.secret_hash is not None, s.absent,
                          bool(s.conceded), bool(s.forfeit),
-                         _aware(s.back_at) if s.back_at is not None else None,
+                         aware(s.back_at) if s.back_at is not None else None,
                          s.forfeit_order)
                     for s in row.seats),
         rematch=row.rematch, ended=row.ended, rated=bool(row.rated), pace=row.pace or LIVE,
@@ -727,7 +728,7 @@ class Store:
         (:class:`KeyReused`)."""
         with self.session() as s:
             row = s.get(IdempotencyRow, idempotency.key_hash)
-            if row is None or _aware(row.created) < now() - KEY_TTL:
+            if row is None or aware(row.created) < now() - KEY_TTL:
                 return None
             if row.request_hash != idempotency.request_hash:
                 raise KeyReused(
@@ -842,7 +843,7 @@ class Store:
             rows = s.scalars(select(LogRow).where(LogRow.table_id == table_id,
                                                   LogRow.number > after)
                              .order_by(LogRow.number))
-            return [Entry(r.kind, r.seat, r.text, r.client_id, r.number, _aware(r.created))
+            return [Entry(r.kind, r.seat, r.text, r.client_id, r.number, aware(r.created))
                     for r in rows]
 
     def acked_version(self, table_id: str, key: str) -> int | None:
@@ -1077,11 +1078,6 @@ def valid_table_id(table_id: str) -> bool:
     """Whether ``table_id`` can be a table's id (letters and digits, at most 32): anything else
     is no table, and is never sent to the database."""
     return 0 < len(table_id) <= 32 and table_id.isascii() and table_id.isalnum()
-
-
-def _aware(when: datetime) -> datetime:
-    """``when`` with a time zone (SQLite gives back naive UTC datetimes)."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=now().tzinfo)
 
 
 def effective_moves(entries: Sequence[Entry]) -> list[Entry]:

@@ -26,8 +26,8 @@ from sqlalchemy.orm import Session
 from meeple.server.features.accounts.rows import PasskeyChallengeRow, PasskeyRow
 from meeple.server.features.accounts.store import Account, UsernameTaken, _account, name_clash
 from meeple.store.lookalike import username_skeleton
-from meeple.store.models import AccountRow, now
-from meeple.store.store import NotFound, Store, StoreError, _aware
+from meeple.store.models import AccountRow, aware, now
+from meeple.store.store import NotFound, Store, StoreError
 
 #: The most passkeys one account may have.
 MAX_PASSKEYS = 20
@@ -103,8 +103,8 @@ def challenge_key(purpose: str, challenge: bytes) -> str:
 
 def _passkey(row: PasskeyRow) -> Passkey:
     return Passkey(row.id, row.account_id, row.credential_id, row.name,
-                   tuple(row.transports or ()), int(row.sign_count), _aware(row.created),
-                   _aware(row.last_used) if row.last_used is not None else None)
+                   tuple(row.transports or ()), int(row.sign_count), aware(row.created),
+                   aware(row.last_used) if row.last_used is not None else None)
 
 
 class Passkeys:
@@ -155,7 +155,7 @@ class Passkeys:
             if row is None:
                 return None
             found = Challenge(row.purpose, row.account_id, dict(row.data or {}))
-            live = _aware(row.expires) > now()
+            live = aware(row.expires) > now()
             gone = s.execute(delete(PasskeyChallengeRow).where(PasskeyChallengeRow.id == key))
             if int(gone.rowcount) != 1 or not live:  # type: ignore[attr-defined]
                 return None  # another request took it first, or too late

@@ -43,6 +43,7 @@ from meeple.store.models import (
     AccountSeatRow,
     SeatRow,
     TableRow,
+    aware,
     now,
 )
 from meeple.store.store import (
@@ -51,7 +52,6 @@ from meeple.store.store import (
     Store,
     StoreError,
     Table,
-    _aware,
     _table,
     account_seat_name,
     hash_secret,
@@ -202,15 +202,15 @@ class Claim:
 
 
 def _account(row: AccountRow) -> Account:
-    return Account(row.id, row.username, row.display_name, _aware(row.created),
+    return Account(row.id, row.username, row.display_name, aware(row.created),
                    dict(row.settings or {}), row.deleted, row.email, bool(row.email_verified),
                    dict(row.notify) if isinstance(row.notify, dict) else None,
                    row.kind or PERSON)
 
 
 def _session(row: SessionRow) -> SessionInfo:
-    return SessionInfo(row.id, row.account_id, _aware(row.created), _aware(row.last_seen),
-                       _aware(row.expires), row.user_agent)
+    return SessionInfo(row.id, row.account_id, aware(row.created), aware(row.last_seen),
+                       aware(row.expires), row.user_agent)
 
 
 class Accounts:
@@ -327,7 +327,7 @@ class Accounts:
                 s.execute(update(SessionRow).where(SessionRow.id == replaces)
                           .values(revoked=True))
             for row in s.scalars(select(SessionRow).where(SessionRow.account_id == account_id)):
-                if row.revoked or _aware(row.expires) <= when:
+                if row.revoked or aware(row.expires) <= when:
                     s.delete(row)
             s.add(SessionRow(id=session_id, account_id=account_id, created=when,
                              last_seen=when, expires=expires, user_agent=user_agent,
@@ -350,7 +350,7 @@ class Accounts:
             if found is None:
                 return None
             row, account = found
-            if row.revoked or account.deleted or _aware(row.expires) <= now():
+            if row.revoked or account.deleted or aware(row.expires) <= now():
                 return None
             return _session(row), _account(account)
 
@@ -384,7 +384,7 @@ class Accounts:
             rows = s.scalars(select(SessionRow).where(SessionRow.account_id == account_id,
                                                       SessionRow.revoked.is_(False))
                              .order_by(SessionRow.created.desc()))
-            return [_session(r) for r in rows if _aware(r.expires) > when]
+            return [_session(r) for r in rows if aware(r.expires) > when]
 
     # ------------------------------------------------------------------ seats
     def hold(self, account_id: str, table_id: str, seat: int) -> bool:
@@ -630,7 +630,7 @@ class Accounts:
             return NameClaim(claim.name, claim.game,
                              None if account.deleted else account.username,
                              DELETED_PLAYER if account.deleted else account.display_name,
-                             _aware(claim.created), claim.tables)
+                             aware(claim.created), claim.tables)
 
     def claim_name(self, account_id: str, game: str, name: str) -> list[str]:
         """Claim into the account the finished, listed solo tables of ``game`` whose one seat,
@@ -680,7 +680,7 @@ class Accounts:
 
     @staticmethod
     def _claimed(before: SoloClaimRow, account_id: str) -> NameClaimed:
-        when = _aware(before.created).strftime("%Y-%m-%d")
+        when = aware(before.created).strftime("%Y-%m-%d")
         if before.account_id == account_id:
             return NameClaimed(
                 f"this account claimed the solo games under {before.name!r} already (on "

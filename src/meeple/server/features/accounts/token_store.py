@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 
 from meeple.server.features.accounts.rows import ApiTokenRow
 from meeple.server.features.accounts.store import Account, _account
-from meeple.store.models import BOT_ACCOUNT, AccountRow, AccountSeatRow, now
-from meeple.store.store import Store, StoreError, _aware
+from meeple.store.models import BOT_ACCOUNT, AccountRow, AccountSeatRow, aware, now
+from meeple.store.store import Store, StoreError
 
 #: What every token's secret begins with (a scanner of leaked secrets, or a person reading a
 #: config file, knows it for a meeple token).
@@ -62,8 +62,8 @@ def token_digest(secret: str) -> str:
 
 def _token(row: ApiTokenRow) -> TokenInfo:
     return TokenInfo(row.id, row.account_id, row.name, tuple(row.scopes or ()),
-                     _aware(row.created), _aware(row.expires) if row.expires else None,
-                     _aware(row.last_used) if row.last_used else None, bool(row.revoked))
+                     aware(row.created), aware(row.expires) if row.expires else None,
+                     aware(row.last_used) if row.last_used else None, bool(row.revoked))
 
 
 class ApiTokens:

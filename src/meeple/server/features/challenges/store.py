@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from meeple.server.features.challenges.rows import ChallengeRow
 from meeple.server.table.pace import BANK_DEFAULT
 from meeple.store.account_data import on_account_erased, on_account_exported
-from meeple.store.models import BOT, BOT_ACCOUNT, HUMAN, AccountRow, AccountSeatRow, now
+from meeple.store.models import BOT, BOT_ACCOUNT, HUMAN, AccountRow, AccountSeatRow, aware, now
 from meeple.store.store import SeatSpec, Store
 
 OPEN, ACCEPTED, DECLINED, CANCELED, EXPIRED = "open", "accepted", "declined", "canceled", "expired"
@@ -46,15 +46,10 @@ class Challenge:
     expires: datetime
 
 
-def _aware(when: datetime) -> datetime:
-    """SQLite gives back naive datetimes; the store writes UTC."""
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
 def challenge_of(r: ChallengeRow) -> Challenge:
     return Challenge(r.id, r.challenger_id, r.challenged_id, r.game, dict(r.variant), r.seats,
                      r.challenger_seat, list(r.others), r.pace, r.clock, r.rated, r.state,
-                     r.reason, r.table_id, _aware(r.created), _aware(r.expires))
+                     r.reason, r.table_id, aware(r.created), aware(r.expires))
 
 
 def open_challenges(store: Store, account_id: str, now: datetime | None = None
@@ -262,8 +257,8 @@ def exported_challenges(s: Session, account_id: str) -> list[dict[str, Any]]:
                                else r.challenger_id),
              "game": r.game, "variant": r.variant, "seats": r.seats, "pace": r.pace,
              "clock": r.clock, "rated": r.rated, "state": r.state, "reason": r.reason,
-             "table": r.table_id, "created": _aware(r.created).isoformat(),
-             "expires": _aware(r.expires).isoformat()} for r in rows]
+             "table": r.table_id, "created": aware(r.created).isoformat(),
+             "expires": aware(r.expires).isoformat()} for r in rows]
 
 
 @on_account_erased

@@ -25,8 +25,8 @@ from sqlalchemy.orm import Session
 
 from meeple.server.features.chat.rows import ChatMessageRow, ChatReportRow
 from meeple.store.account_data import DELETED_PLAYER, on_account_erased, on_account_exported
-from meeple.store.models import AccountRow, AccountSeatRow, now
-from meeple.store.store import NotFound, Store, _aware, valid_table_id
+from meeple.store.models import AccountRow, AccountSeatRow, aware, now
+from meeple.store.store import NotFound, Store, valid_table_id
 
 #: The version code of a notice that says: a new chat message at this table.
 CHAT_NOTICE = -2
@@ -84,7 +84,7 @@ class Reported:
 
 
 def _message(row: ChatMessageRow) -> ChatMessage:
-    return ChatMessage(row.id, row.table_id, _aware(row.at), row.seat, row.account_id, row.name,
+    return ChatMessage(row.id, row.table_id, aware(row.at), row.seat, row.account_id, row.name,
                        row.text, row.hidden)
 
 
@@ -201,7 +201,7 @@ class Chat:
                 if row.account_id is not None:
                     username = s.scalar(select(AccountRow.username).where(
                         AccountRow.id == row.account_id, AccountRow.deleted.is_(False)))
-                out.append(Reported(_message(row), int(count), reasons, _aware(last),
+                out.append(Reported(_message(row), int(count), reasons, aware(last),
                                     username or None))
             return out
 

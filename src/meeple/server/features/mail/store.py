@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 
 from meeple.server.features.mail.rows import FAILED, QUEUED, SENDING, SENT, MailRow
 from meeple.store.account_data import on_account_erased, on_account_exported
-from meeple.store.models import HUMAN, AccountRow, AccountSeatRow, SeatRow, now
-from meeple.store.store import Store, StoreError, _aware
+from meeple.store.models import HUMAN, AccountRow, AccountSeatRow, SeatRow, aware, now
+from meeple.store.store import Store, StoreError
 
 #: The kinds of mail a person may turn off (the address's verification is always sent).
 KINDS = ("turn", "ended", "rematch", "challenge")
@@ -192,7 +192,7 @@ class Mailbox:
         with self.store.session() as s:
             return [{"id": r.id, "key": r.key, "kind": r.kind, "to": r.to_addr,
                      "state": r.state, "tries": r.tries, "error": r.error,
-                     "created": _aware(r.created).isoformat()} for r in s.scalars(q)]
+                     "created": aware(r.created).isoformat()} for r in s.scalars(q)]
 
 
 def _contact(s: Session, account_id: str) -> tuple[str | None, bool, dict[str, bool]] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from meeple.server.features.playnow.rows import QueueRow
 from meeple.store.account_data import on_account_erased
 from meeple.store.locks import AdvisoryLock
-from meeple.store.models import BOT, HUMAN, AccountRow, now
+from meeple.store.models import BOT, HUMAN, AccountRow, aware, now
 from meeple.store.store import SeatSpec, Store, StoreError
 
 WAITING_STATE, MATCHED, GONE = "waiting", "matched", "gone"
@@ -59,7 +59,7 @@ class _Raced(Exception):
 
 def _entry(r: QueueRow) -> Entry:
     return Entry(r.account_id, r.game, dict(r.variant), r.players, r.bucket, r.rating, r.bots,
-                 r.state, _aware(r.since), _aware(r.seen), r.table_id, r.seat)
+                 r.state, aware(r.since), aware(r.seen), r.table_id, r.seat)
 
 
 class PlayQueue:
@@ -154,10 +154,6 @@ class PlayQueue:
                                       e.account_id)
             return row.id
         return None
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 @on_account_erased

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -32,6 +32,7 @@ from meeple.store.models import (
     AccountRow,
     AccountSeatRow,
     TableRow,
+    aware,
     now,
 )
 from meeple.store.store import SeatSpec, Store, Table
@@ -60,10 +61,6 @@ class Game:
     places: tuple[int, ...]
     #: when it last changed (a finished table: when it ended)
     updated: datetime
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 class Tournaments:
@@ -180,7 +177,7 @@ class Tournaments:
             "variant": dict(t.variant), "seats": t.seats, "pace": t.pace, "clock": t.clock,
             "rated": bool(t.rated), "bots": bool(t.bots), "starts": _iso(t.starts),
             "rounds": t.rounds, "duration": t.duration,
-            "ends": (_iso(_aware(t.starts) + timedelta(seconds=t.duration))
+            "ends": (_iso(aware(t.starts) + timedelta(seconds=t.duration))
                      if t.duration else None),
             "state": t.state, "cancelled": t.cancelled, "started": _iso(t.started),
             "finished": _iso(t.finished), "created": _iso(t.created), "entrants": entrants,
@@ -273,7 +270,7 @@ class Tournaments:
             players = tuple(holders.get((table.id, i), "") for i in range(table.players))
             places = tuple(table.places()) if table.status == FINISHED else ()
             out.append(Game(number, table.id, table.status, players, places,
-                            _aware(table.updated)))
+                            aware(table.updated)))
         return out
 
     def byes(self, tournament_id: str) -> list[str]:
@@ -331,7 +328,7 @@ class Tournaments:
             t = self.row(s, tournament_id)
             s.expunge(t)
         if t.state == OPEN:
-            if _aware(t.starts) > when:
+            if aware(t.starts) > when:
                 return []
             _, active = self.entries(t.id)
             if len(active) < t.seats:
@@ -378,7 +375,7 @@ class Tournaments:
         return self._pair(t, last + 1, tables, byes)
 
     def _arena_step(self, t: TournamentRow, when: datetime) -> list[str]:
-        ends = _aware(t.starts) + timedelta(seconds=t.duration or 0)
+        ends = aware(t.starts) + timedelta(seconds=t.duration or 0)
         busy = self._busy(t.id)
         if when >= ends:  # the window closed: the tables begun play out, then it is over
             if not busy:
@@ -401,7 +398,7 @@ class Tournaments:
             e.player, e.rating, points.get(e.player, 0),
             frozenset(p for p in last[e.player].players if p != e.player)
             if e.player in last else frozenset(),
-            (last[e.player].updated if e.player in last else _aware(t.starts)).timestamp())
+            (last[e.player].updated if e.player in last else aware(t.starts)).timestamp())
             for e in free]
         tables = pairing.arena_tables(waiting, t.seats)
         if not tables:
@@ -497,7 +494,7 @@ def _arena_open(t: TournamentRow) -> bool:
     """Whether ``t`` is an Arena being played whose window is still open: one may join it
     late, and is seated as soon as someone is free (as on Lichess)."""
     return (t.kind == "arena" and t.state == RUNNING and
-            now() < _aware(t.starts) + timedelta(seconds=t.duration or 0))
+            now() < aware(t.starts) + timedelta(seconds=t.duration or 0))
 
 
 def _title(game: str) -> str:
@@ -522,7 +519,7 @@ def _half(x: Any) -> str:
 
 
 def _iso(when: datetime | None) -> str | None:
-    return None if when is None else _aware(when).isoformat()
+    return None if when is None else aware(when).isoformat()
 
 
 def _new_id() -> str:
