@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from meeple.cli.common import GamesHelpCommand, app, check_game, console, refuse
-from meeple.cli.sim import ChallengeOpt, LevelOpt, OptionOpt, SheetOpt, _options
+from meeple.cli.sim import ChallengeOpt, LevelOpt, OptionOpt, SheetOpt, _options, split_bots
 from meeple.core.errors import MeepleError
 from meeple.sim.train import TrainSettings, train
 
@@ -44,6 +44,9 @@ def train_cmd(
     lr: Annotated[float, typer.Option("--lr", help="Adam's learning rate.")] = 1e-3,
     decay: Annotated[float, typer.Option("--decay", help="L2 weight decay.")] = 1e-4,
     seed: Annotated[int, typer.Option("--seed", help="The run's seed.")] = 0,
+    against: Annotated[str, typer.Option(
+        "--against", help="Bots each generation is measured against (the first picks "
+        "best.npz).")] = "hard,medium",
     out: Annotated[Path | None, typer.Option(
         "--out", help="The run's folder (default runs/GAME).")] = None,
     resume: Annotated[bool, typer.Option(
@@ -66,7 +69,8 @@ def train_cmd(
     settings = TrainSettings(game=game, players=players, options=options,
                              generations=generations, games=games, iterations=iterations,
                              eval_games=eval_games, hidden=_hidden(hidden), window=window,
-                             epochs=epochs, batch=batch, lr=lr, decay=decay, seed=seed)
+                             epochs=epochs, batch=batch, lr=lr, decay=decay, seed=seed,
+                             against=tuple(split_bots(against)))
     folder = out if out is not None else Path("runs") / game
     try:
         run = train(settings, folder, workers=workers, cluster=cluster, minutes=minutes,

@@ -61,7 +61,7 @@ RUN_FILE = "run.json"
 CURVE_FILE = "curve.png"
 #: The bot spec that stands for the search bot in a line-up.
 SEARCH = "search"
-#: The difficulties each generation is measured against.
+#: The bots each generation is measured against, by default (``--against``).
 OPPONENTS = ("hard", "medium")
 #: Settings a resumed run may change: they say when to stop, not what is computed.
 FREE_ON_RESUME = ("generations",)
@@ -89,10 +89,12 @@ class TrainSettings:
     lr: float = 1e-3
     decay: float = 1e-4
     seed: int = 0
+    against: tuple[str, ...] = OPPONENTS
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["hidden"] = list(self.hidden)
+        out["against"] = list(self.against)
         return out
 
     @classmethod
@@ -100,6 +102,7 @@ class TrainSettings:
         known = {f.name for f in fields(cls)}
         kw = {k: v for k, v in data.items() if k in known}
         kw["hidden"] = tuple(kw.get("hidden", ()))
+        kw["against"] = tuple(kw.get("against", OPPONENTS))
         return cls(**kw)
 
 
@@ -387,6 +390,11 @@ def validate(settings: TrainSettings) -> dict[str, Any]:
     for ok, message in checks:
         if not ok:
             raise TrainError(message)
+    if not settings.against or SEARCH in settings.against:
+        raise TrainError("--against takes one or more bot specs or difficulties, e.g. "
+                         "hard,medium")
+    for spec in settings.against:
+        make_bot(spec, 0)  # an unknown bot or option is refused with what exists
     variant = {k: v for k, v in settings.options.items() if k != "sheet"}
     seats = info.player_range(variant)
     if settings.players not in seats:
@@ -472,7 +480,7 @@ def plot_curve(path: Path, run: dict[str, Any]) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
     colours = {"hard": "#b22222", "medium": "#1f5fa8"}
-    for opp in OPPONENTS:
+    for opp in run["settings"].get("against", OPPONENTS):
         pts = [(g["generation"], g["eval"][opp]) for g in run["generations"]
                if opp in g.get("eval", {})]
         if not pts:
@@ -502,7 +510,7 @@ def run_evaluation(settings: TrainSettings, search: dict[str, Any], blob: bytes 
     if settings.eval_games == 0:
         return {}
     return {opp: evaluate_against(settings, opp, search, blob, workers, cluster)
-            for opp in OPPONENTS}
+            for opp in settings.against}
 
 
 def train(settings: TrainSettings, out: Path, workers: int = 1, cluster: str | None = None,
@@ -595,11 +603,13 @@ def train(settings: TrainSettings, out: Path, workers: int = 1, cluster: str | N
 
 
 def _finish_generation(out: Path, run: dict[str, Any]) -> None:
-    """``best.npz`` (the generation best against hard), ``run.json`` and the curve."""
-    scored = [g for g in run["generations"] if g["generation"] > 0 and "hard" in g["eval"]]
+    """``best.npz`` (the generation best against the first ``--against`` bot, hard by
+    default; the last one if none was evaluated), ``run.json`` and the curve."""
+    first = run["settings"].get("against", OPPONENTS)[0]
+    scored = [g for g in run["generations"] if g["generation"] > 0 and first in g["eval"]]
     trained = [g for g in run["generations"] if g["generation"] > 0]
     if scored:
-        best = max(scored, key=lambda g: (g["eval"]["hard"]["share"], g["generation"]))
+        best = max(scored, key=lambda g: (g["eval"][first]["share"], g["generation"]))
     else:
         best = trained[-1] if trained else None
     if best is not None:
