@@ -33,7 +33,6 @@ import hashlib
 import json
 import math
 import shlex
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
@@ -406,6 +405,21 @@ def validate(settings: TrainSettings) -> dict[str, Any]:
                           name if isinstance(name, str) else None)
 
 
+def command_line(settings: TrainSettings) -> str:
+    """The ``meeple train`` command that computes ``settings`` (every setting spelt out, so
+    the command alone remakes the nets)."""
+    words = ["meeple", "train", settings.game]
+    for key, value in settings.to_json().items():
+        if key in ("game", "options"):
+            continue
+        if isinstance(value, list):
+            value = ",".join(str(v) for v in value)
+        words += [f"--{key.replace('_', '-')}", str(value)]
+    for key, value in sorted(settings.options.items()):
+        words += ["--option", f"{key}={value}"]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def read_run(out: Path) -> dict[str, Any] | None:
     """The run recorded in ``out`` (its ``run.json``), or None."""
     path = out / RUN_FILE
@@ -527,7 +541,7 @@ def train(settings: TrainSettings, out: Path, workers: int = 1, cluster: str | N
         raise TrainError(f"--minutes must be more than 0, not {minutes}")
     run = check_out(out, settings, resume)
     started = time.monotonic()
-    cmd = command or " ".join(shlex.quote(a) for a in sys.argv)
+    cmd = command or command_line(settings)
     if run is None:
         run = {"settings": settings.to_json(), "search": search, "command": cmd,
                "generations": [], "best": None}
