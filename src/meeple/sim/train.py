@@ -248,7 +248,7 @@ def fit_value_net(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], seed: int
         raise TrainError(f"a value net needs at least 2 positions to fit, not {n}")
     rng = np.random.default_rng(seed)
     order = rng.permutation(n)
-    n_val = max(1, int(round(holdout * n)))
+    n_val = max(1, round(holdout * n))
     val, tr = order[:n_val], order[n_val:]
     mu = float(y[tr].mean())
     sd = float(y[tr].std()) or 1.0
