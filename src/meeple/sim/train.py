@@ -240,7 +240,8 @@ def fit_value_net(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], seed: int
     share ``holdout`` of the rows (at least one) decides early stopping (``patience`` epochs
     without a better held-out loss) and the weights kept. Seeded: the same data and seed give
     the same net. Returns the net (in the target's units) and its stats: ``val_mse`` (the
-    held-out mean squared error, target units) against ``zero_mse`` (a net answering 0)."""
+    held-out mean squared error, target units) against ``zero_mse`` (a net answering 0: the
+    game's evaluation alone) and ``mean_mse`` (a net answering the training targets' mean)."""
     x = np.asarray(x, np.float32)
     y = np.asarray(y, np.float32).reshape(-1)
     n = len(y)
@@ -311,7 +312,8 @@ def fit_value_net(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], seed: int
     pred = net.predict(x[val])
     stats = {"positions": n, "held_out": n_val, "epochs": epoch, "best_epoch": best[2],
              "val_mse": float(np.mean((pred - y[val]) ** 2)),
-             "zero_mse": float(np.mean(y[val] ** 2))}
+             "zero_mse": float(np.mean(y[val] ** 2)),
+             "mean_mse": float(np.mean((y[val] - mu) ** 2))}
     return net, stats
 
 
@@ -596,7 +598,8 @@ def train(settings: TrainSettings, out: Path, workers: int = 1, cluster: str | N
                              + time.monotonic() - t0, 1)})
         current.save(gen_path(out, generation))
         log(f"generation {generation}: fitted "
-            + ", ".join(f"{k} val mse {v['val_mse']:.2f} (zero net {v['zero_mse']:.2f})"
+            + ", ".join(f"{k} held-out mse {v['val_mse']:.2f} (zero net {v['zero_mse']:.2f}, "
+                        f"the mean {v['mean_mse']:.2f})"
                         for k, v in fit.items()))
         t2 = time.monotonic()
         result = run_evaluation(settings, search, current.to_bytes(), workers, cluster)
