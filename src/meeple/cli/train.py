@@ -10,7 +10,6 @@ import typer
 from meeple.cli.common import GamesHelpCommand, app, check_game, console, refuse
 from meeple.cli.sim import ChallengeOpt, LevelOpt, OptionOpt, SheetOpt, _options, split_bots
 from meeple.core.errors import MeepleError
-from meeple.sim.train import TrainSettings, train
 
 
 def _hidden(text: str) -> tuple[int, ...]:
@@ -64,6 +63,9 @@ def train_cmd(
     """Train a value net for GAME by self-play: mcts (hard's search) plays itself, a numpy
     net learns what the game's evaluation misses, and the next generation searches with it.
     Writes gen-NNN.npz checkpoints, best.npz, run.json and curve.png to --out."""
+    # imported here: numpy and the learner load only for this command, not for every meeple
+    from meeple.sim.train import TrainSettings, train
+
     check_game(game)
     options = _options(game, level, sheet, challenge, option)
     settings = TrainSettings(game=game, players=players, options=options,
