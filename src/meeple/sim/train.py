@@ -493,15 +493,18 @@ def plot_curve(path: Path, run: dict[str, Any]) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
     colours = {"hard": "#b22222", "medium": "#1f5fa8"}
-    for opp in run["settings"].get("against", OPPONENTS):
+    against = run["settings"].get("against", OPPONENTS)
+    for k, opp in enumerate(against):
         pts = [(g["generation"], g["eval"][opp]) for g in run["generations"]
                if opp in g.get("eval", {})]
         if not pts:
             continue
-        xs = [p[0] for p in pts]
+        # side by side, so that the intervals of two opponents do not hide each other
+        xs = [p[0] + 0.06 * (k - (len(against) - 1) / 2) for p in pts]
         ys = [p[1]["share"] for p in pts]
         err = [[p[1]["share"] - p[1]["low"] for p in pts],
                [p[1]["high"] - p[1]["share"] for p in pts]]
@@ -510,11 +513,14 @@ def plot_curve(path: Path, run: dict[str, Any]) -> None:
     ax.axhline(1.0 / run["settings"]["players"], color="grey", linestyle="--", linewidth=1,
                label="equal share")
     ax.set_xlabel("generation (0: no net)")
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_ylabel("win share (95 % interval)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"meeple train {run['settings']['game']}: "
-                 f"{run['settings']['players']} seats, seed {run['settings']['seed']}")
-    ax.legend(loc="lower right")
+    st = run["settings"]
+    ax.set_title(f"meeple train {st['game']}: {st['players']} seats, {st['games']} games and "
+                 f"{st['eval_games']} evaluation games a generation, seed {st['seed']}",
+                 fontsize=10)
+    ax.legend(loc="best", fontsize=9)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path)
