@@ -115,3 +115,31 @@ def test_a_search_bot_without_a_net_for_its_variant_says_so() -> None:
         state.sample_chance()
     bot.choose(state.seen_by(state.to_move), state.legal_moves())
     assert bot.last_info["net"] is False
+
+
+def test_a_search_with_a_net_answering_zero_plays_as_plain_mcts() -> None:
+    """The residual design: a zero net judges as the game's evaluation, so the search bot's
+    decisions are mcts's, move for move (seeded, iteration budget)."""
+    import meeple
+    from meeple.bots import MctsBot
+    from meeple.bots.config import MctsConfig
+    from meeple.bots.encoding import encoding
+    from meeple.bots.learned import variant_key
+    from meeple.sim.train import search_options, zero_net
+
+    state = meeple.new_game("takenokolor", players=2, seed=11)
+    nets = NetFile("takenokolor", {variant_key(state): zero_net(encoding(state).size)})
+    options = search_options("takenokolor", 2, 30)
+    learned = LearnedMcts(seed=5, config=MctsConfig.parse(dict(options)), nets=nets)
+    plain = MctsBot(seed=5, config=MctsConfig.parse(dict(options)))
+    decisions = 0
+    while state.to_move is not None and decisions < 12:
+        if state.to_move < 0:
+            state.sample_chance()
+            continue
+        view, legal = state.seen_by(state.to_move), state.legal_moves()
+        move = learned.choose(view, legal)
+        assert plain.choose(view, legal) == move
+        state.play(move)
+        decisions += 1
+    assert learned.last_info["net"] is True
