@@ -104,6 +104,9 @@ def test_the_learner_fits_a_known_function() -> None:
     assert stats["val_mse"] < 0.02 * stats["zero_mse"]
     again, _ = fit_value_net(x, y, (32, 32), seed=1, epochs=80, batch=128, lr=3e-3)
     np.testing.assert_array_equal(net.predict(x[:50]), again.predict(x[:50]))
+    # positions of one game share its final score: a game is held out whole (10 of 100 games)
+    _, by_game = fit_value_net(x, y, (8,), seed=1, epochs=2, groups=np.repeat(np.arange(100), 30))
+    assert by_game["held_out"] == 300
 
 
 def test_a_search_bot_without_a_net_for_its_variant_says_so() -> None:

@@ -15,7 +15,7 @@ its leaves judged by the learned evaluation (:func:`search_bot`).
 **A generation**: ``games`` self-play games with the current nets, run by the simulator's
 workers (:func:`meeple.sim.runner.map_tasks`: this process, a local pool or a Dask cluster);
 their positions saved (``data-NNN.npz``); a numpy MLP fitted on the positions of the last
-``window`` generations (:func:`fit_value_net`); the nets written as a checkpoint
+``window`` generations (whole games held out) (:func:`fit_value_net`); the nets written as a checkpoint
 (``gen-NNN.npz``, :class:`~meeple.bots.learned.NetFile` with ``made_by``); the search bot with
 them played against ``hard`` and ``medium`` over ``eval_games`` seeded games, seats rotated
 (the same seeds every generation); ``run.json`` and ``curve.png`` rewritten; ``best.npz`` is the
@@ -234,10 +234,14 @@ def zero_net(inputs: int) -> ValueNet:
 
 def fit_value_net(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], seed: int,
                   epochs: int = 60, batch: int = 256, lr: float = 1e-3, decay: float = 1e-4,
-                  holdout: float = 0.1, patience: int = 8) -> tuple[ValueNet, dict[str, Any]]:
+                  holdout: float = 0.1, patience: int = 8,
+                  groups: np.ndarray | None = None) -> tuple[ValueNet, dict[str, Any]]:
     """Fit an MLP (ReLU hidden layers ``hidden``, one linear output) to ``y`` from ``x`` with
     Adam on the Huber loss of the standardised target, L2 weight decay ``decay``; a held-out
-    share ``holdout`` of the rows (at least one) decides early stopping (``patience`` epochs
+    share ``holdout`` of the rows (at least one; with ``groups``, a label per row such as its
+    game, that share of the groups, whole: the positions of one game share its final score, so
+    a held-out row whose game is also trained on would reward memorising that game) decides
+    early stopping (``patience`` epochs
     without a better held-out loss) and the weights kept. Seeded: the same data and seed give
     the same net. Returns the net (in the target's units) and its stats: ``val_mse`` (the
     held-out mean squared error, target units) against ``zero_mse`` (a net answering 0: the
@@ -248,9 +252,16 @@ def fit_value_net(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], seed: int
     if n < 2:
         raise TrainError(f"a value net needs at least 2 positions to fit, not {n}")
     rng = np.random.default_rng(seed)
-    order = rng.permutation(n)
-    n_val = max(1, round(holdout * n))
-    val, tr = order[:n_val], order[n_val:]
+    labels = np.unique(groups) if groups is not None else np.zeros(0)
+    if len(labels) >= 2:
+        chosen = rng.permutation(labels)[:max(1, round(holdout * len(labels)))]
+        kept_out = np.isin(np.asarray(groups), chosen)
+        val, tr = np.flatnonzero(kept_out), rng.permutation(np.flatnonzero(~kept_out))
+    else:
+        order = rng.permutation(n)
+        cut = max(1, round(holdout * n))
+        val, tr = order[:cut], order[cut:]
+    n_val = len(val)
     mu = float(y[tr].mean())
     sd = float(y[tr].std()) or 1.0
     z = (y - mu) / sd
@@ -461,19 +472,23 @@ def check_out(out: Path, settings: TrainSettings, resume: bool) -> dict[str, Any
     return run
 
 
-def save_data(path: Path, by_key: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+#: A generation's positions of one variant: features, targets, the seed of each row's game.
+Positions = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def save_data(path: Path, by_key: dict[str, Positions]) -> None:
     arrays: dict[str, np.ndarray] = {"keys": np.array(json.dumps(sorted(by_key)))}
     for i, key in enumerate(sorted(by_key)):
-        arrays[f"{i}/x"], arrays[f"{i}/y"] = by_key[key]
+        arrays[f"{i}/x"], arrays[f"{i}/y"], arrays[f"{i}/game"] = by_key[key]
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
 
 
-def load_data(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def load_data(path: Path) -> dict[str, Positions]:
     with np.load(path, allow_pickle=False) as z:
         keys = json.loads(str(z["keys"]))
-        return {k: (z[f"{i}/x"], z[f"{i}/y"]) for i, k in enumerate(keys)}
+        return {k: (z[f"{i}/x"], z[f"{i}/y"], z[f"{i}/game"]) for i, k in enumerate(keys)}
 
 
 def _atomic_json(path: Path, data: dict[str, Any]) -> None:
@@ -575,11 +590,13 @@ def train(settings: TrainSettings, out: Path, workers: int = 1, cluster: str | N
             (settings.game, dict(settings.options), settings.players, seed, search, blob)
             for seed in selfplay_seeds(settings, generation)]
         log(f"generation {generation}: {len(tasks)} self-play games")
-        parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+        parts: dict[str, list[Positions]] = {}
         for res in map_tasks(selfplay_game, tasks, workers, cluster):
-            parts.setdefault(res["key"], []).append((res["x"], res["final"] - res["base"]))
-        data = {k: (np.concatenate([p[0] for p in v]), np.concatenate([p[1] for p in v]))
-                for k, v in parts.items()}
+            target = res["final"] - res["base"]
+            parts.setdefault(res["key"], []).append(
+                (res["x"], target, np.full(len(target), res["seed"], np.int64)))
+        data = {k: (np.concatenate([p[0] for p in v]), np.concatenate([p[1] for p in v]),
+                    np.concatenate([p[2] for p in v])) for k, v in parts.items()}
         save_data(gen_path(out, generation, "data"), data)
         play_seconds = time.monotonic() - t0
         window = [load_data(gen_path(out, g, "data"))
@@ -590,11 +607,12 @@ def train(settings: TrainSettings, out: Path, workers: int = 1, cluster: str | N
         for key in sorted({k for d in window for k in d}):
             x = np.concatenate([d[key][0] for d in window if key in d])
             y = np.concatenate([d[key][1] for d in window if key in d])
+            games = np.concatenate([d[key][2] for d in window if key in d])
             nets[key], fit[key] = fit_value_net(
                 x, y, settings.hidden, seed=int(Rng.derive(settings.seed, generation, 0xF17)
                                                 .next_u64() >> 33),
                 epochs=settings.epochs, batch=settings.batch, lr=settings.lr,
-                decay=settings.decay)
+                decay=settings.decay, groups=games)
         fit_seconds = time.monotonic() - t1
         games_so_far = sum(g.get("games", 0) for g in run["generations"]) + len(tasks)
         current = NetFile(settings.game, nets, made_by={
