@@ -37,6 +37,7 @@ START_UP = {
     ("meeple.cli.agent", "meeple.agent.policies"): "the bots, for `meeple agent` only",
     ("meeple.cli.agent", "meeple.agent.runner"): "the agent's loop, for `meeple agent` only",
     ("meeple.cli.agent", "meeple.settings"): "pydantic-settings, for `meeple agent` only",
+    ("meeple.cli.train", "meeple.sim.train"): "numpy and the learner, for `meeple train` only",
     ("meeple.agent.policies", "meeple.rl.spaces"): "numpy and Gymnasium (the rl extra), for "
                                                    "the npz: and sb3: policies only",
     ("meeple.agent.policies", "meeple.bots.encoding"): "numpy, for the sb3: policy only",

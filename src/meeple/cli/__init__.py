@@ -4,7 +4,7 @@ Sub-commands live in modules of this package, each adding itself to ``app``:
 ``agent`` (agent), ``analyse`` (analyse), ``newgame`` (new-game),
 ``play`` (play), ``online`` (join), ``ratings`` (calibrate-bots),
 ``records`` (replay), ``reports`` (reports: the chat's reported messages), ``serve`` (serve,
-schema), ``sheets`` (games, sheets) and ``sim`` (simulate, report, tournament).
+schema), ``sheets`` (games, sheets), ``sim`` (simulate, report, tournament) and ``train`` (train).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from meeple.cli.common import app, err_console
 from meeple.core.errors import MeepleError
 
 for _module in ("agent", "analyse", "newgame", "online", "play", "ratings", "records", "reports", "serve",
-                "sheets", "sim"):
+                "sheets", "sim", "train"):
     try:
         importlib.import_module(f"meeple.cli.{_module}")
     except ModuleNotFoundError as exc:  # a sub-command module not written yet

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import meeple
-from meeple.bots import make_bot
+from meeple.bots import Bot, make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.records import BadRecordFile, check_output_file, is_gzip, read_record_file
 from meeple.core.rng import Rng
-from meeple.core.state import CHANCE
+from meeple.core.state import CHANCE, State
 
 #: How long to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = "10s"
@@ -47,14 +47,19 @@ MAX_MOVES = 20_000
 
 
 def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int,
-              max_moves: int | None = None) -> dict[str, Any]:
+              max_moves: int | None = None, make: Callable[[str, int], Bot] | None = None,
+              on_decision: Callable[[State[Any]], None] | None = None) -> dict[str, Any]:
     """Play one game between ``bots`` (one spec per seat) and return its record.
 
     The record is the engine's ``state.record()`` plus ``bots`` (the specs, by seat) and
-    ``timings`` (per seat: decisions, total and longest seconds spent choosing).
+    ``timings`` (per seat: decisions, total and longest seconds spent choosing). ``make``
+    builds a seat's bot from its spec and seed (default :func:`make_bot`; ``meeple train``
+    builds its search bot with in-memory nets); ``on_decision`` is shown the true state before
+    each decision of a seat (``meeple train`` records its positions).
     """
     state = meeple.new_game(game, players=len(bots), seed=seed, **options)
-    players = [make_bot(spec, seed=bot_seed(seed, s)) for s, spec in enumerate(bots)]
+    build = make or (lambda spec, bseed: make_bot(spec, seed=bseed))
+    players = [build(spec, bot_seed(seed, s)) for s, spec in enumerate(bots)]
     decisions = [0] * len(bots)
     spent = [0.0] * len(bots)
     longest = [0.0] * len(bots)
@@ -73,6 +78,8 @@ def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int
         if seat == CHANCE:
             state.sample_chance()
             continue
+        if on_decision is not None:
+            on_decision(state)
         legal = state.legal_moves()
         view = state.seen_by(seat)
         t0 = clock()
@@ -249,18 +256,25 @@ def iter_results(
     job: JobSpec, seeds: Sequence[int], workers: int = 1, cluster: str | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Records of ``seeds``, in seed order, from this process, a pool or a Dask cluster."""
-    tasks = [job.task(s) for s in seeds]
+    yield from map_tasks(_run_task, [job.task(s) for s in seeds], workers, cluster)
+
+
+def map_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int = 1,
+              cluster: str | None = None) -> Iterator[Any]:
+    """``fn`` of each task, in task order, from this process, a local pool of ``workers``
+    processes or the Dask cluster at ``cluster``. ``fn`` must be a module-level function (it
+    is pickled to the workers)."""
     if cluster is not None:
-        yield from _iter_dask(tasks, cluster)
+        yield from _iter_dask(fn, list(tasks), cluster)
     elif workers <= 1 or len(tasks) <= 1:
         for t in tasks:
-            yield _run_task(t)
+            yield fn(t)
     else:
         import multiprocessing as mp
 
         ctx = mp.get_context("spawn") if _forking_unsafe() else mp.get_context()
         with ctx.Pool(processes=workers) as pool:
-            yield from pool.imap(_run_task, tasks, chunksize=1)
+            yield from pool.imap(fn, tasks, chunksize=1)
 
 
 def _forking_unsafe() -> bool:
@@ -269,7 +283,7 @@ def _forking_unsafe() -> bool:
     return sys.platform == "darwin"
 
 
-def _iter_dask(tasks: list[Any], address: str) -> Iterator[dict[str, Any]]:
+def _iter_dask(fn: Callable[[Any], Any], tasks: list[Any], address: str) -> Iterator[Any]:
     try:
         from distributed import Client
     except ImportError as exc:  # pragma: no cover - dask[distributed] is a dependency
@@ -279,7 +293,7 @@ def _iter_dask(tasks: list[Any], address: str) -> Iterator[dict[str, Any]]:
     except OSError as exc:
         raise MeepleError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
     try:
-        futures = client.map(_run_task, tasks, pure=False)
+        futures = client.map(fn, tasks, pure=False)
         for fut in futures:  # in seed order, like the local pool
             yield fut.result()
     finally:

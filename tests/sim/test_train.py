@@ -1,0 +1,148 @@
+"""``meeple train``'s pipeline: the same nets on a Dask cluster as on the local pool, a run
+killed mid-generation resumes to the nets of an uninterrupted one, the learner fits a known
+function, and run.json, the checkpoints and the curve are written."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from meeple.bots.learned import NetFile
+from meeple.sim.train import LearnedMcts, TrainSettings, fit_value_net, train
+
+distributed = pytest.importorskip("distributed")
+
+TINY = TrainSettings(game="takenokolor", generations=2, games=2, iterations=5, eval_games=0,
+                     hidden=(8,), epochs=3, seed=7)
+
+
+def _nets(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files if k != "meta"}
+
+
+def _same_nets(a: Path, b: Path) -> None:
+    left, right = _nets(a), _nets(b)
+    assert sorted(left) == sorted(right)
+    for key in left:
+        np.testing.assert_array_equal(left[key], right[key])
+
+
+def test_a_run_on_a_dask_cluster_gives_the_nets_of_the_local_pool(tmp_path: Path) -> None:
+    train(TINY, tmp_path / "pool", workers=2, command="test pool")
+    with distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1,
+                                  processes=True, protocol="tcp://",
+                                  dashboard_address=None) as cluster:
+        train(TINY, tmp_path / "dask", cluster=cluster.scheduler_address, command="test dask")
+    for gen in (1, 2):
+        _same_nets(tmp_path / "pool" / f"gen-{gen:03d}.npz",
+                   tmp_path / "dask" / f"gen-{gen:03d}.npz")
+    run = json.loads((tmp_path / "dask" / "run.json").read_text())
+    assert run["settings"] == TINY.to_json()
+    assert [g["generation"] for g in run["generations"]] == [0, 1, 2]
+    assert all(g["positions"] > 0 for g in run["generations"][1:])
+    made_by = NetFile.load(tmp_path / "dask" / "gen-002.npz").made_by
+    assert made_by["command"] == "test dask"
+    assert made_by["seed"] == 7 and made_by["generation"] == 2 and made_by["games"] == 4
+    assert made_by["settings"]["iterations"] == 5
+
+
+def test_the_curve_and_best_net_follow_the_evaluation(tmp_path: Path) -> None:
+    settings = TrainSettings(game="takenokolor", generations=1, games=2, iterations=5,
+                             eval_games=3, hidden=(8,), epochs=2, against=("easy", "random"))
+    run = train(settings, tmp_path)
+    assert [sorted(g["eval"]) for g in run["generations"]] == [["easy", "random"]] * 2
+    for g in run["generations"]:
+        res = g["eval"]["easy"]
+        assert res["games"] == 3 and res["low"] <= res["share"] <= res["high"]
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert run["best"] == 1
+    _same_nets(tmp_path / "best.npz", tmp_path / "gen-001.npz")
+
+
+def test_a_run_killed_mid_generation_resumes_to_the_same_nets(tmp_path: Path) -> None:
+    settings = TrainSettings(game="takenokolor", generations=2, games=4, iterations=40,
+                             eval_games=0, hidden=(8,), epochs=3, seed=3)
+    args = ["train", "takenokolor", "--generations", "2", "--games", "4", "--iterations", "40",
+            "--eval-games", "0", "--hidden", "8", "--epochs", "3", "--seed", "3",
+            "--out", str(tmp_path / "killed")]
+    code = "import sys; from meeple.cli import main; sys.argv[0] = 'meeple'; main()"
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    run_file = tmp_path / "killed" / "run.json"
+    try:
+        for _ in range(6000):  # until generation 1 is recorded (at most ten minutes)
+            if run_file.exists() and '"generation": 1' in run_file.read_text():
+                break
+            assert proc.poll() is None, "the run ended before it could be killed"
+            time.sleep(0.1)
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    assert not (tmp_path / "killed" / "gen-002.npz").exists(), "killed after generation 2"
+    resumed = train(settings, tmp_path / "killed", resume=True)
+    assert [g["generation"] for g in resumed["generations"]] == [0, 1, 2]
+    train(settings, tmp_path / "whole")
+    for gen in (1, 2):
+        _same_nets(tmp_path / "killed" / f"gen-{gen:03d}.npz",
+                   tmp_path / "whole" / f"gen-{gen:03d}.npz")
+
+
+def test_the_learner_fits_a_known_function() -> None:
+    rng = np.random.default_rng(5)
+    x = rng.random((3000, 6)).astype(np.float32)
+    y = 10 + 6 * x[:, 0] - 4 * x[:, 1] * x[:, 2] + 3 * np.maximum(x[:, 3] - 0.5, 0)
+    net, stats = fit_value_net(x, y, (32, 32), seed=1, epochs=80, batch=128, lr=3e-3)
+    assert stats["val_mse"] < 0.02 * stats["zero_mse"]
+    again, _ = fit_value_net(x, y, (32, 32), seed=1, epochs=80, batch=128, lr=3e-3)
+    np.testing.assert_array_equal(net.predict(x[:50]), again.predict(x[:50]))
+    # positions of one game share its final score: a game is held out whole (10 of 100 games)
+    _, by_game = fit_value_net(x, y, (8,), seed=1, epochs=2, groups=np.repeat(np.arange(100), 30))
+    assert by_game["held_out"] == 300
+
+
+def test_a_search_bot_without_a_net_for_its_variant_says_so() -> None:
+    import meeple
+
+    bot = LearnedMcts(seed=1, nets=NetFile("takenokolor", {}))
+    state = meeple.new_game("takenokolor", players=2, seed=4)
+    while state.to_move is not None and state.to_move < 0:
+        state.sample_chance()
+    bot.choose(state.seen_by(state.to_move), state.legal_moves())
+    assert bot.last_info["net"] is False
+
+
+def test_a_search_with_a_net_answering_zero_plays_as_plain_mcts() -> None:
+    """The residual design: a zero net judges as the game's evaluation, so the search bot's
+    decisions are mcts's, move for move (seeded, iteration budget)."""
+    import meeple
+    from meeple.bots import MctsBot
+    from meeple.bots.config import MctsConfig
+    from meeple.bots.encoding import encoding
+    from meeple.bots.learned import variant_key
+    from meeple.sim.train import search_options, zero_net
+
+    state = meeple.new_game("takenokolor", players=2, seed=11)
+    nets = NetFile("takenokolor", {variant_key(state): zero_net(encoding(state).size)})
+    options = search_options("takenokolor", 2, 30)
+    learned = LearnedMcts(seed=5, config=MctsConfig.parse(dict(options)), nets=nets)
+    plain = MctsBot(seed=5, config=MctsConfig.parse(dict(options)))
+    decisions = 0
+    while state.to_move is not None and decisions < 12:
+        if state.to_move < 0:
+            state.sample_chance()
+            continue
+        view, legal = state.seen_by(state.to_move), state.legal_moves()
+        move = learned.choose(view, legal)
+        assert plain.choose(view, legal) == move
+        state.play(move)
+        decisions += 1
+    assert learned.last_info["net"] is True
