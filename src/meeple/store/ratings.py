@@ -35,6 +35,7 @@ from meeple.bots.ratings import (
     model,
     rated_bot,
     seed_for,
+    seeded,
     shown,
 )
 from meeple.core.state import places_by_total, places_with_forfeits
@@ -323,13 +324,15 @@ class Ratings:
 
     def bots(self, game: str) -> dict[str, Rating]:
         """Each difficulty's rating in ``game``: stored, or its seed before its first rated
-        game."""
-        subjects = [bot_subject(d) for d in RATED_BOTS]
+        game. A difficulty with no seed in ``game`` (never calibrated there, see
+        :func:`~meeple.bots.ratings.seeded`) is left out: its number would say nothing."""
+        ladder = [d for d in RATED_BOTS if seeded(game, d)]
+        subjects = [bot_subject(d) for d in ladder]
         with self.store.session() as s:
             stored = {r.subject: _rating(r) for r in s.scalars(select(RatingRow).where(
                 RatingRow.game == game, RatingRow.subject.in_(subjects)))}
         out = {}
-        for d, subject in zip(RATED_BOTS, subjects, strict=True):
+        for d, subject in zip(ladder, subjects, strict=True):
             if subject in stored:
                 out[d] = stored[subject]
             else:
