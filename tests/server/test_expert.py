@@ -93,3 +93,12 @@ def test_expert_is_off_a_games_ladder_until_calibrated(server: Server) -> None:
     difficulties = [b["difficulty"] for b in board["bots"]]
     assert difficulties[:3] == ["easy", "medium", "hard"]
     assert ("expert" in difficulties) == seeded("gardens", "expert")
+    # nor does a table's expert seat show a made-up number (a new player's 1500?)
+    t = create(server, "gardens", {"level": 1},
+               [{"kind": "human"}, {"kind": "bot", "bot": "hard"},
+                {"kind": "bot", "bot": "expert"}])["id"]
+    seats = server.api("GET", f"/api/tables/{t}").json()["seats"]
+    hard_seed = next(b["rating"] for b in board["bots"] if b["difficulty"] == "hard")
+    assert seats[1]["rating"] == hard_seed
+    if not seeded("gardens", "expert"):
+        assert seats[2]["rating"] is None

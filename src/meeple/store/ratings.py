@@ -385,7 +385,8 @@ class Ratings:
         id, game, whether its game was rated and ended, and its seats' (kind, bot). A seat an
         account holds shows the account's rating in the game; a named difficulty's bot seat
         the bot's; at a finished rated table, each rated seat its rating after that game and
-        the one before. Open seats and other bots are left out."""
+        the one before. Open seats, other bots, and a difficulty with neither a seed in the
+        game nor a rated game there yet (``expert`` before calibration) are left out."""
         if not tables:
             return {}
         ids = [t[0] for t in tables]
@@ -420,6 +421,9 @@ class Ratings:
                         continue
                     subject = found
                 line = past.get((table_id, subject))
+                if (kind == BOT and line is None and (subject, game) not in now_
+                        and not seeded(game, str(bot))):
+                    continue  # a difficulty never measured in this game: no number to show
                 marked = subject in bot_accounts
                 if line is not None:
                     out[(table_id, i)] = SeatRating((line.mu_after, line.sigma_after),
