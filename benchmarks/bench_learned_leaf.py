@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,7 @@ def positions(game: str, n: int) -> list[State[Any]]:
 def random_net(size: int, hidden: list[int]) -> ValueNet:
     rng = np.random.default_rng(0)
     widths = [size, *hidden, 1]
-    return ValueNet([(rng.normal(0, 0.1, (a, b)), np.zeros(b)) for a, b in zip(widths, widths[1:])])
+    return ValueNet([(rng.normal(0, 0.1, (a, b)), np.zeros(b)) for a, b in pairwise(widths)])
 
 
 def searched(spec: str, states: list[State[Any]]) -> tuple[float, int]:
