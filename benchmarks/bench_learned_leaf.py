@@ -13,8 +13,10 @@ Prints CPU seconds and iterations per CPU second, and their ratio.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,8 +25,11 @@ import meeple
 from meeple.bots import make_bot
 from meeple.bots.encoding import encoding
 from meeple.bots.learned import NetFile, ValueNet, register_nets, variant_key
-from meeple.core.rng import Rng
-from meeple.core.state import CHANCE, State
+from meeple.core.state import State
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.bots.test_learned_leaf import random_position
 
 GAMES = ("gardens", "reefs", "takenokolor", "pergola")
 
@@ -32,16 +37,7 @@ GAMES = ("gardens", "reefs", "takenokolor", "pergola")
 def positions(game: str, n: int) -> list[State[Any]]:
     out = []
     for seed in range(n):
-        state = meeple.new_game(game, players=2, seed=seed)
-        rng = Rng(seed)
-        for _ in range(3 * seed):
-            while state.to_move == CHANCE:
-                state.sample_chance(rng)
-            if state.is_over:
-                break
-            state.play(rng.choice(state.legal_moves()))
-        while state.to_move == CHANCE:
-            state.sample_chance(rng)
+        state = random_position(meeple.new_game(game, players=2, seed=seed), seed, 3 * seed)
         if not state.is_over:
             out.append(state)
     return out

@@ -36,7 +36,12 @@ GAME = "gardens"
 
 def _position(seed: int, plies: int = 0) -> State[Any]:
     """A two-seat Gardens level-1 game with ``plies`` random decisions played, at a decision."""
-    state = meeple.new_game(GAME, players=2, seed=seed, level=1)
+    return random_position(meeple.new_game(GAME, players=2, seed=seed, level=1), seed, plies)
+
+
+def random_position(state: State[Any], seed: int, plies: int) -> State[Any]:
+    """``state`` after ``plies`` random decisions (fewer if the game ends), chance drawn up to
+    the next decision (generator seeded by ``seed``). Also benchmarks/bench_learned_leaf.py's."""
     rng = Rng(seed)
     for _ in range(plies):
         while state.to_move == CHANCE:

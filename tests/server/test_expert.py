@@ -5,7 +5,6 @@ refused before anything changes."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pytest
 
@@ -13,6 +12,7 @@ from meeple.bots.ratings import seeded
 from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_hint import _hint, _view
 from tests.server.test_play import create, join
+from tests.server.test_profile import wait_finished
 
 #: The bots and the hint lane are the same on either store; the refusals are checked on both.
 BAD_NETS = ["../x", "x.npz", "nosuch", "Expert", "nets/expert"]
@@ -40,21 +40,11 @@ def test_a_table_with_nets_the_game_lacks_is_refused_and_nothing_changes(server:
     assert _total(server) == before
 
 
-def _wait_over(server: Server, table: str, seconds: float = 600) -> dict[str, Any]:
-    deadline = time.monotonic() + seconds
-    while True:
-        info: dict[str, Any] = server.api("GET", f"/api/tables/{table}").json()
-        if info["status"] == "finished":
-            return info
-        assert time.monotonic() < deadline, f"the table did not finish: {info}"
-        time.sleep(0.5)
-
-
 @SQLITE_ONLY
 def test_an_expert_seat_plays_a_table_to_its_end(server: Server) -> None:
     t = create(server, "gardens", {"level": 1},
                [{"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "random"}])["id"]
-    info = _wait_over(server, t)
+    info = wait_finished(server, t, 600)
     rec = server.api("GET", f"/api/tables/{t}/record").json()
     assert len(rec["scores"]) == 2 and info["result"] == rec["scores"]
     # every decision was the expert's own, none a stand-in's for a bot past its deadline
