@@ -880,7 +880,7 @@ def test_removed_research_options_are_refused_naming_the_allowed_ones(option: st
 
     name = option.split("=")[0]
     allowed = ("options: iterations, cpu, seconds, top, horizon, crn, diverse, versus, beam, others, "
-               "bias, rollout")
+               "bias, rollout, net")
     for refuse in (make_bot, client_spec):
         with pytest.raises(MeepleError) as exc:
             refuse(f"mcts:iterations=5;{option}")

@@ -23,7 +23,7 @@ def _to_decision(state: State[Any]) -> State[Any]:
 
 
 def test_the_difficulties_are_bots_like_any_other() -> None:
-    assert set(DIFFICULTIES) == {"easy", "medium", "hard"} and set(DIFFICULTIES) <= set(BOTS)
+    assert DIFFICULTIES == ("easy", "medium", "hard", "expert") and set(DIFFICULTIES) <= set(BOTS)
     for name in DIFFICULTIES:
         bot = make_bot(name, seed=3)
         assert isinstance(bot, DifficultyBot) and bot.name == name and bot.seed == 3
@@ -42,17 +42,25 @@ def test_every_game_plays_every_difficulty_as_a_valid_spec(info: meeple.GameInfo
         for players in range(info.min_players, info.max_players + 1):
             spec = difficulty_spec(name, info.name, players)
             make_bot(spec)  # a spec that builds
-            if name == "hard":
+            if name in ("hard", "expert"):
                 cfg = MctsConfig.parse(dict(p.split("=") for p in spec.split(":")[1].split(";")))
                 # budgets in iterations or CPU time; the wall clock only as a safety cap
                 assert cfg.iterations > 0 or cfg.cpu > 0
+            if name == "expert":
+                # expert is hard's search at hard's budget (equal think time), with the nets
+                hard = MctsConfig.parse(dict(p.split("=") for p in difficulty_spec(
+                    "hard", info.name, players).split(":")[1].split(";")))
+                assert cfg.net == "expert" and hard.net is None
+                assert (cfg.iterations, cfg.cpu, cfg.seconds) == (hard.iterations, hard.cpu,
+                                                                  hard.seconds)
 
 
 def test_a_game_without_presets_plays_the_general_difficulties() -> None:
     for name in DIFFICULTIES:
         assert difficulty_spec(name, "no-such-game", 2) == GENERAL[name]
-    with pytest.raises(MeepleError, match="unknown difficulty 'expert'; difficulties: easy, medium, hard"):
-        difficulty_spec("expert", "gardens", 2)
+    with pytest.raises(MeepleError,
+                       match="unknown difficulty 'master'; difficulties: easy, medium, hard, expert"):
+        difficulty_spec("master", "gardens", 2)
 
 
 def test_a_difficulty_plays_its_game_s_preset_for_the_view_it_is_given(

@@ -41,6 +41,9 @@ START_UP = {
     ("meeple.agent.policies", "meeple.rl.spaces"): "numpy and Gymnasium (the rl extra), for "
                                                    "the npz: and sb3: policies only",
     ("meeple.agent.policies", "meeple.bots.encoding"): "numpy, for the sb3: policy only",
+    ("meeple.bots.mcts", "meeple.bots.learned"): "numpy, for a search with nets (mcts:net=..., "
+                                                 "expert) only: import meeple.bots stays "
+                                                 "without numpy",
     ("meeple.server", "meeple.server.app"): "FastAPI, SQLAlchemy and the store, which a bot "
                                             "worker (it imports meeple.server.table.botpool) never "
                                             "needs: it starts in half the time",

@@ -23,6 +23,12 @@ class Bot(ABC):
     def choose(self, view: State[Any], legal_moves: Sequence[Any]) -> Any:
         """Return one element of ``legal_moves``."""
 
+    def check_game(self, game: str) -> None:
+        """Raise :class:`MeepleError` if this bot cannot play ``game`` as its spec asks (a
+        bot whose options name something of the game's: ``mcts``'s ``net``). Any bot can play
+        any game otherwise."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seed={self.seed}>"
 

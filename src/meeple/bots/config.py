@@ -11,11 +11,17 @@ general defaults. What each option does is in docs/bots.md.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from meeple.core.errors import MeepleError
+
+#: A net's name: 1-40 lower-case letters, digits and hyphens (``meeple.bots.learned`` finds
+#: the nets by it; kept here so parsing a spec needs no numpy).
+NET_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+NET_NAME_RULE = "1-40 lower-case letters, digits and hyphens, starting with a letter or digit"
 
 #: Rollout policies: ``random`` (a uniformly random decision at a time) or ``greedy`` (each
 #: seat plays the whole turn its evaluation likes best, as the ``greedy`` bot would).
@@ -82,6 +88,14 @@ def _flag(name: str) -> Callable[[Any], bool]:
     return conv
 
 
+def _net_name(value: Any) -> str:
+    """A net's name (``meeple.bots.learned.NET_NAME``, checked here without numpy)."""
+    if not isinstance(value, str) or NET_NAME.fullmatch(value) is None:
+        raise MeepleError(f"mcts option net must be a net's name ({NET_NAME_RULE}; a name, "
+                          f"never a file or path), not {value!r}")
+    return value
+
+
 def _choice(name: str, allowed: tuple[str, ...]) -> Callable[[Any], str]:
     def conv(value: Any) -> str:
         if str(value) not in allowed:
@@ -104,6 +118,7 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
     "others": _choice("others", OTHERS),
     "bias": _float("bias", 0.0, "a number, 0 or more"),
     "rollout": _choice("rollout", ROLLOUT_POLICIES),
+    "net": _net_name,
 }
 
 
@@ -127,6 +142,9 @@ class MctsConfig:
     others: str | None = None
     bias: float | None = None
     rollout: str | None = None
+    #: the game's nets (by name) that judge the search's leaves; ``None``: the evaluation
+    #: alone. Not presettable: a difficulty's spec names its nets itself.
+    net: str | None = None
 
     @classmethod
     def parse(cls, options: Mapping[str, Any]) -> MctsConfig:
@@ -190,6 +208,7 @@ class MctsSettings:
     others: str
     bias: float
     rollout: str
+    net: str | None
 
 
 def _preset(layers: tuple[Mapping[str, Any], ...], name: str, players: int) -> Any:

@@ -1,4 +1,5 @@
-"""Named difficulties: ``easy``, ``medium`` and ``hard``, usable wherever a bot spec is.
+"""Named difficulties: ``easy``, ``medium``, ``hard`` and ``expert``, usable wherever a bot
+spec is.
 
 Each is a documented preset per game and number of seats, kept as data in the game package
 (``BotKnowledge.presets["difficulties"]``, see docs/bots.md): a bot spec such as ``greedy`` or
@@ -21,15 +22,18 @@ from meeple.bots.mcts import sheet_name
 from meeple.core.errors import MeepleError, UnknownGame
 from meeple.core.state import State
 
-DIFFICULTIES = ("easy", "medium", "hard")
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
 
 #: What a difficulty plays in a game that presets none: ``easy`` looks at the score only and
 #: plays a random whole turn one time in five; ``medium`` is ``greedy``; ``hard`` searches
-#: for at most 1000 iterations or 0.6 CPU seconds a decision.
+#: for at most 1000 iterations or 0.6 CPU seconds a decision; ``expert`` searches with hard's
+#: budget (equal think time), its leaves judged by the game's shipped nets ``expert``
+#: (``nets/expert.npz``, made by ``meeple train``; without them, hard's search).
 GENERAL: dict[str, Any] = {
     "easy": "greedy:eval=score;epsilon=0.2",
     "medium": "greedy",
     "hard": "mcts:iterations=1000;cpu=0.6;seconds=3",
+    "expert": "mcts:iterations=1000;cpu=0.6;seconds=3;net=expert",
 }
 
 
@@ -61,7 +65,8 @@ def difficulty_spec(name: str, game: str, players: int, sheet: str | None = None
 
 
 class DifficultyBot(Bot):
-    """``easy``, ``medium`` or ``hard``: the game's preset bot for that difficulty."""
+    """``easy``, ``medium``, ``hard`` or ``expert``: the game's preset bot for that
+    difficulty."""
 
     def __init__(self, difficulty: str, seed: int = 0, **options: Any) -> None:
         super().__init__(seed)
@@ -80,7 +85,15 @@ class DifficultyBot(Bot):
         if bot is None:
             spec = difficulty_spec(self.name, view.game_name, view.players, sheet)
             bot = self._bots[key] = make_bot(spec, seed=self.seed)
+            if hasattr(bot, "play_without_missing_nets"):
+                # a preset's nets not shipped (yet) in this game: its search without them
+                bot.play_without_missing_nets = True
         return bot
+
+    def check_game(self, game: str) -> None:
+        """Every preset of the difficulty in ``game`` can play there (a difficulty's nets
+        that a game does not ship are no error: it plays without them, see ``expert``)."""
+        return None
 
     def choose(self, view: State[Any], legal_moves: Sequence[Any]) -> Any:
         bot = self.last = self.bot_for(view)

@@ -112,7 +112,8 @@ class Hint:
 
 
 def level_spec(level: str) -> str:
-    """The bot spec a hint level stands for: a difficulty name (``easy``, ``medium``, ``hard``)
+    """The bot spec a hint level stands for: a difficulty name (``easy``, ``medium``, ``hard``,
+    ``expert``)
     or any bot spec (``greedy``, ``mcts:iterations=200``). Raises :class:`MeepleError` naming
     what is allowed."""
     text = level.strip()

@@ -18,6 +18,13 @@ only, one matrix product a layer. The observation differs by seat count and shee
 holds one net per variant (:func:`variant_key`); a variant without one has no learned
 evaluation.
 
+**Names.** A bot names a game's nets (``mcts:net=expert``), never a path: :func:`nets_for`
+finds ``expert`` among the nets registered in this process (:func:`register_nets`: tests, and
+``meeple train``'s workers with the nets of the run under way), else in the game package's
+``nets/`` folder (``nets/expert.npz``), found through the registry as its ``sheets/`` are. A name
+is :data:`NET_NAME`: lower-case letters, digits and hyphens, so it can never reach outside
+that folder.
+
 **The file** (``.npz``, read with ``allow_pickle=False``): ``meta``, a JSON string
 (``format``, ``game``, ``nets``: for each variant key its ``inputs`` and ``layers``, and
 whatever the run that made it recorded under ``made_by``), and for each variant key ``k`` and
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,9 +43,11 @@ from typing import Any
 
 import numpy as np
 
+from meeple.bots.config import NET_NAME, NET_NAME_RULE
 from meeple.bots.encoding import Encoding, encoding, unit_bounds
 from meeple.bots.evaluation import Evaluation, evaluation_for
 from meeple.core.errors import MeepleError
+from meeple.core.registry import game_files
 from meeple.core.state import State
 
 #: The file format this module writes and reads.
@@ -45,6 +55,72 @@ FORMAT = 1
 
 #: The largest net file read (bytes): a shipped net is well under 1 MB.
 MAX_FILE_BYTES = 64 * 1024 * 1024
+
+#: The folder of a game's package that holds the nets it ships, one ``<name>.npz`` each.
+NETS_FOLDER = "nets"
+
+#: Nets made available in this process without a file, by (game, name).
+_REGISTERED: dict[tuple[str, str], NetFile] = {}
+#: Shipped net files read so far, by (game, name) (read once per process).
+_LOADED: dict[tuple[str, str], NetFile] = {}
+_LOCK = threading.Lock()
+
+
+def check_net_name(name: object) -> str:
+    """``name`` if it is a net's name (:data:`NET_NAME`), else a MeepleError saying what a
+    name may be."""
+    if not isinstance(name, str) or NET_NAME.fullmatch(name) is None:
+        raise MeepleError(f"a net's name is {NET_NAME_RULE} (a name, never a file or path), "
+                          f"not {name!r}")
+    return name
+
+
+def register_nets(game: str, name: str, netfile: NetFile) -> None:
+    """Make ``netfile`` game ``game``'s nets called ``name`` in this process (before any file
+    of that name): how a test or a training run's workers play with nets not shipped."""
+    check_net_name(name)
+    if netfile.game != game:
+        raise MeepleError(f"the nets are {netfile.game}'s, not {game}'s")
+    with _LOCK:
+        _REGISTERED[(game, name)] = netfile
+
+
+def unregister_nets(game: str, name: str) -> None:
+    """Forget nets :func:`register_nets` made available (a shipped file of that name, if any,
+    is found again)."""
+    with _LOCK:
+        _REGISTERED.pop((game, name), None)
+
+
+def shipped_nets(game: str) -> list[str]:
+    """The names of the nets game ``game``'s package ships (its ``nets/*.npz``), in order."""
+    folder = game_files(game) / NETS_FOLDER
+    if not folder.is_dir():
+        return []
+    return sorted(p.name.removesuffix(".npz") for p in folder.iterdir()
+                  if p.name.endswith(".npz") and NET_NAME.fullmatch(p.name[:-4]))
+
+
+def nets_for(game: str, name: str) -> NetFile:
+    """Game ``game``'s nets called ``name``: registered in this process, else its package's
+    ``nets/<name>.npz`` (read once, then kept). A name that is no :data:`NET_NAME`, or names
+    no nets of the game, is a MeepleError naming the nets there are."""
+    check_net_name(name)
+    key = (game, name)
+    with _LOCK:
+        found = _REGISTERED.get(key) or _LOADED.get(key)
+    if found is not None:
+        return found
+    path = game_files(game) / NETS_FOLDER / f"{name}.npz"
+    if not path.is_file():
+        there = sorted(set(shipped_nets(game)) | {n for g, n in _REGISTERED if g == game})
+        raise MeepleError(f"{game} has no nets called {name!r}; its nets: "
+                          f"{', '.join(there) if there else 'none'}")
+    loaded = NetFile.from_bytes(path.read_bytes(), f"{game}'s nets {name!r}")
+    if loaded.game != game:
+        raise MeepleError(f"{game}'s nets {name!r} are {loaded.game}'s")
+    with _LOCK:
+        return _LOADED.setdefault(key, loaded)
 
 
 def variant_key(state: State[Any]) -> str:

@@ -33,10 +33,11 @@ CLIENT_LIMITS: dict[str, float] = {
 }
 
 
-def client_spec(spec: str) -> str:
+def client_spec(spec: str, game: str | None = None) -> str:
     """``spec`` stripped, if a client may ask a server for it (a known bot, options within
-    :data:`CLIENT_LIMITS`); otherwise :class:`MeepleError` saying what is over and what is
-    allowed."""
+    :data:`CLIENT_LIMITS`, and, given the ``game`` it is to play, what it names there, such
+    as ``mcts``'s ``net``, there); otherwise :class:`MeepleError` saying what is over and what
+    is allowed."""
     text = spec.strip()
     if not text:
         raise MeepleError(f"the bot spec is empty; bots: {', '.join(sorted(BOTS))}")
@@ -53,7 +54,9 @@ def client_spec(spec: str) -> str:
             raise MeepleError(
                 f"bot option {key}={value} is over what a server table allows ({key} at most "
                 f"{limit:g}); limits: " + ", ".join(f"{k} {v:g}" for k, v in CLIENT_LIMITS.items()))
-    make_bot(text)  # unknown bots and options, and values out of their own range, refused
+    bot = make_bot(text)  # unknown bots and options, and values out of their own range, refused
+    if game is not None:
+        bot.check_game(game)  # e.g. nets the game does not have
     return text
 
 

@@ -23,6 +23,10 @@ Each iteration
    margin over the best other seat (``versus=each``: each other seat in turn, averaged); before
    it, the logistic of the evaluation margin (``scale`` points per unit); solo, the rise of the
    evaluation over the root's, less the mean rise of the leaves so far at the same depth.
+   With ``net=<name>`` a leaf before the end is judged by the game's nets of that name
+   (:mod:`meeple.bots.learned`: the evaluation plus the net's correction, for every seat at
+   once); candidates are still ranked by the evaluation alone (cheap). A variant the nets do
+   not cover is judged by the evaluation, and :attr:`MctsBot.last_info`'s ``net`` says so.
 
 The move played is the most visited root turn (ties: the better mean, then the better rank); the
 whole turn is kept as a plan and replayed decision by decision.
@@ -43,17 +47,20 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.bots.base import Bot, register_bot
 from meeple.bots.config import MctsConfig, MctsSettings
 from meeple.bots.evaluation import evaluation_for, ranked_turns, turn_ranker_for
 from meeple.bots.greedy import Planner
 from meeple.bots.knowledge import bot_knowledge
-from meeple.core.errors import IllegalMove, UnknownGame
+from meeple.core.errors import IllegalMove, MeepleError, UnknownGame
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE, State
 from meeple.core.turns import OutOfTime, beam_turns, expand_turns
+
+if TYPE_CHECKING:  # numpy: imported when a search has nets (meeple.bots stays numpy-free)
+    from meeple.bots.learned import Judge, LearnedEvaluation, NetFile
 
 
 def sheet_name(state: State[Any]) -> str | None:
@@ -118,10 +125,20 @@ class MctsBot(Bot):
     #: the same limit at the root, so greedy's turn is a candidate
     root_turns: int = 5000
 
-    def __init__(self, seed: int = 0, config: MctsConfig | None = None, **options: Any) -> None:
+    def __init__(self, seed: int = 0, config: MctsConfig | None = None,
+                 nets: NetFile | None = None, **options: Any) -> None:
         super().__init__(seed)
         if config is not None and options:
             raise TypeError("give either a config or options, not both")
+        #: nets given in memory (``meeple train``'s own matches): they judge the leaves
+        #: whatever the spec's ``net``
+        self.nets = nets
+        #: a ``net`` the game does not have: played without (a difficulty's preset, e.g.
+        #: ``expert`` before its game ships nets) rather than an error (a spec's own ``net``)
+        self.play_without_missing_nets = False
+        self._learned: dict[str, LearnedEvaluation | None] = {}  # by game (None: no such nets)
+        self._net_note = ""  # what last_info["net"] says when no judge was bound
+        self._judge: Judge | None = None  # the leaves' judge of the search under way
         #: the options as the spec gave them (``None``: the game's preset applies)
         self.spec = config if config is not None else MctsConfig.parse(options)
         self.options = self.spec.given()
@@ -187,6 +204,7 @@ class MctsBot(Bot):
         root = _Node()
         self._me = seat
         first = view.sample_hidden(seat, self.rng)
+        self._judge = self.leaf_judge(first)  # (draws nothing from the generator)
         stopped = "iterations"
         # the root lists up to root_turns whole turns, so greedy's choice is always a candidate,
         # unless that takes more than its share of the cap (then single decisions)
@@ -201,7 +219,8 @@ class MctsBot(Bot):
             self.last_iterations = 0
             self._info(0, "one candidate", start, cpu_start)
             return root.edges[0].moves
-        baseline = evaluate(first, seat)
+        judge = self._judge
+        baseline = judge(first, seat) if judge is not None else evaluate(first, seat)
         self._depth_ref = {}
         # greedy's turn depends on the position only (equal keys, equal states: the State
         # contract), so within one search it is found once per position, however many
@@ -243,6 +262,43 @@ class MctsBot(Bot):
             "wall_seconds": round(time.perf_counter() - start, 4),
             "capped": stopped.startswith("wall-clock") or stopped.startswith("root listing"),
         }
+        if self.nets is not None or self.cfg.net is not None:
+            name = self.cfg.net if self.nets is None else "(in memory)"
+            self.last_info["net"] = name if self._judge is not None else self._net_note
+
+    def check_game(self, game: str) -> None:
+        """The nets the spec's ``net`` names exist in ``game`` (a MeepleError naming its nets
+        if not)."""
+        if self.spec.net is not None and self.nets is None:
+            from meeple.bots.learned import nets_for
+            nets_for(game, self.spec.net)
+
+    def leaf_judge(self, state: State[Any]) -> Judge | None:
+        """The judge of the leaves for ``state``'s variant: the in-memory nets, else the
+        game's nets the spec's ``net`` names (found once per game); None without nets or for
+        a variant they do not cover (the evaluation judges alone)."""
+        if self.nets is None and self.cfg.net is None:
+            return None
+        from meeple.bots.learned import LearnedEvaluation, nets_for
+        game = state.game_name
+        if game not in self._learned:
+            try:
+                netfile = (self.nets if self.nets is not None
+                           else nets_for(game, str(self.cfg.net)))
+            except MeepleError:
+                if not self.play_without_missing_nets:
+                    raise
+                self._learned[game] = None
+            else:
+                self._learned[game] = LearnedEvaluation(game, netfile.nets, evaluation_for(game))
+        learned = self._learned[game]
+        if learned is None:
+            self._net_note = f"none: {game} ships no nets {self.cfg.net!r}"
+            return None
+        judge = learned.bind(state)
+        if judge is None:
+            self._net_note = "none for this variant"
+        return judge
 
     def _final_pick(self, root: _Node, seat: int) -> _Edge:
         """The root turn to play: the most visited (ties: the better mean, then the better
@@ -433,6 +489,9 @@ class MctsBot(Bot):
         if over:
             values = [float(s.total) for s in state.scores()]
             winners = state.winners()
+        elif self._judge is not None:
+            values = self._judge.seats(state, range(players))
+            winners = []
         else:
             values = [evaluate(state, s) for s in range(players)]
             winners = []

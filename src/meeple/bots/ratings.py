@@ -5,10 +5,13 @@ A rating is OpenSkill's Plackett-Luce model with the library's own defaults: a s
 player sees is a conservative estimate, ``1500 + 30 * (mu - 3 * sigma)`` rounded
 (:func:`shown`): 1500 at the start, rising as the games show what the player can do.
 
-Each named difficulty (``easy``, ``medium``, ``hard``) has a rating per game, stored as the
-subject ``bot:<difficulty>``. It starts from a seed that ``meeple calibrate-bots`` measured in
-games between the bots (``ratings_seed.json`` beside this module, docs/ratings.md), and moves
-with the bot's rated games against people.
+Each named difficulty (``easy``, ``medium``, ``hard``, ``expert``) has a rating per game,
+stored as the subject ``bot:<difficulty>``. It starts from a seed that ``meeple
+calibrate-bots`` measured in games between the bots (``ratings_seed.json`` beside this module,
+docs/ratings.md), and moves with the bot's rated games against people. A difficulty without a
+seed in a game (``expert`` until a calibration run includes it) is not on that game's ladder
+(:func:`seeded`): no number is shown for it and Play now never seats it; at a rated table a
+person chose it for, it starts as a new player does (provisional: nothing is known of it).
 """
 
 from __future__ import annotations
@@ -119,6 +122,12 @@ def seeds(path: Path = SEED_FILE) -> dict[str, dict[str, tuple[float, float]]]:
             for game, entry in data.get("games", {}).items()}
 
 
+def seeded(game: str, difficulty: str) -> bool:
+    """Whether ``meeple calibrate-bots`` measured difficulty ``difficulty`` in ``game``: only
+    then is it on the game's ladder (shown with a rating, chosen by Play now)."""
+    return difficulty in seeds().get(game, {})
+
+
 def seed_for(game: str, difficulty: str) -> tuple[float, float]:
     """The seed of difficulty ``difficulty`` in ``game`` (a new player's rating if none)."""
     return seeds().get(game, {}).get(difficulty, (MU, SIGMA))
@@ -144,4 +153,4 @@ def level(rating: int, bots: Mapping[str, int]) -> str | None:
 
 __all__ = ["BASE", "BOT_PREFIX", "MU", "PROVISIONAL_SIGMA", "RATED_BOTS", "SCALE", "SEED_FILE",
            "SIGMA", "Z", "bot_difficulty", "bot_subject", "change_note", "level", "model",
-           "provisional", "rated_bot", "seed_for", "seeds", "shown"]
+           "provisional", "rated_bot", "seed_for", "seeded", "seeds", "shown"]

@@ -24,7 +24,8 @@ def analyse_cmd(
     file: Annotated[Path, typer.Argument(help="a record saved by play (one game as JSON) or by "
                                               "simulate/tournament (JSON lines)")],
     bot: Annotated[str, typer.Option(help="the judge: a bot spec (greedy, mcts:iterations=200) "
-                                          "or a difficulty (easy, medium, hard)")] = DEFAULT_JUDGE,
+                                          "or a difficulty (easy, medium, hard, "
+                                          "expert)")] = DEFAULT_JUDGE,
     seat: Annotated[int | None, typer.Option(help="analyse this seat only (0 = first)")] = None,
     index: Annotated[int, typer.Option(help="which game of a JSON-lines file (0 = first)")] = 0,
     plot: Annotated[Path | None, typer.Option(help="write a PNG of the loss per turn per seat")

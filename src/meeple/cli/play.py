@@ -59,7 +59,7 @@ HELP_TEXT = """[bold]Commands[/]
                  played only if every step is legal, else nothing is played
   moves          list every legal choice again
   hint [LEVEL]   a suggested turn with its value and two others; LEVEL is easy,
-                 medium (default), hard or a bot (greedy, mcts:iterations=500)
+                 medium (default), hard, expert or a bot (greedy, mcts:iterations=500)
   undo           take back your last decision of this unfinished turn
   show N         draw seat N's sheet (a seat number or name)
   score          show the score pad of every seat

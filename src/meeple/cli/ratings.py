@@ -35,7 +35,7 @@ def calibrate_bots_cmd(
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Say how many games each game would play, and play none.")] = False,
 ) -> None:
-    """Play a round robin between the bots' difficulties (easy, medium, hard) in each game,
+    """Play a round robin between the bots' difficulties (easy, medium, hard, expert) in each game,
     rate it with OpenSkill as people's rated games are, and write the results as the bots'
     starting ratings (the seeds the server gives each difficulty on first use)."""
     names = game or [g.name for g in meeple.games()]

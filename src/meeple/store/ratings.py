@@ -35,6 +35,7 @@ from meeple.bots.ratings import (
     model,
     rated_bot,
     seed_for,
+    seeded,
     shown,
 )
 from meeple.core.state import places_by_total, places_with_forfeits
@@ -324,13 +325,15 @@ class Ratings:
 
     def bots(self, game: str) -> dict[str, Rating]:
         """Each difficulty's rating in ``game``: stored, or its seed before its first rated
-        game."""
-        subjects = [bot_subject(d) for d in RATED_BOTS]
+        game. A difficulty with no seed in ``game`` (never calibrated there, see
+        :func:`~meeple.bots.ratings.seeded`) is left out: its number would say nothing."""
+        ladder = [d for d in RATED_BOTS if seeded(game, d)]
+        subjects = [bot_subject(d) for d in ladder]
         with self.store.session() as s:
             stored = {r.subject: _rating(r) for r in s.scalars(select(RatingRow).where(
                 RatingRow.game == game, RatingRow.subject.in_(subjects)))}
         out = {}
-        for d, subject in zip(RATED_BOTS, subjects, strict=True):
+        for d, subject in zip(ladder, subjects, strict=True):
             if subject in stored:
                 out[d] = stored[subject]
             else:
@@ -383,7 +386,8 @@ class Ratings:
         id, game, whether its game was rated and ended, and its seats' (kind, bot). A seat an
         account holds shows the account's rating in the game; a named difficulty's bot seat
         the bot's; at a finished rated table, each rated seat its rating after that game and
-        the one before. Open seats and other bots are left out."""
+        the one before. Open seats, other bots, and a difficulty with neither a seed in the
+        game nor a rated game there yet (``expert`` before calibration) are left out."""
         if not tables:
             return {}
         ids = [t[0] for t in tables]
@@ -418,6 +422,9 @@ class Ratings:
                         continue
                     subject = found
                 line = past.get((table_id, subject))
+                if (kind == BOT and line is None and (subject, game) not in now_
+                        and not seeded(game, str(bot))):
+                    continue  # a difficulty never measured in this game: no number to show
                 marked = subject in bot_accounts
                 if line is not None:
                     out[(table_id, i)] = SeatRating((line.mu_after, line.sigma_after),

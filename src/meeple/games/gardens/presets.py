@@ -4,5 +4,5 @@
 
 from typing import Any
 
-#: easy, medium and hard play the general presets (``meeple.bots.difficulty.GENERAL``)
+#: easy, medium, hard and expert play the general presets (``meeple.bots.difficulty.GENERAL``)
 BOT_PRESETS: dict[str, Any] = {"mcts": {}}

@@ -5,7 +5,7 @@
 from typing import Any
 
 BOT_PRESETS: dict[str, Any] = {
-    # easy, medium and hard: the general presets (meeple.bots.difficulty.GENERAL)
+    # easy, medium, hard and expert: the general presets (meeple.bots.difficulty.GENERAL)
     # no progressive bias: it lost win share in every level's trial
     "mcts": {"bias": 0.0},
     "mcts_sheets": {

@@ -9,7 +9,9 @@ BOT_PRESETS: dict[str, Any] = {
     # 0.6 CPU seconds a decision (at most 4000 iterations: at two seats 1000 took only 0.24 s,
     # and against medium neither budget separated on 2-pandas, docs/bots.md; 3 s wall clock:
     # a safety stop)
-    "difficulties": {"hard": {"*": "mcts:iterations=4000;cpu=0.6;seconds=3"}},
+    # expert: hard's budget (equal think time), the leaves judged by the shipped nets/expert.npz
+    "difficulties": {"hard": {"*": "mcts:iterations=4000;cpu=0.6;seconds=3"},
+                     "expert": {"*": "mcts:iterations=4000;cpu=0.6;seconds=3;net=expert"}},
     # at three and four seats the other seats play greedy's turn; a leaf is judged against
     # each other seat in turn
     "mcts": {"others": {3: "greedy", 4: "greedy"}, "versus": {3: "each", 4: "each"}},

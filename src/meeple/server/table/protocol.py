@@ -87,7 +87,7 @@ class CreateTable(BaseModel):
                           "POST /api/sheets/{game}/check gave back")
     rated: StrictBool = Field(False, description=(
         "a rated table (docs/ratings.md): at least 2 seats, at least one person's; every "
-        "person's seat is taken by a signed-in account, every bot is easy, medium or hard; "
+        "person's seat is taken by a signed-in account, every bot is easy, medium, hard or expert; "
         "its end moves the seats' ratings. Default false: casual"))
 
     @model_validator(mode="after")

@@ -73,7 +73,7 @@ class PageSettings(BaseModel):
         default=False, description="colour-blind mode: a letter or pattern for every colour")
     auto_confirm: StrictBool = Field(
         default=False, description="confirm a turn as soon as it is complete")
-    hint_level: Literal["easy", "medium", "hard"] = Field(
+    hint_level: Literal["easy", "medium", "hard", "expert"] = Field(
         default="medium", description="the level the Hint button asks for")
 
 
@@ -84,7 +84,7 @@ class SettingsPatch(BaseModel):
 
     colour_blind: StrictBool | None = None
     auto_confirm: StrictBool | None = None
-    hint_level: Literal["easy", "medium", "hard"] | None = None
+    hint_level: Literal["easy", "medium", "hard", "expert"] | None = None
 
 
 class SignUp(BaseModel):

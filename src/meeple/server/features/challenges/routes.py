@@ -119,7 +119,7 @@ def _checked_table(body: ChallengeAsk) -> tuple[str, dict[str, Any], list[str | 
             others.append(None)
             continue
         try:
-            others.append(client_spec(spec))
+            others.append(client_spec(spec, info.name))
         except Exception as exc:
             raise BadInput(f"others[{i}]: {exc}") from None
     return info.name, variant, others

@@ -207,7 +207,7 @@ def _seats(body: CreateTable) -> list[SeatSpec]:
             raise HTTPException(422, f"seat {i} is a bot seat and needs a bot spec "
                                      f"(bots: {', '.join(sorted(BOTS))})")
         if s.bot is not None:  # a bot seat's, or a person's stand-in when their clock runs out
-            client_spec(s.bot)
+            client_spec(s.bot, body.game)
         seats.append(SeatSpec(kind=s.kind, bot=s.bot, name=s.name))
     return seats
 

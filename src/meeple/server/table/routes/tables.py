@@ -70,7 +70,7 @@ async def get_hint(table_id: str, request: Request, svc: ServiceDep,
                    level: str = Query(DEFAULT_LEVEL, max_length=MAX_SPEC_LENGTH),
                    x_seat_secret: str | None = Header(None)) -> dict[str, Any]:
     """A suggested turn for ``seat`` (to move; its secret in X-Seat-Secret) at ``level``
-    (easy, medium, hard or a bot spec), from that seat's view only, computed in the hint
+    (easy, medium, hard, expert or a bot spec), from that seat's view only, computed in the hint
     lane's workers within the hint deadline (:mod:`meeple.server.lanes`)."""
     rt = await svc.authority.runtime(table_id)
     if seat is None:
@@ -79,7 +79,8 @@ async def get_hint(table_id: str, request: Request, svc: ServiceDep,
     if not await may_act(request, table_id, seat, x_seat_secret):
         raise HTTPException(403, "a hint needs that seat's secret (X-Seat-Secret) or a "
                                  "session whose account holds the seat")
-    client_spec(level_spec(level))  # an unknown or unbounded level: 422, no worker asked
+    # an unknown or unbounded level, or nets the game lacks: 422, no worker asked
+    client_spec(level_spec(level), rt.table.game)
     _check_to_move(rt, seat)
     client = client_of(request)
     quotas.hit("hint", client)

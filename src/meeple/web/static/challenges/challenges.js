@@ -26,7 +26,7 @@ const LIVE_CLOCKS = [[null, "no clock"], [30, "30 s a decision"], [60, "1 min a 
   [120, "2 min a decision"]];
 const TURN_CLOCKS = [[43200, "12 h a move"], [86400, "1 day a move"], [259200, "3 days a move"]];
 const FILLS = [[null, "left open to anyone"], ["easy", "easy bot"], ["medium", "medium bot"],
-  ["hard", "hard bot"]];
+  ["hard", "hard bot"], ["expert", "expert bot"]];
 
 let me = null;
 let games = null;

@@ -13,7 +13,7 @@
 
 import { el, svg } from "./common.js";
 
-export const LEVELS = ["easy", "medium", "hard"];
+export const LEVELS = ["easy", "medium", "hard", "expert"];
 
 // the class of what the hint lights: an element of the drawing, a choice button, a fold
 export const HINT_CLASS = "hint-lit";
