@@ -15,8 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from meeple.bots import MctsBot
+from meeple.bots.config import MctsConfig
 from meeple.bots.learned import NetFile
-from meeple.sim.train import LearnedMcts, TrainSettings, fit_value_net, train
+from meeple.sim.train import TrainSettings, fit_value_net, search_bot, train, zero_net
 
 distributed = pytest.importorskip("distributed")
 
@@ -112,12 +114,15 @@ def test_the_learner_fits_a_known_function() -> None:
 def test_a_search_bot_without_a_net_for_its_variant_says_so() -> None:
     import meeple
 
-    bot = LearnedMcts(seed=1, nets=NetFile("takenokolor", {}))
+    bot = search_bot("takenokolor", NetFile("takenokolor", {}), {"iterations": 50}, seed=1)
+    assert "net" not in bot.last_info  # no nets at all: plain mcts, no net to speak of
+    bot = MctsBot(seed=1, config=MctsConfig.parse({"iterations": "50"}),
+                  nets=NetFile("takenokolor", {"9p{}": zero_net(3)}))
     state = meeple.new_game("takenokolor", players=2, seed=4)
     while state.to_move is not None and state.to_move < 0:
         state.sample_chance()
     bot.choose(state.seen_by(state.to_move), state.legal_moves())
-    assert bot.last_info["net"] is False
+    assert bot.last_info["net"] == "none for this variant"
 
 
 def test_a_search_with_a_net_answering_zero_plays_as_plain_mcts() -> None:
@@ -133,7 +138,7 @@ def test_a_search_with_a_net_answering_zero_plays_as_plain_mcts() -> None:
     state = meeple.new_game("takenokolor", players=2, seed=11)
     nets = NetFile("takenokolor", {variant_key(state): zero_net(encoding(state).size)})
     options = search_options("takenokolor", 2, 30)
-    learned = LearnedMcts(seed=5, config=MctsConfig.parse(dict(options)), nets=nets)
+    learned = search_bot("takenokolor", nets, options, seed=5)
     plain = MctsBot(seed=5, config=MctsConfig.parse(dict(options)))
     decisions = 0
     while state.to_move is not None and decisions < 12:
@@ -145,4 +150,4 @@ def test_a_search_with_a_net_answering_zero_plays_as_plain_mcts() -> None:
         assert plain.choose(view, legal) == move
         state.play(move)
         decisions += 1
-    assert learned.last_info["net"] is True
+    assert learned.last_info["net"] == "(in memory)"

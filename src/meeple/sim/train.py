@@ -47,7 +47,7 @@ from meeple.bots.base import parse_options
 from meeple.bots.config import MctsConfig
 from meeple.bots.encoding import encoding
 from meeple.bots.evaluation import evaluation_for
-from meeple.bots.learned import Judge, LearnedEvaluation, NetFile, ValueNet, variant_key
+from meeple.bots.learned import Judge, NetFile, ValueNet, variant_key
 from meeple.core.errors import MeepleError
 from meeple.core.rng import Rng
 from meeple.core.state import State
@@ -123,40 +123,13 @@ def search_options(game: str, players: int, iterations: int,
     return opts
 
 
-class LearnedMcts(MctsBot):
-    """``mcts`` whose leaves are judged by the learned evaluation of ``nets`` (bound once per
-    search, at its root); candidate turns are still ranked by the game's evaluation (cheap). A
-    variant with no net in ``nets`` plays as plain ``mcts``."""
-
-    def __init__(self, seed: int = 0, config: MctsConfig | None = None,
-                 nets: NetFile | None = None) -> None:
-        super().__init__(seed=seed, config=config)
-        self.learned = (LearnedEvaluation(nets.game, nets.nets)
-                        if nets is not None and nets.nets else None)
-        self._judge: Judge | None = None
-
-    def search(self, view: State[Any], seat: int) -> tuple[Any, ...]:
-        self._judge = self.learned.bind(view) if self.learned is not None else None
-        moves = super().search(view, seat)
-        self.last_info["net"] = self._judge is not None
-        return moves
-
-    def _reward(self, state: State[Any], evaluate: Any, players: int, me: int,
-                baseline: float) -> list[float]:
-        judge = self._judge
-        if judge is None or state.is_over:
-            return super()._reward(state, evaluate, players, me, baseline)
-        values = judge.seats(state, range(players))
-        return super()._reward(state, lambda _state, seat: values[seat], players, me, baseline)
-
-
 def search_bot(game: str, nets: NetFile | None, options: dict[str, Any], seed: int) -> MctsBot:
-    """The search bot of a run: mcts with ``options``, its leaves judged with ``nets``.
-
-    The one place the trainer builds its searcher: once the ``mcts`` bot takes ``net=<name>``
-    (nets registered in-process), this becomes ``make_bot`` of that spec."""
-    del game  # the nets name their game; kept for the net= spec this will build
-    return LearnedMcts(seed=seed, config=MctsConfig.parse(dict(options)), nets=nets)
+    """The search bot of a run: mcts with ``options``, its leaves judged with ``nets`` (given
+    in memory: the ``nets`` of :class:`~meeple.bots.mcts.MctsBot`; a variant they do not cover,
+    or no nets, plays as plain ``mcts``)."""
+    del game  # the nets name their game
+    return MctsBot(seed=seed, config=MctsConfig.parse(dict(options)),
+                   nets=nets if nets is not None and nets.nets else None)
 
 
 _NET_CACHE: dict[str, NetFile] = {}
@@ -584,63 +557,90 @@ def train(settings: TrainSettings, out: Path, workers: int = 1, cluster: str | N
         if minutes is not None and time.monotonic() - started >= 60 * minutes:
             log(f"--minutes {minutes} used: stopping before generation {generation}")
             break
-        t0 = time.monotonic()
-        blob = current.to_bytes() if current is not None else None
-        tasks: list[SelfPlayTask] = [
-            (settings.game, dict(settings.options), settings.players, seed, search, blob)
-            for seed in selfplay_seeds(settings, generation)]
-        log(f"generation {generation}: {len(tasks)} self-play games")
-        parts: dict[str, list[Positions]] = {}
-        for res in map_tasks(selfplay_game, tasks, workers, cluster):
-            target = res["final"] - res["base"]
-            parts.setdefault(res["key"], []).append(
-                (res["x"], target, np.full(len(target), res["seed"], np.int64)))
-        data = {k: (np.concatenate([p[0] for p in v]), np.concatenate([p[1] for p in v]),
-                    np.concatenate([p[2] for p in v])) for k, v in parts.items()}
-        save_data(gen_path(out, generation, "data"), data)
-        play_seconds = time.monotonic() - t0
-        window = [load_data(gen_path(out, g, "data"))
-                  for g in range(max(1, generation - settings.window + 1), generation + 1)]
-        nets: dict[str, ValueNet] = {}
-        fit: dict[str, Any] = {}
-        t1 = time.monotonic()
-        for key in sorted({k for d in window for k in d}):
-            x = np.concatenate([d[key][0] for d in window if key in d])
-            y = np.concatenate([d[key][1] for d in window if key in d])
-            games = np.concatenate([d[key][2] for d in window if key in d])
-            nets[key], fit[key] = fit_value_net(
-                x, y, settings.hidden, seed=int(Rng.derive(settings.seed, generation, 0xF17)
-                                                .next_u64() >> 33),
-                epochs=settings.epochs, batch=settings.batch, lr=settings.lr,
-                decay=settings.decay, groups=games)
-        fit_seconds = time.monotonic() - t1
-        games_so_far = sum(g.get("games", 0) for g in run["generations"]) + len(tasks)
-        current = NetFile(settings.game, nets, made_by={
-            "command": cmd, "seed": settings.seed, "settings": settings.to_json(),
-            "search": search, "generation": generation, "games": games_so_far,
-            "seconds": round(sum(g.get("seconds", 0) for g in run["generations"])
-                             + time.monotonic() - t0, 1)})
-        current.save(gen_path(out, generation))
-        log(f"generation {generation}: fitted "
-            + ", ".join(f"{k} held-out mse {v['val_mse']:.2f} (zero net {v['zero_mse']:.2f}, "
-                        f"the mean {v['mean_mse']:.2f})"
-                        for k, v in fit.items()))
-        t2 = time.monotonic()
-        result = run_evaluation(settings, search, current.to_bytes(), workers, cluster)
-        stats = {"generation": generation, "games": len(tasks),
-                 "positions": sum(len(v[1]) for v in data.values()), "fit": fit,
-                 "eval": result, "play_seconds": round(play_seconds, 2),
-                 "fit_seconds": round(fit_seconds, 2),
-                 "eval_seconds": round(time.monotonic() - t2, 2),
-                 "seconds": round(time.monotonic() - t0, 2)}
-        run["generations"] = [g for g in run["generations"] if g["generation"] < generation]
-        run["generations"].append(stats)
-        _finish_generation(out, run)
-        if result:
-            log(f"generation {generation}: " + ", ".join(
-                f"against {o} {r['share']:.2f} ({r['low']:.2f}-{r['high']:.2f})"
-                for o, r in result.items()))
+        current = _generation(settings, search, out, run, generation, current, cmd,
+                              workers, cluster, log)
     return run
+
+
+def _selfplay(settings: TrainSettings, search: dict[str, Any], out: Path, generation: int,
+              current: NetFile | None, workers: int, cluster: str | None,
+              log: Callable[[str], None]) -> tuple[dict[str, Positions], int]:
+    """A generation's self-play games, their positions saved as ``data-NNN.npz``; returns the
+    positions by variant key and the number of games."""
+    blob = current.to_bytes() if current is not None else None
+    tasks: list[SelfPlayTask] = [
+        (settings.game, dict(settings.options), settings.players, seed, search, blob)
+        for seed in selfplay_seeds(settings, generation)]
+    log(f"generation {generation}: {len(tasks)} self-play games")
+    parts: dict[str, list[Positions]] = {}
+    for res in map_tasks(selfplay_game, tasks, workers, cluster):
+        target = res["final"] - res["base"]
+        parts.setdefault(res["key"], []).append(
+            (res["x"], target, np.full(len(target), res["seed"], np.int64)))
+    data = {k: (np.concatenate([p[0] for p in v]), np.concatenate([p[1] for p in v]),
+                np.concatenate([p[2] for p in v])) for k, v in parts.items()}
+    save_data(gen_path(out, generation, "data"), data)
+    return data, len(tasks)
+
+
+def _fit_window(settings: TrainSettings, out: Path, generation: int
+                ) -> tuple[dict[str, ValueNet], dict[str, Any]]:
+    """One net per variant key, fitted on the positions of the replay window (the last
+    ``window`` generations' data)."""
+    window = [load_data(gen_path(out, g, "data"))
+              for g in range(max(1, generation - settings.window + 1), generation + 1)]
+    nets: dict[str, ValueNet] = {}
+    fit: dict[str, Any] = {}
+    for key in sorted({k for d in window for k in d}):
+        x = np.concatenate([d[key][0] for d in window if key in d])
+        y = np.concatenate([d[key][1] for d in window if key in d])
+        games = np.concatenate([d[key][2] for d in window if key in d])
+        nets[key], fit[key] = fit_value_net(
+            x, y, settings.hidden, seed=int(Rng.derive(settings.seed, generation, 0xF17)
+                                            .next_u64() >> 33),
+            epochs=settings.epochs, batch=settings.batch, lr=settings.lr,
+            decay=settings.decay, groups=games)
+    return nets, fit
+
+
+def _generation(settings: TrainSettings, search: dict[str, Any], out: Path,
+                run: dict[str, Any], generation: int, current: NetFile | None, cmd: str,
+                workers: int, cluster: str | None, log: Callable[[str], None]) -> NetFile:
+    """One generation: self-play with the current nets, a fit on the replay window, its
+    checkpoint, and its evaluation against the ``--against`` bots (written to run.json)."""
+    t0 = time.monotonic()
+    data, games = _selfplay(settings, search, out, generation, current, workers, cluster, log)
+    play_seconds = time.monotonic() - t0
+    t1 = time.monotonic()
+    nets, fit = _fit_window(settings, out, generation)
+    fit_seconds = time.monotonic() - t1
+    games_so_far = sum(g.get("games", 0) for g in run["generations"]) + games
+    made = NetFile(settings.game, nets, made_by={
+        "command": cmd, "seed": settings.seed, "settings": settings.to_json(),
+        "search": search, "generation": generation, "games": games_so_far,
+        "seconds": round(sum(g.get("seconds", 0) for g in run["generations"])
+                         + time.monotonic() - t0, 1)})
+    made.save(gen_path(out, generation))
+    log(f"generation {generation}: fitted "
+        + ", ".join(f"{k} held-out mse {v['val_mse']:.2f} (zero net {v['zero_mse']:.2f}, "
+                    f"the mean {v['mean_mse']:.2f})"
+                    for k, v in fit.items()))
+    t2 = time.monotonic()
+    result = run_evaluation(settings, search, made.to_bytes(), workers, cluster)
+    stats = {"generation": generation, "games": games,
+             "positions": sum(len(v[1]) for v in data.values()), "fit": fit,
+             "eval": result, "play_seconds": round(play_seconds, 2),
+             "fit_seconds": round(fit_seconds, 2),
+             "eval_seconds": round(time.monotonic() - t2, 2),
+             "seconds": round(time.monotonic() - t0, 2)}
+    run["generations"] = [g for g in run["generations"] if g["generation"] < generation]
+    run["generations"].append(stats)
+    _finish_generation(out, run)
+    if result:
+        log(f"generation {generation}: " + ", ".join(
+            f"against {o} {r['share']:.2f} ({r['low']:.2f}-{r['high']:.2f})"
+            for o, r in result.items()))
+    return made
 
 
 def _finish_generation(out: Path, run: dict[str, Any]) -> None:

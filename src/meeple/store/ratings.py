@@ -412,28 +412,31 @@ class Ratings:
         out: dict[tuple[str, int], SeatRating] = {}
         for table_id, game, _, seats in tables:
             for i, (kind, bot) in enumerate(seats):
-                if kind == BOT:
-                    if not rated_bot(bot):
-                        continue
-                    subject = bot_subject(str(bot))
-                else:
-                    found = holders.get((table_id, i))
-                    if found is None:
-                        continue
-                    subject = found
-                line = past.get((table_id, subject))
-                if (kind == BOT and line is None and (subject, game) not in now_
-                        and not seeded(game, str(bot))):
-                    continue  # a difficulty never measured in this game: no number to show
-                marked = subject in bot_accounts
-                if line is not None:
-                    out[(table_id, i)] = SeatRating((line.mu_after, line.sigma_after),
-                                                    (line.mu_before, line.sigma_before), marked)
-                else:  # (before its first rated game: a bot's seed, a new player's rating)
-                    out[(table_id, i)] = SeatRating(now_.get((subject, game),
-                                                             start_of(subject, game)),
-                                                    bot_account=marked)
+                subject = (bot_subject(str(bot)) if rated_bot(bot) else None) if kind == BOT \
+                    else holders.get((table_id, i))
+                if subject is None:
+                    continue  # an open seat, or a bot that is no named difficulty
+                shown_rating = _seat_rating(table_id, game, subject, kind, bot, past, now_,
+                                            subject in bot_accounts)
+                if shown_rating is not None:
+                    out[(table_id, i)] = shown_rating
         return out
+
+
+def _seat_rating(table_id: str, game: str, subject: str, kind: str, bot: str | None,
+                 past: dict[tuple[str, str], Any],
+                 now_: dict[tuple[str, str], tuple[float, float]],
+                 marked: bool) -> SeatRating | None:
+    """What one rated seat of :meth:`Ratings.for_tables` shows: its rating after and before
+    the finished game, else its rating now (a bot's seed, a new player's start); None for a
+    difficulty never measured in this game."""
+    line = past.get((table_id, subject))
+    if line is not None:
+        return SeatRating((line.mu_after, line.sigma_after),
+                          (line.mu_before, line.sigma_before), marked)
+    if kind == BOT and (subject, game) not in now_ and not seeded(game, str(bot)):
+        return None  # a difficulty never measured in this game: no number to show
+    return SeatRating(now_.get((subject, game), start_of(subject, game)), bot_account=marked)
 
 
 #: How far back :meth:`Ratings.given_results` looks, and how many results one person gave

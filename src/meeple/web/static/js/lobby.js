@@ -14,12 +14,13 @@ import { notifyControl, notifyTurn } from "./notify.js";
 // short labels, so that a seat's select fits a phone. The times are what a turn takes as
 // measured (benchmarks/bench_turn_time.py; docs/bots.md): hard searches up to 0.6-0.8 s of
 // CPU a decision and a turn has one to several decisions; expert thinks as long as hard, its
-// search guided by the game's trained nets (hard's search where the game ships none yet)
+// search guided by the game's trained nets; no game ships one yet, so the label says it plays
+// as hard (change it when docs/strength.md measures a shipped net)
 const BOT_CHOICES = [
   ["easy", "bot: easy"],
   ["medium", "bot: medium"],
   ["hard", "bot: hard (a few seconds a turn)"],
-  ["expert", "bot: expert (trained; as long as hard)"],
+  ["expert", "bot: expert (no trained net yet: plays as hard)"],
   ["random", "bot: random (any legal move)"],
   ["greedy", "bot: greedy (best turn now)"],
   ["mcts:seconds=1", "bot: mcts (1 s a decision)"],
