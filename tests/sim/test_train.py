@@ -151,3 +151,20 @@ def test_a_search_with_a_net_answering_zero_plays_as_plain_mcts() -> None:
         state.play(move)
         decisions += 1
     assert learned.last_info["net"] == "(in memory)"
+
+
+def test_a_net_fitted_on_noise_is_shrunk_toward_the_games_evaluation() -> None:
+    """Targets that are pure luck (independent of the inputs) leave the net nothing to learn:
+    what it fits is noise, the held-out games show it, and its answer is shrunk until it
+    barely departs from the training mean; a learnable target keeps nearly all of its answer."""
+    rng = np.random.default_rng(3)
+    x = rng.random((3000, 20)).astype(np.float32)
+    groups = np.repeat(np.arange(100), 30)
+    noise = rng.normal(0.0, 5.0, 3000).astype(np.float32)
+    net, stats = fit_value_net(x, noise, (32,), seed=2, epochs=40, lr=3e-3, groups=groups)
+    assert stats["shrink"] < 0.3
+    spread = float(np.std(net.predict(x)))
+    assert spread < 0.5, spread  # the targets' spread is 5
+    learnable = (10 * x[:, 0] - 4 * x[:, 1]).astype(np.float32)
+    _, good = fit_value_net(x, learnable, (32,), seed=2, epochs=40, lr=3e-3, groups=groups)
+    assert good["shrink"] > 0.9

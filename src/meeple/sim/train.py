@@ -205,6 +205,29 @@ def zero_net(inputs: int) -> ValueNet:
 
 # ---------------------------------------------------------------------- the learner
 
+def forward_with(params: Sequence[np.ndarray], x: np.ndarray) -> np.ndarray:
+    """An MLP's answers (``params``: weights and biases by turns, ReLU between layers)."""
+    h = x
+    for i in range(0, len(params), 2):
+        h = h @ params[i] + params[i + 1]
+        if i + 2 < len(params):
+            h = np.maximum(h, 0.0)
+    out: np.ndarray = h[:, 0]
+    return out
+
+
+def held_out_shrink(pred: np.ndarray, target: np.ndarray) -> float:
+    """How much of a fitted net's answer to keep, in [0, 1]: the least-squares factor ``a`` of
+    ``a * pred`` for ``target`` on the held-out games (both as deviations from the training
+    mean). A net that learnt noise (its held-out answers uncorrelated with the truth) is shrunk
+    toward answering the mean, i.e. toward the game's evaluation alone, so the search cannot be
+    led by errors the held-out games show; one that generalises keeps (nearly) all of it."""
+    den = float(np.dot(pred, pred))
+    if den <= 0.0:
+        return 0.0
+    return min(1.0, max(0.0, float(np.dot(pred, target)) / den))
+
+
 def fit_value_net(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], seed: int,
                   epochs: int = 60, batch: int = 256, lr: float = 1e-3, decay: float = 1e-4,
                   holdout: float = 0.1, patience: int = 8,
@@ -218,7 +241,8 @@ def fit_value_net(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], seed: int
     without a better held-out loss) and the weights kept. Seeded: the same data and seed give
     the same net. Returns the net (in the target's units) and its stats: ``val_mse`` (the
     held-out mean squared error, target units) against ``zero_mse`` (a net answering 0: the
-    game's evaluation alone) and ``mean_mse`` (a net answering the training targets' mean)."""
+    game's evaluation alone), ``mean_mse`` (a net answering the training targets' mean) and
+    ``shrink``, the share of its answer kept (:func:`held_out_shrink`)."""
     x = np.asarray(x, np.float32)
     y = np.asarray(y, np.float32).reshape(-1)
     n = len(y)
@@ -289,12 +313,15 @@ def fit_value_net(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], seed: int
         elif epoch - best[2] >= patience:
             break
     kept = best[1]
-    # answer in the target's units: the last layer scaled back by sd and shifted by mu
-    kept[-2] = kept[-2] * sd
-    kept[-1] = kept[-1] * sd + mu
+    alpha = held_out_shrink(forward_with(kept, x[val]), z[val])
+    # answer in the target's units: the last layer's answer (a deviation from the training
+    # targets' mean, in standard deviations) shrunk by alpha, scaled back by sd, shifted by mu
+    kept[-2] = kept[-2] * (alpha * sd)
+    kept[-1] = kept[-1] * (alpha * sd) + mu
     net = ValueNet([(kept[i], kept[i + 1]) for i in range(0, len(kept), 2)])
     pred = net.predict(x[val])
     stats = {"positions": n, "held_out": n_val, "epochs": epoch, "best_epoch": best[2],
+             "shrink": round(alpha, 4),
              "val_mse": float(np.mean((pred - y[val]) ** 2)),
              "zero_mse": float(np.mean(y[val] ** 2)),
              "mean_mse": float(np.mean((y[val] - mu) ** 2))}
