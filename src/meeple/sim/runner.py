@@ -48,14 +48,14 @@ MAX_MOVES = 20_000
 
 def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int,
               max_moves: int | None = None, make: Callable[[str, int], Bot] | None = None,
-              on_decision: Callable[[State[Any]], None] | None = None) -> dict[str, Any]:
+              on_move: Callable[[State[Any]], None] | None = None) -> dict[str, Any]:
     """Play one game between ``bots`` (one spec per seat) and return its record.
 
     The record is the engine's ``state.record()`` plus ``bots`` (the specs, by seat) and
     ``timings`` (per seat: decisions, total and longest seconds spent choosing). ``make``
     builds a seat's bot from its spec and seed (default :func:`make_bot`; ``meeple train``
-    builds its search bot with in-memory nets); ``on_decision`` is shown the true state before
-    each decision of a seat (``meeple train`` records its positions).
+    builds its search bot with in-memory nets); ``on_move`` is shown the true state before each
+    move, a chance draw's too (``meeple train`` records its positions).
     """
     state = meeple.new_game(game, players=len(bots), seed=seed, **options)
     build = make or (lambda spec, bseed: make_bot(spec, seed=bseed))
@@ -75,11 +75,11 @@ def play_game(game: str, options: dict[str, Any], bots: Sequence[str], seed: int
             raise MeepleError(
                 f"{game} seed {seed} with bots {', '.join(bots)} did not end within {limit} moves: "
                 "a bot or the rules keep the game from ending (e.g. a seat that always passes)")
+        if on_move is not None:
+            on_move(state)
         if seat == CHANCE:
             state.sample_chance()
             continue
-        if on_decision is not None:
-            on_decision(state)
         legal = state.legal_moves()
         view = state.seen_by(seat)
         t0 = clock()

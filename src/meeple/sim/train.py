@@ -165,9 +165,14 @@ SelfPlayTask = tuple[str, dict[str, Any], int, int, dict[str, Any], bytes | None
 
 
 def selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
-    """One self-play game, as compact arrays: for each position where a seat begins a turn and
-    each seat, its features ``x`` (float32 rows), the game's evaluation ``base`` and its final
-    score ``final``; with the variant ``key``, ``scores`` and ``winners``."""
+    """One self-play game, as compact arrays: for the first position of each turn and each
+    seat, its features ``x`` (float32 rows), the game's evaluation ``base`` and its final score
+    ``final``; with the variant ``key``, ``scores`` and ``winners``.
+
+    The first position of a turn is where the search judges its leaves (the state a whole turn
+    leaves behind), so where a turn opens with a chance draw (Takenokolor's rolls, Pergola's
+    card) it is the position before that draw: a net fitted only on positions after the draw
+    would judge leaves it never saw."""
     game, options, players, seed, search, blob = task
     evaluate = evaluation_for(game)
     rows: list[np.ndarray] = []
@@ -187,7 +192,7 @@ def selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
         base.extend(evaluate(state, s) for s in seats)
 
     rec = play_game(game, options, (SEARCH,) * players, seed,
-                    make=_maker(game, blob, search), on_decision=record)
+                    make=_maker(game, blob, search), on_move=record)
     finals = [float(s["total"]) for s in rec["scores"]]
     state = meeple.new_game(game, players=players, seed=seed, **options)
     width = judge[0].enc.size if judge else encoding(state).size
