@@ -20,7 +20,7 @@ const BOT_CHOICES = [
   ["easy", "bot: easy"],
   ["medium", "bot: medium"],
   ["hard", "bot: hard (a few seconds a turn)"],
-  ["expert", "bot: expert (no trained net yet: plays as hard)"],
+  ["expert", "bot: expert (as hard, untrained)"],
   ["random", "bot: random (any legal move)"],
   ["greedy", "bot: greedy (best turn now)"],
   ["mcts:seconds=1", "bot: mcts (1 s a decision)"],
