@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -20,8 +20,9 @@ from meeple.cli.common import (
 )
 from meeple.core.view import view_schema
 
-if TYPE_CHECKING:
-    from meeple.settings import Settings
+#: The most processes ``--workers`` starts: each holds its own bot pool and database
+#: connections, and more processes than cores only share the same cores.
+MAX_WORKERS = 32
 
 
 @app.command("serve")
@@ -67,6 +68,11 @@ def serve_cmd(
         min=0, help="HTTP connections one client (address, IPv6 /64) may hold open at once; "
         "one more gets 429 and is closed (0: no cap; default: MEEPLE_HTTP_PER_CLIENT, else "
         "64)")] = None,
+    workers: Annotated[int, typer.Option(
+        min=1, max=MAX_WORKERS, help="server processes on --host:--port sharing the tables of "
+        "one PostgreSQL database (one that dies is started again; each has its own bot pool: "
+        "--bot-workers each, else the cores divided among them). SQLite: 1 only (its "
+        "processes cannot tell each other's clients of a move)")] = 1,
     print_settings: Annotated[bool, typer.Option(
         "--print-settings", help="print the settings in force (every MEEPLE_* variable, "
         "secrets masked; docs/settings.md) and exit")] = False,
@@ -76,25 +82,19 @@ def serve_cmd(
     variable."""
     import uvicorn
 
-    from meeple.server.edge import LOOPBACK_HOSTS, EdgeConfig, uvicorn_settings
+    from meeple.server.edge import LOOPBACK_HOSTS
     from meeple.settings import SettingsError, settings_report
     from meeple.store import Store, display_url
     from meeple.web import create_web_app
+    from meeple.web.serving import UVICORN, ServeSpec, WorkerApp
 
+    options = {"allowed_hosts": allowed_host, "allowed_origins": allowed_origin,
+               "trusted_proxies": trusted_proxy, "api_docs": api_docs or None,
+               "head_timeout": head_timeout, "body_timeout": body_timeout,
+               "http_per_client": http_per_client, "table_seeds": table_seeds}
+    spec = ServeSpec(host, port, options, bot_workers, workers)
     try:
-        settings = serve_settings(
-            host, port, {"allowed_hosts": allowed_host, "allowed_origins": allowed_origin,
-                         "trusted_proxies": trusted_proxy, "api_docs": api_docs or None,
-                         "head_timeout": head_timeout, "body_timeout": body_timeout,
-                         "http_per_client": http_per_client, "table_seeds": table_seeds},
-            bot_workers)
-        edge_set = settings.server
-        edge = EdgeConfig.for_serve(
-            host, edge_set.allowed_hosts, edge_set.allowed_origins, api_docs=edge_set.api_docs,
-            head_timeout=edge_set.head_timeout, body_timeout=edge_set.body_timeout,
-            per_client=edge_set.http_per_client)
-        proxies = list(edge_set.trusted_proxies)
-        edge_settings = uvicorn_settings(edge, proxies)
+        settings, edge, proxies, edge_settings = spec.plan()
     except (SettingsError, ValueError) as exc:
         raise refuse(str(exc)) from None
     if print_settings:
@@ -103,6 +103,16 @@ def serve_cmd(
     url = database_of(db, database_url, settings.store.database_url)
     if db is not None and db.is_dir():
         raise fail(f"--db {db} is a directory; give the path of an SQLite file, e.g. {db}/meeple.db")
+    if workers > 1 and port == 0:
+        raise refuse(f"--workers {workers} needs a --port (0, any free port, would give each "
+                     "process another one)")
+    if workers > 1 and not url.startswith("postgresql"):
+        raise refuse(
+            f"--workers {workers} needs PostgreSQL (--database-url or MEEPLE_DATABASE_URL "
+            f"postgresql+psycopg://...), not {display_url(url)}: processes on one SQLite file "
+            "would store every move safely but could not tell each other's clients of it "
+            "(SQLite has no LISTEN/NOTIFY), so a player would not see the moves made through "
+            "another process. On SQLite, serve with one process (--workers 1).")
     try:
         store = Store(url, table_seeds=settings.server.table_seeds)
         store.migrate()
@@ -120,34 +130,20 @@ def serve_cmd(
             edge.allowed_hosts <= set(LOOPBACK_HOSTS):
         console.print("listening on every address: give --allowed-host (MEEPLE_ALLOWED_HOSTS) "
                       "the names and addresses it is reached at, or other hosts get 400")
-    uvicorn.run(create_web_app(store, edge=edge, settings=settings), host=host, port=port,
-                ws_max_size=1 << 20, ws_per_message_deflate=False,
-                log_level="warning", **edge_settings)
+    if workers == 1:
+        uvicorn.run(create_web_app(store, edge=edge, settings=settings), host=host, port=port,
+                    **UVICORN, **edge_settings)
+        return
+    from meeple.server.workers import WorkersConfig, run_workers
 
-
-def serve_settings(host: str, port: int, edge_options: dict[str, Any],
-                   bot_workers: int | None) -> Settings:
-    """``meeple serve``'s settings: the environment's, with the options given on the command
-    line in place of their variables (an option left out is None, or an empty list), and
-    the links in mails on the address it listens on unless ``MEEPLE_PUBLIC_URL`` says
-    otherwise. :class:`~meeple.settings.SettingsError` names a bad variable."""
-    from meeple.settings import Settings
-
-    settings = Settings.from_env()
-    given: dict[str, Any] = {}
-    for name, value in edge_options.items():
-        if isinstance(value, list):  # a repeatable option: its values, if any
-            value = tuple(v for v in value if v.strip()) or None
-        if value is not None:
-            given[name] = value
-    changes: dict[str, Any] = {"server": settings.server.model_copy(update=given)}
-    if bot_workers:
-        changes["bots"] = settings.bots.model_copy(update={"workers": bot_workers})
-    if "public_url" not in settings.mail.model_fields_set:
-        bracketed = f"[{host}]" if ":" in host else host
-        changes["mail"] = settings.mail.model_copy(
-            update={"public_url": f"http://{bracketed}:{port}"})
-    return settings.model_copy(update=changes)
+    store.close()  # (each process opens its own)
+    console.print(f"{workers} processes, {settings.bots.workers} bot workers each")
+    try:
+        run_workers(WorkersConfig(WorkerApp(spec, url), spec.http_protocol, host=host,
+                                  port=port, workers=workers, **UVICORN,
+                                  **{k: v for k, v in edge_settings.items() if k != "http"}))
+    except OSError as exc:  # the address is taken, or not this machine's
+        raise refuse(f"cannot listen on {shown}:{port}: {exc.strerror or exc}") from None
 
 
 def database_of(db: Path | None, database_url: str | None, from_env: str) -> str:
