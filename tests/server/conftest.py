@@ -73,6 +73,7 @@ class Server:
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
         self.env: dict[str, str] = {}
+        self.workers = 1  # processes of ``meeple serve --workers`` (PostgreSQL only above 1)
         # one keep-alive client per thread (the race tests call api() from threads), all
         # closed when the server stops, so no request reuses a connection to a dead process
         self._local = threading.local()
@@ -92,7 +93,8 @@ class Server:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "meeple", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port)], env=env, stdout=out, stderr=subprocess.STDOUT,
+                 "--port", str(self.port), "--workers", str(self.workers)], env=env,
+                stdout=out, stderr=subprocess.STDOUT,
                 preexec_fn=_die_with_parent)
         deadline = time.monotonic() + 180
         with httpx.Client(verify=TLS, timeout=1) as probe:
@@ -106,6 +108,21 @@ class Server:
                     pass
                 time.sleep(0.05)
         raise RuntimeError("server did not start in 180 s")
+
+    def worker_pids(self) -> set[int]:
+        """The live processes ``--workers`` started (the supervisor's spawned children; not
+        multiprocessing's resource tracker)."""
+        assert self.proc is not None
+        pids = set()
+        for task in Path(f"/proc/{self.proc.pid}/task").glob("*/children"):
+            for child in task.read_text().split():
+                try:
+                    cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if b"spawn_main" in cmdline:
+                    pids.add(int(child))
+        return pids
 
     def _drop_clients(self) -> None:
         with self._lock:

@@ -69,10 +69,10 @@ def serve_cmd(
         "one more gets 429 and is closed (0: no cap; default: MEEPLE_HTTP_PER_CLIENT, else "
         "64)")] = None,
     workers: Annotated[int, typer.Option(
-        min=1, max=MAX_WORKERS, help="server processes on --host:--port sharing the tables of "
+        help="server processes on --host:--port sharing the tables of "
         "one PostgreSQL database (one that dies is started again; each has its own bot pool: "
-        "--bot-workers each, else the cores divided among them). SQLite: 1 only (its "
-        "processes cannot tell each other's clients of a move)")] = 1,
+        "--bot-workers each, else the cores divided among them; 1 to 32). SQLite: 1 only "
+        "(its processes cannot tell each other's clients of a move)")] = 1,
     print_settings: Annotated[bool, typer.Option(
         "--print-settings", help="print the settings in force (every MEEPLE_* variable, "
         "secrets masked; docs/settings.md) and exit")] = False,
@@ -80,6 +80,9 @@ def serve_cmd(
     """Run meeple online: the web app (lobby, tables, replays) and its API, at the printed URL.
     Its settings are MEEPLE_* variables (docs/settings.md); an option takes the place of its
     variable."""
+    if not 1 <= workers <= MAX_WORKERS:
+        raise refuse(f"--workers {workers}: give a number of server processes from 1 to "
+                     f"{MAX_WORKERS}")
     import uvicorn
 
     from meeple.server.edge import LOOPBACK_HOSTS
