@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -119,12 +120,15 @@ def engine_rate(records: list[dict[str, object]]) -> tuple[int, float]:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process and of its live children (the bot workers)."""
+    """User + system CPU seconds of a process and of its live descendants (the bot workers;
+    with ``--workers``, the server processes and theirs)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     pids = [pid]
-    for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        pids += [int(c) for c in task.read_text().split()]
+    for p in pids:  # (grows as it goes: children, then theirs)
+        for task in Path(f"/proc/{p}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                pids += [int(c) for c in task.read_text().split()]
     for p in pids:
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
@@ -281,8 +285,11 @@ def main() -> None:
     ap.add_argument("--no-bots", action="store_true",
                     help="two WebSocket clients per table instead of a client and a bot")
     ap.add_argument("--processes", type=int, default=1,
-                    help="server processes on the one PostgreSQL database (tables split "
-                         "between them; SQLite rows always use one)")
+                    help="server processes on the one PostgreSQL database, each on a port "
+                         "of its own (tables split between them; SQLite rows always use one)")
+    ap.add_argument("--workers", default="1",
+                    help="comma-separated: a PostgreSQL row for each, of one `meeple serve "
+                         "--workers N` on one address (the kernel spreads the connections)")
     ap.add_argument("--boardgameio", action="store_true",
                     help="rows for boardgame.io's Node server (in memory and FlatFile), its "
                          "trivial game and two of its clients a table (node and npm needed)")
@@ -305,7 +312,10 @@ def main() -> None:
           "engine / server | server CPU ms a log entry | client CPU ms a move | "
           "bytes to clients a move | bytes a view or update frame | load |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for label, pg in dbs:
+    rows: dict[str, dict[str, float]] = {}
+    runs = [(label, pg, w) for label, pg in dbs
+            for w in ([1] if pg is None else [int(x) for x in args.workers.split(",")])]
+    for label, pg, workers in runs:
         for t in (int(x) for x in args.tables.split(",")):
             with tempfile.TemporaryDirectory() as tmp:
                 url = f"sqlite:///{tmp}/bench.db" if pg is None else _fresh_pg(pg)
@@ -313,7 +323,10 @@ def main() -> None:
                            for k in range(args.processes if pg is not None else 1)]
                 for srv in servers:
                     srv.env = {"MEEPLE_BOT_WORKERS": "1"}
+                    srv.workers = workers
                     srv.start()
+                if workers > 1:
+                    wait_for_workers(servers[0], workers)
                 try:
                     folded = (None if args.profile is None else
                               args.profile / f"server-{label.lower()}-{t}.folded")
@@ -327,6 +340,8 @@ def main() -> None:
                     if pg is not None:
                         _drop_pg(pg, url)
             name = f"{label} x{len(servers)}" if len(servers) > 1 else label
+            name += f", --workers {workers}" if workers > 1 else ""
+            rows[f"{name} {t}"] = r
             print(f"| {name} | {t} | {r['accepted/s']:.0f} | {r['moves/s']:.0f} | "
                   f"{r['all moves/s']:.0f} | "
                   f"{r['p50 ms']:.1f} | {r['p99 ms']:.1f} | {r['engine moves/s']:.0f} | "
@@ -339,11 +354,39 @@ def main() -> None:
     for storage in ("memory", "flatfile") if args.boardgameio else ():
         for t in (int(x) for x in args.tables.split(",")):
             r = boardgameio_row(t, args.seconds, storage)
+            rows[f"boardgame.io {storage} {t}"] = r
             print(f"| boardgame.io ({'in memory' if storage == 'memory' else 'FlatFile'}) | {t} "
                   f"| {r['accepted/s']:.0f} | {r['moves/s']:.0f} | {r['all moves/s']:.0f} | "
                   f"{r['p50 ms']:.1f} | {r['p99 ms']:.1f} | | | "
                   f"{r['server cpu ms/move']:.2f} | {r['client cpu ms/move']:.2f} | | | "
                   f"{os.getloadavg()[0]:.1f} |", flush=True)
+    print_ratios(rows)
+
+
+def print_ratios(rows: dict[str, dict[str, float]]) -> None:
+    """Each meeple row's moves/s as a ratio of boardgame.io's in memory and FlatFile at the
+    same tables, and its p99 beside theirs."""
+    for name, r in rows.items():
+        if name.startswith("boardgame.io"):
+            continue
+        t = name.rpartition(" ")[2]
+        memory, flat = rows.get(f"boardgame.io memory {t}"), rows.get(f"boardgame.io flatfile {t}")
+        if memory is None or flat is None:
+            continue
+        print(f"{name} tables: {r['accepted/s'] / memory['accepted/s']:.2f}x boardgame.io in "
+              f"memory, {r['accepted/s'] / flat['accepted/s']:.2f}x its FlatFile; p99 "
+              f"{r['p99 ms']:.0f} ms (in memory {memory['p99 ms']:.0f}, FlatFile "
+              f"{flat['p99 ms']:.0f})", flush=True)
+
+
+def wait_for_workers(server: Server, workers: int, timeout: float = 300) -> None:
+    """Until each of ``meeple serve --workers`` processes has answered a request (bounded)."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + timeout
+    while len(seen) < workers:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{workers} processes did not answer in {timeout} s")
+        seen.add(httpx.get(server.base + "/api/games", timeout=60).headers["x-meeple-process"])
 
 
 BGIO = ROOT / "benchmarks" / "boardgameio"
