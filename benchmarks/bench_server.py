@@ -289,7 +289,9 @@ def main() -> None:
                          "of its own (tables split between them; SQLite rows always use one)")
     ap.add_argument("--workers", default="1",
                     help="comma-separated: a PostgreSQL row for each, of one `meeple serve "
-                         "--workers N` on one address (the kernel spreads the connections)")
+                         "--workers N` on one address (the kernel spreads the connections); "
+                         "Np: N processes on ports of their own, each table's clients on one "
+                         "of them (as a proxy hashing the table's URL would place them)")
     ap.add_argument("--boardgameio", action="store_true",
                     help="rows for boardgame.io's Node server (in memory and FlatFile), its "
                          "trivial game and two of its clients a table (node and npm needed)")
@@ -314,13 +316,15 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows: dict[str, dict[str, float]] = {}
     runs = [(label, pg, w) for label, pg in dbs
-            for w in ([1] if pg is None else [int(x) for x in args.workers.split(",")])]
-    for label, pg, workers in runs:
+            for w in (["1"] if pg is None else args.workers.split(","))]
+    for label, pg, how in runs:
+        workers = 1 if how.endswith("p") else int(how)
+        processes = int(how[:-1]) if how.endswith("p") else args.processes
         for t in (int(x) for x in args.tables.split(",")):
             with tempfile.TemporaryDirectory() as tmp:
                 url = f"sqlite:///{tmp}/bench.db" if pg is None else _fresh_pg(pg)
                 servers = [Server(url, free_port(), Path(tmp) / f"server{k}.log")
-                           for k in range(args.processes if pg is not None else 1)]
+                           for k in range(processes if pg is not None else 1)]
                 for srv in servers:
                     srv.env = {"MEEPLE_BOT_WORKERS": "1"}
                     srv.workers = workers
@@ -339,7 +343,7 @@ def main() -> None:
                         srv.stop()
                     if pg is not None:
                         _drop_pg(pg, url)
-            name = f"{label} x{len(servers)}" if len(servers) > 1 else label
+            name = f"{label}, {len(servers)} ports" if len(servers) > 1 else label
             name += f", --workers {workers}" if workers > 1 else ""
             rows[f"{name} {t}"] = r
             print(f"| {name} | {t} | {r['accepted/s']:.0f} | {r['moves/s']:.0f} | "
