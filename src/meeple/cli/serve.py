@@ -142,11 +142,14 @@ def serve_cmd(
     store.close()  # (each process opens its own)
     console.print(f"{workers} processes, {settings.bots.workers} bot workers each")
     try:
-        run_workers(WorkersConfig(WorkerApp(spec, url), spec.http_protocol, host=host,
-                                  port=port, workers=workers, **UVICORN,
-                                  **{k: v for k, v in edge_settings.items() if k != "http"}))
+        served = run_workers(WorkersConfig(
+            WorkerApp(spec, url), spec.http_protocol, host=host, port=port, workers=workers,
+            **UVICORN, **{k: v for k, v in edge_settings.items() if k != "http"}))
     except OSError as exc:  # the address is taken, or not this machine's
         raise refuse(f"cannot listen on {shown}:{port}: {exc.strerror or exc}") from None
+    if not served:
+        raise fail("a server process could not start (its error is above): all were stopped",
+                   code=1)
 
 
 def database_of(db: Path | None, database_url: str | None, from_env: str) -> str:

@@ -139,6 +139,7 @@ class Supervisor(Multiprocess):
         address_free(config.host, config.port)
         super().__init__(config, [listening_socket(config.host, config.port)
                                   for _ in range(config.workers)])
+        self.failed = False  # a process could not start its app: all were stopped
 
     def init_processes(self) -> None:
         for sock in self.sockets:
@@ -156,6 +157,7 @@ class Supervisor(Multiprocess):
             process.join()
             if process.exitcode == STARTUP_FAILURE:  # the app cannot start: no use retrying
                 log.error("a server process [%s] failed to start: stopping", process.pid)
+                self.failed = True
                 self.should_exit.set()
                 return
             log.warning("server process [%s] ended (exit code %s): starting another",
@@ -176,16 +178,18 @@ class Supervisor(Multiprocess):
         log.warning("SIGTTOU ignored: restart meeple serve with another --workers")
 
 
-def run_workers(config: WorkersConfig) -> None:
+def run_workers(config: WorkersConfig) -> bool:
     """Serve on ``config``'s host and port with ``config.workers`` processes until SIGINT or
-    SIGTERM (then each process is stopped and waited for). :class:`OSError` if the address
-    cannot be bound."""
+    SIGTERM (then each process is stopped and waited for): True, or False if a process could
+    not start its app (and all were stopped). :class:`OSError` if the address cannot be
+    bound."""
     supervisor = Supervisor(config)
     try:
         supervisor.run()
     finally:
         for sock in supervisor.sockets:
             sock.close()
+    return not supervisor.failed
 
 
 __all__ = ["PROCESS_HEADER", "ProcessHeader", "Supervisor", "WorkersConfig", "run_workers"]
