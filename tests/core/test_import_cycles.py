@@ -26,6 +26,9 @@ START_UP = {
     ("meeple.cli.serve", "meeple.server.edge"): "the server's edge settings (uvicorn, "
                                                 "Starlette), for `meeple serve` only",
     ("meeple.cli.serve", "meeple.settings"): "pydantic-settings, for `meeple serve` only",
+    ("meeple.cli.serve", "meeple.web.serving"): "the whole server, for `meeple serve` only",
+    ("meeple.cli.serve", "meeple.server.workers"): "uvicorn's supervisor, for `meeple serve "
+                                                   "--workers` only",
     ("meeple.cli.online", "meeple.settings"): "pydantic-settings, for `meeple join` only",
     ("meeple.cli.reports", "meeple.settings"): "pydantic-settings, for `meeple reports` only",
     ("meeple.cli.reports", "meeple.cli.serve"): "its database choice (`database_of`), for "

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from fastapi import FastAPI
+from fastapi import FastAPI
 
-    from meeple.server.edge import EdgeConfig
-    from meeple.settings import Settings
+from meeple.server.edge import EdgeConfig, uvicorn_settings
+from meeple.settings import Settings
+from meeple.store import Store
+from meeple.web import create_web_app
 
 #: uvicorn's settings for every ``meeple serve`` process: frames up to 1 MiB, no compression
 #: (a frame is small and the CPU is better spent on moves), warnings and errors logged.
@@ -42,8 +43,6 @@ class ServeSpec:
     def plan(self) -> tuple[Settings, EdgeConfig, list[str], dict[str, Any]]:
         """The settings, the edge, the trusted proxies and uvicorn's edge settings;
         :class:`~meeple.settings.SettingsError` or :class:`ValueError` for a bad one."""
-        from meeple.server.edge import EdgeConfig, uvicorn_settings
-
         settings = serve_settings(self.host, self.port, self.options, self.bot_workers)
         if self.workers > 1 and not settings.bots.workers:
             settings = settings.model_copy(update={"bots": settings.bots.model_copy(
@@ -70,9 +69,6 @@ class WorkerApp:
     url: str
 
     def __call__(self) -> FastAPI:
-        from meeple.store import Store
-        from meeple.web import create_web_app
-
         settings, edge, _, _ = self.spec.plan()
         store = Store(self.url, table_seeds=settings.server.table_seeds)
         return create_web_app(store, edge=edge, settings=settings)
@@ -84,8 +80,6 @@ def serve_settings(host: str, port: int, edge_options: dict[str, Any],
     line in place of their variables (an option left out is None, or an empty list), and
     the links in mails on the address it listens on unless ``MEEPLE_PUBLIC_URL`` says
     otherwise. :class:`~meeple.settings.SettingsError` names a bad variable."""
-    from meeple.settings import Settings
-
     settings = Settings.from_env()
     given: dict[str, Any] = {}
     for name, value in edge_options.items():
