@@ -193,12 +193,18 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'meeple.db'}"
         return
+    yield from pg_database("meeple_test")
+
+
+def pg_database(prefix: str) -> Iterator[str]:
+    """(For a fixture to yield from.) The URL of a fresh database on the test PostgreSQL
+    (``MEEPLE_TEST_POSTGRES``; the test is skipped without it), dropped afterwards."""
     import psycopg
 
     base = os.environ.get(PG_ENV)
     if not base:
         pytest.skip(f"PostgreSQL is not available ({PG_ENV} unset; scripts/test starts one)")
-    name = f"meeple_test_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
+    name = f"{prefix}_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
     admin = base.replace("postgresql+psycopg://", "postgresql://")
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.server.client import Player
-from tests.server.conftest import PG_ENV, Server, free_port
+from tests.server.conftest import Server, free_port, pg_database
 from tests.server.test_play import create, join
 
 HEADER = "x-meeple-process"
@@ -28,18 +28,7 @@ HEADER = "x-meeple-process"
 @pytest.fixture(scope="module")
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database of this module's own."""
-    import psycopg
-
-    base = os.environ.get(PG_ENV)
-    if not base:
-        pytest.skip(f"PostgreSQL is not available ({PG_ENV} unset; scripts/test starts one)")
-    name = f"meeple_workers_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
-    admin = base.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield f"{base.rpartition('/')[0]}/{name}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    yield from pg_database("meeple_workers")
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +101,15 @@ def play_turn(players: list[Player], rng: random.Random) -> bool:
     return True
 
 
+def play_to_end(players: list[Player], rng: random.Random) -> int:
+    """:func:`play_turn` until the game is over (bounded): the moves acknowledged."""
+    acked = 0
+    while play_turn(players, rng):
+        acked += 1
+        assert acked < 2000, "the game did not end"
+    return acked
+
+
 def two_people(srv: Server) -> tuple[str, list[dict[str, object]]]:
     t = create(srv, "reefs", {"level": 1}, [{"kind": "human"}, {"kind": "human"}])
     return t["id"], [join(srv, t["id"], "Ann"), join(srv, t["id"], "Bob")]
@@ -134,12 +132,8 @@ def test_two_sockets_of_one_table_on_two_processes_play_it_to_its_end(workers: S
     pa, pid_a = player_on(workers, table, 0, str(seats[0]["secret"]))
     pb, pid_b = player_on(workers, table, 1, str(seats[1]["secret"]), want=pids - {pid_a})
     assert pid_a != pid_b and {pid_a, pid_b} <= pids
-    rng = random.Random(62)
-    acked = 0
     try:
-        while play_turn([pa, pb], rng):
-            acked += 1
-            assert acked < 2000, "the game did not end"
+        acked = play_to_end([pa, pb], random.Random(62))
     finally:
         pa.close()
         pb.close()
@@ -168,9 +162,7 @@ def test_a_process_killed_is_replaced_and_the_table_goes_on(workers: Server) -> 
         assert new and pid_a not in new
         pa, pid_a2 = player_on(workers, table, 0, str(seats[0]["secret"]), want=new)
         assert pid_a2 != pid_a
-        while play_turn([pa, pb], rng):
-            acked += 1
-            assert acked < 2000, "the game did not end"
+        acked += play_to_end([pa, pb], rng)
     finally:
         pa.close()
         pb.close()
