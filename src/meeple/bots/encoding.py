@@ -214,7 +214,12 @@ class Encoding:
         return out
 
     def observe(self, state: State[Any], seat: int) -> np.ndarray:
-        """What ``seat`` observes: built from ``state.seen_by(seat)`` only."""
+        """What ``seat`` observes: built from ``state.seen_by(seat)`` only (from the state
+        itself when the game's states hold public information only: ``Learning.public``)."""
+        if self.record.public:
+            if not 0 <= seat < self.players:
+                raise ValueError(f"seat {seat} does not exist; seats are 0..{self.players - 1}")
+            return self.encode(self.record.observe(state, seat))
         return self.encode(self.record.observe(state.seen_by(seat), seat))
 
     def mask(self, state: State[Any]) -> np.ndarray:

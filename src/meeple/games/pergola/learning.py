@@ -285,33 +285,25 @@ def pergola_layout(state: PergolaState) -> tuple[Block, ...]:
 
 
 # ---------------------------------------------------------------------- observe
-#: Each garden's observation parts, by the garden's kept key (``Garden.key()``, which the
-#: engine forgets whenever the garden changes, so an entry whose key object is the garden's
-#: own is current). Keyed by the key's id; the entry keeps the key alive. An entry: the key,
-#: the garden blocks' ints, the score pad's ints, the leaves' bit set, and both ints packed as
-#: int64 bytes (``b""`` when the data is too wide to pack: see ``_Tables._packers``). The
-#: parts depend on the data bundle only, and a garden never changes bundle.
-_Seen = tuple[object, list[int], list[int], int, bytes, bytes]
-_GARDENS: dict[int, _Seen] = {}
-_GARDENS_KEPT = 2048
+#: A garden's observation parts, kept on the garden (``Garden._seen``, which
+#: ``PergolaState.garden_for_update`` forgets whenever the garden changes): the garden blocks'
+#: ints, the score pad's ints, the leaves' bit set, and both ints packed as int64 bytes (``b""``
+#: when the data is too wide to pack: see ``_Tables._packers``). They depend on the data
+#: bundle only, and a garden never changes bundle.
+_Seen = tuple[list[int], list[int], int, bytes, bytes]
 
 
 def _seen_garden(g: Garden, t: _Tables) -> _Seen:
     """The observation parts of one garden, made once per change of the garden: a step
-    changes at most the mover's garden, so the others' parts are only looked up."""
-    k = g._key
-    if k is None:
-        k = g.key()
-    hit = _GARDENS.get(id(k))
-    if hit is None or hit[0] is not k:
-        if len(_GARDENS) >= _GARDENS_KEPT:
-            _GARDENS.clear()
+    changes at most the mover's garden, so the others' parts are only read back."""
+    hit: _Seen | None = g._seen
+    if hit is None:
         ints, pad = _garden(g, t), _pad(g, t)
         packed_ints = packed_pad = b""
         if t.packers is not None:
             packed_ints, packed_pad = t.packers[0].pack(*ints), t.packers[1].pack(*pad)
-        hit = _GARDENS[id(k)] = (k, ints, pad, sum(map(t.leaf_bit.__getitem__, g.leaves)),
-                                 packed_ints, packed_pad)
+        hit = g._seen = (ints, pad, sum(map(t.leaf_bit.__getitem__, g.leaves)),
+                         packed_ints, packed_pad)
     return hit
 
 
@@ -325,19 +317,19 @@ def pergola_observe(view: PergolaState, seat: int) -> array[int] | list[int]:
     seen = [_seen_garden(gardens[r], t) for r in t.orders[seat]]
     leaves = 0
     for hit in seen:
-        leaves |= hit[3]
+        leaves |= hit[2]
     shared = _shared(view, t, seat, leaves)
     if t.packers is None:
         out: list[int] = []
         for hit in seen:
-            out += hit[1]
+            out += hit[0]
         out += shared
         for hit in seen:
-            out += hit[2]
+            out += hit[1]
         return out
     packed = array("q")
-    packed.frombytes(b"".join([*[hit[4] for hit in seen], t.packers[2].pack(*shared),
-                               *[hit[5] for hit in seen]]))
+    packed.frombytes(b"".join([*[hit[3] for hit in seen], t.packers[2].pack(*shared),
+                               *[hit[4] for hit in seen]]))
     return packed
 
 
