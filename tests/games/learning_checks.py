@@ -82,6 +82,8 @@ def check_playouts(game: str, variant: dict[str, Any], players: int, seeds: rang
                 assert str(state.parse_move(text)) == text
             for s in range(players):
                 check_values(layout, rec.observe(state.seen_by(s), s))
+                if rec.public:  # the state itself is observed: it must read as the view
+                    assert list(rec.observe(state, s)) == list(rec.observe(state.seen_by(s), s))
             if step % hidden_every == 0:
                 for s in range(players):
                     mine = list(rec.observe(state.seen_by(s), s))

@@ -14,6 +14,7 @@ the envs); it needs numpy only, and Gymnasium only when a space is asked for.
 from __future__ import annotations
 
 import operator
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import reduce
@@ -184,14 +185,20 @@ class Encoding:
 
     # ------------------------------------------------------------------ hot path
     def encode(self, ints: Sequence[int]) -> np.ndarray:
-        """The flat int16 observation from the game's ints (:attr:`Learning.observe`)."""
+        """The flat int16 observation from the game's ints (:attr:`Learning.observe`): any
+        sequence of ints; an ``array.array("q")`` is read in place (a game can keep parts of
+        its observation packed as int64 bytes and join them, with no numpy in the game)."""
         if len(ints) != self.words:
             raise MeepleError(f"{self.game}: LEARNING.observe gave {len(ints)} ints, its layout "
                               f"needs {self.words}")
         out = np.empty(self.size, np.int16)
         n = self._nbits
         if self._int64:
-            ints64 = np.fromiter(ints, np.int64, self.words)
+            if isinstance(ints, array) and ints.typecode == "q":
+                # a game's ints already held as int64 (stdlib array): read in place
+                ints64 = np.frombuffer(ints, np.int64)
+            else:
+                ints64 = np.fromiter(ints, np.int64, self.words)
             if n:
                 rows = ints64[self._row_index].astype("<i8", copy=False)  # little-endian bytes
                 out[:n] = np.unpackbits(rows.view(np.uint8), bitorder="little")[self._bit_index]
@@ -207,7 +214,12 @@ class Encoding:
         return out
 
     def observe(self, state: State[Any], seat: int) -> np.ndarray:
-        """What ``seat`` observes: built from ``state.seen_by(seat)`` only."""
+        """What ``seat`` observes: built from ``state.seen_by(seat)`` only (from the state
+        itself when the game's states hold public information only: ``Learning.public``)."""
+        if self.record.public:
+            if not 0 <= seat < self.players:
+                raise ValueError(f"seat {seat} does not exist; seats are 0..{self.players - 1}")
+            return self.encode(self.record.observe(state, seat))
         return self.encode(self.record.observe(state.seen_by(seat), seat))
 
     def mask(self, state: State[Any]) -> np.ndarray:

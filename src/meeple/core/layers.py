@@ -123,3 +123,7 @@ class Learning(Generic[S]):
     #: default, every decision text met by walking the variant's whole game tree, in sorted
     #: order (``meeple.rl.spaces.notation_actions``), for a game small enough to walk.
     actions: Callable[[S], tuple[str, ...]] | None = field(default=None, kw_only=True)
+    #: ``True`` when the game's states hold public information only (its ``seen_by`` is a plain
+    #: copy): ``observe`` is then given the state itself, which it reads and never changes,
+    #: and the copy a decision would cost is saved.
+    public: bool = field(default=False, kw_only=True)

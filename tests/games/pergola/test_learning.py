@@ -11,7 +11,6 @@ import meeple
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 from meeple.games.pergola import LEARNING
-from meeple.games.pergola import learning as L
 from meeple.games.pergola.rules import BIRD, FLUTTER, HONEY, INSECT, LANT_INSECT, PergolaState
 from meeple.games.pergola.scoring import ROWS
 from tests.games.learning_checks import check_playouts, check_values, split_blocks
@@ -165,7 +164,8 @@ def test_scores_and_cache(players: int) -> None:
                                                        s.scores()[r].total)]
                     assert o["scores"] == want
                     warm = list(LEARNING.observe(s, seat))
-                    L._GARDENS.clear()
+                    for g in s.gardens:  # forget every garden's kept parts
+                        g._seen = None
                     assert list(LEARNING.observe(s, seat)) == warm
                     other = s.clone()
                     for h in other.holder:

@@ -43,7 +43,7 @@ BOTS: BotKnowledge[PergolaState] = BotKnowledge(
 SOLO: SoloReports[PergolaState] = SoloReports(report=challenge_report, table=achievement_table)
 
 LEARNING: Learning[PergolaState] = Learning(
-    actions=pergola_actions, layout=pergola_layout, observe=pergola_observe)
+    actions=pergola_actions, layout=pergola_layout, observe=pergola_observe, public=True)
 
 __all__ = ["BOTS", "CHALLENGES", "GAME", "LEARNING", "PRESENTATION", "SOLO", "PergolaState",
            "challenge_report", "new_pergola", "thousand_club"]

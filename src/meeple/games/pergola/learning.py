@@ -31,6 +31,8 @@ then the seats after it in turn order), the shared board, the turn, the score pa
 from __future__ import annotations
 
 import functools
+import struct
+from array import array
 from operator import mul
 
 from meeple.core.layers import Block
@@ -128,6 +130,18 @@ class _Tables:
         self.leaf_colour = c.leaf_colour
         self._scoring_tables(c)
         self.layout = self._layout(c, players, stacks)
+        self._packers(players)
+
+    def _packers(self, players: int) -> None:
+        """The int64 packers of one garden's blocks, one score pad and the shared blocks
+        between them, when every bits row fits an int64 (the shipped data's widest row has
+        a bit per tool); ``None`` for wider data, which is observed as a plain list."""
+        self.packers: tuple[struct.Struct, struct.Struct, struct.Struct] | None = None
+        if all(b.shape[1] <= 63 for b in self.layout if b.bits):
+            garden = sum(b.words for b in self.layout if b.name.startswith(SEAT_PREFIX[0] + "."))
+            shared = sum(b.words for b in self.layout) - players * (garden + len(SCORE_ROWS))
+            self.packers = (struct.Struct(f"={garden}q"), struct.Struct(f"={len(SCORE_ROWS)}q"),
+                            struct.Struct(f"={shared}q"))
 
     def _bit_tables(self, c: Compiled) -> None:
         """A bit per tool, leaf, lily, stone, pot and bonus; index -1 (nothing there) reads
@@ -271,40 +285,62 @@ def pergola_layout(state: PergolaState) -> tuple[Block, ...]:
 
 
 # ---------------------------------------------------------------------- observe
-#: Each garden's observation part and score pad, by the garden's kept key (``Garden.key()``,
-#: which the engine forgets whenever the garden changes, so an entry whose key object is the
-#: garden's own is current). Keyed by the key's id; the entry keeps the key alive.
-_GARDENS: dict[int, tuple[object, list[int], list[int], int]] = {}
-_GARDENS_KEPT = 2048
+#: A garden's observation parts, kept on the garden (``Garden._seen``, which
+#: ``PergolaState.garden_for_update`` forgets whenever the garden changes): the garden blocks'
+#: ints, the score pad's ints, the leaves' bit set, and both ints packed as int64 bytes (``b""``
+#: when the data is too wide to pack: see ``_Tables._packers``). They depend on the data
+#: bundle only, and a garden never changes bundle.
+_Seen = tuple[list[int], list[int], int, bytes, bytes]
 
 
-def pergola_observe(view: PergolaState, seat: int) -> list[int]:
+def _seen_garden(g: Garden, t: _Tables) -> _Seen:
+    """The observation parts of one garden, made once per change of the garden: a step
+    changes at most the mover's garden, so the others' parts are only read back."""
+    hit: _Seen | None = g._seen
+    if hit is None:
+        ints, pad = _garden(g, t), _pad(g, t)
+        packed_ints = packed_pad = b""
+        if t.packers is not None:
+            packed_ints, packed_pad = t.packers[0].pack(*ints), t.packers[1].pack(*pad)
+        hit = g._seen = (ints, pad, sum(map(t.leaf_bit.__getitem__, g.leaves)),
+                         packed_ints, packed_pad)
+    return hit
+
+
+def pergola_observe(view: PergolaState, seat: int) -> array[int] | list[int]:
     """The observation of ``seat`` (ints in layout order), from ``view`` (``state.seen_by(seat)``:
-    public information only)."""
-    s = view
-    t = _tables(s.c, s.players)
+    public information only). An ``array("q")`` (int64, which the encoding reads without a
+    conversion per int) built from the gardens' packed parts and the shared blocks; a plain
+    list for data whose bit sets do not fit an int64."""
+    t = _tables(view.c, view.players)
+    gardens = view.gardens
+    seen = [_seen_garden(gardens[r], t) for r in t.orders[seat]]
+    leaves = 0
+    for hit in seen:
+        leaves |= hit[2]
+    shared = _shared(view, t, seat, leaves)
+    if t.packers is None:
+        out: list[int] = []
+        for hit in seen:
+            out += hit[0]
+        out += shared
+        for hit in seen:
+            out += hit[1]
+        return out
+    packed = array("q")
+    packed.frombytes(b"".join([*[hit[3] for hit in seen], t.packers[2].pack(*shared),
+                               *[hit[4] for hit in seen]]))
+    return packed
+
+
+def _shared(s: PergolaState, t: _Tables, seat: int, leaves: int) -> list[int]:
+    """The blocks between the gardens and the score pads: the shared board, the turn (and
+    solo, the challenge), as ``seat`` sees them; ``leaves``: the gardens' leaves as a bit set."""
     out: list[int] = []
     ext = out.extend
     app = out.append
     tool_bit = t.tool_bit
     leaf_bit = t.leaf_bit
-    seen = 0
-    pads: list[list[int]] = []
-    cache = _GARDENS
-    for r in t.orders[seat]:
-        g = s.gardens[r]
-        k = g._key
-        if k is None:
-            k = g.key()
-        hit = cache.get(id(k))
-        if hit is None or hit[0] is not k:
-            if len(cache) >= _GARDENS_KEPT:
-                cache.clear()
-            hit = cache[id(k)] = (k, _garden(g, t), _pad(g, t),
-                                  sum(map(t.leaf_bit.__getitem__, g.leaves)))
-        ext(hit[1])
-        pads.append(hit[2])
-        seen |= hit[3]
     # the shared board
     board = s.board
     ext(map(tool_bit.__getitem__, board))
@@ -317,7 +353,7 @@ def pergola_observe(view: PergolaState, seat: int) -> list[int]:
     tops = list(map(leaf_bit.__getitem__, s.tops))
     ext(tops)
     ext(s.pile_left)
-    app(t.all_leaves & ~(seen | sum(tops)))
+    app(t.all_leaves & ~(leaves | sum(tops)))
     for rows, st in zip(t.stack_rows, s.stacks, strict=True):
         ext(rows[len(st)])
     ext(s.supply)
@@ -346,8 +382,6 @@ def pergola_observe(view: PergolaState, seat: int) -> list[int]:
         number = s.challenge or 0
         app(number)
         app(1 if challenge_met(s, number or FREE_GAME, seat) else 0)
-    for pad in pads:
-        ext(pad)
     return out
 
 

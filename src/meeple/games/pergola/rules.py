@@ -85,7 +85,7 @@ class Garden(KeptKey):
     """One player's boards: garden, pergola, cascade and tool pot (the data scoring reads)."""
 
     __slots__ = (
-        "bees_fly", "bfly", "bfly_fly", "bonuses", "cup_bees", "cups", "df_large",
+        "_seen", "bees_fly", "bfly", "bfly_fly", "bonuses", "cup_bees", "cups", "df_large",
         "df_medium", "df_reqs", "df_small", "drops", "flowers", "frog", "holly", "lady",
         "lady_fly", "lanterns", "lanterns_used", "lav_leaves", "leaves", "mag", "mag_buds",
         "pots", "tools",
@@ -117,6 +117,8 @@ class Garden(KeptKey):
         self.frog = -1  # -1: still in the garden
         self.tools: list[int] = []
         self._key: Hashable | None = None  # key() kept until the garden is next changed
+        # the garden's observation parts (learning.py), kept until the garden is next changed
+        self._seen: Any = None
 
     def copy(self) -> Garden:
         g = Garden.__new__(Garden)
@@ -145,6 +147,7 @@ class Garden(KeptKey):
         g.frog = self.frog
         g.tools = self.tools.copy()
         g._key = None
+        g._seen = None
         return g
 
     def make_key(self) -> Hashable:
@@ -540,10 +543,13 @@ class PergolaState(State[PergolaMove]):
 
     def garden_for_update(self, seat: int) -> Garden:
         """``seat``'s garden, ready to be changed: copied first if another state shares it
-        (clones share gardens until one changes), its kept key forgotten. Every change to a
+        (clones share gardens until one changes), its kept key and observation parts
+        forgotten. Every change to a
         garden goes through here (the rules, and tests that set up positions)."""
         self._own = part_for_update(self.gardens, self._own, seat)
-        return self.gardens[seat]
+        garden = self.gardens[seat]
+        garden._seen = None
+        return garden
 
     def _advance(self) -> None:
         """Resolve tasks with one choice or none; at the end of a turn, clean up (P9)."""
