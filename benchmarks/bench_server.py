@@ -138,6 +138,21 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+async def settled(pids: list[int], idle: float = 0.05, most: float = 120.0) -> None:
+    """Wait (at most ``most`` seconds) until the servers and their bot workers are idle:
+    under half a second, they used under ``idle`` CPU seconds. A bot worker still loading
+    the games (spawned at start, on a busy machine for many seconds) would otherwise count
+    its start-up as CPU of the moves measured."""
+    give_up = time.monotonic() + most
+    last = sum(map(cpu_seconds, pids))
+    while time.monotonic() < give_up:
+        await asyncio.sleep(0.5)
+        now = sum(map(cpu_seconds, pids))
+        if now - last < idle:
+            return
+        last = now
+
+
 def start_profile(pid: int, seconds: float, out: Path) -> Any:
     """py-spy sampling the server process (and its bot workers) for ``seconds``: folded stacks
     in ``out``. Started with the timed part of a run."""
@@ -232,6 +247,7 @@ async def run(servers: list[Server], game: str, tables: int, seconds: float,
         for ws in watchers:
             while json.loads(await ws.recv())["type"] != "view":
                 pass
+        await settled(pids)
         stop_at = time.monotonic() + seconds
         start = time.perf_counter()
         cpu0, mine0 = sum(map(cpu_seconds, pids)), time.process_time()

@@ -77,3 +77,39 @@ def test_escaped_keys_round_trip() -> None:
     ops = diff(old, new)
     assert ops == [{"op": "replace", "path": "/a~1b/~0", "value": 2}]
     assert apply_patch(old, ops) == new
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, json_values, json_values, json_values)
+def test_views_that_share_a_part_get_the_same_patches_with_it_shared(
+        old_part: Any, new_part: Any, old_own: Any, new_own: Any) -> None:
+    """Two seats' views of one position hold the same public board (as did their views
+    before): with ``shared`` their patches are what diff makes without it, each seat's own
+    part is diffed as its own."""
+    shared: dict[Any, Any] = {}
+    seat0 = ({"board": old_part, "own": old_own}, {"board": new_part, "own": new_own})
+    seat1 = ({"board": old_part, "own": None}, {"board": new_part, "own": [new_own]})
+    for old, new in (seat0, seat1):
+        assert diff(old, new, shared=shared) == diff(old, new)
+        assert apply_patch(old, diff(old, new, shared=shared)) == new
+
+
+class _Walked(dict[str, Any]):
+    """A dict that counts how often a diff walks its members."""
+
+    walked = 0
+
+    def items(self) -> Any:
+        _Walked.walked += 1
+        return dict.items(self)
+
+
+def test_a_shared_part_is_walked_once_for_every_view_that_holds_it() -> None:
+    old_board = _Walked(cells=list(range(50)), turn=1)
+    new_board = _Walked(cells=[*range(49), 99], turn=2)
+    shared: dict[Any, Any] = {}
+    patches = [diff({"board": old_board, "viewer": v}, {"board": new_board, "viewer": v},
+                    shared=shared) for v in range(4)]
+    assert _Walked.walked == 2  # the first view walked both boards; the other three reused it
+    assert patches == [[{"op": "replace", "path": "/board/cells/49", "value": 99},
+                        {"op": "replace", "path": "/board/turn", "value": 2}]] * 4

@@ -41,34 +41,66 @@ def _unescape(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 
 
-def diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
+#: The operations already made between two containers at a path, by ``(id(old), id(new),
+#: path)``, with the two containers kept (so their ids are not taken by others meanwhile).
+Shared = dict[tuple[int, int, str], tuple[Any, Any, list[dict[str, Any]]]]
+
+
+def diff(old: Any, new: Any, path: str = "", shared: Shared | None = None
+         ) -> list[dict[str, Any]]:
     """The operations that turn ``old`` into ``new`` (both JSON values: dicts, lists,
-    strings, numbers, booleans, None). ``apply_patch(old, diff(old, new)) == new``."""
+    strings, numbers, booleans, None). ``apply_patch(old, diff(old, new)) == new``.
+
+    ``shared``: a dict kept between calls whose documents share parts (the views of several
+    seats of one position hold the same public board, and so did their views before): a
+    part already compared with the same part at the same path gives the same operations
+    again without being compared twice. Read the operations, never change them (the patches
+    share them)."""
     ops: list[dict[str, Any]] = []
-    _diff(old, new, path, ops)
+    if not (old == new and type(old) is type(new)):
+        _diff(old, new, path, ops, shared)
     return ops
 
 
-def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
-    if old == new and type(old) is type(new):
+def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]],
+          shared: Shared | None = None) -> None:
+    """The operations between ``old`` and ``new``, which differ (the caller compared them)."""
+    if shared is not None and isinstance(old, dict | list):
+        key = (id(old), id(new), path)
+        made = shared.get(key)
+        if made is not None:
+            ops.extend(made[2])
+            return
+        start = len(ops)
+        _diff_container(old, new, path, ops, shared)
+        shared[key] = (old, new, ops[start:])
         return
+    _diff_container(old, new, path, ops, shared)
+
+
+def _diff_container(old: Any, new: Any, path: str, ops: list[dict[str, Any]],
+                    shared: Shared | None) -> None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in old.items():
             if key not in new:
                 ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
-            else:
-                _diff(value, new[key], f"{path}/{_escape(key)}", ops)
+                continue
+            now = new[key]
+            if value == now and type(value) is type(now):  # most of a view: no path made
+                continue
+            _diff(value, now, f"{path}/{_escape(key)}", ops, shared)
         for key, value in new.items():
             if key not in old:
                 ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
         return
     if isinstance(old, list) and isinstance(new, list):
-        _diff_list(old, new, path, ops)
+        _diff_list(old, new, path, ops, shared)
         return
     ops.append({"op": "replace", "path": path, "value": new})
 
 
-def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[dict[str, Any]]) -> None:
+def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[dict[str, Any]],
+               shared: Shared | None = None) -> None:
     n, m = len(old), len(new)
     if n == m:
         # a window that slid by a few items (the log's tail) is better sent as a slide
@@ -76,8 +108,9 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[dict[str, An
         if shift:
             _slide(new, shift, path, ops)
             return
-        for i in range(n):
-            _diff(old[i], new[i], f"{path}/{i}", ops)
+        for i, (was, now) in enumerate(zip(old, new, strict=True)):
+            if was != now or type(was) is not type(now):
+                _diff(was, now, f"{path}/{i}", ops, shared)
         return
     if m > n and new[:n] == old:  # grown at the end
         ops.extend({"op": "add", "path": f"{path}/-", "value": v} for v in new[n:])

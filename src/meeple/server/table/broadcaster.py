@@ -91,6 +91,7 @@ class Broadcaster:
         state = rt.state
         if rt.shown_version != rt.version:
             rt.shown.clear()
+            rt.diffed.clear()
             rt.shown_version = rt.version
         key = (viewer, text)
         got = rt.shown.get(key)
@@ -146,7 +147,7 @@ class Broadcaster:
             return made[1]
         extra = f',"forced":{json_text(shown.forced)}' if shown.forced else ""
         frame = (f'{{"type":"update","version":{rt.version},"base":{base}{extra},'
-                 f'"patch":{json_text(diff(before, shown.data))}}}')
+                 f'"patch":{json_text(diff(before, shown.data, shared=rt.diffed))}}}')
         shown.updates[base] = (before, frame)
         return frame
 

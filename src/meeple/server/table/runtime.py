@@ -141,6 +141,9 @@ class Runtime:
     #: the views made for the position now, by (viewer, text): see :class:`Shown`
     shown: dict[tuple[int | None, bool], Shown] = field(default_factory=dict)
     shown_version: int = -1
+    #: the parts of the views compared for the updates of this version, for every client
+    #: whose view shares them (the public board): see :func:`meeple.core.delta.diff`
+    diffed: dict[tuple[int, int, str], Any] = field(default_factory=dict)
     #: the presence frame sent last, as JSON text
     presence_sent: str | None = None
     # ---- the bot scheduler's
