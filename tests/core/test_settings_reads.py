@@ -109,8 +109,10 @@ def test_the_check_finds_each_kind_of_read_and_allows_a_childs_copy() -> None:
 
 #: The modules that may import the whole settings model (the composition root's users): the
 #: commands build it from the environment, the app passes each part its section, the site
-#: holds it; every other module imports only its own section's class.
-COMPOSERS = ("meeple.cli", "meeple.server.app", "meeple.server.site", "meeple.settings")
+#: holds it, ``serve``'s processes build it (meeple.web.serving: with --workers each process
+#: is its own root); every other module imports only its own section's class.
+COMPOSERS = ("meeple.cli", "meeple.server.app", "meeple.server.site", "meeple.settings",
+             "meeple.web.serving")
 SETTINGS = "meeple.settings"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,6 +19,9 @@ from meeple.cli.common import (
     refuse,
 )
 from meeple.core.view import view_schema
+
+if TYPE_CHECKING:
+    from meeple.web.serving import ServeSpec, WorkerApp
 
 #: The most processes ``--workers`` starts: each holds its own bot pool and database
 #: connections, and more processes than cores only share the same cores.
@@ -106,16 +109,7 @@ def serve_cmd(
     url = database_of(db, database_url, settings.store.database_url)
     if db is not None and db.is_dir():
         raise fail(f"--db {db} is a directory; give the path of an SQLite file, e.g. {db}/meeple.db")
-    if workers > 1 and port == 0:
-        raise refuse(f"--workers {workers} needs a --port (0, any free port, would give each "
-                     "process another one)")
-    if workers > 1 and not url.startswith("postgresql"):
-        raise refuse(
-            f"--workers {workers} needs PostgreSQL (--database-url or MEEPLE_DATABASE_URL "
-            f"postgresql+psycopg://...), not {display_url(url)}: processes on one SQLite file "
-            "would store every move safely but could not tell each other's clients of it "
-            "(SQLite has no LISTEN/NOTIFY), so a player would not see the moves made through "
-            "another process. On SQLite, serve with one process (--workers 1).")
+    check_workers(workers, port, url)
     try:
         store = Store(url, table_seeds=settings.server.table_seeds)
         store.migrate()
@@ -137,16 +131,41 @@ def serve_cmd(
         uvicorn.run(create_web_app(store, edge=edge, settings=settings), host=host, port=port,
                     **UVICORN, **edge_settings)
         return
-    from meeple.server.workers import WorkersConfig, run_workers
-
     store.close()  # (each process opens its own)
     console.print(f"{workers} processes, {settings.bots.workers} bot workers each")
+    serve_processes(WorkerApp(spec, url), spec, edge_settings)
+
+
+def check_workers(workers: int, port: int, url: str) -> None:
+    """Refuse a ``--workers`` count above one that cannot work here: on port 0 (each process
+    would get another port) or on SQLite (no LISTEN/NOTIFY between its processes)."""
+    from meeple.store import display_url
+
+    if workers > 1 and port == 0:
+        raise refuse(f"--workers {workers} needs a --port (0, any free port, would give each "
+                     "process another one)")
+    if workers > 1 and not url.startswith("postgresql"):
+        raise refuse(
+            f"--workers {workers} needs PostgreSQL (--database-url or MEEPLE_DATABASE_URL "
+            f"postgresql+psycopg://...), not {display_url(url)}: processes on one SQLite file "
+            "would store every move safely but could not tell each other's clients of it "
+            "(SQLite has no LISTEN/NOTIFY), so a player would not see the moves made through "
+            "another process. On SQLite, serve with one process (--workers 1).")
+
+
+def serve_processes(app: WorkerApp, spec: ServeSpec, edge_settings: dict[str, Any]) -> None:
+    """``spec.workers`` server processes on one address under uvicorn's supervisor (one
+    that dies is started again); exit 1 when a process could not start its app."""
+    from meeple.server.workers import WorkersConfig, run_workers
+    from meeple.web.serving import UVICORN
+
+    shown = f"[{spec.host}]" if ":" in spec.host else spec.host
     try:
         served = run_workers(WorkersConfig(
-            WorkerApp(spec, url), spec.http_protocol, host=host, port=port, workers=workers,
+            app, spec.http_protocol, host=spec.host, port=spec.port, workers=spec.workers,
             **UVICORN, **{k: v for k, v in edge_settings.items() if k != "http"}))
     except OSError as exc:  # the address is taken, or not this machine's
-        raise refuse(f"cannot listen on {shown}:{port}: {exc.strerror or exc}") from None
+        raise refuse(f"cannot listen on {shown}:{spec.port}: {exc.strerror or exc}") from None
     if not served:
         raise fail("a server process could not start (its error is above): all were stopped",
                    code=1)
