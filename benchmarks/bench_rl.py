@@ -87,9 +87,19 @@ def main() -> None:
     ap.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                     help="cpu: steps per CPU second of this process (default; steady on a "
                          "shared machine); wall: per second of wall time")
+    ap.add_argument("--yardstick-only", action="store_true",
+                    help="connect_four_v3 alone, one line: how fast this machine runs Python "
+                         "now (scripts/test prints it beside the suite's time)")
     args = ap.parse_args()
 
     from pettingzoo.classic import chess_v6, connect_four_v3
+
+    if args.yardstick_only:
+        got = [run(connect_four_v3.env, args.seconds, args.clock)[0] for _ in range(args.rounds)]
+        print(f"machine yardstick: connect_four_v3 {max(got):,.0f} steps per "
+              f"{'CPU second' if args.clock == 'cpu' else 'second'} (best of {args.rounds} "
+              f"rounds of {args.seconds:g} s; load {os.getloadavg()[0]:.1f})")
+        return
 
     yardsticks = [("connect_four_v3", connect_four_v3.env), ("chess_v6", chess_v6.env)]
     rows = meeple_rows(args.game)

@@ -40,8 +40,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-import networkx as nx
-
 #: How many steps the search for a repeat-free grouping of 3-4 seat tables may take before it
 #: settles for the fewest repeats (small tournaments are searched to the end well within it).
 SEARCH_BUDGET = 20_000
@@ -302,6 +300,10 @@ def _match_pairs(playing: Sequence[str], points: Mapping[str, int],
     ratings, close in the ranking. Integer weights keep networkx's blossom algorithm exact."""
     if not playing:
         return []
+    # imported here, when a round is paired: networkx takes ~0.15-0.3 s to import, which every
+    # server start, CLI command and test server paid though most never pair a round
+    import networkx as nx
+
     pairs = list(itertools.combinations(range(len(playing)), 2))
     most_points = max(points.values())
     most_apart = max(round(abs(ratings[a] - ratings[b])) for a, b in
