@@ -4,6 +4,7 @@ PostgreSQL when ``MEEPLE_TEST_POSTGRES`` names a server URL, as .ci/run sets it)
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import ssl
@@ -56,10 +57,32 @@ def _die_with_parent() -> None:
         pass
 
 
+#: Where :func:`free_port` picks: below Linux's ephemeral range (32768-60999), from which the
+#: kernel takes the port of every outgoing connection. A port the kernel handed out with
+#: ``bind(0)`` is one of those, and between the test freeing it and the server binding it a
+#: client connection (the tests make thousands: HTTP, WebSocket, PostgreSQL) could take it:
+#: "address already in use" and a failed test, seen once in CI.
+PORTS = range(20000, 32768)
+_ports = random.Random(os.getpid() ^ time.time_ns())
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port on 127.0.0.1 no socket holds now, picked at random outside the ephemeral range
+    (two test workers pick the same one about once in 12,000 tries; a server's first start
+    then moves to another port, :meth:`Server.start`)."""
+    for _ in range(200):
+        port = _ports.choice(PORTS)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1} after 200 tries")
+
+
+class PortTaken(RuntimeError):
+    """The server could not listen: another process took its port after it was picked."""
 
 
 class Server:
@@ -74,6 +97,7 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.env: dict[str, str] = {}
         self.workers = 1  # processes of ``meeple serve --workers`` (PostgreSQL only above 1)
+        self.started = False  # once started, the port is kept (restarts come back to it)
         # one keep-alive client per thread (the race tests call api() from threads), all
         # closed when the server stops, so no request reuses a connection to a dead process
         self._local = threading.local()
@@ -81,6 +105,24 @@ class Server:
         self._lock = threading.Lock()
 
     def start(self) -> None:
+        """Start the server and wait until it answers. On its first start only (no client
+        knows its port yet), a port another process took in the meantime is given up for
+        another one, up to three times; a restart keeps its port (its clients come back
+        to it)."""
+        for tries_left in range(2, -1, -1) if not self.started else (0,):
+            try:
+                self._start()
+            except PortTaken:
+                if not tries_left:
+                    raise
+                self.port = free_port()
+                self.base = f"http://127.0.0.1:{self.port}"
+                self.ws_base = f"ws://127.0.0.1:{self.port}"
+                continue
+            self.started = True
+            return
+
+    def _start(self) -> None:
         self._drop_clients()  # (a process that died by itself leaves them to a dead port)
         env = {**os.environ, "MEEPLE_DATABASE_URL": self.db_url, "MEEPLE_BOT_WORKERS": "1",
                **TEST_LIMITS}
@@ -100,7 +142,10 @@ class Server:
         with httpx.Client(verify=TLS, timeout=1) as probe:
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+                    said = self.log.read_text()[-2000:]
+                    if f"('127.0.0.1', {self.port}): address already in use" in said:
+                        raise PortTaken(said)
+                    raise RuntimeError(f"server exited: {said}")
                 try:
                     if probe.get(self.base + "/api/games").status_code == 200:
                         return
