@@ -109,11 +109,12 @@ class Server:
         knows its port yet), a port another process took in the meantime is given up for
         another one, up to three times; a restart keeps its port (its clients come back
         to it)."""
-        for tries_left in range(2, -1, -1) if not self.started else (0,):
+        tries = 1 if self.started else 3
+        for attempt in range(1, tries + 1):
             try:
                 self._start()
             except PortTaken:
-                if not tries_left:
+                if attempt == tries:
                     raise
                 self.port = free_port()
                 self.base = f"http://127.0.0.1:{self.port}"
