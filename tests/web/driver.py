@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 import meeple
 from meeple.core.rng import Rng
 from meeple.core.state import State
@@ -82,7 +84,15 @@ def click_a_button(page: Any, rng: Rng, counts: dict[str, int]) -> bool:
     fold = page.locator("#choices details.choice-fold:not([open]) > summary")
     if fold.count():
         fold.click()
-    buttons.nth(rng.choice(list(range(n)))).click()
+    try:
+        buttons.nth(rng.choice(list(range(n)))).click(timeout=10_000)
+    except PlaywrightTimeout:
+        # the choices went away between counting and clicking: the turn ended without this
+        # seat (its clock ran out, the game was conceded or adjourned). The caller reads the
+        # phase again; a page still asking for this click is a real failure.
+        if page.evaluate("document.body.dataset.phase") == "my-turn" and buttons.count() >= n:
+            raise
+        return False
     counts["button"] = counts.get("button", 0) + 1
     return True
 
