@@ -55,6 +55,7 @@ def _run_file(folder: Path, **changes: object) -> None:
     (["train", "takenokolor", *TINY, "--against", "grandmaster"], "unknown bot"),
     (["train", "takenokolor", *TINY, "--workers", "0"], "--workers"),
     (["train", "takenokolor", *TINY, "--minutes", "-1"], "--minutes"),
+    (["train", "takenokolor", *TINY, "--target", "wins"], "give one of margin, score"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args: list[str],
                                                          says: str) -> None:
@@ -71,6 +72,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args: l
     ({}, [], "give --resume"),
     ({"seed": 9}, ["--resume"], "seed: run 9, now 0"),
     ({"hidden": [16]}, ["--resume"], "hidden"),
+    ({"target": "score"}, ["--resume"], "target"),
 ])
 def test_an_out_folder_holding_another_run_is_refused(tmp_path: Path, changes: dict[str, object],
                                                       extra: list[str], says: str) -> None:

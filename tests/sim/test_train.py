@@ -18,7 +18,7 @@ import pytest
 from meeple.bots import MctsBot
 from meeple.bots.config import MctsConfig
 from meeple.bots.learned import NetFile
-from meeple.sim.train import TrainSettings, fit_value_net, search_bot, train, zero_net
+from meeple.sim.train import TrainSettings, fit_value_net, residual_targets, search_bot, train, zero_net
 
 distributed = pytest.importorskip("distributed")
 
@@ -168,3 +168,27 @@ def test_a_net_fitted_on_noise_is_shrunk_toward_the_games_evaluation() -> None:
     learnable = (10 * x[:, 0] - 4 * x[:, 1]).astype(np.float32)
     _, good = fit_value_net(x, learnable, (32,), seed=2, epochs=40, lr=3e-3, groups=groups)
     assert good["shrink"] > 0.9
+
+
+def test_the_margin_target_is_the_residual_less_its_mean_over_the_positions_seats() -> None:
+    """Two positions of a three-seat game and one of two seats: ``score`` is what the evaluation
+    misses about each seat's own score; ``margin`` keeps only the differences between seats, so
+    two seats' targets are opposite and their difference is the final margin's residual."""
+    final = np.array([30, 20, 10, 30, 20, 10], np.float32)
+    base = np.array([25, 25, 10, 28, 20, 6], np.float32)
+    score = residual_targets(final, base, 3, "score")
+    np.testing.assert_array_equal(score, [5, -5, 0, 2, 0, 4])
+    margin = residual_targets(final, base, 3, "margin")
+    np.testing.assert_allclose(margin, [5, -5, 0, 0, -2, 2])
+    two = residual_targets(np.array([40, 31], np.float32), np.array([30, 30], np.float32), 2,
+                           "margin")
+    np.testing.assert_allclose(two, [4.5, -4.5])  # (40 - 31) - (30 - 30) = 9, half each
+    # one seat has no margin: its target is its own residual
+    np.testing.assert_allclose(residual_targets(final[:2], base[:2], 1, "margin"), [5, -5])
+
+
+def test_a_run_written_before_the_target_setting_resumes_as_the_score_target() -> None:
+    old = TINY.to_json()
+    del old["target"]
+    assert TrainSettings.from_json(old).target == "score"
+    assert TrainSettings.from_json(TINY.to_json()).target == "margin"

@@ -43,6 +43,10 @@ def train_cmd(
     lr: Annotated[float, typer.Option("--lr", help="Adam's learning rate.")] = 1e-3,
     decay: Annotated[float, typer.Option("--decay", help="L2 weight decay.")] = 1e-4,
     seed: Annotated[int, typer.Option("--seed", help="The run's seed.")] = 0,
+    target: Annotated[str, typer.Option(
+        "--target", help="What the net learns the evaluation misses about: margin (a seat's "
+        "final score less the other seats', what the search ranks by) or score (its own).")
+    ] = "margin",
     against: Annotated[str, typer.Option(
         "--against", help="Bots each generation is measured against (the first picks "
         "best.npz).")] = "hard,medium",
@@ -72,7 +76,7 @@ def train_cmd(
                              generations=generations, games=games, iterations=iterations,
                              eval_games=eval_games, hidden=_hidden(hidden), window=window,
                              epochs=epochs, batch=batch, lr=lr, decay=decay, seed=seed,
-                             against=tuple(split_bots(against)))
+                             against=tuple(split_bots(against)), target=target)
     folder = out if out is not None else Path("runs") / game
     try:
         run = train(settings, folder, workers=workers, cluster=cluster, minutes=minutes,

@@ -5,7 +5,9 @@ from its games, and the next generation searches with that net.
 ``learned(state, seat) = evaluation(state, seat) + net(observation of seat in [0, 1])``. At every
 position where a seat begins a turn, a self-play game records for every seat its features
 (the observation scaled to [0, 1]) and the game's evaluation; at the end, its final score. The
-net is fitted to ``final - evaluation``: what the hand-written evaluation misses. A net
+net is fitted to what the hand-written evaluation misses about the final margin between the
+seats (``final - evaluation``, less its mean over the position's seats; or the seat's own score
+with ``target="score"``, :func:`residual_targets`). A net
 answering 0 judges exactly as the evaluation, so generation 1's search (no net yet) is hard's.
 
 **The search bot** is ``mcts`` with hard's options for the game and seat count (its budget
@@ -62,6 +64,8 @@ CURVE_FILE = "curve.png"
 SEARCH = "search"
 #: The bots each generation is measured against, by default (``--against``).
 OPPONENTS = ("hard", "medium")
+#: What a net may be fitted to (:func:`residual_targets`).
+TARGETS = ("margin", "score")
 #: Settings a resumed run may change: they say when to stop, not what is computed.
 FREE_ON_RESUME = ("generations",)
 
@@ -89,6 +93,8 @@ class TrainSettings:
     decay: float = 1e-4
     seed: int = 0
     against: tuple[str, ...] = OPPONENTS
+    #: what the net learns (:func:`residual_targets`): ``margin`` (default) or ``score``
+    target: str = "margin"
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -102,6 +108,7 @@ class TrainSettings:
         kw = {k: v for k, v in data.items() if k in known}
         kw["hidden"] = tuple(kw.get("hidden", ()))
         kw["against"] = tuple(kw.get("against", OPPONENTS))
+        kw.setdefault("target", "score")  # runs written before the choice learnt the score
         return cls(**kw)
 
 
@@ -201,6 +208,24 @@ def selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
             "base": np.asarray(base, np.float32),
             "final": np.asarray(finals * len(rows), np.float32),
             "scores": finals, "winners": rec["winners"]}
+
+
+def residual_targets(final: np.ndarray, base: np.ndarray, players: int,
+                     target: str) -> np.ndarray:
+    """What the net is fitted to, row by row (a position's rows are its seats in order).
+
+    ``score``: ``final - evaluation``, what the evaluation misses about the seat's own final
+    score. ``margin``: that residual less the mean of the position's residuals over its seats.
+    The search ranks a leaf by the seat's learned value less its opponents' (the reward's
+    logistic of the margin), so only the differences between seats' corrections matter: a
+    common part (points still to come for everyone) costs the fit capacity and adds error,
+    and does not move a single decision. With two seats a seat's target is half the residual of
+    the final margin, so ``net(a) - net(b)`` learns ``(final_a - final_b) - (eval_a - eval_b)``."""
+    residual = (final - base).astype(np.float32)
+    if target == "score" or players < 2 or len(residual) == 0:
+        return residual
+    by_position = residual.reshape(-1, players)
+    return (by_position - by_position.mean(axis=1, keepdims=True)).reshape(-1)
 
 
 def zero_net(inputs: int) -> ValueNet:
@@ -403,7 +428,9 @@ def validate(settings: TrainSettings) -> dict[str, Any]:
               (settings.batch >= 1, "--batch must be at least 1"),
               (0 < settings.lr < 1, "--lr must be between 0 and 1"),
               (settings.decay >= 0, "--decay must be 0 or more"),
-              (settings.seed >= 0, "--seed must be 0 or more"))
+              (settings.seed >= 0, "--seed must be 0 or more"),
+              (settings.target in TARGETS,
+               f"--target {settings.target!r}: give one of {', '.join(TARGETS)}"))
     for ok, message in checks:
         if not ok:
             raise TrainError(message)
@@ -468,6 +495,7 @@ def check_out(out: Path, settings: TrainSettings, resume: bool) -> dict[str, Any
         raise TrainError(f"--out {out} holds a run of {settings.game} already; give --resume "
                          "to continue it, or another --out")
     new = settings.to_json()
+    old = {"target": "score", **old}  # a run written before the setting learnt the score
     differ = sorted(k for k in set(old) | set(new)
                     if k not in FREE_ON_RESUME and old.get(k) != new.get(k))
     if differ:
@@ -606,7 +634,7 @@ def _selfplay(settings: TrainSettings, search: dict[str, Any], out: Path, genera
     log(f"generation {generation}: {len(tasks)} self-play games")
     parts: dict[str, list[Positions]] = {}
     for res in map_tasks(selfplay_game, tasks, workers, cluster):
-        target = res["final"] - res["base"]
+        target = residual_targets(res["final"], res["base"], settings.players, settings.target)
         parts.setdefault(res["key"], []).append(
             (res["x"], target, np.full(len(target), res["seed"], np.int64)))
     data = {k: (np.concatenate([p[0] for p in v]), np.concatenate([p[1] for p in v]),
