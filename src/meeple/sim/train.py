@@ -221,11 +221,12 @@ def residual_targets(final: np.ndarray, base: np.ndarray, players: int,
     common part (points still to come for everyone) costs the fit capacity and adds error,
     and does not move a single decision. With two seats a seat's target is half the residual of
     the final margin, so ``net(a) - net(b)`` learns ``(final_a - final_b) - (eval_a - eval_b)``."""
-    residual = (final - base).astype(np.float32)
+    residual: np.ndarray = (final - base).astype(np.float32)
     if target == "score" or players < 2 or len(residual) == 0:
         return residual
     by_position = residual.reshape(-1, players)
-    return (by_position - by_position.mean(axis=1, keepdims=True)).reshape(-1)
+    centred: np.ndarray = (by_position - by_position.mean(axis=1, keepdims=True)).reshape(-1)
+    return centred
 
 
 def zero_net(inputs: int) -> ValueNet:
