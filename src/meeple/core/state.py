@@ -222,6 +222,13 @@ class State(ABC, Generic[M]):
         return [(mover, move) for (mover, _), move in
                 zip(self._movers[first:], self._history[first:], strict=True)]
 
+    def log_prefix(self, n: int) -> tuple[list[tuple[int, int]], list[M]]:
+        """The first ``n`` entries of the log as two new lists: who moved in which turn
+        (``(seat or CHANCE, turn)``) and the moves. What a cache of something made from the
+        log keeps, to tell by one comparison (``==``, which takes shared moves by identity)
+        whether a later position's log starts with the same ``n`` entries."""
+        return self._movers[:n], self._history[:n]
+
     def moves_played(self) -> int:
         """How many moves were played so far, chance included (``len(history)``, no copy)."""
         return len(self._history)

@@ -16,6 +16,7 @@ from meeple.core.present import presentation
 from meeple.core.rng import Rng
 from meeple.core.state import CHANCE
 from meeple.core.view import seat_view, view_schema
+from meeple.games.reefs import boards
 from meeple.games.reefs.boards import (
     BOARD_SCHEMA,
     LAYOUT_SCHEMA,
@@ -529,3 +530,80 @@ def test_the_view_carries_the_board_and_the_schemas_publish() -> None:
         assert "schema" in schema["properties"]
         json.dumps(schema)
     assert NEUTRAL == 5  # the neutral treasure colour index the layout maps to 'neutral'
+
+
+def _game(level: int, players: int, seed: int) -> ReefsState:
+    state = meeple.new_game("reefs", players=players, level=level, seed=seed)
+    assert isinstance(state, ReefsState)
+    return state
+
+
+def _fresh_views(state: ReefsState) -> dict[int | None, Any]:
+    """The boards of every viewer with nothing kept from earlier views."""
+    boards._cache(state.board).walks.clear()
+    boards._cache(state.board).seat_boards.clear()
+    return boards.view_boards(state, [None, *range(state.players)])
+
+
+def test_views_made_from_kept_walks_and_seat_boards_equal_views_made_afresh() -> None:
+    """A view continues the walk kept for its game and reuses the seat boards that did not
+    change: in any order of positions, on branches that left the game's line (a preview, a
+    search), after a position taken back, and with several games of one seed at once, each
+    board equals the board made with nothing kept."""
+    rng = Rng(5)
+    for players, level in ((2, 1), (3, 2), (4, 3)):
+        line = [_game(level, players, 11)]
+        while line[-1].to_move is not None and len(line) < 160:
+            nxt = line[-1].clone()
+            if nxt.to_move == CHANCE:
+                nxt.sample_chance()
+            else:
+                nxt.play(rng.choice(nxt.legal_moves()))
+            line.append(nxt)
+        other = _game(level, players, 11)  # another table of the same seed
+        for _ in range(12):
+            if other.to_move == CHANCE:
+                other.sample_chance()
+            else:
+                other.play(rng.choice(other.legal_moves()))
+        order = list(range(len(line)))
+        rng.shuffle(order)
+        picks = sorted(order[:25]) + order[25:40]  # forward through the game, then anywhere
+        for i in picks:
+            state = line[i]
+            kept = boards.view_boards(state, [None, *range(players)])
+            branch = state.clone()
+            if branch.to_move is not None and branch.to_move != CHANCE:
+                branch.play(rng.choice(branch.legal_moves()))
+                boards.view_boards(branch, [None])  # a preview's walk kept beside the line's
+            boards.view_boards(other, [None])
+            assert kept == _fresh_views(state), (players, level, i)
+        # a position taken back: the kept walk of the longer log is not used for it
+        undone = line[-1].clone()
+        if undone.can_undo():
+            boards.view_boards(undone, [None])
+            undone.undo()
+            assert boards.view_boards(undone, [None]) == _fresh_views(undone)
+
+
+def test_a_move_leaves_the_other_seats_boards_as_they_were() -> None:
+    """A move changes its mover's sheet only: the next view holds the other seats' boards of
+    the view before (the very same objects, which an update's diff passes over at once)."""
+    state = _game(1, 3, 4)
+    rng = Rng(2)
+    shared = 0
+    for _ in range(120):
+        if state.to_move is None:
+            break
+        before = boards.view_boards(state, [None])[None]["seats"]
+        mover = state.to_move
+        if mover == CHANCE:
+            state.sample_chance()
+        else:
+            state.play(rng.choice(state.legal_moves()))
+        after = boards.view_boards(state, [None])[None]["seats"]
+        for s in range(3):
+            if s != mover and after[s] == before[s]:
+                assert after[s] is before[s]
+                shared += 1
+    assert shared > 100

@@ -26,7 +26,9 @@ renderer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -474,12 +476,27 @@ class ReefsBoard(TurnWords):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
+#: The games whose latest walks a board keeps (the tables being shown at once), and the
+#: walks kept per game (its position and a preview of its seat's turn, shown in turn).
+WALKED_GAMES = 256
+WALKS_PER_GAME = 3
+#: The seat boards a board keeps, by what they show.
+SEAT_BOARDS = 4096
+
+
 class _BoardCache:
-    """What the board views need of a compiled sheet, made once per board."""
+    """What the board views need of a compiled sheet, made once per board; and what the
+    views of its games made last, so that the next view of a game does only what its new
+    moves changed (:func:`_walk_of`, :func:`_seat_board`)."""
 
     def __init__(self, b: Board) -> None:
         self.conn_ids = tuple(_conn_id(b.ids[a], b.ids[c]) for a, c in b.conns)
         self.pencil_ids = tuple(f"pencil:{L}" for L in LETTERS)
+        #: by game (seed, seats): its latest walks, each with the log it walked
+        self.walks: OrderedDict[tuple[int, int], list[_Walked]] = OrderedDict()
+        #: seat boards by everything they are made from (see :func:`_seat_board`)
+        self.seat_boards: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+        self.lock = threading.Lock()  # views may be made on several threads
 
 
 #: The :class:`_BoardCache` of a board, made once per board.
@@ -488,45 +505,101 @@ _cache: Callable[[Board], _BoardCache] = made_once_per(_BoardCache)
 
 class _Walk:
     """What the move log says beyond the marks: the order of each route, this round's takes,
-    the face of each pencil, and why the pencil being drawn has its mode."""
+    the face of each pencil, and why the pencil being drawn has its mode. Made by walking the
+    log move by move (:meth:`take`); a walk kept for a view is only read, and copied before it
+    walks further (:func:`_walk_of`)."""
 
-    def __init__(self, state: ReefsState) -> None:
-        b = state.board
-        n = state.players
-        self.spaces: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(n)]
-        self.conns: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(n)]
+    __slots__ = ("colour", "conns", "faces", "holder", "mode_steps", "prop", "source",
+                 "spaces", "whirled")
+
+    def __init__(self, players: int) -> None:
+        self.spaces: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(players)]
+        self.conns: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(players)]
         self.faces: list[int] = [-1] * 5
         self.holder: list[int] = [-1] * 5
         self.prop: list[bool] = [False] * 5
         self.source: Source = "face"
         self.mode_steps = 0  # steps drawn since the mode was last set
-        whirled: list[set[int]] = [set() for _ in range(n)]
-        colour = [-1] * n
-        for mover, move in state.log():
-            kind = move.kind
-            if kind == mv.ROLL:
-                if move.a == 0:
-                    self.holder = [-1] * 5
-                    self.prop = [False] * 5
-                self.faces[move.a] = move.b
-            elif kind == mv.TAKE:
-                colour[mover] = move.a
-                self.holder[move.a] = mover
-                self.prop[move.a] = move.b == 1
-                self.source = "propeller" if move.b == 1 else "face"
+        self.whirled: list[set[int]] = [set() for _ in range(players)]
+        self.colour = [-1] * players  # the pencil each seat took this round
+
+    def copy(self) -> _Walk:
+        c = _Walk.__new__(_Walk)
+        c.spaces = [[route[:] for route in seat] for seat in self.spaces]
+        c.conns = [[route[:] for route in seat] for seat in self.conns]
+        c.faces = self.faces[:]
+        c.holder = self.holder[:]
+        c.prop = self.prop[:]
+        c.source = self.source
+        c.mode_steps = self.mode_steps
+        c.whirled = [w.copy() for w in self.whirled]
+        c.colour = self.colour[:]
+        return c
+
+    def take(self, b: Board, mover: int, move: mv.ReefsMove) -> None:
+        """Walk one more move of the log."""
+        kind = move.kind
+        if kind == mv.ROLL:
+            if move.a == 0:
+                self.holder = [-1] * 5
+                self.prop = [False] * 5
+            self.faces[move.a] = move.b
+        elif kind == mv.TAKE:
+            self.colour[mover] = move.a
+            self.holder[move.a] = mover
+            self.prop[move.a] = move.b == 1
+            self.source = "propeller" if move.b == 1 else "face"
+            self.mode_steps = 0
+        elif kind == mv.ENTER:
+            self.spaces[mover][self.colour[mover]] = [move.a]
+        elif kind == mv.STEP:
+            colour = self.colour[mover]
+            route = self.spaces[mover][colour]
+            if route:
+                self.conns[mover][colour].append(b.link[route[-1]][move.a][2])
+            route.append(move.a)
+            self.mode_steps += 1
+            whirled = self.whirled[mover]
+            if (b.whirl_mask >> move.a) & 1 and move.a not in whirled:
+                whirled.add(move.a)
+                self.source = "whirlpool"
                 self.mode_steps = 0
-            elif kind == mv.ENTER:
-                self.spaces[mover][colour[mover]] = [move.a]
-            elif kind == mv.STEP:
-                route = self.spaces[mover][colour[mover]]
-                if route:
-                    self.conns[mover][colour[mover]].append(b.link[route[-1]][move.a][2])
-                route.append(move.a)
-                self.mode_steps += 1
-                if (b.whirl_mask >> move.a) & 1 and move.a not in whirled[mover]:
-                    whirled[mover].add(move.a)
-                    self.source = "whirlpool"
-                    self.mode_steps = 0
+
+
+#: A walk kept for a game: the log it walked (who moved in which turn, the moves), the walk.
+_Walked = tuple[list[tuple[int, int]], list[mv.ReefsMove], _Walk]
+
+
+def _walk_of(state: ReefsState, cache: _BoardCache) -> _Walk:
+    """The walk of ``state``'s whole log: the longest walk kept for its game whose log
+    ``state``'s starts with, walked on over the moves since; the whole log where none is kept
+    (a game not shown lately, or a log taken back). A walk depends on the log alone, so one
+    continued from a kept walk is the one the whole log gives. Read it, never change it."""
+    key = (state.seed, state.players)
+    n = state.moves_played()
+    with cache.lock:
+        kept = list(cache.walks.get(key, ()))
+    base: _Walked | None = None
+    for walked in kept:
+        done = len(walked[1])
+        if (done <= n and (base is None or done > len(base[1]))
+                and state.log_prefix(done) == (walked[0], walked[1])):
+            base = walked
+    if base is not None and len(base[1]) == n:
+        return base[2]
+    walk = base[2].copy() if base is not None else _Walk(state.players)
+    b = state.board
+    for mover, move in state.log_since(len(base[1]) if base is not None else 0):
+        walk.take(b, mover, move)
+    movers, moves = state.log_prefix(n)
+    with cache.lock:
+        walks = cache.walks.setdefault(key, [])
+        walks.append((movers, moves, walk))
+        del walks[:-WALKS_PER_GAME]
+        cache.walks.move_to_end(key)
+        while len(cache.walks) > WALKED_GAMES:
+            cache.walks.popitem(last=False)
+    return walk
 
 
 def _route_from_marks(b: Board, owner: bytes | bytearray, c: int,
@@ -581,7 +654,7 @@ def _public(state: ReefsState) -> dict[str, Any]:
     ``choices`` empty."""
     b = state.board
     cache = _cache(b)
-    walk = _Walk(state)
+    walk = _walk_of(state, cache)
     scores = state.scores()
     over = state.over
     phase: Phase = "over" if over else "roll" if state.phase == P_ROLL else (
@@ -682,6 +755,29 @@ def _star_holders(state: ReefsState, ender: int) -> dict[str, int]:
 
 def _seat_board(state: ReefsState, s: int, cache: _BoardCache, walk: _Walk, score: Score,
                 stars: list[str]) -> dict[str, Any]:
+    """Seat ``s``'s sheet (:func:`_make_seat_board`), the same object for as long as what it
+    shows is the same: a move changes one seat's sheet, so the other seats' boards are those
+    of the view before, which the diff of an update then passes over at once (an unchanged
+    part compares equal by identity)."""
+    sh = state.sheets[s]
+    key = (s, state.seats[s], sh.key(), sh.stuck, score.total,
+           tuple(score.breakdown.items()), tuple(stars),
+           tuple(map(tuple, walk.spaces[s])), tuple(map(tuple, walk.conns[s])))
+    with cache.lock:
+        made = cache.seat_boards.get(key)
+        if made is not None:
+            cache.seat_boards.move_to_end(key)
+            return made
+    made = _make_seat_board(state, s, cache, walk, score, stars)
+    with cache.lock:
+        cache.seat_boards[key] = made
+        while len(cache.seat_boards) > SEAT_BOARDS:
+            cache.seat_boards.popitem(last=False)
+    return made
+
+
+def _make_seat_board(state: ReefsState, s: int, cache: _BoardCache, walk: _Walk,
+                     score: Score, stars: list[str]) -> dict[str, Any]:
     """Seat ``s``'s sheet: its routes, treasures, coins, whirlpools, propellers and rows."""
     b = state.board
     ids = b.ids
