@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import meeple
@@ -95,6 +96,19 @@ def click_a_button(page: Any, rng: Rng, counts: dict[str, int]) -> bool:
         return False
     counts["button"] = counts.get("button", 0) + 1
     return True
+
+
+def scroll_to(page: Any, selector: str, tries: int = 5) -> None:
+    """Scroll ``selector``'s element into view, again if the page drew it anew meanwhile (the
+    end panel is drawn again when the table's places arrive after the last move)."""
+    for _ in range(tries - 1):
+        try:
+            page.locator(selector).scroll_into_view_if_needed()
+            return
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc):
+                raise
+    page.locator(selector).scroll_into_view_if_needed()
 
 
 def play_by_clicks(page: Any, rng: Rng, step: Step = click_a_button, *,

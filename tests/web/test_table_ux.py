@@ -28,6 +28,7 @@ from tests.web.driver import (
     fast_forward,
     phase,
     play_turn,
+    scroll_to,
     settle,
     version,
 )
@@ -107,9 +108,9 @@ def test_a_game_that_ends_live_shows_the_replay_lobby_and_new_game_at_once(page:
     assert page.get_attribute("#end-replay", "href") == f"/t/{table}?replay"
     assert page.get_attribute("#end-lobby", "href") == "/"
     assert page.locator("#end-again").is_visible()
-    page.locator("#end-table tr.total").scroll_into_view_if_needed()
+    scroll_to(page, "#end-table tr.total")
     assert page.evaluate(COVERED, MUST_SHOW) == []  # the Total row and the links too
-    page.locator("#end-panel").scroll_into_view_if_needed()
+    scroll_to(page, "#end-panel")
     shoot(page, "table-end-live")
     # the replay link opens the replay at the end
     page.click("#end-replay")
