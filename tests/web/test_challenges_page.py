@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.conftest import Server
+from tests.web.driver import scroll_to
 from tests.web.test_accounts_pages import fresh_name, other, sign_up
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -63,7 +64,7 @@ def test_a_challenge_from_a_profile_is_accepted_and_both_land_at_one_table(
     btn = page.wait_for_selector("#challenge-players .challenge-open", timeout=20_000)
     assert btn.get_attribute("data-username") == bea
     page.set_viewport_size({"width": 375, "height": 740})
-    page.locator("#challenge-players").scroll_into_view_if_needed()
+    scroll_to(page, "#challenge-players")
     page.screenshot(path=str(SHOTS / "challenge-table-375.png"))
 
 

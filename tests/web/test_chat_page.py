@@ -15,7 +15,7 @@ import pytest
 
 from tests.server.conftest import Server
 from tests.server.test_chat import Chatter
-from tests.web.driver import SHOTS, create_from_lobby
+from tests.web.driver import SHOTS, create_from_lobby, scroll_to
 from tests.web.test_accounts_pages import fresh_name, other, sign_up
 
 __all__ = ["other"]  # the fixture, used by name
@@ -103,7 +103,7 @@ def test_a_player_and_a_signed_in_spectator_chat(page: Any, other: Any, third: A
     assert third.evaluate("document.documentElement.scrollWidth") <= 375
     box = third.locator("#chat").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
-    third.locator("#chat").scroll_into_view_if_needed()
+    scroll_to(third, "#chat")
     third.locator("#chat").screenshot(path=str(SHOTS / "table-chat-phone.png"))
 
     # the counter near the limit, and a message over it cannot be sent

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import Server
+from tests.web.driver import scroll_to
 from tests.web.test_accounts_pages import fresh_name, sign_up
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -77,7 +78,7 @@ def test_signed_in_lobby_invitation_chips_and_result_line(page: Any, bob: Any,
     assert page.text_content("#play-as") == "You play as Alice Lee (your account's name)"
     page.screenshot(path=str(SHOTS / "lobby-signed-in-play-as.png"))
     page.set_viewport_size({"width": 375, "height": 800})
-    page.locator("#play-as").scroll_into_view_if_needed()
+    scroll_to(page, "#play-as")
     page.screenshot(path=str(SHOTS / "lobby-signed-in-play-as-375.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
     table = lobby_table_with_a_friend(page, web)

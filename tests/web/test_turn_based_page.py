@@ -17,7 +17,7 @@ import pytest
 
 from meeple.core.rng import Rng
 from tests.server.conftest import Server
-from tests.web.driver import phase, play_turn
+from tests.web.driver import phase, play_turn, scroll_to
 from tests.web.test_accounts_pages import fresh_name, sign_up
 from tests.web.test_table_ux import shoot
 
@@ -70,7 +70,7 @@ def test_a_turn_based_table_from_the_lobby_to_my_games(granted: Any, web: Server
     assert page.is_visible("#turn-clock") and not page.is_visible("#live-clock")
     page.select_option("#move-time", "86400")
     page.select_option("#bank", "259200")
-    page.locator("#new-table").scroll_into_view_if_needed()
+    scroll_to(page, "#new-table")
     shoot(page, "lobby-turn-based")
     page.click("#create")
     page.wait_for_url("**/t/**")
@@ -120,7 +120,7 @@ def test_a_turn_based_table_from_the_lobby_to_my_games(granted: Any, web: Server
     page.wait_for_function("() => [...document.querySelectorAll('#running td')].some("
                            "(td) => td.textContent.includes('turn-based · 1 d a move'))",
                            timeout=30_000)
-    page.locator("#my-games-card").scroll_into_view_if_needed()
+    scroll_to(page, "#my-games-card")
     shoot(page, "lobby-my-games-turn-based")
 
 
@@ -139,7 +139,7 @@ def test_the_account_page_keeps_an_address_and_the_mail_settings(page: Any, web:
     got = page.evaluate("fetch('/api/me/mail').then((r) => r.json())")
     assert got["notify"] == {"turn": True, "ended": True, "rematch": False,
                              "challenge": True}, got
-    page.locator("#mail-card").scroll_into_view_if_needed()
+    scroll_to(page, "#mail-card")
     shoot(page, "account-mail")
 
 
