@@ -66,6 +66,8 @@ SEARCH = "search"
 OPPONENTS = ("hard", "medium")
 #: What a net may be fitted to (:func:`residual_targets`).
 TARGETS = ("margin", "score")
+#: The target of a run written before ``target`` was a setting (they learnt the score).
+EARLIER_RUNS_TARGET = "score"
 #: Settings a resumed run may change: they say when to stop, not what is computed.
 FREE_ON_RESUME = ("generations",)
 
@@ -108,7 +110,7 @@ class TrainSettings:
         kw = {k: v for k, v in data.items() if k in known}
         kw["hidden"] = tuple(kw.get("hidden", ()))
         kw["against"] = tuple(kw.get("against", OPPONENTS))
-        kw.setdefault("target", "score")  # runs written before the choice learnt the score
+        kw.setdefault("target", EARLIER_RUNS_TARGET)
         return cls(**kw)
 
 
@@ -496,7 +498,7 @@ def check_out(out: Path, settings: TrainSettings, resume: bool) -> dict[str, Any
         raise TrainError(f"--out {out} holds a run of {settings.game} already; give --resume "
                          "to continue it, or another --out")
     new = settings.to_json()
-    old = {"target": "score", **old}  # a run written before the setting learnt the score
+    old = {"target": EARLIER_RUNS_TARGET, **old}
     differ = sorted(k for k in set(old) | set(new)
                     if k not in FREE_ON_RESUME and old.get(k) != new.get(k))
     if differ:
