@@ -9,6 +9,7 @@ overflow. ``MEEPLE_WHOLE_GAMES=1`` plays every sheet's game whole by clicks.
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import pytest
@@ -29,24 +30,29 @@ from tests.web.driver import (
 SHEETS = ["2-pandas", "3-pandas", "4-pandas-river", "4-pandas-dragon"]
 
 
-def lit_moves(page: Any) -> list[str]:
-    return [str(m) for m in page.eval_on_selector_all(
-        "#board svg .lit[data-move]", "els => els.map(e => e.dataset.move)")]
-
-
-def legal_moves(page: Any) -> list[str]:
-    return [str(m) for m in page.eval_on_selector_all(
-        "#choices button.choice", "els => els.map(e => e.dataset.move)")]
+def choices_and_lit(page: Any) -> tuple[list[str], list[str]]:
+    """The choice buttons' moves and the lit SVG elements' moves, read in one script (so of
+    one drawing of the page)."""
+    legal, lit = page.evaluate("""() => [
+        [...document.querySelectorAll('#choices button.choice')].map(e => e.dataset.move),
+        [...document.querySelectorAll('#board svg .lit[data-move]')].map(e => e.dataset.move)]""")
+    return sorted(map(str, legal)), sorted(map(str, lit))
 
 
 def step_on_drawing(page: Any, rng: Rng, _made: dict[str, int]) -> bool:
     """One click of a turn on a lit SVG element; every legal move must be lit there."""
-    legal = legal_moves(page)
+    legal, lit = choices_and_lit(page)
+    # the choices and the drawing are redrawn one after the other when an update comes (a
+    # read between the two saw the new choices on the old drawing once, under load): the
+    # two must agree within a few seconds, not at every instant
+    deadline = time.monotonic() + 5
+    while legal and lit != legal and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        legal, lit = choices_and_lit(page)
     if not legal:
         return False
-    lit = lit_moves(page)
     # every Takenokolor choice has a target on the drawing: all of them are lit there
-    assert sorted(lit) == sorted(legal), (lit, legal)
+    assert lit == legal, (lit, legal)
     move = rng.choice(sorted(lit))
     target = page.locator(f'#board svg .lit[data-move="{move}"]')
     assert target.count() == 1
