@@ -12,11 +12,11 @@ import typer
 from rich.table import Table
 
 import meeple
-from meeple.bots.ratings import SEED_FILE
+from meeple.bots.ratings import RATED_BOTS, SEED_FILE
 from meeple.cli.common import GamesHelpCommand, app, console, refuse
 from meeple.core.errors import MeepleError
 from meeple.core.records import check_output_file
-from meeple.sim.calibrate import calibrate, schedule, seed_file
+from meeple.sim.calibrate import calibrate, check_difficulties, schedule, seed_file
 
 
 @app.command("calibrate-bots", cls=GamesHelpCommand)
@@ -32,6 +32,11 @@ def calibrate_bots_cmd(
         "--workers", "-w", help="Worker processes that play the games.", min=1, max=64)] = 2,
     out: Annotated[Path, typer.Option(
         "--out", help="The seed file to write (default: the one the server reads).")] = SEED_FILE,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", help="A difficulty to play in the round robin: easy, medium, hard or "
+                            "expert (repeat for more, at least two); default: all four. A "
+                            "game that ships no expert nets plays expert as hard, so its "
+                            "expert games are hard against itself.")] = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Say how many games each game would play, and play none.")] = False,
 ) -> None:
@@ -42,7 +47,8 @@ def calibrate_bots_cmd(
     try:
         for name in names:
             meeple.game_info(name)
-        plans = {name: len(schedule(name, games_per_pair, seed)) for name in names}
+        bots = check_difficulties(bot or RATED_BOTS)
+        plans = {name: len(schedule(name, games_per_pair, seed, bots)) for name in names}
         check_output_file(out, "--out names the JSON file the seeds are written to")
     except MeepleError as exc:
         raise refuse(str(exc)) from None
@@ -56,9 +62,9 @@ def calibrate_bots_cmd(
         if done == total or done % 10 == 0:
             console.print(f"{name}: {done}/{total} games", highlight=False)
 
-    found = calibrate(names, games_per_pair, seed, workers, progress)
+    found = calibrate(names, games_per_pair, seed, workers, progress, bots)
     seconds = time.monotonic() - started
-    data = seed_file(found, games_per_pair, seed, seconds, workers)
+    data = seed_file(found, games_per_pair, seed, seconds, workers, bots)
     try:
         out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:

@@ -130,13 +130,29 @@ def tally(pairings: Sequence[Pairing], places: Sequence[Sequence[int]]
     return out
 
 
+def check_difficulties(difficulties: Sequence[str]) -> list[str]:
+    """``difficulties`` in the ladder's order, checked: at least two, each a rated difficulty
+    and named once (a MeepleError names what is allowed)."""
+    unknown = [d for d in difficulties if d not in RATED_BOTS]
+    if unknown:
+        raise MeepleError(f"unknown difficulty {unknown[0]!r}; difficulties: "
+                          f"{', '.join(RATED_BOTS)}")
+    if len(set(difficulties)) != len(difficulties):
+        raise MeepleError("each difficulty may be named once")
+    if len(difficulties) < 2:
+        raise MeepleError(f"a round robin needs at least 2 difficulties, not {len(difficulties)}")
+    return sorted(difficulties, key=RATED_BOTS.index)
+
+
 def calibrate(games: Sequence[str], games_per_pair: int, seed: int = 0, workers: int = 1,
-              progress: Callable[[str, int, int], None] | None = None
-              ) -> list[GameCalibration]:
-    """The round robin of every game in ``games`` (``workers`` processes play it), rated."""
+              progress: Callable[[str, int, int], None] | None = None,
+              difficulties: Sequence[str] = RATED_BOTS) -> list[GameCalibration]:
+    """The round robin of ``difficulties`` in every game in ``games`` (``workers`` processes
+    play it), rated."""
+    difficulties = check_difficulties(difficulties)
     out = []
     for game in games:
-        pairings = schedule(game, games_per_pair, seed)
+        pairings = schedule(game, games_per_pair, seed, difficulties)
         started = time.monotonic()
         places: list[list[int]] = []
         if workers <= 1:
@@ -152,19 +168,22 @@ def calibrate(games: Sequence[str], games_per_pair: int, seed: int = 0, workers:
                         progress(game, len(places), len(pairings))
         out.append(GameCalibration(
             game=game, variants=two_seat_variants(game), games=len(pairings),
-            seconds=time.monotonic() - started, ratings=rate(pairings, places),
+            seconds=time.monotonic() - started, ratings=rate(pairings, places, difficulties),
             results=tally(pairings, places)))
     return out
 
 
 def seed_file(found: Sequence[GameCalibration], games_per_pair: int, seed: int,
-              seconds: float, workers: int) -> dict[str, Any]:
+              seconds: float, workers: int, difficulties: Sequence[str] = RATED_BOTS
+              ) -> dict[str, Any]:
     """The seed file's data (``ratings_seed.json``)."""
+    bots = "" if list(difficulties) == list(RATED_BOTS) else \
+        "".join(f" --bot {d}" for d in difficulties)
     return {
         "format": FORMAT,
         "made": datetime.now(UTC).strftime("%Y-%m-%d"),
         "how": (f"meeple calibrate-bots --games-per-pair {games_per_pair} --seed {seed} "
-                f"--workers {workers}"),
+                f"--workers {workers}{bots}"),
         "model": "openskill PlackettLuce, defaults (mu 25, sigma 25/3)",
         "sigma_floor": round(SIGMA_FLOOR, 4),
         "games_per_pair": games_per_pair + games_per_pair % 2,
@@ -173,5 +192,6 @@ def seed_file(found: Sequence[GameCalibration], games_per_pair: int, seed: int,
     }
 
 
-__all__ = ["FORMAT", "SIGMA_FLOOR", "GameCalibration", "Pairing", "calibrate", "play", "rate",
+__all__ = ["FORMAT", "SIGMA_FLOOR", "GameCalibration", "Pairing", "calibrate", "check_difficulties",
+           "play", "rate",
            "schedule", "seed_file", "tally", "two_seat_variants"]
