@@ -62,19 +62,30 @@ def test_the_seeds_are_openskills_rate_of_the_games_in_order() -> None:
 
 
 def test_calibrate_bots_writes_a_seed_file_the_server_reads(tmp_path: Path) -> None:
+    # by default every difficulty plays every other: six pairs, each seed both ways
+    plan = CliRunner().invoke(app, ["calibrate-bots", "-g", "reefs", "-n", "2", "--dry-run"])
+    assert plan.exit_code == 0 and "reefs: 12 games" in plan.output, plan.output
+    # the file, from a round robin of two of them (--bot): expert and the weakest
     out = tmp_path / "seeds.json"
     got = CliRunner().invoke(app, ["calibrate-bots", "-g", "reefs", "-n", "2", "-w", "1",
-                                   "--out", str(out)])
+                                   "--bot", "expert", "--bot", "easy", "--out", str(out)])
     assert got.exit_code == 0, got.output
     data = json.loads(out.read_text())
+    assert data["how"].endswith("--workers 1 --bot easy --bot expert")  # in the ladder's order
     entry = data["games"]["reefs"]
-    assert entry["games"] == 12 and sum(r["games"] for r in entry["results"].values()) == 12
+    assert entry["games"] == 2 and entry["results"]["easy-expert"]["games"] == 2
     read = seeds(out)
-    assert set(read["reefs"]) == {"easy", "medium", "hard", "expert"}
+    assert set(read["reefs"]) == {"easy", "expert"}
     for d, r in entry["bots"].items():
         assert r["sigma"] >= SIGMA_FLOOR
         assert read["reefs"][d] == (r["mu"], r["sigma"])
         assert r["rating"] == shown(r["mu"], r["sigma"])
+    for bots, said in ((["hard"], "at least 2 difficulties"),
+                       (["hard", "hardest"], "unknown difficulty 'hardest'; difficulties: easy"),
+                       (["hard", "hard"], "named once")):
+        bad = CliRunner().invoke(app, ["calibrate-bots", "-g", "reefs", "--dry-run",
+                                       *[a for b in bots for a in ("--bot", b)]])
+        assert bad.exit_code == 2 and said in bad.output, bad.output
     bad = CliRunner().invoke(app, ["calibrate-bots", "-g", "chess", "--dry-run"])
     assert bad.exit_code == 2 and "chess" in bad.output
     # a file that cannot be written is refused before any game is played
