@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from meeple.server.table.authority import Position
 from meeple.server.table.service import Runtime, Service
 from tests.aio import run
 from tests.server.test_turn_preview import a_turn, running_table
@@ -28,7 +29,7 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
     real_catch_up = svc.authority._caught_up
     calls = 0
 
-    def slow_first_load(behind: Runtime) -> Runtime:
+    def slow_first_load(behind: Position) -> Runtime:
         """The first catch-up reads the store, then waits (as a busy thread would) before it
         hands back what it read."""
         nonlocal calls
@@ -67,3 +68,59 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
         store.close()
     assert version == stored, "the runtime went back to an older position"
     assert key == stored_key
+
+
+def test_a_refresh_plays_the_new_entries_on_the_position_it_read_them_after(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two refreshes of one runtime at once (a client's hello outside the lock, the other
+    process's notice under it): while the first one's thread reads the entries after version
+    v, the second moves the runtime on to v + 1. The first must play what it read on the
+    position of v, not on the runtime's position of now (it did: the entry was played twice
+    and refused, and the hello answered "the server failed on this frame"; seen with
+    ``meeple serve --workers 2``, a seat's hello landing on the process that did not hold
+    the move)."""
+    store, tid = running_table(tmp_path, "gardens", {"level": 1})
+    svc = Service(store, None, bots=False)
+    other = Service(store, None, bots=False)  # another server process on the same store
+    reading, go = threading.Event(), threading.Event()
+    real_log = store.log
+    held = 0
+
+    def log_held_once(table_id: str, **after: int) -> Any:
+        """The first read of the new entries (in the first refresh's thread) waits, after
+        reading, until the runtime has moved on."""
+        nonlocal held
+        got = real_log(table_id, **after)
+        if after and threading.current_thread() is not threading.main_thread():
+            held += 1
+            if held == 1:
+                reading.set()
+                assert go.wait(30)
+        return got
+
+    async def scenario() -> tuple[int, Any, int, Any]:
+        await svc.start_table(tid)
+        rt = await svc.authority.runtime(tid)
+        seat = rt.state.to_move
+        turn = a_turn(rt.state, 3)
+        await other.start_table(tid)
+        at = rt.version
+        await other.play(tid, seat, turn[0], at, "o1")  # this runtime is one version behind
+        monkeypatch.setattr(store, "log", log_held_once)
+        first = asyncio.create_task(svc.authority.refresh(rt))  # (a client's hello, say)
+        await asyncio.to_thread(reading.wait, 30)  # it has read the entry after ``at``
+        async with rt.lock:  # (the other process's notice)
+            assert await svc.authority.refresh(rt)
+        assert rt.version == at + 1
+        go.set()
+        await first  # no IllegalMove: the entry is played once, on the position at ``at``
+        fresh = svc.authority.load(tid)
+        return rt.version, rt.state.key(), fresh.version, fresh.state.key()
+
+    try:
+        version, key, stored, stored_key = run(scenario())
+    finally:
+        go.set()
+        store.close()
+    assert held >= 2  # both refreshes read the new entries
+    assert version == stored and key == stored_key

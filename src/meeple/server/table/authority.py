@@ -112,6 +112,23 @@ class Committed:
     entries: tuple[Entry, ...]
 
 
+class Position(NamedTuple):
+    """A runtime's position as it is at one moment of the event loop, its lists and clock
+    times copied (:meth:`Authority._caught_up` plays the new log entries on it in a thread)."""
+
+    table: Table
+    state: State[Any]
+    lines: list[LogLine]
+    version: int
+    befores: list[State[Any]]
+    times: MoveTimes | None
+
+    @classmethod
+    def of(cls, rt: Runtime) -> Position:
+        return cls(rt.table, rt.state, list(rt.lines), rt.version, list(rt.befores),
+                   None if rt.times is None else copy.deepcopy(rt.times))
+
+
 class Trial(NamedTuple):
     """A request played on positions that are not the table's yet: the position after it,
     the canonical moves, their log lines and the positions before each (for undo)."""
@@ -279,19 +296,24 @@ class Authority:
             rt.table = self.store.table(table_id)
         return rt
 
-    def _caught_up(self, rt: Runtime) -> Runtime:
+    def _caught_up(self, rt: Position) -> Runtime:
         """The table after the log entries stored since ``rt``'s version (in a thread): only
         those are read and played, on a copy of ``rt``'s position. A log whose new entries
-        hold an undo, or a game that ended there, is rebuilt whole (:meth:`load`)."""
+        hold an undo, or a game that ended there, is rebuilt whole (:meth:`load`).
+
+        ``rt`` is a :class:`Position` taken in the event loop, not the live runtime: the loop
+        may move the runtime on while this thread reads (a refresh under the table's lock
+        beside a client's hello outside it), and the new entries read after one version must
+        be played on the position of that same version (else they were played on a later
+        one and refused: "the server failed on this frame", seen with ``--workers 2``)."""
         table = self.store.table(rt.table.id)
         entries = self.store.log(rt.table.id, after=rt.version)
         if not entries or any(e.kind == UNDO for e in entries) or table.version < rt.version:
             return self.load(rt.table.id)
         state = rt.state.clone()
         state.seats = [s.name for s in table.seats]
-        times = None if rt.times is None else copy.deepcopy(rt.times)
-        state, lines, befores = replay_onto(state, list(rt.lines), list(rt.befores), entries,
-                                            times)
+        times = rt.times
+        state, lines, befores = replay_onto(state, rt.lines, rt.befores, entries, times)
         if state.is_over and table.status != FINISHED:
             return self.load(rt.table.id)
         return Runtime(table=table, state=state, lines=lines, version=entries[-1].number,
@@ -318,7 +340,7 @@ class Authority:
                 rt.table = table
                 rt.state.seats = [s.name for s in table.seats]
                 return changed
-            fresh = await asyncio.to_thread(self._caught_up, rt)
+            fresh = await asyncio.to_thread(self._caught_up, Position.of(rt))
             if fresh.version <= rt.version:
                 continue  # the runtime caught up meanwhile: read the table's row again
             rt.table, rt.state, rt.lines, rt.version = fresh.table, fresh.state, fresh.lines, \
