@@ -268,6 +268,14 @@ class Authority:
                 self._loading.pop(table_id, None)
         return rt
 
+    def holds(self, table_id: str) -> bool:
+        """Whether this process holds the table's position or is loading it. Safe to call
+        from another thread (two dictionary lookups, each atomic): the fan-out's listener
+        asks it for every notice. A table is in ``_loading`` from before its load reads the
+        store until it is in ``runtimes``, so a commit made after that read is never
+        answered "not held"."""
+        return table_id in self.runtimes or table_id in self._loading
+
     def evict_idle(self, idle: float = IDLE_EVICT) -> int:
         """Forget the positions of tables that nobody watches and that will not move by
         themselves (finished, or waiting for players) after ``idle`` seconds without a change:

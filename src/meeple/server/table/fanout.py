@@ -72,17 +72,30 @@ class PgListener:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     while not self._stop.is_set():
                         for n in conn.notifies(timeout=0.5):
-                            notice = parse_notice(n.payload)
-                            if notice is None or notice[2] == self.origin:
-                                continue  # not ours to read, or a commit of this process
-                            if notice[1] < SEATS_NOTICE:  # a feature's code
-                                handler = self.notices.get(notice[1])
-                                if handler is not None:
-                                    asyncio.run_coroutine_threadsafe(
-                                        handler(notice[0], notice[1]), self.loop)
-                                continue
-                            asyncio.run_coroutine_threadsafe(
-                                self.service.remote_change(notice[0], notice[1]), self.loop)
+                            self.handle(n.payload)
             except Exception as exc:  # the database went away: try again shortly
                 log.warning("LISTEN connection lost (%s); reconnecting", exc)
                 self._stop.wait(1.0)
+
+    def handle(self, payload: str) -> bool:
+        """One notice, in the listener thread: handed to the event loop (True), or skipped
+        here (False) when it is no notice, a commit of this process, a feature's code nobody
+        registered, or a change to a table this process does not hold. The last is most of
+        them where many processes share the tables (each receives every move's notice), and
+        skipping it here costs two dictionary lookups instead of a hand-over to the event loop
+        (docs/deploy.md, "Many machines"). A table this process starts to load after the
+        notice reads the move from the store, so the notice is not missed."""
+        notice = parse_notice(payload)
+        if notice is None or notice[2] == self.origin:
+            return False  # not ours to read, or a commit of this process
+        if notice[1] < SEATS_NOTICE:  # a feature's code
+            handler = self.notices.get(notice[1])
+            if handler is None:
+                return False
+            asyncio.run_coroutine_threadsafe(handler(notice[0], notice[1]), self.loop)
+            return True
+        if not self.service.authority.holds(notice[0]):
+            return False
+        asyncio.run_coroutine_threadsafe(
+            self.service.remote_change(notice[0], notice[1]), self.loop)
+        return True
