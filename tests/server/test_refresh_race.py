@@ -20,6 +20,29 @@ from tests.aio import run
 from tests.server.test_turn_preview import a_turn, running_table
 
 
+async def one_behind(svc: Service, other: Service, tid: str
+                     ) -> tuple[Runtime, int, list[str], int]:
+    """``svc``'s runtime of the table, one version behind the store: ``other`` (another
+    server process on the same store) has played the first decision of a turn. Returns the
+    runtime, the seat to move, its turn's decisions and the runtime's version."""
+    await svc.start_table(tid)
+    rt = await svc.authority.runtime(tid)
+    seat = rt.state.to_move
+    assert seat is not None
+    turn = a_turn(rt.state, 3)
+    assert len(turn) >= 2  # a Gardens turn: a pencil, then fields
+    await other.start_table(tid)
+    at = rt.version
+    await other.play(tid, seat, turn[0], at, "o1")
+    return rt, seat, list(turn), at
+
+
+def and_as_stored(svc: Service, rt: Runtime) -> tuple[int, Any, int, Any]:
+    """The runtime's version and position key, and those of the table rebuilt from the store."""
+    fresh = svc.authority.load(rt.table.id)
+    return rt.version, rt.state.key(), fresh.version, fresh.state.key()
+
+
 def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store, tid = running_table(tmp_path, "gardens", {"level": 1})
@@ -41,15 +64,7 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
         return fresh
 
     async def scenario() -> tuple[int, Any, int, Any]:
-        await svc.start_table(tid)
-        rt = await svc.authority.runtime(tid)
-        seat = rt.state.to_move
-        turn = a_turn(rt.state, 3)
-        assert len(turn) >= 2  # a Gardens turn: a pencil, then fields
-        # the other process plays the first decision: this runtime is one version behind
-        await other.start_table(tid)
-        at = rt.version
-        await other.play(tid, seat, turn[0], at, "o1")
+        rt, seat, turn, at = await one_behind(svc, other, tid)
         monkeypatch.setattr(svc.authority, "_caught_up", slow_first_load)
         slow = asyncio.create_task(svc.authority.refresh(rt))  # (a client's hello, say)
         await asyncio.to_thread(loaded.wait, 30)  # it has read the store at version at + 1
@@ -58,8 +73,7 @@ def test_a_refresh_that_read_before_a_commit_does_not_take_the_position_back(
         assert rt.version == new == at + 2
         go.set()
         await slow
-        fresh = svc.authority.load(tid)
-        return rt.version, rt.state.key(), fresh.version, fresh.state.key()
+        return and_as_stored(svc, rt)
 
     try:
         version, key, stored, stored_key = run(scenario())
@@ -99,13 +113,7 @@ def test_a_refresh_plays_the_new_entries_on_the_position_it_read_them_after(
         return got
 
     async def scenario() -> tuple[int, Any, int, Any]:
-        await svc.start_table(tid)
-        rt = await svc.authority.runtime(tid)
-        seat = rt.state.to_move
-        turn = a_turn(rt.state, 3)
-        await other.start_table(tid)
-        at = rt.version
-        await other.play(tid, seat, turn[0], at, "o1")  # this runtime is one version behind
+        rt, _, _, at = await one_behind(svc, other, tid)
         monkeypatch.setattr(store, "log", log_held_once)
         first = asyncio.create_task(svc.authority.refresh(rt))  # (a client's hello, say)
         await asyncio.to_thread(reading.wait, 30)  # it has read the entry after ``at``
@@ -114,8 +122,7 @@ def test_a_refresh_plays_the_new_entries_on_the_position_it_read_them_after(
         assert rt.version == at + 1
         go.set()
         await first  # no IllegalMove: the entry is played once, on the position at ``at``
-        fresh = svc.authority.load(tid)
-        return rt.version, rt.state.key(), fresh.version, fresh.state.key()
+        return and_as_stored(svc, rt)
 
     try:
         version, key, stored, stored_key = run(scenario())
