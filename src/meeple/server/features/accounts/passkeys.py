@@ -21,32 +21,17 @@ from __future__ import annotations
 
 import asyncio
 import binascii
+import functools
 import json
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
-from webauthn import (
-    base64url_to_bytes,
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import bytes_to_base64url
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    AuthenticatorTransport,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from meeple.server.edge import host_name, origin_of
 from meeple.server.features.accounts.passkey_store import NewCredential
@@ -55,6 +40,13 @@ from meeple.server.features.accounts.settings import is_address
 from meeple.server.features.accounts.store import Account
 from meeple.server.table.checks import BadInput, loads_strict
 from meeple.store.models import now
+
+if TYPE_CHECKING:
+    from webauthn.helpers.structs import PublicKeyCredentialDescriptor
+
+# The webauthn library (and the cryptography it loads) is imported by the functions that use
+# it, at the first passkey ceremony: it was a tenth of every server process's start
+# (benchmarks/README.md, "The test suite's time"), and most processes never see a passkey.
 
 #: The relying party's name, shown by the browser when a passkey is made.
 RP_NAME = "meeple"
@@ -72,8 +64,14 @@ MAX_ID, MAX_CLIENT_DATA, MAX_ATTESTATION = 1400, 4096, 65_536
 MAX_AUTH_DATA, MAX_SIGNATURE, MAX_USER_HANDLE = 4096, 1024, 88
 #: The longest public key kept (a COSE key: EC2 ~77 bytes, RSA-4096 ~550).
 MAX_PUBLIC_KEY = 2048
-#: The transports the browser may name (others are dropped).
-TRANSPORTS = frozenset(t.value for t in AuthenticatorTransport)
+
+
+@functools.cache
+def known_transports() -> frozenset[str]:
+    """The transports the browser may name (others are dropped)."""
+    from webauthn.helpers.structs import AuthenticatorTransport
+
+    return frozenset(t.value for t in AuthenticatorTransport)
 
 _B64URL = r"^[A-Za-z0-9_-]*$"
 
@@ -158,6 +156,8 @@ def relying_party(conn: HTTPConnection, settings: AccountSettings) -> RelyingPar
 
 def decode(value: str, what: str) -> bytes:
     """Base64url ``value`` as bytes, or 400 naming ``what``."""
+    from webauthn import base64url_to_bytes
+
     try:
         return base64url_to_bytes(value)
     except (binascii.Error, ValueError):
@@ -188,16 +188,22 @@ def expires() -> Any:
 
 def options_json(options: Any) -> dict[str, Any]:
     """WebAuthn options as the JSON a page turns into ``publicKey`` (base64url bytes)."""
+    from webauthn import options_to_json
+
     out: dict[str, Any] = json.loads(options_to_json(options))
     return out
 
 
 def _descriptors(credentials: list[tuple[str, tuple[str, ...]]]
                  ) -> list[PublicKeyCredentialDescriptor]:
+    from webauthn import base64url_to_bytes
+    from webauthn.helpers.structs import AuthenticatorTransport, PublicKeyCredentialDescriptor
+
+    allowed = known_transports()
     return [PublicKeyCredentialDescriptor(
         id=base64url_to_bytes(cid),
-        transports=[AuthenticatorTransport(t) for t in transports if t in TRANSPORTS] or None)
-        for cid, transports in credentials]
+        transports=[AuthenticatorTransport(t) for t in named if t in allowed] or None)
+        for cid, named in credentials]
 
 
 def registration_options(rp: RelyingParty, user_id: str, username: str, display_name: str,
@@ -206,6 +212,13 @@ def registration_options(rp: RelyingParty, user_id: str, username: str, display_
     """The options of ``navigator.credentials.create()`` for a discoverable passkey of the
     account ``user_id`` (its user handle: the account id, no personal data), none of the
     credentials in ``exclude`` (the account's own) made again."""
+    from webauthn import generate_registration_options
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     return options_json(generate_registration_options(
         rp_id=rp.id, rp_name=RP_NAME, user_id=user_id.encode("ascii"), user_name=username,
         user_display_name=display_name, challenge=challenge, timeout=TIMEOUT_MS,
@@ -220,6 +233,9 @@ def authentication_options(rp: RelyingParty, challenge: bytes,
                            ) -> dict[str, Any]:
     """The options of ``navigator.credentials.get()``: any discoverable passkey of this site
     (``allow``: only these)."""
+    from webauthn import generate_authentication_options
+    from webauthn.helpers.structs import UserVerificationRequirement
+
     return options_json(generate_authentication_options(
         rp_id=rp.id, challenge=challenge, timeout=TIMEOUT_MS,
         allow_credentials=_descriptors(allow or []),
@@ -244,6 +260,9 @@ def check_new(credential: Credential) -> None:
 def verify_new(credential: Credential, challenge: bytes, rp: RelyingParty) -> NewCredential:
     """The passkey a ``navigator.credentials.create()`` answer made, checked against the
     challenge and the relying party; 400 saying what is wrong."""
+    from webauthn import verify_registration_response
+    from webauthn.helpers import bytes_to_base64url
+
     check_new(credential)
     try:
         verified = verify_registration_response(
@@ -260,7 +279,7 @@ def verify_new(credential: Credential, challenge: bytes, rp: RelyingParty) -> Ne
                                  f"(at most {MAX_PUBLIC_KEY} bytes) is too long; nothing was "
                                  f"added")
     transports = tuple(dict.fromkeys(t for t in credential.response.transports or ()
-                                     if t in TRANSPORTS))
+                                     if t in known_transports()))
     return NewCredential(bytes_to_base64url(verified.credential_id),
                          verified.credential_public_key, verified.sign_count, transports)
 
@@ -292,6 +311,8 @@ async def verify_assertion(accounts: AccountService, conn: HTTPConnection,
     found, its signature checked and its signature counter moved forward (recorded, with the
     passkey's last use). 400 for an unknown challenge, 401 for an answer that does not
     verify; nothing is changed then."""
+    from webauthn import verify_authentication_response
+
     rp = relying_party(conn, accounts.settings)
     response = credential.response
     if response.authenticatorData is None or response.signature is None:
