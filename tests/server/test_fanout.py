@@ -1,5 +1,6 @@
 """Two server processes on one PostgreSQL: a move accepted by one reaches the clients of the
-other (LISTEN/NOTIFY), and concurrent moves for one table: exactly one is accepted."""
+other (LISTEN/NOTIFY), concurrent moves for one table: exactly one is accepted, and a seat
+conceded through the process that does not hold its socket is played out to the end."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from collections.abc import Iterator
 import pytest
 from websockets.sync.client import connect
 
+from meeple.core.rng import Rng
 from tests.server.client import Player
 from tests.server.conftest import Server, free_port
-from tests.server.test_play import create, join
+from tests.server.test_play import create, join, play_out
 
 
 @pytest.fixture
@@ -94,3 +96,37 @@ def test_concurrent_moves_for_one_table_exactly_one_is_accepted(server: Server,
     after = server.api("GET", f"/api/tables/{t['id']}/log").json()
     assert len([e for e in after if e["kind"] == "move"]) == 1
     assert len(after) > before
+
+
+def test_a_seat_conceded_through_the_other_process_is_played_out_and_both_see_the_end(
+        server: Server, second: Server) -> None:
+    """Ann's socket is on the first process, Bob's on the second; Ann concedes through the
+    second (the process that does not hold her socket): her stand-in plays her seat to the
+    end, she cannot move again, and both clients see the game over."""
+    if not server.db_url.startswith("postgresql"):
+        pytest.skip("fan-out between processes is PostgreSQL's (LISTEN/NOTIFY); an SQLite "
+                    "file serves one process")
+    t = create(server, "takenokolor", {"sheet": "2-pandas"},
+               [{"kind": "human"}, {"kind": "human"}])
+    a = join(server, t["id"], "Ann")
+    b = join(second, t["id"], "Bob")
+    pa = Player(server.ws_base, t["id"], 0, a["secret"], updates=True)
+    pb = Player(second.ws_base, t["id"], 1, b["secret"], updates=True)
+    try:
+        mover = pa if pa.view["to_move"] == 0 else pb
+        assert mover.move(mover.view["legal_moves"][0])["type"] == "ack"
+        r = second.api("POST", f"/api/tables/{t['id']}/concede",
+                       json={"seat": 0, "secret": a["secret"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["seats"][0]["conceded"] is True
+        made = play_out(pb, Rng(54))
+        assert made > 0 and pb.view["over"]
+        while not pa.view.get("over"):
+            pa.recv(120)
+        assert pa.view["moves_played"] == pb.view["moves_played"]
+        assert all(f["type"] != "error" for f in pa.frames + pb.frames)
+        for srv in (server, second):
+            assert srv.api("GET", f"/api/tables/{t['id']}").json()["status"] == "finished"
+    finally:
+        pa.close()
+        pb.close()
