@@ -23,6 +23,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -34,7 +35,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from meeple.core.rng import Rng
-from meeple.store import sqlite_url
+from meeple.store import Store, StoreUnavailable, sqlite_url
 from tests.server.client import Player
 from tests.server.conftest import Server, free_port
 from tests.server.test_play import create
@@ -134,7 +135,8 @@ class Game:
                 self.acked.append((number, text))
                 return time.monotonic() - start, tries
             assert unavailable(got), got
-            assert time.monotonic() - start < timeout, f"not accepted again within {timeout} s"
+            assert time.monotonic() - start < timeout, (
+                f"not accepted again within {timeout} s ({tries} tries); the last answer: {got}")
             time.sleep(0.2)
 
     def lost(self, log: dict[int, str] | None = None) -> list[tuple[int, str]]:
@@ -506,6 +508,41 @@ def test_sqlite_on_a_full_file_system(tmpfs: Path, tmp_path: Path) -> None:
     report("sqlite full", acked_before=before, acked_after=len(game.acked) - before, lost=0,
            refused_after_s=round(refused_in, 2), resumed_after_s=round(resumed_in, 2),
            tries=tries, bots_resumed_s=bots_in, after_resume=after)
+
+
+def test_sqlite_writes_again_once_the_file_system_is_rw_though_a_read_was_running(
+        tmpfs: Path) -> None:
+    """The store alone (no server): a connection opened while the file system is read-only
+    stays read-only, and one such connection left open keeps every other connection's writes
+    refused. One that was reading in another thread when a write found the file system
+    read-only is closed when it is given back, so the first write after ``remount,rw`` is
+    stored (before, it rested in the disposed pool and every write was refused until the
+    garbage collector happened to free it: a CI run's move was refused for 30 s)."""
+    url = sqlite_url(tmpfs / "meeple.db")
+    # a writer killed mid-life leaves the write-ahead log's files behind, as a killed server does
+    subprocess.run([sys.executable, "-c", (
+        f"import os; from meeple.store import Store; s = Store({url!r})\n"
+        "with s.engine.begin() as c: c.exec_driver_sql('CREATE TABLE probe (x INTEGER)')\n"
+        "os._exit(0)")], check=True, timeout=120, capture_output=True)
+    assert (tmpfs / "meeple.db-wal").exists()
+    r = mount("-o", "remount,ro", str(tmpfs))
+    assert r.returncode == 0, r.stderr
+    store = Store(url)
+    try:
+        reading = store.engine.connect()
+        assert reading.exec_driver_sql("SELECT count(*) FROM probe").scalar() == 0
+        with pytest.raises(StoreUnavailable, match="read-only"), store.engine.begin() as c:
+            c.exec_driver_sql("INSERT INTO probe VALUES (1)")
+        reading.close()  # given back after the failed write's dispose
+        r = mount("-o", "remount,rw", str(tmpfs))
+        assert r.returncode == 0, r.stderr
+        for x in (2, 3):
+            with store.engine.begin() as c:
+                c.exec_driver_sql("INSERT INTO probe VALUES (?)", (x,))
+        with store.engine.connect() as c:
+            assert c.exec_driver_sql("SELECT x FROM probe ORDER BY x").scalars().all() == [2, 3]
+    finally:
+        store.engine.dispose()
 
 
 def test_sqlite_on_a_read_only_file_system(tmpfs: Path, tmp_path: Path) -> None:

@@ -1107,6 +1107,7 @@ def _engine(url: str) -> Engine:
             cur.execute("PRAGMA busy_timeout=30000")
             cur.close()
 
+        _reopen_after_file_errors(engine)
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
@@ -1119,6 +1120,45 @@ _SQLITE_UNAVAILABLE = {5: "the database is busy", 6: "the database is locked",
                        14: "the database file cannot be opened"}
 #: Of those, the codes after which the pool's connections are opened anew (see below).
 _SQLITE_REOPEN = {8, 10, 14}
+
+
+def _reopen_after_file_errors(engine: Engine) -> None:
+    """After one of :data:`_SQLITE_REOPEN`'s errors, every connection open at that moment is
+    closed and the next ones are opened anew. A connection SQLite opened while the file system
+    was read-only stays read-only after the file system is writable again, and so does one
+    opened while such a connection is open (they share SQLite's index of the write-ahead log):
+    one such connection left open keeps every write refused. So the failing connection is
+    dropped (its cursor first, or SQLite keeps the file open until the cursor is collected),
+    the pool's idle connections are closed at once (``dispose``), and a connection that was in
+    use at that moment (a read in another thread) is closed when it is given back instead of
+    resting in the disposed pool until the garbage collector finds it. The generation is
+    raised after the dispose: a connection opened in between is closed when given back, which
+    costs only a reconnect."""
+    generation = [0]
+
+    @event.listens_for(engine, "connect")
+    def _opened(_dbapi_conn: Any, record: Any) -> None:
+        record.info["generation"] = generation[0]
+
+    @event.listens_for(engine, "checkin")
+    def _given_back(dbapi_conn: Any, record: Any) -> None:
+        if dbapi_conn is not None and record.info.get("generation") != generation[0]:
+            record.invalidate()
+
+    @event.listens_for(engine, "handle_error")
+    def _failed(ctx: ExceptionContext) -> None:
+        if ctx.is_pre_ping:
+            return
+        code = getattr(ctx.original_exception, "sqlite_errorcode", None)
+        if not isinstance(code, int) or code & 0xFF not in _SQLITE_REOPEN:
+            return
+        cursor = getattr(ctx.execution_context, "cursor", None)
+        if cursor is not None:
+            with contextlib.suppress(Exception):
+                cursor.close()
+        ctx.is_disconnect = True
+        engine.dispose()
+        generation[0] += 1
 
 
 def _unavailable(ctx: ExceptionContext) -> BaseException | None:
@@ -1135,17 +1175,6 @@ def _unavailable(ctx: ExceptionContext) -> BaseException | None:
         why = _SQLITE_UNAVAILABLE.get(code & 0xFF) if isinstance(code, int) else None
         if why is None:
             return None
-        if code is not None and code & 0xFF in _SQLITE_REOPEN and ctx.engine is not None:
-            # a connection opened while the file system was read-only stays read-only, and so
-            # does one opened while such a connection is open (they share SQLite's index of
-            # the log): this one is dropped (its cursor first, or SQLite would keep the file
-            # open until the cursor is collected) and the pool's others closed, all at once
-            cursor = getattr(ctx.execution_context, "cursor", None)
-            if cursor is not None:
-                with contextlib.suppress(Exception):
-                    cursor.close()
-            ctx.is_disconnect = True
-            ctx.engine.dispose()
     elif isinstance(ctx.sqlalchemy_exception, OperationalError | InterfaceError):
         why = (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
     else:
